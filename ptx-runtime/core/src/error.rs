@@ -1,0 +1,94 @@
+//! Fatal error reporting and the panic guard.
+//!
+//! Owns: the format of every runtime error — one line on stderr,
+//! `<file>:<line>: error: <construct>: <what>: '<variable>'[: <device error>]`
+//! for errors at a construct, `accc runtime: error: <what>` otherwise — and
+//! exit status 1. Also [`guard`], which every `extern "C"` function uses so a
+//! panic never unwinds into C.
+//! May call: [`crate::abi`] only.
+
+use crate::abi::SrcLoc;
+use std::io::Write;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// Text of one error line at a construct (no trailing newline).
+pub fn format_at(
+    loc: &SrcLoc,
+    what: &str,
+    variable: Option<&str>,
+    device_error: Option<&str>,
+) -> String {
+    let mut s = format!(
+        "{}:{}: error: {}: {}",
+        loc.file, loc.line, loc.construct, what
+    );
+    if let Some(v) = variable {
+        s.push_str(&format!(": '{v}'"));
+    }
+    if let Some(d) = device_error {
+        s.push_str(": ");
+        s.push_str(d);
+    }
+    one_line(&s)
+}
+
+/// Newlines (e.g. from a JIT log) become "; " so the message stays one line.
+pub fn one_line(s: &str) -> String {
+    s.lines()
+        .map(str::trim_end)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+fn die(line: &str) -> ! {
+    let mut err = std::io::stderr().lock();
+    let _ = writeln!(err, "{line}");
+    let _ = err.flush();
+    std::process::exit(1)
+}
+
+/// Stop the program with an error at a construct.
+pub fn fatal_at(loc: &SrcLoc, what: &str, variable: Option<&str>, device_error: Option<&str>) -> ! {
+    die(&format_at(loc, what, variable, device_error))
+}
+
+/// Stop the program with an error that has no construct (environment, API).
+pub fn fatal(what: &str) -> ! {
+    die(&one_line(&format!("accc runtime: error: {what}")))
+}
+
+/// Run the body of an extern "C" function; a panic becomes a fatal error.
+pub fn guard<T>(f: impl FnOnce() -> T) -> T {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(v) => v,
+        Err(_) => fatal("internal error in libptxrt (panic)"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_error_line() {
+        let loc = SrcLoc {
+            file: "a.c".into(),
+            line: 12,
+            construct: "parallel loop".into(),
+        };
+        assert_eq!(
+            format_at(&loc, "not present on the device", Some("a[0:n]"), None),
+            "a.c:12: error: parallel loop: not present on the device: 'a[0:n]'"
+        );
+        assert_eq!(
+            format_at(
+                &loc,
+                "kernel launch failed",
+                Some("k"),
+                Some("cuLaunchKernel: X\nlog")
+            ),
+            "a.c:12: error: parallel loop: kernel launch failed: 'k': cuLaunchKernel: X; log"
+        );
+    }
+}

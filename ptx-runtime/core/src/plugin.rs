@@ -1,0 +1,378 @@
+//! Finding and loading the device plugin (`libptxrt-cuda.so`).
+//!
+//! Owns: the plugin search order, the dlopen/dlsym calls (a tiny extern
+//! block: no dependency), the loaded plugin's vtable ([`Plugin`]) and turning
+//! its status codes into error text (the plugin's `last_error`).
+//! Search order, first success wins (like libgomp / LLVM offload):
+//!   1. `$PTXRT_PLUGIN` (full path of the .so);
+//!   2. the directory of the running executable (`/proc/self/exe`), so a
+//!      bundle folder holding the program and the plugin works;
+//!   3. the `plugin_dir` of each registered image (accc's lib dir at compile time);
+//!   4. plain `dlopen` by name (LD_LIBRARY_PATH, the system's search path).
+//!
+//! In each directory both `libptxrt-cuda.so` and `libptxrt_cuda.so` (cargo's
+//! name for the cdylib) are tried. Every failed attempt is recorded with the
+//! dlerror text for messages. The plugin is never unloaded.
+//! May call: `ptxrt-plugin-abi`, libc (dlopen, dlsym, dlerror).
+
+use ptxrt_plugin_abi::{DeviceInfo, PluginFns};
+use std::ffi::{c_char, c_int, c_void, CStr, CString};
+use std::path::{Path, PathBuf};
+
+/// File names of the plugin, in the order tried.
+pub const PLUGIN_NAMES: [&str; 2] = ["libptxrt-cuda.so", "libptxrt_cuda.so"];
+
+extern "C" {
+    fn dlopen(filename: *const c_char, flag: c_int) -> *mut c_void;
+    fn dlsym(handle: *mut c_void, symbol: *const c_char) -> *mut c_void;
+    fn dlerror() -> *mut c_char;
+}
+const RTLD_NOW: c_int = 2;
+
+/// One place to try.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Candidate {
+    /// A file path: tried only if the file exists (explicit ones always).
+    Path { path: PathBuf, explicit: bool },
+    /// A bare file name for the dynamic loader's own search.
+    Name(&'static str),
+}
+
+/// The ordered list of places to try (pure: unit-tested).
+pub fn candidates(
+    env_plugin: Option<&str>,
+    exe_dir: Option<&Path>,
+    image_dirs: &[PathBuf],
+) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    if let Some(p) = env_plugin.filter(|p| !p.is_empty()) {
+        out.push(Candidate::Path {
+            path: PathBuf::from(p),
+            explicit: true,
+        });
+    }
+    let mut dirs: Vec<&Path> = Vec::new();
+    if let Some(d) = exe_dir {
+        dirs.push(d);
+    }
+    for d in image_dirs {
+        if !d.as_os_str().is_empty() && !dirs.contains(&d.as_path()) {
+            dirs.push(d);
+        }
+    }
+    for d in dirs {
+        for n in PLUGIN_NAMES {
+            out.push(Candidate::Path {
+                path: d.join(n),
+                explicit: false,
+            });
+        }
+    }
+    for n in PLUGIN_NAMES {
+        out.push(Candidate::Name(n));
+    }
+    out
+}
+
+fn last_dlerror() -> String {
+    // SAFETY: dlerror returns null or a NUL-terminated thread-local string.
+    let e = unsafe { dlerror() };
+    if e.is_null() {
+        "unknown dlopen error".to_string()
+    } else {
+        // SAFETY: as above.
+        unsafe { CStr::from_ptr(e) }.to_string_lossy().into_owned()
+    }
+}
+
+/// A loaded plugin.
+pub struct Plugin {
+    pub fns: PluginFns,
+    /// Where it was loaded from (for PTXRT_DEBUG).
+    pub origin: String,
+}
+
+// SAFETY: the plugin's entry points are thread-safe (it guards its state).
+unsafe impl Send for Plugin {}
+unsafe impl Sync for Plugin {}
+
+/// dlopen one file name or path and resolve its entry points.
+fn open(spec: &str) -> Result<Plugin, String> {
+    let c = CString::new(spec).map_err(|_| format!("{spec}: path contains a NUL byte"))?;
+    // SAFETY: c is a valid C string; clear any stale error first.
+    let handle = unsafe {
+        dlerror();
+        dlopen(c.as_ptr(), RTLD_NOW)
+    };
+    if handle.is_null() {
+        return Err(last_dlerror());
+    }
+    // SAFETY: the symbols are the plugin ABI's, with the declared signatures
+    // (checked by the version function first).
+    let fns = unsafe { PluginFns::load(|sym| dlsym(handle, sym.as_ptr())) }
+        .map_err(|e| format!("{spec}: {e}"))?;
+    Ok(Plugin {
+        fns,
+        origin: spec.to_string(),
+    })
+}
+
+/// Try every candidate in order; on failure, the reasons (one per attempt).
+pub fn load(cands: &[Candidate]) -> Result<Plugin, Vec<String>> {
+    let mut why = Vec::new();
+    for c in cands {
+        let spec = match c {
+            Candidate::Path { path, explicit } => {
+                if !explicit && !path.exists() {
+                    continue;
+                }
+                path.to_string_lossy().into_owned()
+            }
+            Candidate::Name(n) => n.to_string(),
+        };
+        match open(&spec) {
+            Ok(p) => return Ok(p),
+            // dlerror names the file itself when the plugin is missing, but
+            // not the plugin when one of its own dependencies is (libcuda.so.1).
+            Err(e) if e.starts_with(spec.as_str()) => why.push(e),
+            Err(e) => why.push(format!("{spec}: {e}")),
+        }
+    }
+    Err(why)
+}
+
+/// Directory of the running executable.
+pub fn exe_dir() -> Option<PathBuf> {
+    std::fs::read_link("/proc/self/exe")
+        .ok()
+        .and_then(|p| p.parent().map(Path::to_path_buf))
+}
+
+impl Plugin {
+    /// The plugin's error text for its last failing call on this thread.
+    pub fn last_error(&self) -> String {
+        let mut buf = vec![0 as c_char; 4096];
+        // SAFETY: buffer of the stated length.
+        let n = unsafe { (self.fns.last_error)(buf.as_mut_ptr(), buf.len()) };
+        if n >= buf.len() {
+            buf = vec![0 as c_char; n + 1];
+            // SAFETY: as above.
+            unsafe { (self.fns.last_error)(buf.as_mut_ptr(), buf.len()) };
+        }
+        // SAFETY: the plugin NUL-terminates within the buffer.
+        let s = unsafe { CStr::from_ptr(buf.as_ptr()) }
+            .to_string_lossy()
+            .into_owned();
+        if s.is_empty() {
+            "unknown device plugin error".to_string()
+        } else {
+            s
+        }
+    }
+
+    /// Status of a plugin call → `Ok` or its error text.
+    pub fn check(&self, status: i32) -> Result<(), String> {
+        if status == 0 {
+            Ok(())
+        } else {
+            Err(self.last_error())
+        }
+    }
+
+    pub fn init(&self) -> Result<(), String> {
+        // SAFETY: no arguments.
+        self.check(unsafe { (self.fns.init)() })
+    }
+
+    pub fn device_count(&self) -> Result<i32, String> {
+        let mut n = 0;
+        // SAFETY: out-pointer to a local.
+        self.check(unsafe { (self.fns.device_count)(&mut n) })?;
+        Ok(n)
+    }
+
+    pub fn device_info(&self, dev: i32) -> Result<DeviceInfo, String> {
+        let mut info = DeviceInfo::default();
+        // SAFETY: out-pointer to a local.
+        self.check(unsafe { (self.fns.device_info)(dev, &mut info) })?;
+        Ok(info)
+    }
+
+    pub fn set_device(&self, dev: i32) -> Result<(), String> {
+        // SAFETY: plain value.
+        self.check(unsafe { (self.fns.set_device)(dev) })
+    }
+
+    pub fn module_load(&self, dev: i32, image: &[u8]) -> Result<*mut c_void, String> {
+        let mut m = std::ptr::null_mut();
+        // SAFETY: slice pointer and length; out-pointer to a local.
+        self.check(unsafe {
+            (self.fns.module_load_data)(dev, image.as_ptr(), image.len(), &mut m)
+        })?;
+        Ok(m)
+    }
+
+    /// # Safety
+    /// `module` must come from [`Plugin::module_load`] on `dev`.
+    pub unsafe fn get_function(
+        &self,
+        dev: i32,
+        module: *mut c_void,
+        name: &CStr,
+    ) -> Result<*mut c_void, String> {
+        let mut f = std::ptr::null_mut();
+        // SAFETY: module from module_load; NUL-terminated name; out-pointer.
+        self.check(unsafe { (self.fns.module_get_function)(dev, module, name.as_ptr(), &mut f) })?;
+        Ok(f)
+    }
+
+    /// # Safety
+    /// `module` must come from [`Plugin::module_load`] on `dev`, unloaded once.
+    pub unsafe fn module_unload(&self, dev: i32, module: *mut c_void) -> Result<(), String> {
+        // SAFETY: module from module_load.
+        self.check(unsafe { (self.fns.module_unload)(dev, module) })
+    }
+
+    pub fn mem_alloc(&self, dev: i32, bytes: usize) -> Result<u64, String> {
+        let mut p = 0u64;
+        // SAFETY: out-pointer to a local.
+        self.check(unsafe { (self.fns.mem_alloc)(dev, bytes, &mut p) })?;
+        Ok(p)
+    }
+
+    pub fn mem_free(&self, dev: i32, p: u64) -> Result<(), String> {
+        // SAFETY: p from mem_alloc.
+        self.check(unsafe { (self.fns.mem_free)(dev, p) })
+    }
+
+    /// # Safety
+    /// `src` must be readable for `bytes` bytes.
+    pub unsafe fn htod(
+        &self,
+        dev: i32,
+        dst: u64,
+        src: *const c_void,
+        bytes: usize,
+    ) -> Result<(), String> {
+        self.check((self.fns.memcpy_htod)(dev, dst, src, bytes))
+    }
+
+    /// # Safety
+    /// `dst` must be writable for `bytes` bytes.
+    pub unsafe fn dtoh(
+        &self,
+        dev: i32,
+        dst: *mut c_void,
+        src: u64,
+        bytes: usize,
+    ) -> Result<(), String> {
+        self.check((self.fns.memcpy_dtoh)(dev, dst, src, bytes))
+    }
+
+    /// # Safety
+    /// `args` must hold one pointer per kernel parameter.
+    pub unsafe fn launch(
+        &self,
+        dev: i32,
+        func: *mut c_void,
+        grid: [u32; 3],
+        block: [u32; 3],
+        shared: u32,
+        args: *mut *mut c_void,
+    ) -> Result<(), String> {
+        self.check((self.fns.launch)(
+            dev,
+            func,
+            grid.as_ptr(),
+            block.as_ptr(),
+            shared,
+            args,
+        ))
+    }
+
+    pub fn synchronize(&self, dev: i32) -> Result<(), String> {
+        // SAFETY: plain value.
+        self.check(unsafe { (self.fns.synchronize)(dev) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn paths(c: &[Candidate]) -> Vec<String> {
+        c.iter()
+            .map(|c| match c {
+                Candidate::Path { path, explicit } => {
+                    format!("{}{}", if *explicit { "!" } else { "" }, path.display())
+                }
+                Candidate::Name(n) => format!("name:{n}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn search_order() {
+        let c = candidates(
+            Some("/opt/x/libptxrt-cuda.so"),
+            Some(Path::new("/bundle")),
+            &[
+                PathBuf::from("/usr/lib/accc"),
+                PathBuf::from("/bundle"),
+                PathBuf::new(),
+            ],
+        );
+        assert_eq!(
+            paths(&c),
+            [
+                "!/opt/x/libptxrt-cuda.so",
+                "/bundle/libptxrt-cuda.so",
+                "/bundle/libptxrt_cuda.so",
+                "/usr/lib/accc/libptxrt-cuda.so",
+                "/usr/lib/accc/libptxrt_cuda.so",
+                "name:libptxrt-cuda.so",
+                "name:libptxrt_cuda.so",
+            ]
+        );
+    }
+
+    #[test]
+    fn search_without_env_or_dirs() {
+        let c = candidates(Some(""), None, &[]);
+        assert_eq!(
+            paths(&c),
+            ["name:libptxrt-cuda.so", "name:libptxrt_cuda.so"]
+        );
+    }
+
+    #[test]
+    fn load_failures_are_recorded() {
+        let c = vec![
+            Candidate::Path {
+                path: PathBuf::from("/nonexistent/libptxrt-cuda.so"),
+                explicit: true,
+            },
+            Candidate::Path {
+                path: PathBuf::from("/nonexistent/skip.so"),
+                explicit: false,
+            },
+            Candidate::Name("libptxrt-no-such-plugin.so"),
+        ];
+        let why = load(&c).err().unwrap();
+        assert_eq!(why.len(), 2, "{why:?}");
+        assert!(
+            why[0].starts_with("/nonexistent/libptxrt-cuda.so: "),
+            "{why:?}"
+        );
+        assert!(why[1].contains("libptxrt-no-such-plugin.so"), "{why:?}");
+        assert!(why[1].contains("cannot open shared object file"), "{why:?}");
+    }
+
+    #[test]
+    fn library_without_the_abi_names_the_symbol() {
+        // libm is a real shared library that is not a plugin.
+        let why = load(&[Candidate::Name("libm.so.6")]).err().unwrap();
+        assert_eq!(why.len(), 1);
+        assert!(why[0].contains("__ptxrt_plugin_abi_version"), "{why:?}");
+    }
+}

@@ -1,0 +1,245 @@
+//! libptxrt as a C program sees it: compile a small C program with `cc`
+//! against libptxrt.a and include/, run it with no usable device, and check
+//! the host fallback, the user API, and the one-line fatal errors.
+//! When the CUDA plugin and the link-time stub libcuda (scripts/stub-libcuda.sh)
+//! are built, also run through the real dlopen path with a driver that fails.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const PROG: &str = r#"
+#include <stdio.h>
+#include <string.h>
+#include <openacc.h>
+#include <ptxrt.h>
+
+int main(int argc, char **argv) {
+  const char *mode = argc > 1 ? argv[1] : "host";
+  if (strcmp(mode, "use") == 0) {
+    int r = __ptxrt_use_device(1);
+    printf("use_device=%d\n", r);
+    return 0;
+  }
+  int fails = 0;
+#define CHECK(c) do { if (!(c)) { printf("FAIL: %s\n", #c); fails++; } } while (0)
+  CHECK(__ptxrt_use_device(0) == 0);
+  CHECK(__ptxrt_use_device(1) == 0);
+  CHECK(acc_get_num_devices(acc_device_nvidia) == 0);
+  CHECK(acc_get_num_devices(acc_device_not_host) == 0);
+  CHECK(acc_get_num_devices(acc_device_host) == 1);
+  CHECK(acc_on_device(acc_device_host) != 0);
+  CHECK(acc_on_device(acc_device_not_host) == 0);
+  CHECK(acc_on_device(acc_device_nvidia) == 0);
+  CHECK(acc_get_device_type() == acc_device_host);
+  CHECK(__ptxrt_default_gangs(1000, 128) == 8);
+  CHECK(__ptxrt_default_gangs(0, 0) >= 1);
+  /* Host mode: data clauses do nothing, addresses are host addresses. */
+  double a[16];
+  struct __ptxrt_loc loc = { "t.c", 7, 1, "data" };
+  struct __ptxrt_map m[2] = { { "a[0:16]", a, sizeof a, PTXRT_MAP_COPY },
+                              { "a[4:0]", a + 4, 0, PTXRT_MAP_PRESENT } };
+  void *r = __ptxrt_data_begin(&loc, m, 2);
+  CHECK(r == NULL);
+  CHECK(__ptxrt_deviceptr(&loc, "a", a, a + 2) == (void *)a);
+  CHECK(__ptxrt_deviceptr(&loc, "a", NULL, NULL) == NULL);
+  __ptxrt_data_end(r);
+  acc_init(acc_device_host);
+  acc_shutdown(acc_device_nvidia);
+  printf(fails ? "failed\n" : "ok\n");
+  return fails != 0;
+}
+"#;
+
+fn target_dir() -> PathBuf {
+    // .../target/debug/deps/c_api-<hash> → .../target/debug
+    let exe = std::env::current_exe().expect("test executable path");
+    exe.parent()
+        .and_then(Path::parent)
+        .expect("target dir")
+        .to_path_buf()
+}
+
+/// libptxrt.a of this build: `cargo test` builds it in deps/ (with a hash)
+/// without copying it up, `cargo build` copies it to the target dir; the
+/// newest one wins.
+fn staticlib() -> PathBuf {
+    let t = target_dir();
+    let mut cands = vec![t.join("libptxrt.a")];
+    if let Ok(rd) = std::fs::read_dir(t.join("deps")) {
+        for e in rd.flatten() {
+            let n = e.file_name().to_string_lossy().into_owned();
+            if n.starts_with("libptxrt-") && n.ends_with(".a") {
+                cands.push(e.path());
+            }
+        }
+    }
+    cands
+        .into_iter()
+        .filter_map(|p| Some((std::fs::metadata(&p).ok()?.modified().ok()?, p)))
+        .max()
+        .map(|(_, p)| p)
+        .expect("libptxrt.a is not built")
+}
+
+fn crate_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn build_prog(tag: &str) -> (PathBuf, PathBuf) {
+    let dir = std::env::temp_dir().join(format!("ptxrt-c-api-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let src = dir.join("prog.c");
+    std::fs::write(&src, PROG).expect("write prog.c");
+    let lib = staticlib();
+    let exe = dir.join("prog");
+    let out = Command::new("cc")
+        .arg("-Wall")
+        .arg("-Werror")
+        .arg("-I")
+        .arg(crate_dir().join("../include"))
+        .arg(&src)
+        .arg(&lib)
+        .args(["-ldl", "-lpthread", "-lm", "-o"])
+        .arg(&exe)
+        .output()
+        .expect("run cc");
+    assert!(
+        out.status.success(),
+        "cc failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (dir, exe)
+}
+
+fn run(exe: &Path, arg: &str, env: &[(&str, &str)]) -> Output {
+    let mut c = Command::new(exe);
+    c.arg(arg);
+    for v in [
+        "ACC_DEVICE_TYPE",
+        "ACC_DEVICE_NUM",
+        "PTXRT_PLUGIN",
+        "PTXRT_NOTIFY",
+        "PTXRT_DEBUG",
+        "LD_LIBRARY_PATH",
+    ] {
+        c.env_remove(v);
+    }
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().expect("run program")
+}
+
+fn stderr_of(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn host_fallback_and_api_without_device() {
+    let (dir, exe) = build_prog("host");
+    for env in [
+        &[][..],
+        &[("ACC_DEVICE_TYPE", "host")][..],
+        &[("ACC_DEVICE_TYPE", "HOST")][..],
+    ] {
+        let o = run(&exe, "host", env);
+        assert!(
+            o.status.success(),
+            "{env:?}: {}{}",
+            String::from_utf8_lossy(&o.stdout),
+            stderr_of(&o)
+        );
+        assert_eq!(String::from_utf8_lossy(&o.stdout), "ok\n");
+        assert_eq!(stderr_of(&o), "");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn nvidia_required_without_plugin_is_fatal() {
+    let (dir, exe) = build_prog("nvidia");
+    for val in ["nvidia", "NVIDIA", "not_host"] {
+        let o = run(&exe, "use", &[("ACC_DEVICE_TYPE", val)]);
+        assert_eq!(o.status.code(), Some(1));
+        assert_eq!(String::from_utf8_lossy(&o.stdout), "");
+        let err = stderr_of(&o);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        let want = format!(
+            "accc runtime: error: ACC_DEVICE_TYPE={val} but no NVIDIA device is usable: cannot load the device plugin (libptxrt-cuda.so: cannot open shared object file"
+        );
+        assert!(err.starts_with(&want), "{err}");
+    }
+    let o = run(&exe, "use", &[("ACC_DEVICE_TYPE", "radeon")]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr_of(&o)
+        .starts_with("accc runtime: error: ACC_DEVICE_TYPE=radeon is not a device type"));
+    // PTXRT_DEBUG says why the host was chosen.
+    let o = run(&exe, "use", &[("PTXRT_DEBUG", "1")]);
+    assert!(o.status.success());
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "use_device=0\n");
+    assert!(
+        stderr_of(&o).contains("ptxrt: no device: cannot load the device plugin"),
+        "{}",
+        stderr_of(&o)
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The real plugin, dlopened, over the stub libcuda (every call returns
+/// CUDA_ERROR_UNKNOWN): exercises the search, the ABI check and the driver
+/// error path. Skipped when either is not built.
+#[test]
+fn plugin_over_failing_driver() {
+    let plugin = target_dir().join("libptxrt_cuda.so");
+    let stub = crate_dir().join("../../.tools/cuda-stub/lib64/libcuda.so");
+    if !plugin.exists() || !stub.exists() {
+        eprintln!("skipped: build ptxrt-cuda and run scripts/stub-libcuda.sh first");
+        return;
+    }
+    let (dir, exe) = build_prog("plugin");
+    let drv = dir.join("driver");
+    std::fs::create_dir_all(&drv).expect("driver dir");
+    std::fs::copy(&stub, drv.join("libcuda.so.1")).expect("copy stub");
+    let ld = drv.to_string_lossy().into_owned();
+    let want = "accc runtime: error: ACC_DEVICE_TYPE=nvidia but no NVIDIA device is usable: the CUDA driver reported: cuInit: CUDA error 999";
+
+    // Found through PTXRT_PLUGIN.
+    let p = plugin.to_string_lossy().into_owned();
+    let o = run(
+        &exe,
+        "use",
+        &[
+            ("ACC_DEVICE_TYPE", "nvidia"),
+            ("PTXRT_PLUGIN", &p),
+            ("LD_LIBRARY_PATH", &ld),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stderr_of(&o).trim_end(), want);
+
+    // Found next to the executable (a bundle folder), under the dash name.
+    std::fs::copy(&plugin, dir.join("libptxrt-cuda.so")).expect("copy plugin");
+    let o = run(
+        &exe,
+        "use",
+        &[("ACC_DEVICE_TYPE", "nvidia"), ("LD_LIBRARY_PATH", &ld)],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stderr_of(&o).trim_end(), want);
+
+    // Default device type: silent host fallback; the whole API still works.
+    let o = run(&exe, "host", &[("LD_LIBRARY_PATH", &ld)]);
+    assert!(o.status.success(), "{}", stderr_of(&o));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "ok\n");
+
+    // Plugin present but no driver at all: the loader's reason is kept.
+    let o = run(&exe, "use", &[("ACC_DEVICE_TYPE", "nvidia")]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr_of(&o);
+    assert!(
+        err.contains("libptxrt-cuda.so: libcuda.so.1: cannot open shared object file"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -1,0 +1,546 @@
+//! libptxrt-cuda.so: the CUDA device plugin of libptxrt.
+//!
+//! Owns: every call into the CUDA driver (through `cust` and its raw bindings
+//! `cust::sys`), one retained primary context per device, and the per-thread
+//! text of the last error. Implements the entry points declared once in
+//! `ptxrt-plugin-abi` (`for_each_entry!`), exported as `__ptxrt_plugin_<name>`.
+//! May call: the driver, `ptxrt-plugin-abi`. Never calls back into libptxrt.
+//!
+//! Loaded only with dlopen by libptxrt (never linked into a program), so a
+//! program runs on a machine with no CUDA driver. Every driver call's result is
+//! checked; a failure becomes "<call>: <CUDA_ERROR_NAME>: <driver string>"
+//! (plus the JIT logs for a module load), kept for `last_error`. Every entry
+//! point that names a device makes its primary context current in the calling
+//! thread first. No panic crosses the C boundary (each entry point is wrapped
+//! in `catch_unwind`).
+
+use cust::context::Context;
+use cust::device::Device;
+use cust::sys as cu;
+use ptxrt_plugin_abi::{check_exports, DeviceInfo, PLUGIN_ABI_VERSION};
+use std::cell::RefCell;
+use std::ffi::{c_char, c_uint, c_void, CStr};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::ptr;
+use std::sync::{Mutex, MutexGuard};
+
+ptxrt_plugin_abi::for_each_entry!(check_exports);
+
+thread_local! {
+    static LAST_ERROR: RefCell<String> = const { RefCell::new(String::new()) };
+}
+
+/// Driver state shared by all threads: whether cuInit succeeded and the
+/// retained primary context of each device (index = ordinal), made lazily.
+struct State {
+    initialised: bool,
+    contexts: Vec<Option<Context>>,
+}
+
+static STATE: Mutex<State> = Mutex::new(State {
+    initialised: false,
+    contexts: Vec::new(),
+});
+
+fn state() -> MutexGuard<'static, State> {
+    STATE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+type R<T> = Result<T, String>;
+
+/// "<CUDA_ERROR_NAME>: <description>" for a driver status; works even when
+/// the driver cannot name it (e.g. the link-time stub).
+fn describe(r: cu::CUresult) -> String {
+    let code = r as u32;
+    let mut name: *const c_char = ptr::null();
+    let mut text: *const c_char = ptr::null();
+    // SAFETY: both calls only write a pointer to a static string (or nothing).
+    let (rn, rs) = unsafe {
+        (
+            cu::cuGetErrorName(r, &mut name),
+            cu::cuGetErrorString(r, &mut text),
+        )
+    };
+    let ok = cu::CUresult::CUDA_SUCCESS;
+    let name = if rn == ok && !name.is_null() {
+        // SAFETY: the driver returned a NUL-terminated static string.
+        unsafe { CStr::from_ptr(name) }
+            .to_string_lossy()
+            .into_owned()
+    } else {
+        format!("CUDA error {code}")
+    };
+    if rs == ok && !text.is_null() {
+        // SAFETY: as above.
+        let text = unsafe { CStr::from_ptr(text) }.to_string_lossy();
+        format!("{name}: {text}")
+    } else {
+        name
+    }
+}
+
+/// Turn a driver status into `Ok` or the error text naming the call.
+fn check(call: &str, r: cu::CUresult) -> R<()> {
+    if r == cu::CUresult::CUDA_SUCCESS {
+        Ok(())
+    } else {
+        Err(format!("{call}: {}", describe(r)))
+    }
+}
+
+/// Same for an error reported by cust's safe API.
+fn check_cust<T>(call: &str, r: cust::error::CudaResult<T>) -> R<T> {
+    r.map_err(|e| {
+        let code = e as u32;
+        if code <= 999 {
+            // SAFETY: cust's CudaError values up to 999 are exactly the
+            // CUresult codes it was made from (cust's own Display does this).
+            let raw: cu::CUresult = unsafe { std::mem::transmute::<u32, cu::CUresult>(code) };
+            format!("{call}: {}", describe(raw))
+        } else {
+            format!("{call}: {e}")
+        }
+    })
+}
+
+/// Run one entry point: catch panics, store the error text, return a status.
+fn entry(f: impl FnOnce() -> R<()>) -> i32 {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(())) => 0,
+        Ok(Err(msg)) => {
+            set_error(msg);
+            1
+        }
+        Err(_) => {
+            set_error("internal error in libptxrt-cuda (panic)".to_string());
+            2
+        }
+    }
+}
+
+fn set_error(msg: String) {
+    LAST_ERROR.with(|e| *e.borrow_mut() = msg);
+}
+
+fn out<T>(p: *mut T, what: &str) -> R<&'static mut T> {
+    // SAFETY: libptxrt passes valid, aligned out-pointers or null.
+    unsafe { p.as_mut() }.ok_or_else(|| format!("libptxrt-cuda: null {what} pointer"))
+}
+
+fn do_init(st: &mut State) -> R<()> {
+    if st.initialised {
+        return Ok(());
+    }
+    check_cust("cuInit", cust::init(cust::CudaFlags::empty()))?;
+    let n = check_cust("cuDeviceGetCount", Device::num_devices())?;
+    st.contexts = (0..n).map(|_| None).collect();
+    st.initialised = true;
+    Ok(())
+}
+
+/// Retain `dev`'s primary context if needed and make it current here.
+fn make_current(dev: i32) -> R<()> {
+    let mut st = state();
+    do_init(&mut st)?;
+    let n = st.contexts.len();
+    let slot = usize::try_from(dev)
+        .ok()
+        .and_then(|i| st.contexts.get_mut(i))
+        .ok_or_else(|| format!("libptxrt-cuda: no device {dev} ({n} devices)"))?;
+    let ctx = match slot {
+        Some(c) => c.as_raw(),
+        None => {
+            let d = check_cust("cuDeviceGet", Device::get_device(dev as u32))?;
+            let c = check_cust("cuDevicePrimaryCtxRetain", Context::new(d))?;
+            let raw = c.as_raw();
+            *slot = Some(c);
+            raw
+        }
+    };
+    drop(st);
+    let mut cur: cu::CUcontext = ptr::null_mut();
+    // SAFETY: out-pointer to a local.
+    check("cuCtxGetCurrent", unsafe { cu::cuCtxGetCurrent(&mut cur) })?;
+    if cur != ctx {
+        // SAFETY: ctx is a retained primary context.
+        check("cuCtxSetCurrent", unsafe { cu::cuCtxSetCurrent(ctx) })?;
+    }
+    Ok(())
+}
+
+/// The plugin ABI version this plugin implements (checked first by libptxrt).
+#[export_name = "__ptxrt_plugin_abi_version"]
+pub extern "C" fn abi_version() -> u32 {
+    PLUGIN_ABI_VERSION
+}
+
+/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
+///
+/// # Safety
+/// Called by libptxrt only, with the pointers the plugin ABI describes.
+#[export_name = "__ptxrt_plugin_init"]
+pub unsafe extern "C" fn init() -> i32 {
+    entry(|| do_init(&mut state()))
+}
+
+/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
+///
+/// # Safety
+/// Called by libptxrt only, with the pointers the plugin ABI describes.
+#[export_name = "__ptxrt_plugin_device_count"]
+pub unsafe extern "C" fn device_count(count: *mut i32) -> i32 {
+    entry(|| {
+        let mut st = state();
+        do_init(&mut st)?;
+        *out(count, "count")? = i32::try_from(st.contexts.len()).unwrap_or(i32::MAX);
+        Ok(())
+    })
+}
+
+/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
+///
+/// # Safety
+/// Called by libptxrt only, with the pointers the plugin ABI describes.
+#[export_name = "__ptxrt_plugin_device_info"]
+pub unsafe extern "C" fn device_info(dev: i32, info: *mut DeviceInfo) -> i32 {
+    entry(|| {
+        do_init(&mut state())?;
+        let info = out(info, "info")?;
+        let mut d: cu::CUdevice = 0;
+        // SAFETY: out-pointer to a local.
+        check("cuDeviceGet", unsafe { cu::cuDeviceGet(&mut d, dev) })?;
+        let mut name = [0 as c_char; 256];
+        // SAFETY: buffer of the stated length.
+        check("cuDeviceGetName", unsafe {
+            cu::cuDeviceGetName(name.as_mut_ptr(), 255, d)
+        })?;
+        let attr = |a: cu::CUdevice_attribute, what: &str| -> R<i32> {
+            let mut v = 0;
+            // SAFETY: out-pointer to a local.
+            check(&format!("cuDeviceGetAttribute({what})"), unsafe {
+                cu::cuDeviceGetAttribute(&mut v, a, d)
+            })?;
+            Ok(v)
+        };
+        use cu::CUdevice_attribute::*;
+        let mut total: usize = 0;
+        // SAFETY: out-pointer to a local.
+        check("cuDeviceTotalMem", unsafe {
+            cu::cuDeviceTotalMem_v2(&mut total, d)
+        })?;
+        *info = DeviceInfo {
+            name,
+            cc_major: attr(
+                CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                "COMPUTE_CAPABILITY_MAJOR",
+            )?,
+            cc_minor: attr(
+                CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                "COMPUTE_CAPABILITY_MINOR",
+            )?,
+            sm_count: attr(
+                CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                "MULTIPROCESSOR_COUNT",
+            )?,
+            max_threads_per_block: attr(
+                CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                "MAX_THREADS_PER_BLOCK",
+            )?,
+            max_threads_per_sm: attr(
+                CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
+                "MAX_THREADS_PER_MULTIPROCESSOR",
+            )?,
+            warp_size: attr(CU_DEVICE_ATTRIBUTE_WARP_SIZE, "WARP_SIZE")?,
+            max_shared_per_block: attr(
+                CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
+                "MAX_SHARED_MEMORY_PER_BLOCK",
+            )?,
+            total_mem: total as u64,
+        };
+        Ok(())
+    })
+}
+
+/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
+///
+/// # Safety
+/// Called by libptxrt only, with the pointers the plugin ABI describes.
+#[export_name = "__ptxrt_plugin_set_device"]
+pub unsafe extern "C" fn set_device(dev: i32) -> i32 {
+    entry(|| make_current(dev))
+}
+
+const LOG_BYTES: usize = 16 * 1024;
+
+/// Text of a JIT log buffer, one line (newlines become "; ").
+fn log_text(buf: &[u8], filled: usize) -> String {
+    let n = filled.min(buf.len());
+    let s = String::from_utf8_lossy(&buf[..n]);
+    let s = s.trim_end_matches('\0').trim();
+    s.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
+///
+/// # Safety
+/// Called by libptxrt only, with the pointers the plugin ABI describes.
+#[export_name = "__ptxrt_plugin_module_load_data"]
+pub unsafe extern "C" fn module_load_data(
+    dev: i32,
+    image: *const u8,
+    len: usize,
+    module: *mut *mut c_void,
+) -> i32 {
+    entry(|| {
+        make_current(dev)?;
+        let module = out(module, "module")?;
+        if image.is_null() || len == 0 {
+            return Err("libptxrt-cuda: empty device image".to_string());
+        }
+        // SAFETY: libptxrt passes the image's bytes and their length.
+        let bytes = unsafe { std::slice::from_raw_parts(image, len) };
+        let is_cubin = bytes.starts_with(b"\x7fELF");
+        // PTX must be NUL-terminated for the driver.
+        let owned;
+        let data: *const c_void = if is_cubin || bytes.last() == Some(&0) {
+            image.cast()
+        } else {
+            owned = [bytes, &[0u8]].concat();
+            owned.as_ptr().cast()
+        };
+        let mut info_log = vec![0u8; LOG_BYTES];
+        let mut error_log = vec![0u8; LOG_BYTES];
+        use cu::CUjit_option::*;
+        let mut opts = [
+            CU_JIT_INFO_LOG_BUFFER,
+            CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+            CU_JIT_ERROR_LOG_BUFFER,
+            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+        ];
+        // Sizes are passed by value in the pointer slot and written back there.
+        let mut vals: [*mut c_void; 4] = [
+            info_log.as_mut_ptr().cast(),
+            LOG_BYTES as *mut c_void,
+            error_log.as_mut_ptr().cast(),
+            LOG_BYTES as *mut c_void,
+        ];
+        let mut m: cu::CUmodule = ptr::null_mut();
+        // SAFETY: data is a NUL-terminated PTX text or a cubin; the option
+        // arrays have 4 entries and the log buffers LOG_BYTES bytes.
+        let r = unsafe {
+            cu::cuModuleLoadDataEx(
+                &mut m,
+                data,
+                opts.len() as c_uint,
+                opts.as_mut_ptr(),
+                vals.as_mut_ptr(),
+            )
+        };
+        let call = if is_cubin {
+            "cuModuleLoadDataEx(cubin)"
+        } else {
+            "cuModuleLoadDataEx(PTX)"
+        };
+        if let Err(mut msg) = check(call, r) {
+            let err = log_text(&error_log, (vals[3] as usize) & 0xffff_ffff);
+            let info = log_text(&info_log, (vals[1] as usize) & 0xffff_ffff);
+            if !err.is_empty() {
+                msg.push_str(&format!("; JIT error log: {err}"));
+            }
+            if !info.is_empty() {
+                msg.push_str(&format!("; JIT info log: {info}"));
+            }
+            return Err(msg);
+        }
+        *module = m.cast();
+        Ok(())
+    })
+}
+
+/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
+///
+/// # Safety
+/// Called by libptxrt only, with the pointers the plugin ABI describes.
+#[export_name = "__ptxrt_plugin_module_get_function"]
+pub unsafe extern "C" fn module_get_function(
+    dev: i32,
+    module: *mut c_void,
+    name: *const c_char,
+    func: *mut *mut c_void,
+) -> i32 {
+    entry(|| {
+        make_current(dev)?;
+        let func = out(func, "function")?;
+        if name.is_null() {
+            return Err("libptxrt-cuda: null kernel name".to_string());
+        }
+        let mut f: cu::CUfunction = ptr::null_mut();
+        // SAFETY: module came from module_load_data; name is NUL-terminated.
+        check("cuModuleGetFunction", unsafe {
+            cu::cuModuleGetFunction(&mut f, module.cast(), name)
+        })?;
+        *func = f.cast();
+        Ok(())
+    })
+}
+
+/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
+///
+/// # Safety
+/// Called by libptxrt only, with the pointers the plugin ABI describes.
+#[export_name = "__ptxrt_plugin_module_unload"]
+pub unsafe extern "C" fn module_unload(dev: i32, module: *mut c_void) -> i32 {
+    entry(|| {
+        make_current(dev)?;
+        // SAFETY: module came from module_load_data.
+        check("cuModuleUnload", unsafe {
+            cu::cuModuleUnload(module.cast())
+        })
+    })
+}
+
+/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
+///
+/// # Safety
+/// Called by libptxrt only, with the pointers the plugin ABI describes.
+#[export_name = "__ptxrt_plugin_mem_alloc"]
+pub unsafe extern "C" fn mem_alloc(dev: i32, bytes: usize, p: *mut u64) -> i32 {
+    entry(|| {
+        make_current(dev)?;
+        let p = out(p, "device pointer")?;
+        let mut d: cu::CUdeviceptr = 0;
+        // SAFETY: out-pointer to a local.
+        check("cuMemAlloc", unsafe { cu::cuMemAlloc_v2(&mut d, bytes) })?;
+        *p = d;
+        Ok(())
+    })
+}
+
+/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
+///
+/// # Safety
+/// Called by libptxrt only, with the pointers the plugin ABI describes.
+#[export_name = "__ptxrt_plugin_mem_free"]
+pub unsafe extern "C" fn mem_free(dev: i32, p: u64) -> i32 {
+    entry(|| {
+        make_current(dev)?;
+        // SAFETY: p came from mem_alloc.
+        check("cuMemFree", unsafe { cu::cuMemFree_v2(p) })
+    })
+}
+
+/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
+///
+/// # Safety
+/// Called by libptxrt only, with the pointers the plugin ABI describes.
+#[export_name = "__ptxrt_plugin_memcpy_htod"]
+pub unsafe extern "C" fn memcpy_htod(dev: i32, dst: u64, src: *const c_void, bytes: usize) -> i32 {
+    entry(|| {
+        make_current(dev)?;
+        // SAFETY: libptxrt passes a host range of `bytes` and a device range at least as long.
+        check("cuMemcpyHtoD", unsafe {
+            cu::cuMemcpyHtoD_v2(dst, src, bytes)
+        })
+    })
+}
+
+/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
+///
+/// # Safety
+/// Called by libptxrt only, with the pointers the plugin ABI describes.
+#[export_name = "__ptxrt_plugin_memcpy_dtoh"]
+pub unsafe extern "C" fn memcpy_dtoh(dev: i32, dst: *mut c_void, src: u64, bytes: usize) -> i32 {
+    entry(|| {
+        make_current(dev)?;
+        // SAFETY: as for memcpy_htod.
+        check("cuMemcpyDtoH", unsafe {
+            cu::cuMemcpyDtoH_v2(dst, src, bytes)
+        })
+    })
+}
+
+/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
+///
+/// # Safety
+/// Called by libptxrt only, with the pointers the plugin ABI describes.
+#[export_name = "__ptxrt_plugin_launch"]
+pub unsafe extern "C" fn launch(
+    dev: i32,
+    func: *mut c_void,
+    grid: *const u32,
+    block: *const u32,
+    shared_bytes: u32,
+    args: *mut *mut c_void,
+) -> i32 {
+    entry(|| {
+        make_current(dev)?;
+        if grid.is_null() || block.is_null() || func.is_null() {
+            return Err("libptxrt-cuda: launch with a null function or geometry".to_string());
+        }
+        // SAFETY: libptxrt passes arrays of 3.
+        let (g, b) = unsafe {
+            (
+                std::slice::from_raw_parts(grid, 3),
+                std::slice::from_raw_parts(block, 3),
+            )
+        };
+        // SAFETY: func came from module_get_function; args points at one
+        // pointer per kernel parameter, as cuLaunchKernel requires.
+        check("cuLaunchKernel", unsafe {
+            cu::cuLaunchKernel(
+                func.cast(),
+                g[0],
+                g[1],
+                g[2],
+                b[0],
+                b[1],
+                b[2],
+                shared_bytes,
+                ptr::null_mut(),
+                args,
+                ptr::null_mut(),
+            )
+        })
+    })
+}
+
+/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
+///
+/// # Safety
+/// Called by libptxrt only, with the pointers the plugin ABI describes.
+#[export_name = "__ptxrt_plugin_synchronize"]
+pub unsafe extern "C" fn synchronize(dev: i32) -> i32 {
+    entry(|| {
+        make_current(dev)?;
+        // SAFETY: plain driver call on the current context.
+        check("cuCtxSynchronize", unsafe { cu::cuCtxSynchronize() })
+    })
+}
+
+/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
+///
+/// # Safety
+/// Called by libptxrt only, with the pointers the plugin ABI describes.
+#[export_name = "__ptxrt_plugin_last_error"]
+pub unsafe extern "C" fn last_error(buf: *mut c_char, len: usize) -> usize {
+    catch_unwind(|| {
+        LAST_ERROR.with(|e| {
+            let e = e.borrow();
+            let bytes = e.as_bytes();
+            if !buf.is_null() && len > 0 {
+                let n = bytes.len().min(len - 1);
+                // SAFETY: buf has room for len bytes.
+                unsafe {
+                    ptr::copy_nonoverlapping(bytes.as_ptr(), buf.cast::<u8>(), n);
+                    *buf.add(n) = 0;
+                }
+            }
+            bytes.len()
+        })
+    })
+    .unwrap_or(0)
+}

@@ -1,0 +1,95 @@
+/* ptxrt.h — the compiler ABI of libptxrt.
+ *
+ * Every entry point here is called only by code that accc generates (the host
+ * rewrite of each OpenACC construct and the registration constructor of each
+ * embedded device image). Users call the standard API in <openacc.h>.
+ * Names: __ptxrt_ = compiler ABI, acc_ = user API (see shared/STYLE.md).
+ *
+ * Any failure (a variable that is not present, a failed copy, a failed
+ * launch) stops the program with exit status 1 and one line on stderr:
+ *   <file>:<line>: error: <construct>: <what>: <variable as written>: <device error>
+ */
+#ifndef PTXRT_H
+#define PTXRT_H
+#include <stddef.h>
+#include <stdint.h>
+
+#define PTXRT_ABI_VERSION 1
+
+/* One device image: the PTX (and, when ptxas was available at compile time,
+ * a cubin) of one translation unit. Defined by the object accc produces and
+ * passed to __ptxrt_register_image from a constructor. */
+struct __ptxrt_image {
+  uint32_t abi_version;        /* PTXRT_ABI_VERSION */
+  const char *source;          /* the .c file it was compiled from, for messages */
+  const char *ptx;             /* NUL-terminated PTX text */
+  size_t ptx_len;              /* strlen(ptx) */
+  const unsigned char *cubin;  /* ELF cubin for cubin_arch, or NULL */
+  size_t cubin_len;
+  const char *cubin_arch;      /* e.g. "sm_90", or NULL */
+  const char *plugin_dir;      /* accc's lib directory at compile time (where
+                                  libptxrt-cuda.so was installed), or NULL */
+  void *runtime_state;         /* owned by libptxrt; zero-initialised */
+};
+void __ptxrt_register_image(struct __ptxrt_image *img);
+
+/* Where a construct is in the user's source. */
+struct __ptxrt_loc {
+  const char *file;
+  int line;
+  int col;
+  const char *construct;       /* "parallel loop", "kernels", "data", ... */
+};
+
+/* Data clause kinds. */
+enum __ptxrt_map_kind {
+  PTXRT_MAP_COPY = 0,
+  PTXRT_MAP_COPYIN = 1,
+  PTXRT_MAP_COPYOUT = 2,
+  PTXRT_MAP_CREATE = 3,
+  PTXRT_MAP_PRESENT = 4
+};
+
+/* One data clause item: a contiguous host range. */
+struct __ptxrt_map {
+  const char *name;            /* as written in the clause, e.g. "a[0:n]" */
+  const void *host;            /* first byte of the section */
+  size_t bytes;                /* length of the section in bytes (may be 0) */
+  int kind;                    /* enum __ptxrt_map_kind */
+};
+
+/* Nonzero when the construct runs on the device: cond is the value of the
+ * if clause (1 when absent). Initialises the runtime on first use, loading the
+ * device plugin; 0 when ACC_DEVICE_TYPE=host or no device is usable. */
+int __ptxrt_use_device(int cond);
+
+/* Structured data lifetime (data construct, and the data clauses of a
+ * compute construct). begin makes every map present (allocating and copying
+ * in as its kind says, or incrementing the structured reference count), in
+ * order; end undoes it in reverse order (copy out, free at count zero). The
+ * returned handle is passed to end. */
+void *__ptxrt_data_begin(const struct __ptxrt_loc *loc, const struct __ptxrt_map *maps, int n);
+void __ptxrt_data_end(void *region);
+
+/* The device address that corresponds to host address p. The present range is
+ * found through `section` (an address inside a present range: the start of the
+ * clause's section, or p itself when NULL); the result is that range's device
+ * base plus (p - host base), computed with wrapping arithmetic so a pointer to
+ * the start of an array whose section starts later still translates. A NULL p
+ * gives NULL. Not present: a runtime error naming `name`. */
+void *__ptxrt_deviceptr(const struct __ptxrt_loc *loc, const char *name, const void *p,
+                        const void *section);
+
+/* Launch geometry defaults: number of gangs (blocks) for a loop of `trip`
+ * iterations run by blocks of `block` threads, chosen from the device (SM
+ * count, occupancy); never 0. */
+uint32_t __ptxrt_default_gangs(uint64_t trip, uint32_t block);
+
+/* Launch kernel `kernel` of `img` and wait for it. args[i] points at the
+ * value of parameter i, as in cuLaunchKernel. */
+void __ptxrt_launch(const struct __ptxrt_loc *loc, struct __ptxrt_image *img, const char *kernel,
+                    uint32_t grid_x, uint32_t grid_y, uint32_t grid_z,
+                    uint32_t block_x, uint32_t block_y, uint32_t block_z,
+                    uint32_t shared_bytes, void **args);
+
+#endif

@@ -1,0 +1,283 @@
+//! The ABI between libptxrt (`ptx-runtime/core`) and a device plugin
+//! (`ptx-runtime/cuda-plugin`, built as `libptxrt-cuda.so`).
+//!
+//! Owns: the one list of plugin entry points ([`for_each_entry!`]), from which
+//! both the function-pointer vtable with its `dlsym`-style loader
+//! ([`PluginFns::load`], used by core) and the compile-time signature check of
+//! the plugin's exports ([`check_exports!`], used by the plugin) are generated;
+//! the plugin ABI version; the plain-data types passed across ([`DeviceInfo`]).
+//! May call: nothing but `core`/`std` (no dlopen here: the caller passes a
+//! symbol lookup function, so this crate links into both sides).
+//!
+//! Conventions (like libgomp's `GOMP_OFFLOAD_*` and LLVM offload's plugin
+//! interface): every entry point is `extern "C"` and exported as
+//! `__ptxrt_plugin_<name>`; every status is an `i32`, 0 = success; after a
+//! failure `last_error` gives the text (the failing driver call, the driver's
+//! error name and string, and for a module load the JIT logs). The error text
+//! is per thread. `__ptxrt_plugin_abi_version` is looked up and checked before
+//! anything else. Device addresses are `u64` (`CUdeviceptr`); modules and
+//! functions are opaque pointers owned by the plugin. Every call that names a
+//! device makes that device's (primary) context current in the calling thread.
+
+use std::ffi::{c_char, c_void, CStr};
+use std::fmt;
+
+/// Version of this ABI; bump on any change to [`for_each_entry!`] or [`DeviceInfo`].
+pub const PLUGIN_ABI_VERSION: u32 = 1;
+
+/// Symbol of the version function, `extern "C" fn() -> u32`, checked first.
+pub const ABI_VERSION_SYMBOL: &CStr = c"__ptxrt_plugin_abi_version";
+
+/// Signature of [`ABI_VERSION_SYMBOL`].
+pub type AbiVersionFn = unsafe extern "C" fn() -> u32;
+
+/// Properties of one device, filled by `device_info`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct DeviceInfo {
+    /// NUL-terminated device name.
+    pub name: [c_char; 256],
+    /// Compute capability, e.g. 9 and 0 for sm_90.
+    pub cc_major: i32,
+    pub cc_minor: i32,
+    /// Number of streaming multiprocessors.
+    pub sm_count: i32,
+    pub max_threads_per_block: i32,
+    pub max_threads_per_sm: i32,
+    pub warp_size: i32,
+    pub max_shared_per_block: i32,
+    /// Total global memory in bytes.
+    pub total_mem: u64,
+}
+
+impl Default for DeviceInfo {
+    fn default() -> Self {
+        DeviceInfo {
+            name: [0; 256],
+            cc_major: 0,
+            cc_minor: 0,
+            sm_count: 0,
+            max_threads_per_block: 0,
+            max_threads_per_sm: 0,
+            warp_size: 0,
+            max_shared_per_block: 0,
+            total_mem: 0,
+        }
+    }
+}
+
+impl DeviceInfo {
+    /// The name as a Rust string (up to the first NUL; lossy UTF-8).
+    pub fn name_str(&self) -> String {
+        let bytes: Vec<u8> = self
+            .name
+            .iter()
+            .take_while(|&&c| c != 0)
+            .map(|&c| c as u8)
+            .collect();
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+}
+
+/// The list of plugin entry points: calls `$cb! { ... }` with one
+/// `fn name(args) -> ret;` per entry point, exported by the plugin as
+/// `__ptxrt_plugin_<name>`. This is the only place the ABI is written down.
+#[macro_export]
+macro_rules! for_each_entry {
+    ($cb:ident) => {
+        $cb! {
+            /// Initialise the driver (cuInit). Idempotent.
+            fn init() -> i32;
+            /// Number of devices into `*count`.
+            fn device_count(count: *mut i32) -> i32;
+            /// Properties of device `dev` into `*info`.
+            fn device_info(dev: i32, info: *mut $crate::DeviceInfo) -> i32;
+            /// Retain `dev`'s primary context (lazily) and make it current in this thread.
+            fn set_device(dev: i32) -> i32;
+            /// Load a module from PTX text (NUL-terminated or not) or a cubin image.
+            fn module_load_data(dev: i32, image: *const u8, len: usize, module: *mut *mut ::std::ffi::c_void) -> i32;
+            /// Look up kernel `name` (NUL-terminated) in `module`.
+            fn module_get_function(dev: i32, module: *mut ::std::ffi::c_void, name: *const ::std::ffi::c_char, func: *mut *mut ::std::ffi::c_void) -> i32;
+            /// Unload a module.
+            fn module_unload(dev: i32, module: *mut ::std::ffi::c_void) -> i32;
+            /// Allocate `bytes` (> 0) of device memory into `*ptr`.
+            fn mem_alloc(dev: i32, bytes: usize, ptr: *mut u64) -> i32;
+            /// Free device memory.
+            fn mem_free(dev: i32, ptr: u64) -> i32;
+            /// Copy `bytes` from host `src` to device `dst` (synchronous).
+            fn memcpy_htod(dev: i32, dst: u64, src: *const ::std::ffi::c_void, bytes: usize) -> i32;
+            /// Copy `bytes` from device `src` to host `dst` (synchronous).
+            fn memcpy_dtoh(dev: i32, dst: *mut ::std::ffi::c_void, src: u64, bytes: usize) -> i32;
+            /// Launch `func` on the default stream; `args[i]` points at parameter i.
+            fn launch(dev: i32, func: *mut ::std::ffi::c_void, grid: *const u32, block: *const u32, shared_bytes: u32, args: *mut *mut ::std::ffi::c_void) -> i32;
+            /// Wait for all work on `dev`.
+            fn synchronize(dev: i32) -> i32;
+            /// Copy this thread's last error text into `buf` (NUL-terminated,
+            /// truncated to `len`); returns the full length of the text.
+            fn last_error(buf: *mut ::std::ffi::c_char, len: usize) -> usize;
+        }
+    };
+}
+
+macro_rules! gen_vtable {
+    ($( $(#[$m:meta])* fn $name:ident ( $($arg:ident : $ty:ty),* ) -> $ret:ty; )*) => {
+        /// One type alias per entry point: the exact signature.
+        #[allow(non_camel_case_types)]
+        pub mod sig {
+            $( $(#[$m])* pub type $name = unsafe extern "C" fn($($ty),*) -> $ret; )*
+        }
+
+        /// The plugin's entry points, resolved.
+        #[derive(Clone, Copy, Debug)]
+        pub struct PluginFns {
+            $( $(#[$m])* pub $name: sig::$name, )*
+        }
+
+        /// Exported symbol names, in ABI order.
+        pub const SYMBOLS: &[&str] = &[ $( concat!("__ptxrt_plugin_", stringify!($name)) ),* ];
+
+        impl PluginFns {
+            /// Resolve every entry point through `lookup` (e.g. `dlsym` on the
+            /// plugin's handle), after checking [`ABI_VERSION_SYMBOL`].
+            ///
+            /// # Safety
+            /// `lookup` must return either null or the address of a function
+            /// with the signature this ABI declares for that symbol.
+            pub unsafe fn load(mut lookup: impl FnMut(&CStr) -> *mut c_void) -> Result<PluginFns, LoadError> {
+                let v = lookup(ABI_VERSION_SYMBOL);
+                if v.is_null() {
+                    return Err(LoadError::MissingSymbol(sym_name(ABI_VERSION_SYMBOL)));
+                }
+                // SAFETY: non-null, the caller guarantees the signature.
+                let version_fn = std::mem::transmute::<*mut c_void, AbiVersionFn>(v);
+                let found = version_fn();
+                if found != PLUGIN_ABI_VERSION {
+                    return Err(LoadError::VersionMismatch { found, expected: PLUGIN_ABI_VERSION });
+                }
+                Ok(PluginFns {
+                    $( $name: {
+                        let sym = concat!("__ptxrt_plugin_", stringify!($name), "\0");
+                        let sym = CStr::from_bytes_with_nul(sym.as_bytes())
+                            .map_err(|_| LoadError::MissingSymbol(sym.to_string()))?;
+                        let p = lookup(sym);
+                        if p.is_null() {
+                            return Err(LoadError::MissingSymbol(sym_name(sym)));
+                        }
+                        // SAFETY: non-null, the caller guarantees the signature.
+                        std::mem::transmute::<*mut c_void, sig::$name>(p)
+                    }, )*
+                })
+            }
+        }
+    };
+}
+
+for_each_entry!(gen_vtable);
+
+/// Used by a plugin: `ptxrt_plugin_abi::for_each_entry!(check_exports);` at
+/// the plugin's crate root checks at compile time that a function named after
+/// each entry point (without the prefix) is in scope with exactly the ABI's
+/// signature. The plugin exports each with `#[export_name = "__ptxrt_plugin_<name>"]`.
+#[macro_export]
+macro_rules! check_exports {
+    ($( $(#[$m:meta])* fn $name:ident ( $($arg:ident : $ty:ty),* ) -> $ret:ty; )*) => {
+        $( const _: unsafe extern "C" fn($($ty),*) -> $ret = $name; )*
+    };
+}
+
+fn sym_name(s: &CStr) -> String {
+    s.to_string_lossy().into_owned()
+}
+
+/// Why a plugin's entry points could not be resolved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoadError {
+    /// A required symbol is not exported by the plugin.
+    MissingSymbol(String),
+    /// The plugin was built for another ABI version.
+    VersionMismatch { found: u32, expected: u32 },
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::MissingSymbol(s) => write!(f, "the plugin does not export `{s}`"),
+            LoadError::VersionMismatch { found, expected } => write!(
+                f,
+                "the plugin implements plugin ABI version {found}, libptxrt expects {expected}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    unsafe extern "C" fn v1() -> u32 {
+        PLUGIN_ABI_VERSION
+    }
+    unsafe extern "C" fn v0() -> u32 {
+        0
+    }
+    unsafe extern "C" fn dummy() -> i32 {
+        0
+    }
+
+    fn table(version: *mut c_void, skip: Option<&str>) -> HashMap<String, *mut c_void> {
+        let mut m = HashMap::new();
+        m.insert(sym_name(ABI_VERSION_SYMBOL), version);
+        for s in SYMBOLS {
+            if Some(*s) != skip {
+                m.insert(s.to_string(), dummy as *mut c_void);
+            }
+        }
+        m
+    }
+
+    fn load(m: &HashMap<String, *mut c_void>) -> Result<PluginFns, LoadError> {
+        unsafe { PluginFns::load(|s| m.get(&sym_name(s)).copied().unwrap_or(std::ptr::null_mut())) }
+    }
+
+    #[test]
+    fn loads_all_symbols() {
+        assert!(load(&table(v1 as *mut c_void, None)).is_ok());
+        assert!(SYMBOLS.contains(&"__ptxrt_plugin_launch"));
+    }
+
+    #[test]
+    fn names_missing_symbol() {
+        let e = load(&table(
+            v1 as *mut c_void,
+            Some("__ptxrt_plugin_memcpy_dtoh"),
+        ))
+        .unwrap_err();
+        assert_eq!(
+            e,
+            LoadError::MissingSymbol("__ptxrt_plugin_memcpy_dtoh".into())
+        );
+        assert!(e.to_string().contains("__ptxrt_plugin_memcpy_dtoh"));
+    }
+
+    #[test]
+    fn checks_version_first() {
+        let e = load(&table(v0 as *mut c_void, Some("__ptxrt_plugin_init"))).unwrap_err();
+        assert_eq!(
+            e,
+            LoadError::VersionMismatch {
+                found: 0,
+                expected: PLUGIN_ABI_VERSION
+            }
+        );
+        let mut m = table(v1 as *mut c_void, None);
+        m.remove(&sym_name(ABI_VERSION_SYMBOL));
+        let e = load(&m).unwrap_err();
+        assert_eq!(
+            e,
+            LoadError::MissingSymbol("__ptxrt_plugin_abi_version".into())
+        );
+    }
+}

@@ -1,0 +1,187 @@
+#!/usr/bin/env bash
+# Builds a self-contained folder, .gpu/bundle/, that checks accc's test programs on a
+# GPU machine: carry the folder there and run `bash run.sh` inside it.
+#
+#   bin/<name>             tests/programs/<name>.c compiled by target/release/accc -O2
+#   bin/libptxrt-cuda.so   the CUDA plugin (also as libptxrt_cuda.so, cargo's name)
+#   expected/<name>.out    stdout of the plain-cc build (pragmas ignored), run here
+#   expected/<name>.rc     its exit status
+#   expected/<name>.tol    relative tolerance for floating tokens (0: exact)
+#   expected/<name>.compile-error   accc's stderr when it could not compile <name>
+#   compare.py             token-wise comparison with tolerance
+#   run.sh                 runs everything with ACC_DEVICE_TYPE=nvidia, PTXRT_NOTIFY=1
+#
+# Needs on the GPU machine: glibc (libc, libm, libdl, libpthread), libgcc_s, python3
+# and the driver's libcuda.so.1. Exits non-zero when a program did not compile (the
+# bundle is still written; run.sh reports those programs as failed).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+bash scripts/setup.sh
+if ! command -v cargo >/dev/null 2>&1; then export PATH="$HOME/.cargo/bin:$PATH"; fi
+
+echo "==> cargo build --release --workspace"
+cargo build --release --workspace
+
+# ACCC_BUNDLE_COMPILER replaces the compiler (for testing this script).
+ACCC="${ACCC_BUNDLE_COMPILER:-$ROOT/target/release/accc}"
+PLUGIN="$ROOT/target/release/libptxrt_cuda.so"
+[ -x "$ACCC" ] || { echo "gpu-bundle: $ACCC not built" >&2; exit 1; }
+[ -f "$PLUGIN" ] || { echo "gpu-bundle: $PLUGIN not built" >&2; exit 1; }
+if [ -x "$ROOT/.tools/pip/nvidia/cu13/bin/ptxas" ]; then
+    export ACCC_REQUIRE_PTXAS=1
+fi
+HOST_CC="${ACCC_HOST_CC:-cc}"
+
+BUNDLE="$ROOT/.gpu/bundle"
+rm -rf "$BUNDLE"
+mkdir -p "$BUNDLE/bin" "$BUNDLE/expected"
+WORK="$(mktemp -d)"
+trap 'rm -rf "$WORK"' EXIT
+
+cp "$PLUGIN" "$BUNDLE/bin/libptxrt-cuda.so"
+cp "$PLUGIN" "$BUNDLE/bin/libptxrt_cuda.so"
+
+compile_failures=0
+: >"$BUNDLE/programs.txt"
+for src in "$ROOT"/tests/programs/*.c; do
+    name="$(basename "$src" .c)"
+    echo "$name" >>"$BUNDLE/programs.txt"
+
+    # Oracle: plain cc, pragmas ignored (GCC's -fopenacc without offloading when the
+    # program includes <openacc.h>).
+    cc_flags=(-O1 -w)
+    if grep -q '<openacc.h>' "$src"; then cc_flags+=(-fopenacc -foffload=disable); fi
+    "$HOST_CC" "${cc_flags[@]}" "$src" -o "$WORK/$name.cc" -lm
+    rc=0
+    "$WORK/$name.cc" >"$BUNDLE/expected/$name.out" || rc=$?
+    echo "$rc" >"$BUNDLE/expected/$name.rc"
+    tol="$(sed -n 's|^// tolerance:[[:space:]]*\([^[:space:]]*\).*|\1|p' "$src" | head -n1)"
+    echo "${tol:-0}" >"$BUNDLE/expected/$name.tol"
+
+    if "$ACCC" -O2 "$src" -o "$BUNDLE/bin/$name" -lm 2>"$WORK/$name.err"; then
+        strip --strip-debug "$BUNDLE/bin/$name" 2>/dev/null || true
+        echo "compiled $name"
+    else
+        compile_failures=$((compile_failures + 1))
+        cp "$WORK/$name.err" "$BUNDLE/expected/$name.compile-error"
+        rm -f "$BUNDLE/bin/$name"
+        echo "gpu-bundle: accc failed on $name:" >&2
+        sed 's/^/    /' "$WORK/$name.err" | head -n 20 >&2
+    fi
+done
+
+cat >"$BUNDLE/compare.py" <<'PY'
+#!/usr/bin/env python3
+"""compare.py EXPECTED ACTUAL TOL: token-wise comparison of two program outputs.
+Tokens are whitespace-separated; floating tokens (spelled with . e E inf nan) may differ
+by the relative tolerance TOL, every other token must be equal. Exit 0 when they
+match, else 1 with the first difference on stdout."""
+import math
+import sys
+
+
+def as_float(tok):
+    low = tok.lower()
+    if not any(c in low for c in ".e") and "inf" not in low and "nan" not in low:
+        return None
+    try:
+        return float(tok)
+    except ValueError:
+        return None
+
+
+def tokens(path):
+    out = []
+    with open(path, errors="replace") as f:
+        for n, line in enumerate(f, 1):
+            out.extend((n, t) for t in line.split())
+    return out
+
+
+def same(want, got, tol):
+    if want == got:
+        return True
+    w, g = as_float(want), as_float(got)
+    if w is None or g is None or tol <= 0:
+        return False
+    if math.isnan(w) or math.isnan(g):
+        return math.isnan(w) and math.isnan(g)
+    return abs(w - g) <= tol * max(abs(w), abs(g))
+
+
+def main():
+    want, got, tol = tokens(sys.argv[1]), tokens(sys.argv[2]), float(sys.argv[3])
+    for i, ((wl, wt), (gl, gt)) in enumerate(zip(want, got), 1):
+        if not same(wt, gt, tol):
+            print(f"token {i} differs: expected '{wt}' (line {wl}), got '{gt}' (line {gl}), tolerance {tol:g}")
+            return 1
+    if len(want) != len(got):
+        print(f"expected {len(want)} tokens, got {len(got)}")
+        return 1
+    return 0
+
+
+sys.exit(main())
+PY
+
+cat >"$BUNDLE/run.sh" <<'SH'
+#!/usr/bin/env bash
+# Runs every bundled test program on the GPU (ACC_DEVICE_TYPE=nvidia: no host
+# fallback) and compares its output with the plain-cc build's. Logs go to
+# $GPU_BUNDLE_LOGS (default: logs/ next to this script).
+set -uo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+logs="${GPU_BUNDLE_LOGS:-$here/logs}"
+mkdir -p "$logs"
+
+nvidia-smi -L || echo "run.sh: nvidia-smi -L failed"
+
+export ACC_DEVICE_TYPE=nvidia
+export PTXRT_NOTIFY=1
+export PTXRT_PLUGIN="$here/bin/libptxrt-cuda.so"
+unset PTXRT_DEBUG
+
+passed=0
+failed=0
+while read -r name; do
+    [ -n "$name" ] || continue
+    exp="$here/expected/$name"
+    if [ -f "$exp.compile-error" ]; then
+        echo "FAIL $name: accc could not compile it ($(head -n1 "$exp.compile-error"))"
+        failed=$((failed + 1))
+        continue
+    fi
+    rc=0
+    timeout 300 "$here/bin/$name" >"$logs/$name.out" 2>"$logs/$name.err" || rc=$?
+    launches="$(grep -c '^ptxrt: launch' "$logs/$name.err" || true)"
+    want_rc="$(cat "$exp.rc")"
+    if [ "$rc" != "$want_rc" ]; then
+        why="exit status $rc (expected $want_rc): $(grep -v '^ptxrt: ' "$logs/$name.err" | tail -n 3 | tr '\n' ' ')"
+    elif [ "$launches" -eq 0 ]; then
+        why="no kernel launches (did it run on the host?)"
+    elif why="$(python3 "$here/compare.py" "$exp.out" "$logs/$name.out" "$(cat "$exp.tol")")"; then
+        why="" # outputs match
+    fi
+    if [ -z "$why" ]; then
+        echo "PASS $name ($launches launches)"
+        passed=$((passed + 1))
+    else
+        echo "FAIL $name: $why"
+        failed=$((failed + 1))
+    fi
+done <"$here/programs.txt"
+
+echo "gpu-bundle: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
+SH
+chmod +x "$BUNDLE/run.sh" "$BUNDLE/compare.py"
+
+echo "==> plugin needs: $(readelf -d "$BUNDLE/bin/libptxrt-cuda.so" | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | tr '\n' ' ')"
+echo "==> bundle: $BUNDLE ($(du -sh "$BUNDLE" | cut -f1)); on the GPU machine: bash .gpu/bundle/run.sh"
+if [ "$compile_failures" -ne 0 ]; then
+    echo "gpu-bundle: $compile_failures program(s) did not compile" >&2
+    exit 1
+fi

@@ -1,0 +1,170 @@
+//! The host rewrite: splices runtime calls into the preprocessed text in
+//! place of each construct, keeping the original statement as the host
+//! fallback. Generated code is written without newlines so every original
+//! line keeps its number (diagnostics of the host compiler stay right).
+//!
+//! Owns: [`write`]. May call: `ir` (the module and the host plan) only.
+
+use crate::ir::host::{Construct, ConstructKind, HostArg, HostMap, HostPlan};
+use crate::ir::{GridSize, Module};
+
+/// Name of the (static) image object every launch refers to; `embed`
+/// defines it at the end of the translation unit.
+pub const IMAGE: &str = "__accc_image";
+
+/// Rewrites `text` (preprocessed, pragmas blanked) according to `plan`.
+/// The result is C source to compile with `ptxrt.h` on the include path.
+pub fn write(text: &str, plan: &HostPlan, module: &Module) -> String {
+    let mut constructs: Vec<&Construct> = plan.constructs.iter().collect();
+    constructs.sort_by_key(|c| c.stmt.start); // stable: outer first on ties
+    let mut w = Writer { text, module, constructs, next: 0 };
+    let mut out = String::from("#include <ptxrt.h>\n");
+    if !module.kernels.is_empty() {
+        out.push_str(&format!("static struct __ptxrt_image {IMAGE};\n"));
+    }
+    w.range(&mut out, 0..text.len());
+    out
+}
+
+struct Writer<'a> {
+    text: &'a str,
+    module: &'a Module,
+    constructs: Vec<&'a Construct>,
+    next: usize,
+}
+
+/// A C string literal.
+pub fn c_str(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if c.is_ascii() && !c.is_ascii_control() => out.push(c),
+            c => {
+                let mut buf = [0u8; 4];
+                for b in c.encode_utf8(&mut buf).bytes() {
+                    out.push_str(&format!("\\{b:03o}"));
+                }
+            }
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn size(g: &GridSize) -> String {
+    match g {
+        GridSize::Const(n) => format!("{n}u"),
+        GridSize::Host(e) => format!("(unsigned int)({e})"),
+        GridSize::FromTrip { trip, .. } => format!("(unsigned int)({trip})"),
+    }
+}
+
+impl Writer<'_> {
+    /// Copies `range` of the text, rewriting the constructs that start in it.
+    fn range(&mut self, out: &mut String, range: std::ops::Range<usize>) {
+        let mut pos = range.start;
+        while let Some(c) = self.constructs.get(self.next).copied() {
+            if c.stmt.start >= range.end {
+                break;
+            }
+            out.push_str(&self.text[pos..c.stmt.start]);
+            self.next += 1;
+            let id = self.next;
+            self.construct(out, c, id);
+            pos = c.stmt.end;
+        }
+        out.push_str(&self.text[pos..range.end]);
+    }
+
+    fn prologue(&self, out: &mut String, c: &Construct, id: usize) {
+        out.push_str(&format!(
+            "static const struct __ptxrt_loc __accc_loc{id} = {{{}, {}, {}, {}}}; ",
+            c_str(&c.loc.file),
+            c.loc.line,
+            c.loc.col,
+            c_str(&c.name)
+        ));
+        if !c.maps.is_empty() {
+            let items: Vec<String> = c.maps.iter().map(map_init).collect();
+            out.push_str(&format!("struct __ptxrt_map __accc_maps{id}[] = {{{}}}; ", items.join(", ")));
+        }
+    }
+
+    fn maps_args(c: &Construct, id: usize) -> String {
+        if c.maps.is_empty() {
+            "(const struct __ptxrt_map *)0, 0".to_string()
+        } else {
+            format!("__accc_maps{id}, {}", c.maps.len())
+        }
+    }
+
+    fn construct(&mut self, out: &mut String, c: &Construct, id: usize) {
+        let cond = c.cond.clone().unwrap_or_else(|| "1".into());
+        match &c.kind {
+            ConstructKind::Data => {
+                out.push_str("{ ");
+                self.prologue(out, c, id);
+                out.push_str(&format!(
+                    "void *__accc_r{id} = __ptxrt_use_device(({cond}) != 0) ? __ptxrt_data_begin(&__accc_loc{id}, {}) : (void *)0; ",
+                    Self::maps_args(c, id)
+                ));
+                self.range(out, c.stmt.clone());
+                out.push_str(&format!(" if (__accc_r{id}) __ptxrt_data_end(__accc_r{id}); }}"));
+            }
+            ConstructKind::Compute { kernel, args } => {
+                out.push_str(&format!("{{ if (__ptxrt_use_device(({cond}) != 0)) {{ "));
+                self.prologue(out, c, id);
+                out.push_str(&format!(
+                    "void *__accc_r{id} = __ptxrt_data_begin(&__accc_loc{id}, {}); ",
+                    Self::maps_args(c, id)
+                ));
+                let mut arg_ptrs = vec![];
+                for (i, a) in args.iter().enumerate() {
+                    match a {
+                        HostArg::Value { var } => arg_ptrs.push(format!("(void *)&({var})")),
+                        HostArg::DevicePtr { name, ptr, section } => {
+                            out.push_str(&format!(
+                                "void *__accc_d{id}_{i} = __ptxrt_deviceptr(&__accc_loc{id}, {}, (const void *){ptr}, {}); ",
+                                c_str(name),
+                                section.clone().unwrap_or_else(|| "(const void *)0".into())
+                            ));
+                            arg_ptrs.push(format!("(void *)&__accc_d{id}_{i}"));
+                        }
+                    }
+                }
+                let args_expr = if arg_ptrs.is_empty() {
+                    "(void **)0".to_string()
+                } else {
+                    out.push_str(&format!("void *__accc_a{id}[] = {{{}}}; ", arg_ptrs.join(", ")));
+                    format!("__accc_a{id}")
+                };
+                if let Some(k) = self.module.kernels.get(*kernel) {
+                    let [bx, by] = &k.launch.block;
+                    let grid = match &k.launch.grid {
+                        GridSize::FromTrip { trip, spread } => format!(
+                            "__ptxrt_default_gangs((unsigned long long)({trip}), {})",
+                            if *spread { format!("{} * {}", size(bx), size(by)) } else { "1u".into() }
+                        ),
+                        g => size(g),
+                    };
+                    out.push_str(&format!(
+                        "__ptxrt_launch(&__accc_loc{id}, &{IMAGE}, {}, {grid}, 1u, 1u, {}, {}, 1u, 0u, {args_expr}); ",
+                        c_str(&k.name),
+                        size(bx),
+                        size(by)
+                    ));
+                }
+                out.push_str(&format!("__ptxrt_data_end(__accc_r{id}); }} else {{ "));
+                self.range(out, c.stmt.clone());
+                out.push_str(" } }");
+            }
+        }
+    }
+}
+
+fn map_init(m: &HostMap) -> String {
+    format!("{{{}, {}, {}, {}}}", c_str(&m.name), m.start, m.bytes, m.kind as i32)
+}

@@ -1,0 +1,7 @@
+//! Back ends: each translates the IR (and only the IR) into one output form.
+//! `nvptx`: LLVM IR → PTX through inkwell; `host`: the host C rewrite;
+//! `embed`: the device image as C data with a registration constructor.
+
+pub mod embed;
+pub mod host;
+pub mod nvptx;

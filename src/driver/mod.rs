@@ -1,0 +1,244 @@
+//! The driver: a drop-in `cc`. Runs the phases for each source (preprocess
+//! with the host compiler, translate, schedule, NVPTX codegen, ptxas, host
+//! rewrite + embed, host compile) and links.
+//!
+//! Owns: phase order, temporary files, the commands run and exit codes.
+//! May call: every stage of accc.
+
+mod args;
+mod tools;
+
+use crate::codegen::{embed, host, nvptx};
+use crate::diag::Diagnostics;
+use crate::frontend;
+use anyhow::{anyhow, bail, Context, Result};
+use args::Args;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use tools::Tools;
+
+/// The OpenACC version accc defines as `_OPENACC` (3.3).
+pub const OPENACC_VERSION: u32 = 202211;
+
+/// A failure already reported to the user (diagnostics or a tool's own
+/// messages): exit 1 without printing more.
+#[derive(Debug)]
+pub struct Reported;
+
+impl std::fmt::Display for Reported {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "errors were reported")
+    }
+}
+
+impl std::error::Error for Reported {}
+
+/// Runs accc on a command line; returns the exit code.
+pub fn main(argv: &[String]) -> i32 {
+    let args = match args::parse(argv) {
+        Ok(a) => a,
+        Err(e) => {
+            // clap's own --help/--version output is printed as is.
+            if e.starts_with("Usage") || e.contains("accc ") && !e.contains("error") {
+                print!("{e}");
+                return 0;
+            }
+            eprintln!("accc: error: {}", e.trim_end());
+            return 1;
+        }
+    };
+    match run(&args) {
+        Ok(()) => 0,
+        Err(e) if e.is::<Reported>() => 1,
+        Err(e) => {
+            eprintln!("accc: error: {e:#}");
+            1
+        }
+    }
+}
+
+fn run(args: &Args) -> Result<()> {
+    if args.sources.is_empty() && args.link.iter().all(|l| l.starts_with('-')) {
+        bail!("no input files");
+    }
+    for s in &args.sources {
+        if !s.is_file() {
+            bail!("{}: No such file or directory", s.display());
+        }
+    }
+    let tools = Tools::find();
+    if args.preprocess_only {
+        for s in &args.sources {
+            let text = preprocess(&tools, args, s)?;
+            write_out(args.output.as_deref(), text.as_bytes())?;
+        }
+        return Ok(());
+    }
+    if args.own.emit.is_some() {
+        if args.sources.len() != 1 {
+            bail!("--emit needs exactly one C source");
+        }
+        return compile(&tools, args, &args.sources[0], None);
+    }
+    let tmp = tempfile::Builder::new().prefix("accc").tempdir()?;
+    if args.compile_only {
+        if args.output.is_some() && args.sources.len() > 1 {
+            bail!("cannot specify -o with -c and multiple files");
+        }
+        for s in &args.sources {
+            let out = match &args.output {
+                Some(o) => o.clone(),
+                None => PathBuf::from(s.file_stem().unwrap_or_default()).with_extension("o"),
+            };
+            compile(&tools, args, s, Some(&out))?;
+        }
+        return Ok(());
+    }
+    let mut objects = vec![];
+    for (i, s) in args.sources.iter().enumerate() {
+        let out = tmp.path().join(format!("{i}.o"));
+        compile(&tools, args, s, Some(&out))?;
+        objects.push(out);
+    }
+    link(&tools, args, &objects)?;
+    if args.own.keep {
+        let kept = tmp.keep();
+        eprintln!("accc: intermediate files kept in {}", kept.display());
+    }
+    Ok(())
+}
+
+fn run_cmd(cmd: &mut Command, verbose: bool) -> Result<std::process::Output> {
+    if verbose {
+        eprintln!("accc: {cmd:?}");
+    }
+    cmd.output().with_context(|| format!("cannot run {:?}", cmd.get_program()))
+}
+
+/// Preprocesses `src` with the host compiler (`-E -fopenacc`).
+fn preprocess(tools: &Tools, args: &Args, src: &Path) -> Result<String> {
+    let mut cmd = Command::new(&tools.host_cc);
+    cmd.arg("-E").arg("-fopenacc").arg("-U_OPENACC").arg(format!("-D_OPENACC={OPENACC_VERSION}"));
+    if let Some(inc) = &tools.include_dir {
+        cmd.arg("-isystem").arg(inc);
+    }
+    cmd.args(&args.cpp_flags).args(&args.cc_flags).arg(src);
+    let out = run_cmd(&mut cmd, args.own.verbose)?;
+    eprint!("{}", String::from_utf8_lossy(&out.stderr));
+    if !out.status.success() {
+        return Err(Reported.into());
+    }
+    String::from_utf8(out.stdout).map_err(|_| anyhow!("{}: the preprocessed source is not UTF-8", src.display()))
+}
+
+fn report(d: Diagnostics) -> anyhow::Error {
+    eprint!("{d}");
+    Reported.into()
+}
+
+fn write_out(path: Option<&Path>, bytes: &[u8]) -> Result<()> {
+    match path {
+        Some(p) if p != Path::new("-") => std::fs::write(p, bytes).with_context(|| format!("cannot write {}", p.display())),
+        _ => {
+            use std::io::Write;
+            std::io::stdout().write_all(bytes)?;
+            Ok(())
+        }
+    }
+}
+
+/// Compiles one source: to the object `out`, or (with `--emit`) to the
+/// requested form.
+fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result<()> {
+    let text = preprocess(tools, args, src)?;
+    let file = src.to_string_lossy().to_string();
+    let mut t = frontend::translate(text, &file).map_err(report)?;
+    crate::schedule::schedule(&mut t.module);
+    let problems = crate::ir::validate(&t.module, true);
+    if !problems.is_empty() {
+        bail!("internal compiler error: invalid IR:\n  {}", problems.join("\n  "));
+    }
+    let emit = args.own.emit.as_deref();
+    if emit == Some("ir") {
+        return write_out(args.output.as_deref(), crate::ir::print_module(&t.module).as_bytes());
+    }
+    let opts = nvptx::Options {
+        arch: args.own.gpu_arch.clone(),
+        opt_level: args.opt_level.max(2),
+        libdevice: tools.libdevice.clone(),
+    };
+    if emit == Some("llvm") {
+        let ll = nvptx::write_llvm(&t.module, &opts).map_err(|e| anyhow!("{file}: {e}"))?;
+        return write_out(args.output.as_deref(), ll.as_bytes());
+    }
+    let has_kernels = !t.module.kernels.is_empty();
+    let ptx = if has_kernels {
+        nvptx::write_ptx(&t.module, &opts).map_err(|e| anyhow!("{file}: {e}"))?
+    } else {
+        String::new()
+    };
+    let cubin = match (&tools.ptxas, has_kernels) {
+        (Some(ptxas), true) => Some(
+            nvptx::ptxas::assemble(&ptx, &opts.arch, ptxas)
+                .map_err(|e| anyhow!("{file}: internal compiler error: ptxas rejected the generated PTX: {e}"))?,
+        ),
+        (None, true) if std::env::var_os("ACCC_REQUIRE_PTXAS").is_some_and(|v| v != "0") => {
+            bail!("ACCC_REQUIRE_PTXAS is set but ptxas was not found (set ACCC_PTXAS or run scripts/setup.sh)")
+        }
+        _ => None,
+    };
+    if emit == Some("ptx") {
+        return write_out(args.output.as_deref(), ptx.as_bytes());
+    }
+    let mut host_c = host::write(&t.text, &t.plan, &t.module);
+    if has_kernels {
+        let dir = tools.lib_dir.as_ref().map(|d| d.to_string_lossy().to_string());
+        host_c.push_str(&embed::write_c(&embed::Image {
+            source: &file,
+            ptx: &ptx,
+            cubin: cubin.as_deref().map(|c| (c, opts.arch.as_str())),
+            plugin_dir: dir.as_deref(),
+        }));
+    }
+    if emit == Some("host-c") {
+        return write_out(args.output.as_deref(), host_c.as_bytes());
+    }
+    let Some(out) = out else { return Ok(()) };
+    let Some(inc) = &tools.include_dir else {
+        bail!("cannot find ptxrt.h (set ACCC_INCLUDE to the folder of accc's headers)");
+    };
+    let dir = tempfile::Builder::new().prefix("accc").tempdir()?;
+    let host_file = dir.path().join("host.c");
+    std::fs::write(&host_file, host_c)?;
+    let mut cmd = Command::new(&tools.host_cc);
+    cmd.arg("-c").arg("-x").arg("c").args(&args.cc_flags).arg("-I").arg(inc).arg(&host_file).arg("-o").arg(out);
+    let r = run_cmd(&mut cmd, args.own.verbose)?;
+    eprint!("{}", String::from_utf8_lossy(&r.stderr));
+    if args.own.keep {
+        let kept = dir.keep();
+        eprintln!("accc: host C of {file} kept in {}", kept.join("host.c").display());
+    }
+    if !r.status.success() {
+        let _ = std::fs::remove_file(out);
+        return Err(Reported.into());
+    }
+    Ok(())
+}
+
+/// Links objects with libptxrt.
+fn link(tools: &Tools, args: &Args, objects: &[PathBuf]) -> Result<()> {
+    let Some(lib) = &tools.lib_dir else {
+        bail!("cannot find libptxrt.a next to accc (build the workspace: cargo build --workspace)");
+    };
+    let out = args.output.clone().unwrap_or_else(|| PathBuf::from("a.out"));
+    let mut cmd = Command::new(&tools.host_cc);
+    cmd.args(objects).args(&args.link).args(args.cc_flags.iter().filter(|f| f.starts_with("-m") || *f == "-pthread" || f.starts_with("-f")));
+    cmd.arg(lib.join("libptxrt.a")).args(["-lpthread", "-ldl", "-lm", "-lrt"]).arg("-o").arg(&out);
+    let r = run_cmd(&mut cmd, args.own.verbose)?;
+    eprint!("{}", String::from_utf8_lossy(&r.stderr));
+    if !r.status.success() {
+        let _ = std::fs::remove_file(&out);
+        return Err(Reported.into());
+    }
+    Ok(())
+}

@@ -1,0 +1,494 @@
+//! Constructs: a `data` construct becomes a host data region; a compute
+//! construct (`parallel`, `kernels`, `serial`, and their combined `loop`
+//! forms) is outlined as a kernel with its data maps, arguments and launch
+//! geometry. Clauses that later work will implement are rejected here with a
+//! "not supported yet" error at the clause.
+//!
+//! Owns: `Walker::construct` and the choice of gang/worker/vector levels for
+//! loops inside a region. May call: `lower`, `clauses`, `canon`, `ir`.
+
+use super::canon::{canonical, trip_text};
+use super::clauses::ClauseCtx;
+use super::ctype::CType;
+use super::lower::{Lower, LoopSpec};
+use super::unit::Walker;
+use crate::diag::{DResult, Diagnostics};
+use crate::directive::{Clause, ClauseKind, DataKind, DefaultKind, Directive, DirectiveKind};
+use crate::ir::host::{Construct, ConstructKind, HostArg, MapKind};
+use crate::ir::{GridSize, Kernel, Launch, ParamMode, Parallelism, Stmt};
+use lang_c::ast::*;
+use lang_c::span::Node;
+use std::collections::HashMap;
+
+/// gang/worker/vector levels used by enclosing loops.
+#[derive(Clone, Copy, Default)]
+struct Levels {
+    gang: bool,
+    worker: bool,
+    vector: bool,
+}
+
+impl Walker<'_> {
+    fn clause_err<T>(&self, p: usize, c: &Clause, msg: String) -> DResult<T> {
+        Err(Diagnostics::one(Some(self.pragma_loc(p, c.span.start)), msg))
+    }
+
+    fn not_yet<T>(&self, p: usize, c: &Clause, on: &str) -> DResult<T> {
+        self.clause_err(p, c, format!("the '{}' clause on '{on}' is not supported yet", c.name().as_str()))
+    }
+
+    /// Handles directive `p` attached to `s` (with `rest` attached after it).
+    pub fn construct(&mut self, p: usize, rest: &[usize], s: &Node<Statement>) {
+        let d = &self.dirs[p];
+        let r = match d.kind {
+            DirectiveKind::Data => self.data(p, rest, s),
+            DirectiveKind::Parallel
+            | DirectiveKind::Kernels
+            | DirectiveKind::Serial
+            | DirectiveKind::ParallelLoop
+            | DirectiveKind::KernelsLoop
+            | DirectiveKind::SerialLoop => self.compute(p, rest, s),
+            DirectiveKind::Loop => Err(Diagnostics::one(
+                Some(self.pragma_loc(p, d.kind_span.start)),
+                "a 'loop' directive outside a compute construct (orphaned loop) is not supported yet",
+            )),
+            _ => Err(Diagnostics::one(
+                Some(self.pragma_loc(p, d.kind_span.start)),
+                format!("the '{}' directive is not supported yet", d.kind.name()),
+            )),
+        };
+        self.report(r);
+    }
+
+    /// The data clauses of directive `p` as host maps, checked in scope.
+    fn data_maps(&self, p: usize, d: &Directive) -> DResult<Vec<super::clauses::DataItem>> {
+        let ctx = ClauseCtx { sm: self.sm, scope: &self.scope, base: self.pragmas[p].text_start };
+        let mut items = vec![];
+        for c in &d.clauses {
+            let ClauseKind::Data(dc) = &c.kind else { continue };
+            let kind = match dc.kind {
+                DataKind::Copy => MapKind::Copy,
+                DataKind::CopyIn => MapKind::CopyIn,
+                DataKind::CopyOut => MapKind::CopyOut,
+                DataKind::Create => MapKind::Create,
+                DataKind::Present => MapKind::Present,
+                _ => return self.not_yet(p, c, d.kind.name()),
+            };
+            if dc.readonly || dc.zero {
+                let m = if dc.readonly { "readonly" } else { "zero" };
+                return self.clause_err(p, c, format!("the '{m}' modifier is not supported yet"));
+            }
+            for v in &dc.vars {
+                items.push(ctx.data_item(v, kind)?);
+            }
+        }
+        Ok(items)
+    }
+
+    fn if_cond(&self, p: usize, d: &Directive) -> DResult<Option<String>> {
+        let ctx = ClauseCtx { sm: self.sm, scope: &self.scope, base: self.pragmas[p].text_start };
+        for c in &d.clauses {
+            if let ClauseKind::If(e) = &c.kind {
+                return Ok(Some(ctx.check_expr(e)?));
+            }
+        }
+        Ok(None)
+    }
+
+    fn data(&mut self, p: usize, rest: &[usize], s: &Node<Statement>) -> DResult<()> {
+        let d = &self.dirs[p];
+        for c in &d.clauses {
+            if !matches!(c.kind, ClauseKind::Data(_) | ClauseKind::If(_)) {
+                return self.not_yet(p, c, "data");
+            }
+        }
+        let items = self.data_maps(p, d)?;
+        let cond = self.if_cond(p, d)?;
+        self.data_stack.push(items.iter().map(|i| (i.var.clone(), i.map.start.clone())).collect());
+        self.plan.constructs.push(Construct {
+            kind: ConstructKind::Data,
+            name: "data".into(),
+            loc: self.pragma_loc(p, d.kind_span.start),
+            stmt: s.span.start..s.span.end,
+            cond,
+            maps: items.into_iter().map(|i| i.map).collect(),
+        });
+        self.stmt_with(s, rest);
+        self.data_stack.pop();
+        Ok(())
+    }
+
+    fn compute(&mut self, p: usize, rest: &[usize], s: &Node<Statement>) -> DResult<()> {
+        let d = &self.dirs[p];
+        let name = d.kind.name();
+        let combined = matches!(d.kind, DirectiveKind::ParallelLoop | DirectiveKind::KernelsLoop | DirectiveKind::SerialLoop);
+        let serial = matches!(d.kind, DirectiveKind::Serial | DirectiveKind::SerialLoop);
+        let kernels = matches!(d.kind, DirectiveKind::Kernels | DirectiveKind::KernelsLoop);
+        let ctx = ClauseCtx { sm: self.sm, scope: &self.scope, base: self.pragmas[p].text_start };
+        let (mut num_gangs, mut num_workers, mut vector_length, mut default_none) = (None, None, None, false);
+        for c in &d.clauses {
+            match &c.kind {
+                ClauseKind::Data(_) | ClauseKind::If(_) => {}
+                ClauseKind::NumGangs(v) if v.len() == 1 => num_gangs = Some(ctx.check_expr(&v[0])?),
+                ClauseKind::NumWorkers(e) => num_workers = Some(ctx.check_expr(e)?),
+                ClauseKind::VectorLength(e) => vector_length = Some(ctx.check_expr(e)?),
+                ClauseKind::Default(DefaultKind::None) => default_none = true,
+                ClauseKind::Gang(g) if combined && g.num.is_none() && g.dim.is_none() && g.static_size.is_none() => {}
+                ClauseKind::Worker(None) | ClauseKind::Vector(None) | ClauseKind::Seq | ClauseKind::Independent
+                | ClauseKind::Auto
+                    if combined => {}
+                _ => return self.not_yet(p, c, name),
+            }
+        }
+        let items = self.data_maps(p, d)?;
+        let cond = self.if_cond(p, d)?;
+        let loc = self.pragma_loc(p, d.kind_span.start);
+
+        // Loop levels, by the offset of each `for` with a loop directive.
+        let mut loops = HashMap::new();
+        let mut top_gang: Option<(String, bool)> = None;
+        let top_dirs: Vec<usize> = if combined { vec![p] } else { rest.to_vec() };
+        self.assign_levels(s, &top_dirs, Levels::default(), serial, kernels, true, &mut loops, &mut top_gang)?;
+
+        // Lower the region.
+        let mut scope = self.scope.clone();
+        let mut lower = Lower::new(self.sm, &mut scope, &loops);
+        for i in &items {
+            if i.ty.is_arithmetic() {
+                lower.by_ref.insert(i.var.clone());
+            }
+        }
+        lower.stmt(s)?;
+        let (body, params, vars) = lower.finish();
+
+        if default_none {
+            for v in &vars {
+                if !items.iter().any(|i| i.var == v.name) && (v.by_ref || !v.ty.is_arithmetic()) {
+                    return Err(Diagnostics::one(
+                        Some(loc),
+                        format!("'{}' is used in the region but appears in no data clause, and the construct has 'default(none)'", v.name),
+                    ));
+                }
+            }
+        }
+
+        // Host side: maps (explicit, then implicit copies of whole arrays)
+        // and arguments.
+        let mut maps: Vec<_> = items.iter().map(|i| i.map.clone()).collect();
+        let mut args = vec![];
+        for (param, var) in params.iter().zip(&vars) {
+            let explicit = items.iter().find(|i| i.var == var.name);
+            let section = explicit
+                .map(|i| i.map.start.clone())
+                .or_else(|| self.data_stack.iter().rev().flatten().find(|(v, _)| *v == var.name).map(|(_, s)| s.clone()));
+            match param.mode {
+                ParamMode::Value => args.push(HostArg::Value { var: var.name.clone() }),
+                ParamMode::DevicePtr { .. } => {
+                    if explicit.is_none() {
+                        if let CType::Array(_, Some(_)) = var.ty {
+                            maps.push(crate::ir::host::HostMap {
+                                name: var.name.clone(),
+                                start: format!("(const void *)({})", var.name),
+                                bytes: format!("sizeof({})", var.name),
+                                kind: MapKind::Copy,
+                            });
+                        }
+                    }
+                    let ptr = if var.by_ref { format!("&({})", var.name) } else { format!("({})", var.name) };
+                    args.push(HostArg::DevicePtr { name: var.name.clone(), ptr, section });
+                }
+            }
+        }
+
+        // Launch geometry.
+        let (mut has_vector, mut has_worker) = (false, false);
+        scan_levels(&body.body, &mut has_vector, &mut has_worker);
+        let launch = if serial {
+            Launch { grid: GridSize::Const(1), block: [GridSize::Const(1), GridSize::Const(1)] }
+        } else {
+            let bx = match vector_length {
+                Some(e) => GridSize::Host(e),
+                None => GridSize::Const(if has_vector { 128 } else { 1 }),
+            };
+            let by = match num_workers {
+                Some(e) => GridSize::Host(e),
+                None => GridSize::Const(if has_worker { 4 } else { 1 }),
+            };
+            let grid = match (num_gangs, top_gang) {
+                (Some(e), _) => GridSize::Host(e),
+                (None, Some((trip, spread))) => GridSize::FromTrip { trip, spread },
+                (None, None) => GridSize::FromTrip { trip: "0".into(), spread: false },
+            };
+            Launch { grid, block: [bx, by] }
+        };
+        let kernel = self.module.kernels.len();
+        self.module.kernels.push(Kernel {
+            name: format!("__accc_{}_{}_l{}", self.function, kernel, loc.line),
+            construct: name.to_string(),
+            loc: loc.clone(),
+            params,
+            body,
+            launch,
+        });
+        self.plan.constructs.push(Construct {
+            kind: ConstructKind::Compute { kernel, args },
+            name: name.to_string(),
+            loc,
+            stmt: s.span.start..s.span.end,
+            cond,
+            maps,
+        });
+        Ok(())
+    }
+
+    /// Chooses the parallelism of every loop with a loop directive in the
+    /// region statement `s`. `dirs` are the loop directives attached to `s`
+    /// itself; `top` is true while `s` is at the region's top level (then a
+    /// gang loop's trip count can be computed on the host).
+    #[allow(clippy::too_many_arguments)]
+    fn assign_levels(
+        &self,
+        s: &Node<Statement>,
+        dirs: &[usize],
+        outer: Levels,
+        serial: bool,
+        kernels: bool,
+        top: bool,
+        out: &mut HashMap<usize, LoopSpec>,
+        top_gang: &mut Option<(String, bool)>,
+    ) -> DResult<()> {
+        for &i in dirs {
+            let d = &self.dirs[i];
+            if !matches!(d.kind, DirectiveKind::Loop | DirectiveKind::ParallelLoop | DirectiveKind::KernelsLoop | DirectiveKind::SerialLoop) {
+                return Err(Diagnostics::one(
+                    Some(self.pragma_loc(i, d.kind_span.start)),
+                    format!("a '{}' directive inside a compute construct is not supported yet", d.kind.name()),
+                ));
+            }
+        }
+        let mut inner = outer;
+        if let (Statement::For(f), Some(&i)) = (&s.node, dirs.last()) {
+            let d = &self.dirs[i];
+            let loc = self.pragma_loc(i, d.kind_span.start);
+            let (mut gang, mut worker, mut vector, mut seq, mut explicit) = (false, false, false, false, false);
+            for c in &d.clauses {
+                match &c.kind {
+                    ClauseKind::Gang(g) if g.num.is_none() && g.dim.is_none() && g.static_size.is_none() => {
+                        gang = true;
+                        explicit = true;
+                    }
+                    ClauseKind::Worker(None) => {
+                        worker = true;
+                        explicit = true;
+                    }
+                    ClauseKind::Vector(None) => {
+                        vector = true;
+                        explicit = true;
+                    }
+                    ClauseKind::Seq | ClauseKind::Auto => seq = true,
+                    ClauseKind::Independent => {}
+                    _ if d.kind != DirectiveKind::Loop => {} // construct clauses, checked by `compute`
+                    _ => return self.not_yet(i, c, "loop"),
+                }
+            }
+            if !explicit && !seq {
+                // No level given: the levels not used by enclosing loops.
+                let nested = self.has_nested_loop_directive(&f.node.statement);
+                (gang, worker, vector) = match (outer.gang, outer.worker, outer.vector) {
+                    (_, _, true) => (false, false, false),
+                    (false, false, false) if nested => (true, false, false),
+                    (false, false, false) => (true, false, true),
+                    _ => (false, false, true),
+                };
+            }
+            let nest_err = |what: &str| -> DResult<()> {
+                Err(Diagnostics::one(Some(loc.clone()), format!("a {what} loop may not be nested inside a loop of the same or an inner level")))
+            };
+            if gang && (outer.gang || outer.worker || outer.vector) {
+                return nest_err("gang");
+            }
+            if worker && (outer.worker || outer.vector) {
+                return nest_err("worker");
+            }
+            if vector && outer.vector {
+                return nest_err("vector");
+            }
+            let par = if serial || seq || !(gang || worker || vector) {
+                Parallelism::Seq
+            } else {
+                Parallelism::Par { gang, worker, vector }
+            };
+            let _ = kernels;
+            if let (Parallelism::Par { gang: true, .. }, true) = (par, top) {
+                *top_gang = self.host_trip(f).map(|t| (t, vector || worker));
+            }
+            inner = Levels { gang: outer.gang || gang, worker: outer.worker || worker, vector: outer.vector || vector };
+            out.insert(s.span.start, LoopSpec { par, loc });
+            let body = &f.node.statement;
+            let dirs = self.att.by_stmt.get(&body.span.start).cloned().unwrap_or_default();
+            return self.assign_levels(body, &dirs, inner, serial, kernels, false, out, top_gang);
+        }
+        if let Some(&i) = dirs.last() {
+            let d = &self.dirs[i];
+            return Err(Diagnostics::one(
+                Some(self.pragma_loc(i, d.kind_span.start)),
+                format!("a '{}' directive must be followed by a 'for' loop", d.kind.name()),
+            ));
+        }
+        self.assign_children(s, inner, serial, kernels, top, out, top_gang)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn assign_children(
+        &self,
+        s: &Node<Statement>,
+        outer: Levels,
+        serial: bool,
+        kernels: bool,
+        top: bool,
+        out: &mut HashMap<usize, LoopSpec>,
+        top_gang: &mut Option<(String, bool)>,
+    ) -> DResult<()> {
+        let mut visit = |st: &Node<Statement>, top: bool| {
+            let dirs = self.att.by_stmt.get(&st.span.start).cloned().unwrap_or_default();
+            self.assign_levels(st, &dirs, outer, serial, kernels, top, out, top_gang)
+        };
+        match &s.node {
+            Statement::Compound(items) => {
+                // Only the first statement of the region's block, before any
+                // declaration, keeps a host-computable trip count.
+                let mut still_top = top;
+                for item in items {
+                    match &item.node {
+                        BlockItem::Statement(st) => {
+                            visit(st, still_top)?;
+                            still_top = false;
+                        }
+                        _ => still_top = false,
+                    }
+                }
+                Ok(())
+            }
+            Statement::If(i) => {
+                visit(&i.node.then_statement, false)?;
+                match &i.node.else_statement {
+                    Some(e) => visit(e, false),
+                    None => Ok(()),
+                }
+            }
+            Statement::For(f) => visit(&f.node.statement, false),
+            Statement::While(w) => visit(&w.node.statement, false),
+            Statement::DoWhile(w) => visit(&w.node.statement, false),
+            Statement::Switch(w) => visit(&w.node.statement, false),
+            Statement::Labeled(l) => visit(&l.node.statement, false),
+            _ => Ok(()),
+        }
+    }
+
+    /// True when a loop directive is attached to a `for` inside `s`.
+    fn has_nested_loop_directive(&self, s: &Node<Statement>) -> bool {
+        struct Finder<'a, 'b>(&'a Walker<'b>, bool);
+        impl<'ast> lang_c::visit::Visit<'ast> for Finder<'_, '_> {
+            fn visit_statement(&mut self, st: &'ast Statement, span: &'ast lang_c::span::Span) {
+                if matches!(st, Statement::For(_)) && self.0.att.by_stmt.contains_key(&span.start) {
+                    self.1 = true;
+                }
+                lang_c::visit::visit_statement(self, st, span);
+            }
+        }
+        let mut f = Finder(self, false);
+        lang_c::visit::Visit::visit_statement(&mut f, &s.node, &s.span);
+        f.1
+    }
+
+    /// The trip count of a canonical loop as host C text, when its bounds
+    /// are free of side effects.
+    fn host_trip(&self, f: &Node<ForStatement>) -> Option<String> {
+        let c = canonical(&f.node).ok()?;
+        let text = |e: &Node<Expression>| -> Option<String> {
+            pure(e).then(|| self.text[e.span.start..e.span.end].to_string())
+        };
+        let step = match c.step {
+            Some(e) => Some(text(e)?),
+            None => None,
+        };
+        Some(trip_text(&c, &text(c.init)?, &text(c.limit)?, step.as_deref()))
+    }
+}
+
+/// True when evaluating `e` has no side effects and calls nothing.
+fn pure(e: &Node<Expression>) -> bool {
+    struct P(bool);
+    impl<'ast> lang_c::visit::Visit<'ast> for P {
+        fn visit_expression(&mut self, e: &'ast Expression, span: &'ast lang_c::span::Span) {
+            match e {
+                Expression::Call(_) | Expression::Statement(_) => self.0 = false,
+                Expression::UnaryOperator(u)
+                    if matches!(
+                        u.node.operator.node,
+                        UnaryOperator::PreIncrement | UnaryOperator::PreDecrement | UnaryOperator::PostIncrement | UnaryOperator::PostDecrement
+                    ) =>
+                {
+                    self.0 = false
+                }
+                Expression::BinaryOperator(b)
+                    if !matches!(
+                        b.node.operator.node,
+                        BinaryOperator::Index
+                            | BinaryOperator::Multiply
+                            | BinaryOperator::Divide
+                            | BinaryOperator::Modulo
+                            | BinaryOperator::Plus
+                            | BinaryOperator::Minus
+                            | BinaryOperator::ShiftLeft
+                            | BinaryOperator::ShiftRight
+                            | BinaryOperator::BitwiseAnd
+                            | BinaryOperator::BitwiseOr
+                            | BinaryOperator::BitwiseXor
+                            | BinaryOperator::Less
+                            | BinaryOperator::Greater
+                            | BinaryOperator::LessOrEqual
+                            | BinaryOperator::GreaterOrEqual
+                            | BinaryOperator::Equals
+                            | BinaryOperator::NotEquals
+                            | BinaryOperator::LogicalAnd
+                            | BinaryOperator::LogicalOr
+                    ) =>
+                {
+                    self.0 = false
+                }
+                _ => {}
+            }
+            lang_c::visit::visit_expression(self, e, span);
+        }
+    }
+    let mut p = P(true);
+    lang_c::visit::Visit::visit_expression(&mut p, &e.node, &e.span);
+    p.0
+}
+
+/// Whether any loop of the body is vector- or worker-partitioned.
+fn scan_levels(b: &[Stmt], vector: &mut bool, worker: &mut bool) {
+    for s in b {
+        match s {
+            Stmt::Loop(l) => {
+                if let Parallelism::Par { vector: v, worker: w, .. } = l.par {
+                    *vector |= v;
+                    *worker |= w;
+                }
+                scan_levels(&l.body, vector, worker);
+            }
+            Stmt::If { then, otherwise, .. } => {
+                scan_levels(then, vector, worker);
+                scan_levels(otherwise, vector, worker);
+            }
+            Stmt::While { body, step, .. } => {
+                scan_levels(body, vector, worker);
+                scan_levels(step, vector, worker);
+            }
+            Stmt::Block(b) => scan_levels(b, vector, worker),
+            _ => {}
+        }
+    }
+}
+

@@ -1,0 +1,78 @@
+//! The usual arithmetic conversions and integer promotions of C (C11 6.3.1),
+//! implemented once for the whole compiler.
+//!
+//! Owns: [`promote`], [`usual_arith`]. May call: `ctype`.
+
+use super::ctype::CType;
+use crate::ir::{FloatKind, IntKind};
+
+/// Integer promotion: types narrower than `int` (and `_Bool`) become `int`.
+pub fn promote(t: &CType) -> CType {
+    match t {
+        CType::Bool => CType::INT,
+        CType::Int(k) if k.bits() < 32 => CType::INT,
+        t => t.clone(),
+    }
+}
+
+fn to_unsigned(k: IntKind) -> IntKind {
+    match k {
+        IntKind::I8 => IntKind::U8,
+        IntKind::I16 => IntKind::U16,
+        IntKind::I32 => IntKind::U32,
+        IntKind::I64 => IntKind::U64,
+        k => k,
+    }
+}
+
+/// The common type of two arithmetic operands (C11 6.3.1.8).
+pub fn usual_arith(a: &CType, b: &CType) -> CType {
+    use CType::Float;
+    match (a, b) {
+        (Float(FloatKind::F64), _) | (_, Float(FloatKind::F64)) => Float(FloatKind::F64),
+        (Float(FloatKind::F32), _) | (_, Float(FloatKind::F32)) => Float(FloatKind::F32),
+        _ => {
+            let (pa, pb) = (promote(a), promote(b));
+            let (CType::Int(x), CType::Int(y)) = (&pa, &pb) else {
+                return pa;
+            };
+            let (x, y) = (*x, *y);
+            if x == y {
+                return pa;
+            }
+            if x.is_signed() == y.is_signed() {
+                return CType::Int(if x.bits() >= y.bits() { x } else { y });
+            }
+            let (s, u) = if x.is_signed() { (x, y) } else { (y, x) };
+            if u.bits() >= s.bits() {
+                CType::Int(u)
+            } else if s.bits() > u.bits() {
+                CType::Int(s)
+            } else {
+                CType::Int(to_unsigned(s))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn conversions() {
+        let u = CType::Int(IntKind::U32);
+        let l = CType::LONG;
+        assert_eq!(usual_arith(&CType::INT, &u), u);
+        assert_eq!(usual_arith(&u, &l), l);
+        assert_eq!(
+            usual_arith(&CType::Int(IntKind::I8), &CType::Bool),
+            CType::INT
+        );
+        assert_eq!(usual_arith(&CType::ULONG, &CType::LONG), CType::ULONG);
+        assert_eq!(
+            usual_arith(&CType::INT, &CType::Float(FloatKind::F32)),
+            CType::Float(FloatKind::F32)
+        );
+    }
+}

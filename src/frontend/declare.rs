@@ -1,0 +1,298 @@
+//! Declarations: C types from lang-c declaration specifiers and declarators,
+//! and integer constant expressions (array sizes, enumerators).
+//!
+//! Owns: [`base_type`], [`apply_declarator`], [`const_int`]. May call:
+//! `ctype`, `scope`, `literal`, `source`.
+
+use super::ctype::CType;
+use super::literal;
+use super::scope::{Scope, SymKind, Symbol};
+use super::source::SourceMap;
+use crate::diag::{DResult, Diagnostics};
+use crate::ir::{FloatKind, IntKind};
+use lang_c::ast::*;
+use lang_c::span::{Node, Span};
+
+fn err<T>(sm: &SourceMap, span: Span, msg: impl Into<String>) -> DResult<T> {
+    Err(Diagnostics::one(Some(sm.loc(span.start)), msg))
+}
+
+/// The type named by a list of type specifiers (`unsigned long`, a typedef
+/// name, an enum); declares enumerators of an enum definition in `scope`.
+pub fn base_type(
+    specs: &[&Node<TypeSpecifier>],
+    scope: &mut Scope,
+    sm: &SourceMap,
+) -> DResult<CType> {
+    let (mut signed, mut unsigned, mut longs, mut short, mut char_, mut int) =
+        (false, false, 0, false, false, false);
+    let mut other: Option<CType> = None;
+    let span = specs.first().map(|s| s.span).unwrap_or_else(Span::none);
+    for s in specs {
+        match &s.node {
+            TypeSpecifier::Void => other = Some(CType::Void),
+            TypeSpecifier::Char => char_ = true,
+            TypeSpecifier::Short => short = true,
+            TypeSpecifier::Int => int = true,
+            TypeSpecifier::Long => longs += 1,
+            TypeSpecifier::Float => other = Some(CType::Float(FloatKind::F32)),
+            TypeSpecifier::Double => {
+                if longs > 0 {
+                    other = Some(CType::Aggregate("long double".into()));
+                } else {
+                    other = Some(CType::Float(FloatKind::F64))
+                }
+            }
+            TypeSpecifier::Signed => signed = true,
+            TypeSpecifier::Unsigned => unsigned = true,
+            TypeSpecifier::Bool => other = Some(CType::Bool),
+            TypeSpecifier::Struct(st) => {
+                let kind = match st.node.kind.node {
+                    StructKind::Struct => "struct",
+                    StructKind::Union => "union",
+                };
+                let name = st
+                    .node
+                    .identifier
+                    .as_ref()
+                    .map(|i| i.node.name.clone())
+                    .unwrap_or_else(|| "<anonymous>".into());
+                other = Some(CType::Aggregate(format!("{kind} {name}")));
+            }
+            TypeSpecifier::Enum(e) => {
+                let mut next: i128 = 0;
+                for en in &e.node.enumerators {
+                    if let Some(x) = &en.node.expression {
+                        next = const_int(x, scope, sm)?;
+                    }
+                    scope.insert(Symbol {
+                        name: en.node.identifier.node.name.clone(),
+                        ty: CType::INT,
+                        kind: SymKind::EnumConst(next),
+                    });
+                    next += 1;
+                }
+                other = Some(CType::INT);
+            }
+            TypeSpecifier::TypedefName(id) => match scope.lookup(&id.node.name) {
+                Some(sym) if sym.kind == SymKind::Typedef => other = Some(sym.ty.clone()),
+                _ => return err(sm, id.span, format!("unknown type name '{}'", id.node.name)),
+            },
+            _ => other = Some(CType::Aggregate("an unsupported type".into())),
+        }
+    }
+    if let Some(t) = other {
+        if longs == 0 && !signed && !unsigned && !short && !char_ && !int {
+            return Ok(t);
+        }
+        if t == CType::Float(FloatKind::F64) || matches!(t, CType::Aggregate(_)) {
+            return Ok(t);
+        }
+        return err(sm, span, "invalid combination of type specifiers");
+    }
+    let kind = if char_ {
+        if unsigned {
+            IntKind::U8
+        } else {
+            IntKind::I8
+        }
+    } else if short {
+        if unsigned {
+            IntKind::U16
+        } else {
+            IntKind::I16
+        }
+    } else if longs > 0 {
+        if unsigned {
+            IntKind::U64
+        } else {
+            IntKind::I64
+        }
+    } else if unsigned {
+        IntKind::U32
+    } else if signed || int {
+        IntKind::I32
+    } else {
+        return err(sm, span, "type specifier missing");
+    };
+    Ok(CType::Int(kind))
+}
+
+/// The type specifiers among declaration specifiers.
+pub fn type_specifiers(specs: &[Node<DeclarationSpecifier>]) -> Vec<&Node<TypeSpecifier>> {
+    specs
+        .iter()
+        .filter_map(|s| match &s.node {
+            DeclarationSpecifier::TypeSpecifier(t) => Some(t),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The type specifiers of a type name (`(unsigned long)x`, `sizeof(float)`).
+pub fn type_name_specifiers(specs: &[Node<SpecifierQualifier>]) -> Vec<&Node<TypeSpecifier>> {
+    specs
+        .iter()
+        .filter_map(|s| match &s.node {
+            SpecifierQualifier::TypeSpecifier(t) => Some(t),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The type of a type name.
+pub fn type_name(t: &Node<TypeName>, scope: &mut Scope, sm: &SourceMap) -> DResult<CType> {
+    let base = base_type(&type_name_specifiers(&t.node.specifiers), scope, sm)?;
+    match &t.node.declarator {
+        Some(d) => Ok(apply_declarator(base, d, scope, sm)?.1),
+        None => Ok(base),
+    }
+}
+
+/// Applies a declarator to a base type: returns the declared name (if any)
+/// and its type. `int *a[10]` → ("a", array of 10 pointers to int).
+pub fn apply_declarator(
+    base: CType,
+    d: &Node<Declarator>,
+    scope: &mut Scope,
+    sm: &SourceMap,
+) -> DResult<(Option<Node<Identifier>>, CType)> {
+    let mut t = base;
+    for dd in &d.node.derived {
+        if let DerivedDeclarator::Pointer(_) = dd.node {
+            t = CType::Ptr(Box::new(t));
+        }
+    }
+    for dd in d.node.derived.iter().rev() {
+        match &dd.node {
+            DerivedDeclarator::Array(a) => {
+                let n = match &a.node.size {
+                    ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
+                        match const_int(e, scope, sm) {
+                            Ok(v) if v >= 0 => Some(v as u64),
+                            Ok(_) => return err(sm, e.span, "size of array is negative"),
+                            Err(_) => None, // a VLA
+                        }
+                    }
+                    _ => None,
+                };
+                t = CType::Array(Box::new(t), n);
+            }
+            DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_) => {
+                t = CType::Function(Box::new(t));
+            }
+            _ => {}
+        }
+    }
+    match &d.node.kind.node {
+        DeclaratorKind::Identifier(id) => Ok((Some(id.clone()), t)),
+        DeclaratorKind::Abstract => Ok((None, t)),
+        DeclaratorKind::Declarator(inner) => apply_declarator(t, inner, scope, sm),
+    }
+}
+
+/// Evaluates an integer constant expression.
+pub fn const_int(e: &Node<Expression>, scope: &mut Scope, sm: &SourceMap) -> DResult<i128> {
+    let bad = || {
+        err(
+            sm,
+            e.span,
+            "expression is not an integer constant expression",
+        )
+    };
+    match &e.node {
+        Expression::Constant(c) => match &c.node {
+            Constant::Integer(i) => literal::int_constant(i)
+                .map(|(v, _)| v)
+                .or_else(|m| err(sm, e.span, m)),
+            Constant::Character(ch) => literal::char_constant(ch).or_else(|m| err(sm, e.span, m)),
+            Constant::Float(_) => bad(),
+        },
+        Expression::Identifier(id) => match scope.lookup(&id.node.name) {
+            Some(Symbol {
+                kind: SymKind::EnumConst(v),
+                ..
+            }) => Ok(*v),
+            _ => bad(),
+        },
+        Expression::SizeOfTy(t) => {
+            let ty = type_name(&t.node.0, scope, sm)?;
+            ty.size().map(i128::from).map_or_else(bad, Ok)
+        }
+        Expression::SizeOfVal(v) => match &v.node.0.node {
+            Expression::Identifier(id) => {
+                match scope.lookup(&id.node.name).and_then(|s| s.ty.size()) {
+                    Some(n) => Ok(i128::from(n)),
+                    None => bad(),
+                }
+            }
+            _ => bad(),
+        },
+        Expression::Cast(c) => {
+            let v = const_int(&c.node.expression, scope, sm)?;
+            match type_name(&c.node.type_name, scope, sm)? {
+                CType::Int(k) => Ok(wrap(v, k)),
+                _ => bad(),
+            }
+        }
+        Expression::UnaryOperator(u) => {
+            let v = const_int(&u.node.operand, scope, sm)?;
+            match u.node.operator.node {
+                UnaryOperator::Minus => Ok(-v),
+                UnaryOperator::Plus => Ok(v),
+                UnaryOperator::Complement => Ok(!v),
+                UnaryOperator::Negate => Ok((v == 0) as i128),
+                _ => bad(),
+            }
+        }
+        Expression::BinaryOperator(b) => {
+            let l = const_int(&b.node.lhs, scope, sm)?;
+            let r = const_int(&b.node.rhs, scope, sm)?;
+            use BinaryOperator::*;
+            Ok(match b.node.operator.node {
+                Plus => l + r,
+                Minus => l - r,
+                Multiply => l * r,
+                Divide | Modulo if r == 0 => return err(sm, e.span, "division by zero"),
+                Divide => l / r,
+                Modulo => l % r,
+                ShiftLeft => l.checked_shl(r as u32).map_or_else(bad, Ok)?,
+                ShiftRight => l.checked_shr(r as u32).map_or_else(bad, Ok)?,
+                Less => (l < r) as i128,
+                Greater => (l > r) as i128,
+                LessOrEqual => (l <= r) as i128,
+                GreaterOrEqual => (l >= r) as i128,
+                Equals => (l == r) as i128,
+                NotEquals => (l != r) as i128,
+                BitwiseAnd => l & r,
+                BitwiseOr => l | r,
+                BitwiseXor => l ^ r,
+                LogicalAnd => (l != 0 && r != 0) as i128,
+                LogicalOr => (l != 0 || r != 0) as i128,
+                _ => return bad(),
+            })
+        }
+        Expression::Conditional(c) => {
+            if const_int(&c.node.condition, scope, sm)? != 0 {
+                const_int(&c.node.then_expression, scope, sm)
+            } else {
+                const_int(&c.node.else_expression, scope, sm)
+            }
+        }
+        _ => bad(),
+    }
+}
+
+/// Truncates `v` to the width and signedness of `k`.
+pub fn wrap(v: i128, k: IntKind) -> i128 {
+    let bits = k.bits();
+    if bits >= 128 {
+        return v;
+    }
+    let m = v & ((1i128 << bits) - 1);
+    if k.is_signed() && m >= (1i128 << (bits - 1)) {
+        m - (1i128 << bits)
+    } else {
+        m
+    }
+}

@@ -1,0 +1,27 @@
+//! The front end: pragma capture, lang-c parsing, sema, and the outlining of
+//! compute constructs into IR kernels plus a host plan.
+//!
+//! Owns: everything between preprocessed C text and ([`ir::Module`],
+//! [`ir::host::HostPlan`]). May call: `directive`, `ir`, `diag`.
+//! Entry point: [`translate`]. Preprocessing itself is the driver's job.
+//!
+//! [`ir::Module`]: crate::ir::Module
+//! [`ir::host::HostPlan`]: crate::ir::host::HostPlan
+
+mod attach;
+mod canon;
+mod clauses;
+mod construct;
+mod conv;
+mod ctype;
+mod declare;
+mod literal;
+mod lower;
+mod pragma;
+mod scope;
+mod source;
+mod unit;
+
+pub use unit::{translate, Translated};
+#[cfg(test)]
+mod tests;

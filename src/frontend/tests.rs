@@ -1,0 +1,47 @@
+//! Front-end tests: whole translation units through `translate`, checked on
+//! the printed IR and the diagnostics.
+
+use super::translate;
+
+fn ir(src: &str) -> String {
+    match translate(src.to_string(), "t.c") {
+        Ok(t) => crate::ir::print_module(&t.module),
+        Err(d) => format!("ERROR {d}"),
+    }
+}
+
+fn err(src: &str) -> String {
+    match translate(src.to_string(), "t.c") {
+        Ok(_) => "no error".into(),
+        Err(d) => d.0.iter().map(|d| format!("{}: {}", d.loc.as_ref().map(|l| l.to_string()).unwrap_or_default(), d.message)).collect::<Vec<_>>().join("\n"),
+    }
+}
+
+#[test]
+fn vector_add() {
+    let out = ir("void f(int n, float *a, const float *b) {\n#pragma acc parallel loop copy(a[0:n]) copyin(b[0:n])\n  for (int i = 0; i < n; i++) a[i] += 2.0f * b[i];\n}\n");
+    assert!(out.contains("kernel @__accc_f_0_l2"), "{out}");
+    assert!(out.contains("loop gang vector"), "{out}");
+    assert!(out.contains("param %4 b: ptr<f32> deviceptr readonly"), "{out}");
+    assert!(out.contains("param %2 a: ptr<f32> deviceptr\n"), "{out}");
+}
+
+#[test]
+fn unbraced_nest() {
+    let out = ir("double u[100][64];\nvoid f(int n) {\n#pragma acc parallel loop gang\n  for (int i = 0; i < n; i++)\n#pragma acc loop vector\n    for (int j = 0; j < 64; j++)\n      u[i][j] = i + j;\n}\n");
+    assert!(out.contains("loop gang"), "{out}");
+    assert!(out.contains("loop vector"), "{out}");
+}
+
+#[test]
+fn errors_have_positions() {
+    assert_eq!(
+        err("void f(int x) {\n#pragma acc parallel loop copy(x[0:4])\n  for (int i = 0; i < 4; i++) ;\n}\n"),
+        "t.c:2:32: sub-array 'x[0:4]' of 'x', which is not an array or pointer (type 'int')"
+    );
+    assert_eq!(
+        err("void f(float *a) {\n#pragma acc parallel loop copyin(a[0:zz])\n  for (int i = 0; i < 4; i++) a[i] = 0;\n}\n"),
+        "t.c:2:38: use of undeclared identifier 'zz'"
+    );
+    assert!(err("void f(void) {\n#pragma acc parallel loop copyni(a)\n  for (;;) ;\n}\n").contains("t.c:2:27: unknown clause 'copyni'"));
+}

@@ -1,0 +1,269 @@
+//! One translation unit through the front end: pragma capture, lang-c
+//! parsing, directive parsing and attachment, and the walk over host
+//! functions that keeps the scope and hands each construct to `construct.rs`.
+//!
+//! Owns: [`translate`], [`Translated`] and the host walk ([`Walker`]).
+//! May call: every other front-end module, `directive`, `ir`.
+
+use super::attach::{attach, Attached};
+use super::ctype::CType;
+use super::declare;
+use super::pragma::{self, Pragma};
+use super::scope::{Scope, SymKind, Symbol};
+use super::source::SourceMap;
+use crate::diag::{DResult, Diagnostic, Diagnostics};
+use crate::directive::{self, Directive, DirectiveKind};
+use crate::ir::host::HostPlan;
+use crate::ir::Module;
+use lang_c::ast::*;
+use lang_c::span::Node;
+
+/// The front end's result for one translation unit.
+pub struct Translated {
+    /// Device code: one kernel per compute construct (not yet scheduled).
+    pub module: Module,
+    /// What the host rewrite splices in, per construct.
+    pub plan: HostPlan,
+    /// The preprocessed text with the `#pragma acc` lines blanked.
+    pub text: String,
+}
+
+/// Translates preprocessed C text; `main_file` names the source file.
+pub fn translate(mut text: String, main_file: &str) -> DResult<Translated> {
+    let pragmas = pragma::capture(&mut text);
+    let sm = SourceMap::new(&text, main_file);
+    let config = lang_c::driver::Config::with_gcc();
+    let parse = lang_c::driver::parse_preprocessed(&config, text.clone()).map_err(|e| {
+        let mut expected: Vec<&str> = e.expected.iter().copied().collect();
+        expected.sort();
+        expected.truncate(6);
+        Diagnostics::one(Some(sm.loc(e.offset)), format!("syntax error: expected {}", expected.join(", ")))
+    })?;
+    let mut errors = vec![];
+    let mut dirs = vec![];
+    for p in &pragmas {
+        match directive::parse(&p.text) {
+            Ok(d) => dirs.push(Some(d)),
+            Err(e) => {
+                errors.push(Diagnostic::error(Some(sm.loc(p.text_start + e.offset)), e.message));
+                dirs.push(None);
+            }
+        }
+    }
+    let att = attach(&text, &parse.unit, &pragmas);
+    for &i in &att.unattached {
+        if let Some(d) = &dirs[i] {
+            let loc = Some(sm.loc(pragmas[i].text_start + d.kind_span.start));
+            let msg = match d.kind {
+                DirectiveKind::Parallel
+                | DirectiveKind::Kernels
+                | DirectiveKind::Serial
+                | DirectiveKind::Data
+                | DirectiveKind::HostData
+                | DirectiveKind::Loop
+                | DirectiveKind::ParallelLoop
+                | DirectiveKind::KernelsLoop
+                | DirectiveKind::SerialLoop
+                | DirectiveKind::Atomic(_) => {
+                    format!("'#pragma acc {}' must be followed by a statement", d.kind.name())
+                }
+                _ => format!("the '{}' directive is not supported yet", d.kind.name()),
+            };
+            errors.push(Diagnostic::error(loc, msg));
+        }
+    }
+    if !errors.is_empty() {
+        return Err(Diagnostics(errors));
+    }
+    let dirs: Vec<Directive> = dirs.into_iter().flatten().collect();
+    let mut w = Walker {
+        text: &text,
+        sm: &sm,
+        pragmas: &pragmas,
+        dirs: &dirs,
+        att: &att,
+        scope: Scope::default(),
+        module: Module {
+            source: main_file.to_string(),
+            kernels: vec![],
+        },
+        plan: HostPlan::default(),
+        errors: vec![],
+        data_stack: vec![],
+        function: String::new(),
+    };
+    for ext in &parse.unit.0 {
+        w.external(ext);
+    }
+    if !w.errors.is_empty() {
+        return Err(Diagnostics(w.errors));
+    }
+    let (module, plan) = (w.module, w.plan);
+    Ok(Translated { module, plan, text })
+}
+
+/// The walk over host code.
+pub struct Walker<'a> {
+    pub text: &'a str,
+    pub sm: &'a SourceMap,
+    pub pragmas: &'a [Pragma],
+    pub dirs: &'a [Directive],
+    pub att: &'a Attached,
+    pub scope: Scope,
+    pub module: Module,
+    pub plan: HostPlan,
+    pub errors: Vec<Diagnostic>,
+    /// Sections mapped by the enclosing data constructs: (variable, C
+    /// expression of the section's start).
+    pub data_stack: Vec<Vec<(String, String)>>,
+    /// The host function being walked.
+    pub function: String,
+}
+
+impl Walker<'_> {
+    /// Records the errors of a failed step and goes on.
+    pub fn report<T>(&mut self, r: DResult<T>) -> Option<T> {
+        match r {
+            Ok(v) => Some(v),
+            Err(d) => {
+                self.errors.extend(d.0);
+                None
+            }
+        }
+    }
+
+    fn external(&mut self, ext: &Node<ExternalDeclaration>) {
+        match &ext.node {
+            ExternalDeclaration::Declaration(d) => {
+                let r = self.declaration(d, SymKind::Global);
+                self.report(r);
+            }
+            ExternalDeclaration::FunctionDefinition(f) => self.function_definition(f),
+            ExternalDeclaration::StaticAssert(_) => {}
+        }
+    }
+
+    /// Declares the names of a declaration in the current scope.
+    fn declaration(&mut self, d: &Node<Declaration>, kind: SymKind) -> DResult<()> {
+        let typedef = d.node.specifiers.iter().any(|s| {
+            matches!(&s.node, DeclarationSpecifier::StorageClass(c) if c.node == StorageClassSpecifier::Typedef)
+        });
+        let base = declare::base_type(&declare::type_specifiers(&d.node.specifiers), &mut self.scope, self.sm);
+        // Types accc cannot use on the device (long double, structs) are kept
+        // as opaque: an error comes only if a region uses them.
+        let base = base.unwrap_or(CType::Aggregate("an unsupported type".into()));
+        for id in &d.node.declarators {
+            let (name, ty) = declare::apply_declarator(base.clone(), &id.node.declarator, &mut self.scope, self.sm)?;
+            let Some(name) = name else { continue };
+            let kind = if typedef {
+                SymKind::Typedef
+            } else if matches!(ty, CType::Function(_)) {
+                SymKind::Function
+            } else {
+                kind.clone()
+            };
+            self.scope.insert(Symbol { name: name.node.name.clone(), ty, kind });
+        }
+        Ok(())
+    }
+
+    fn function_definition(&mut self, f: &Node<FunctionDefinition>) {
+        let base = declare::base_type(&declare::type_specifiers(&f.node.specifiers), &mut self.scope, self.sm)
+            .unwrap_or(CType::Void);
+        let decl = &f.node.declarator;
+        let r = declare::apply_declarator(base, decl, &mut self.scope, self.sm);
+        let Some((Some(name), ty)) = self.report(r) else {
+            return;
+        };
+        self.function = name.node.name.clone();
+        self.scope.insert(Symbol { name: name.node.name.clone(), ty, kind: SymKind::Function });
+        self.scope.push();
+        // Parameters: from the function declarator (the innermost one).
+        let mut d = decl;
+        loop {
+            for dd in &d.node.derived {
+                if let DerivedDeclarator::Function(fd) = &dd.node {
+                    for p in &fd.node.parameters {
+                        self.parameter(p);
+                    }
+                }
+            }
+            match &d.node.kind.node {
+                DeclaratorKind::Declarator(inner) => d = inner,
+                _ => break,
+            }
+        }
+        self.stmt(&f.node.statement);
+        self.scope.pop();
+    }
+
+    fn parameter(&mut self, p: &Node<ParameterDeclaration>) {
+        let base = declare::base_type(&declare::type_specifiers(&p.node.specifiers), &mut self.scope, self.sm)
+            .unwrap_or(CType::Aggregate("an unsupported type".into()));
+        let Some(d) = &p.node.declarator else { return };
+        let r = declare::apply_declarator(base, d, &mut self.scope, self.sm);
+        if let Some((Some(name), ty)) = self.report(r) {
+            // Array parameters are pointers (C11 6.7.6.3).
+            let ty = match ty {
+                CType::Array(e, _) => CType::Ptr(e),
+                t => t,
+            };
+            self.scope.insert(Symbol { name: name.node.name.clone(), ty, kind: SymKind::Param });
+        }
+    }
+
+    /// Walks a host statement, handing attached directives to their constructs.
+    pub fn stmt(&mut self, s: &Node<Statement>) {
+        let attached = self.att.by_stmt.get(&s.span.start).cloned().unwrap_or_default();
+        self.stmt_with(s, &attached);
+    }
+
+    /// Walks `s` with the directives `dirs` (pragma indices, outermost first).
+    pub fn stmt_with(&mut self, s: &Node<Statement>, dirs: &[usize]) {
+        if let Some((&first, rest)) = dirs.split_first() {
+            self.construct(first, rest, s);
+            return;
+        }
+        match &s.node {
+            Statement::Compound(items) => {
+                self.scope.push();
+                for item in items {
+                    match &item.node {
+                        BlockItem::Declaration(d) => {
+                            let r = self.declaration(d, SymKind::Local);
+                            self.report(r);
+                        }
+                        BlockItem::Statement(st) => self.stmt(st),
+                        BlockItem::StaticAssert(_) => {}
+                    }
+                }
+                self.scope.pop();
+            }
+            Statement::If(i) => {
+                self.stmt(&i.node.then_statement);
+                if let Some(e) = &i.node.else_statement {
+                    self.stmt(e);
+                }
+            }
+            Statement::For(f) => {
+                self.scope.push();
+                if let ForInitializer::Declaration(d) = &f.node.initializer.node {
+                    let r = self.declaration(d, SymKind::Local);
+                    self.report(r);
+                }
+                self.stmt(&f.node.statement);
+                self.scope.pop();
+            }
+            Statement::While(w) => self.stmt(&w.node.statement),
+            Statement::DoWhile(w) => self.stmt(&w.node.statement),
+            Statement::Switch(w) => self.stmt(&w.node.statement),
+            Statement::Labeled(l) => self.stmt(&l.node.statement),
+            _ => {}
+        }
+    }
+
+    /// The source position of byte `offset` of pragma `p`'s directive text.
+    pub fn pragma_loc(&self, p: usize, offset: usize) -> crate::ir::SrcLoc {
+        self.sm.loc(self.pragmas[p].text_start + offset)
+    }
+}

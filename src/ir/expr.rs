@@ -1,0 +1,201 @@
+//! IR expressions: typed, side-effect-free trees (loads included) stored in a
+//! function's arena.
+//!
+//! Owns: [`Expr`] and its operator enums. Each expression's result type is
+//! stored beside it in the [`Function`](super::Function) arena and is fully
+//! determined: operands of a [`Expr::Binary`] have the same type as the
+//! result, comparison operands have the same type, and any conversion is an
+//! explicit [`Expr::Cast`].
+
+use super::function::LocalId;
+use super::types::Type;
+
+/// Handle of an expression in its function's arena.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ExprId(pub u32);
+
+impl std::fmt::Display for ExprId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "e{}", self.0)
+    }
+}
+
+/// A constant.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Literal {
+    /// An integer; the value is the two's-complement bit pattern truncated to
+    /// the expression's type.
+    Int(i128),
+    /// A floating-point value (rounded to the expression's type).
+    Float(f64),
+}
+
+/// Arithmetic and bitwise binary operators. Division and remainder follow the
+/// signedness of the operand type (C semantics: truncation toward zero).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    And,
+    Or,
+    Xor,
+    /// Left shift; the right operand has the same type as the left.
+    Shl,
+    /// Right shift: arithmetic for signed, logical for unsigned types.
+    Shr,
+    /// Smaller of two values (signedness of the type; IEEE minNum for floats).
+    Min,
+    /// Larger of two values.
+    Max,
+}
+
+/// Comparison operators; the result type is `bool`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+/// Unary operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    /// Arithmetic negation.
+    Neg,
+    /// Bitwise complement (integers).
+    BitNot,
+    /// Logical not of a `bool`.
+    Not,
+}
+
+/// Hardware index registers of the launch (the `dim` is 0 = x, 1 = y, 2 = z).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Special {
+    ThreadIdx(u8),
+    BlockIdx(u8),
+    BlockDim(u8),
+    GridDim(u8),
+}
+
+/// `<math.h>` functions the device provides (through libdevice on NVPTX).
+/// The type of the call's result selects the float or double version.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MathFunc {
+    Sqrt,
+    Exp,
+    Log,
+    Pow,
+    Fabs,
+    Sin,
+    Cos,
+    Tan,
+    Atan2,
+    Floor,
+    Ceil,
+    Fmin,
+    Fmax,
+    Fmod,
+}
+
+impl MathFunc {
+    /// The C name of the double version (`sqrt`).
+    pub fn c_name(self) -> &'static str {
+        match self {
+            MathFunc::Sqrt => "sqrt",
+            MathFunc::Exp => "exp",
+            MathFunc::Log => "log",
+            MathFunc::Pow => "pow",
+            MathFunc::Fabs => "fabs",
+            MathFunc::Sin => "sin",
+            MathFunc::Cos => "cos",
+            MathFunc::Tan => "tan",
+            MathFunc::Atan2 => "atan2",
+            MathFunc::Floor => "floor",
+            MathFunc::Ceil => "ceil",
+            MathFunc::Fmin => "fmin",
+            MathFunc::Fmax => "fmax",
+            MathFunc::Fmod => "fmod",
+        }
+    }
+
+    /// Number of arguments.
+    pub fn arity(self) -> usize {
+        match self {
+            MathFunc::Pow | MathFunc::Atan2 | MathFunc::Fmin | MathFunc::Fmax | MathFunc::Fmod => 2,
+            _ => 1,
+        }
+    }
+
+    /// Looks up a C function name: `sqrt` → (Sqrt, double), `sqrtf` → (Sqrt, float).
+    pub fn from_c_name(name: &str) -> Option<(MathFunc, bool)> {
+        const ALL: [MathFunc; 14] = [
+            MathFunc::Sqrt,
+            MathFunc::Exp,
+            MathFunc::Log,
+            MathFunc::Pow,
+            MathFunc::Fabs,
+            MathFunc::Sin,
+            MathFunc::Cos,
+            MathFunc::Tan,
+            MathFunc::Atan2,
+            MathFunc::Floor,
+            MathFunc::Ceil,
+            MathFunc::Fmin,
+            MathFunc::Fmax,
+            MathFunc::Fmod,
+        ];
+        ALL.iter().find_map(|&f| {
+            if name == f.c_name() {
+                Some((f, false))
+            } else if name.strip_suffix('f') == Some(f.c_name()) {
+                Some((f, true))
+            } else {
+                None
+            }
+        })
+    }
+}
+
+/// An expression node. Children are [`ExprId`]s of the same function.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    /// A constant of the node's type.
+    Literal(Literal),
+    /// The current value of a local variable (kernel parameters are locals).
+    Local(LocalId),
+    /// The address of a local (only for array locals: the address of element 0).
+    LocalAddr(LocalId),
+    /// Load the node's type from the address `ptr` (of type `ptr<T>`).
+    Load(ExprId),
+    /// `base + index` elements: pointer arithmetic on `ptr<T>` scaled by
+    /// `size(T)`; `index` is a signed or unsigned 64-bit integer.
+    PtrAdd { base: ExprId, index: ExprId },
+    /// Arithmetic or bitwise operation; operands and result share one type.
+    Binary { op: BinOp, lhs: ExprId, rhs: ExprId },
+    /// Comparison of two values of one type; result `bool`.
+    Cmp { op: CmpOp, lhs: ExprId, rhs: ExprId },
+    /// Unary operation.
+    Unary { op: UnOp, arg: ExprId },
+    /// Conversion of `arg` to the node's type, with C semantics (integer
+    /// truncation/extension by the source's signedness, float↔int truncating
+    /// toward zero, `bool` from anything is `!= 0`).
+    Cast(ExprId),
+    /// `cond ? then : otherwise`, evaluating only the chosen side.
+    Select {
+        cond: ExprId,
+        then: ExprId,
+        otherwise: ExprId,
+    },
+    /// `lhs && rhs` / `lhs || rhs` on `bool`s, short-circuit.
+    Logical { and: bool, lhs: ExprId, rhs: ExprId },
+    /// A launch index register (result `u32`).
+    Special(Special),
+    /// A `<math.h>` function.
+    Math { func: MathFunc, args: Vec<ExprId> },
+}

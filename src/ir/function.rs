@@ -1,0 +1,90 @@
+//! A function body: the expression arena, the locals and the statement tree.
+//!
+//! Owns: [`Function`], [`Local`], [`LocalId`], and the small builder methods
+//! that append to the arena (so well-formed IR is the easy path).
+
+use super::expr::{Expr, ExprId, Literal};
+use super::stmt::Block;
+use super::types::Type;
+use super::SrcLoc;
+
+/// Handle of a local variable of one function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LocalId(pub u32);
+
+impl std::fmt::Display for LocalId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "%{}", self.0)
+    }
+}
+
+/// A mutable local variable (a C local, a loop index, a kernel parameter).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Local {
+    /// Source name (for the IR printer and debugging); may repeat.
+    pub name: String,
+    /// Type; arrays are thread-private storage.
+    pub ty: Type,
+}
+
+/// One body of device code.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Function {
+    /// The expression arena; `expr_types[i]` is the type of `exprs[i]`.
+    pub exprs: Vec<Expr>,
+    /// Result type of each expression.
+    pub expr_types: Vec<Type>,
+    /// Source position of each expression, where known.
+    pub expr_locs: Vec<Option<SrcLoc>>,
+    /// The locals (kernel parameters among them, in any order).
+    pub locals: Vec<Local>,
+    /// The statements.
+    pub body: Block,
+}
+
+impl Function {
+    /// Appends an expression of type `ty` to the arena.
+    pub fn add(&mut self, expr: Expr, ty: Type) -> ExprId {
+        let id = ExprId(self.exprs.len() as u32);
+        self.exprs.push(expr);
+        self.expr_types.push(ty);
+        self.expr_locs.push(None);
+        id
+    }
+
+    /// Appends an integer constant.
+    pub fn int(&mut self, value: i128, ty: Type) -> ExprId {
+        self.add(Expr::Literal(Literal::Int(value)), ty)
+    }
+
+    /// Appends a read of local `l`.
+    pub fn read(&mut self, l: LocalId) -> ExprId {
+        let ty = self.local(l).ty.clone();
+        self.add(Expr::Local(l), ty)
+    }
+
+    /// Declares a new local.
+    pub fn new_local(&mut self, name: &str, ty: Type) -> LocalId {
+        let id = LocalId(self.locals.len() as u32);
+        self.locals.push(Local {
+            name: name.to_string(),
+            ty,
+        });
+        id
+    }
+
+    /// The expression behind a handle.
+    pub fn expr(&self, id: ExprId) -> &Expr {
+        &self.exprs[id.0 as usize]
+    }
+
+    /// The type of an expression.
+    pub fn ty(&self, id: ExprId) -> &Type {
+        &self.expr_types[id.0 as usize]
+    }
+
+    /// A local's declaration.
+    pub fn local(&self, id: LocalId) -> &Local {
+        &self.locals[id.0 as usize]
+    }
+}

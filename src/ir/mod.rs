@@ -1,0 +1,54 @@
+//! The loop IR: the one typed, structured representation of device code that
+//! every back end translates.
+//!
+//! Owns: the IR data types ([`Module`], [`Kernel`], [`Function`], [`Stmt`],
+//! [`Expr`], [`Type`]), their text form ([`print`], shown by `--emit=ir`) and
+//! the validator ([`validate`]). May call: nothing else in accc — front ends
+//! build it, `schedule` rewrites it, back ends read it.
+//!
+//! Shape (see `shared/DESIGN.md`): a [`Module`] holds kernels (one per compute
+//! construct). Each kernel body is a [`Function`]: an arena of expressions
+//! addressed by [`ExprId`], a table of locals addressed by [`LocalId`], and a
+//! statement tree. Expressions form trees inside the arena: every handle is
+//! used by exactly one parent, and a tree is evaluated where the statement that
+//! holds its root runs. Every implicit C conversion is an explicit
+//! [`Expr::Cast`], so back ends never apply C's conversion rules themselves.
+//!
+//! Before `schedule`, a parallel loop is a [`Loop`] with a [`Parallelism`]
+//! other than `Seq`; after it, every loop is sequential and parallel loops have
+//! become explicit thread-strided loops over [`Special`] registers.
+
+mod expr;
+mod function;
+pub mod host;
+mod module;
+mod print;
+mod stmt;
+mod types;
+mod validate;
+
+pub use expr::{BinOp, CmpOp, Expr, ExprId, Literal, MathFunc, Special, UnOp};
+pub use function::{Function, Local, LocalId};
+pub use module::{GridSize, Kernel, Launch, Module, Param, ParamMode};
+pub use print::print_module;
+pub use stmt::{Block, Loop, LoopCmp, Parallelism, Stmt};
+pub use types::{FloatKind, IntKind, Type};
+pub use validate::validate;
+
+/// A position in the user's original source, carried from the front end to
+/// the end so every later error and remark can name it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct SrcLoc {
+    /// File name as the user named it (after `#line` mapping).
+    pub file: String,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    pub col: u32,
+}
+
+impl std::fmt::Display for SrcLoc {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.col)
+    }
+}

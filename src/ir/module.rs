@@ -1,0 +1,76 @@
+//! The IR module: the kernels of one translation unit and how to launch them.
+//!
+//! Owns: [`Module`], [`Kernel`], [`Param`], [`Launch`].
+
+use super::function::{Function, LocalId};
+use super::SrcLoc;
+
+/// What the host passes for a kernel parameter.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParamMode {
+    /// The value of a host scalar (firstprivate).
+    Value,
+    /// A device address: the translation of a host pointer or array through
+    /// the present table.
+    DevicePtr {
+        /// Nothing in the kernel writes through it.
+        read_only: bool,
+    },
+}
+
+/// A kernel parameter, bound to a local of the kernel body.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    /// Name of the host variable it carries (as written in the source).
+    pub name: String,
+    /// The local that holds it in the body.
+    pub local: LocalId,
+    pub mode: ParamMode,
+}
+
+/// One launch dimension's size: known at compile time, or a C expression the
+/// host evaluates before the launch.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GridSize {
+    /// A constant.
+    Const(u32),
+    /// A host C expression (from a clause such as `num_gangs(n)`), evaluated
+    /// in the construct's scope.
+    Host(String),
+    /// Chosen by the runtime from the device (`__ptxrt_default_gangs`) for a
+    /// gang loop of `trip` iterations (a host C expression); when `spread`,
+    /// the loop is also partitioned over the block's threads, so a gang
+    /// takes a block's worth of iterations.
+    FromTrip { trip: String, spread: bool },
+}
+
+/// Launch geometry of a kernel.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Launch {
+    /// Number of gangs: blocks in x (y and z are 1 for now).
+    pub grid: GridSize,
+    /// Threads per block in x (vector lanes), y (workers).
+    pub block: [GridSize; 2],
+}
+
+/// One compute construct outlined as a kernel.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Kernel {
+    /// Symbol name in the PTX (unique in the module).
+    pub name: String,
+    /// The construct as written ("parallel loop", "kernels", ...).
+    pub construct: String,
+    /// Where the construct is.
+    pub loc: SrcLoc,
+    pub params: Vec<Param>,
+    pub body: Function,
+    pub launch: Launch,
+}
+
+/// All device code of one translation unit.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Module {
+    /// Name of the source file (for messages and the image).
+    pub source: String,
+    pub kernels: Vec<Kernel>,
+}

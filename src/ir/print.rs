@@ -1,0 +1,231 @@
+//! The text form of the IR (`accc --emit=ir`), used by snapshot tests.
+//!
+//! Owns: the printer. Expressions print inline as trees, e.g.
+//! `add.i32(load.i32(ptradd(%0 a, %3 i)), 1)`; statements one per line.
+
+use super::expr::{Expr, ExprId, Literal, Special};
+use super::function::Function;
+use super::module::{GridSize, Kernel, Module, ParamMode};
+use super::stmt::{Block, LoopCmp, Parallelism, Stmt};
+use std::fmt::Write;
+
+/// Prints a whole module.
+pub fn print_module(m: &Module) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "module \"{}\"", m.source);
+    for k in &m.kernels {
+        print_kernel(&mut out, k);
+    }
+    out
+}
+
+fn grid(g: &GridSize) -> String {
+    match g {
+        GridSize::Const(n) => n.to_string(),
+        GridSize::Host(e) => format!("host({e})"),
+        GridSize::FromTrip { trip, spread } => format!("auto(trip={trip}, spread={spread})"),
+    }
+}
+
+fn print_kernel(out: &mut String, k: &Kernel) {
+    let _ = writeln!(
+        out,
+        "\nkernel @{} \"{}\" at {}\n  launch grid={} block=({}, {})",
+        k.name,
+        k.construct,
+        k.loc,
+        grid(&k.launch.grid),
+        grid(&k.launch.block[0]),
+        grid(&k.launch.block[1])
+    );
+    for p in &k.params {
+        let l = k.body.local(p.local);
+        let mode = match p.mode {
+            ParamMode::Value => "value".to_string(),
+            ParamMode::DevicePtr { read_only } => {
+                if read_only {
+                    "deviceptr readonly".to_string()
+                } else {
+                    "deviceptr".to_string()
+                }
+            }
+        };
+        let _ = writeln!(out, "  param {} {}: {} {}", p.local, p.name, l.ty, mode);
+    }
+    for (i, l) in k.body.locals.iter().enumerate() {
+        if k.params.iter().any(|p| p.local.0 as usize == i) {
+            continue;
+        }
+        let _ = writeln!(out, "  local %{} {}: {}", i, l.name, l.ty);
+    }
+    let p = Printer { f: &k.body };
+    p.block(out, &k.body.body, 1);
+}
+
+struct Printer<'a> {
+    f: &'a Function,
+}
+
+impl Printer<'_> {
+    fn block(&self, out: &mut String, b: &Block, depth: usize) {
+        let _ = writeln!(out, "{{");
+        for s in b {
+            self.stmt(out, s, depth + 1);
+        }
+        let _ = writeln!(out, "{}}}", "  ".repeat(depth));
+    }
+
+    fn stmt(&self, out: &mut String, s: &Stmt, depth: usize) {
+        let ind = "  ".repeat(depth);
+        match s {
+            Stmt::Assign { local, value } => {
+                let name = &self.f.local(*local).name;
+                let _ = writeln!(out, "{ind}{local} {name} = {}", self.expr(*value));
+            }
+            Stmt::Store { ptr, value } => {
+                let _ = writeln!(
+                    out,
+                    "{ind}store {} <- {}",
+                    self.expr(*ptr),
+                    self.expr(*value)
+                );
+            }
+            Stmt::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let _ = write!(out, "{ind}if {} ", self.expr(*cond));
+                self.block(out, then, depth);
+                if !otherwise.is_empty() {
+                    let _ = write!(out, "{ind}else ");
+                    self.block(out, otherwise, depth);
+                }
+            }
+            Stmt::Loop(l) => {
+                let par = match l.par {
+                    Parallelism::Seq => "seq".to_string(),
+                    Parallelism::Par {
+                        gang,
+                        worker,
+                        vector,
+                    } => {
+                        let mut v = vec![];
+                        if gang {
+                            v.push("gang");
+                        }
+                        if worker {
+                            v.push("worker");
+                        }
+                        if vector {
+                            v.push("vector");
+                        }
+                        v.join(" ")
+                    }
+                };
+                let cmp = match l.cmp {
+                    LoopCmp::Lt => "<",
+                    LoopCmp::Le => "<=",
+                    LoopCmp::Gt => ">",
+                    LoopCmp::Ge => ">=",
+                };
+                let name = &self.f.local(l.var).name;
+                let _ = write!(
+                    out,
+                    "{ind}loop {par} {} {name} = {}; {cmp} {}; += {} ",
+                    l.var,
+                    self.expr(l.init),
+                    self.expr(l.limit),
+                    self.expr(l.step)
+                );
+                self.block(out, &l.body, depth);
+            }
+            Stmt::While { cond, body, step } => {
+                let _ = write!(out, "{ind}while {} ", self.expr(*cond));
+                self.block(out, body, depth);
+                if !step.is_empty() {
+                    let _ = write!(out, "{ind}step ");
+                    self.block(out, step, depth);
+                }
+            }
+            Stmt::Break => {
+                let _ = writeln!(out, "{ind}break");
+            }
+            Stmt::Continue => {
+                let _ = writeln!(out, "{ind}continue");
+            }
+            Stmt::Return => {
+                let _ = writeln!(out, "{ind}return");
+            }
+            Stmt::Block(b) => {
+                let _ = write!(out, "{ind}");
+                self.block(out, b, depth);
+            }
+        }
+    }
+
+    /// Prints one expression tree.
+    pub fn expr(&self, id: ExprId) -> String {
+        let ty = self.f.ty(id);
+        match self.f.expr(id) {
+            Expr::Literal(Literal::Int(v)) => format!("{v}"),
+            Expr::Literal(Literal::Float(v)) => format!("{v:?}.{ty}"),
+            Expr::Local(l) => format!("{l} {}", self.f.local(*l).name),
+            Expr::LocalAddr(l) => format!("&{l} {}", self.f.local(*l).name),
+            Expr::Load(p) => format!("load.{ty}({})", self.expr(*p)),
+            Expr::PtrAdd { base, index } => {
+                format!("ptradd({}, {})", self.expr(*base), self.expr(*index))
+            }
+            Expr::Binary { op, lhs, rhs } => format!(
+                "{}.{ty}({}, {})",
+                format!("{op:?}").to_lowercase(),
+                self.expr(*lhs),
+                self.expr(*rhs)
+            ),
+            Expr::Cmp { op, lhs, rhs } => format!(
+                "{}.{}({}, {})",
+                format!("{op:?}").to_lowercase(),
+                self.f.ty(*lhs),
+                self.expr(*lhs),
+                self.expr(*rhs)
+            ),
+            Expr::Unary { op, arg } => {
+                format!(
+                    "{}.{ty}({})",
+                    format!("{op:?}").to_lowercase(),
+                    self.expr(*arg)
+                )
+            }
+            Expr::Cast(a) => format!("cast.{}.{ty}({})", self.f.ty(*a), self.expr(*a)),
+            Expr::Select {
+                cond,
+                then,
+                otherwise,
+            } => format!(
+                "select.{ty}({}, {}, {})",
+                self.expr(*cond),
+                self.expr(*then),
+                self.expr(*otherwise)
+            ),
+            Expr::Logical { and, lhs, rhs } => format!(
+                "{}({}, {})",
+                if *and { "and" } else { "or" },
+                self.expr(*lhs),
+                self.expr(*rhs)
+            ),
+            Expr::Special(s) => {
+                let (n, d) = match s {
+                    Special::ThreadIdx(d) => ("tid", d),
+                    Special::BlockIdx(d) => ("ctaid", d),
+                    Special::BlockDim(d) => ("ntid", d),
+                    Special::GridDim(d) => ("nctaid", d),
+                };
+                format!("{n}.{}", ["x", "y", "z"].get(*d as usize).unwrap_or(&"?"))
+            }
+            Expr::Math { func, args } => {
+                let a: Vec<String> = args.iter().map(|a| self.expr(*a)).collect();
+                format!("{}.{ty}({})", func.c_name(), a.join(", "))
+            }
+        }
+    }
+}

@@ -1,0 +1,234 @@
+//! The IR validator: checks the invariants every back end relies on and
+//! reports all violations (each one is an internal compiler error).
+//!
+//! Owns: [`validate`]. Checked: handles in range, every expression used by
+//! exactly one parent, operand/result types as documented on [`Expr`],
+//! conditions are `bool`, stores and assignments match their target's type,
+//! and — when `scheduled` — that no counted [`Stmt::Loop`] is left.
+
+use super::expr::{Expr, ExprId};
+use super::function::Function;
+use super::module::Module;
+use super::stmt::{Block, Stmt};
+use super::types::Type;
+
+/// Validates every kernel; returns the list of problems (empty when valid).
+pub fn validate(m: &Module, scheduled: bool) -> Vec<String> {
+    let mut errors = vec![];
+    for k in &m.kernels {
+        let mut v = Validator {
+            f: &k.body,
+            uses: vec![0; k.body.exprs.len()],
+            errors: vec![],
+            scheduled,
+            loop_depth: 0,
+        };
+        v.block(&k.body.body);
+        for (i, n) in v.uses.iter().enumerate() {
+            if *n > 1 {
+                v.errors.push(format!("e{i} is used {n} times"));
+            }
+        }
+        errors.extend(
+            v.errors
+                .into_iter()
+                .map(|e| format!("kernel {}: {e}", k.name)),
+        );
+    }
+    errors
+}
+
+struct Validator<'a> {
+    f: &'a Function,
+    uses: Vec<u32>,
+    errors: Vec<String>,
+    scheduled: bool,
+    loop_depth: u32,
+}
+
+impl Validator<'_> {
+    fn block(&mut self, b: &Block) {
+        for s in b {
+            self.stmt(s);
+        }
+    }
+
+    fn local_ty(&mut self, l: super::LocalId) -> Option<Type> {
+        match self.f.locals.get(l.0 as usize) {
+            Some(d) => Some(d.ty.clone()),
+            None => {
+                self.errors.push(format!("local {l} out of range"));
+                None
+            }
+        }
+    }
+
+    fn cond(&mut self, e: ExprId) {
+        if let Some(t) = self.expr(e) {
+            if t != Type::BOOL {
+                self.errors
+                    .push(format!("condition {e} has type {t}, not bool"));
+            }
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match s {
+            Stmt::Assign { local, value } => {
+                let lt = self.local_ty(*local);
+                let vt = self.expr(*value);
+                if let (Some(lt), Some(vt)) = (lt, vt) {
+                    if lt != vt {
+                        self.errors
+                            .push(format!("assign of {vt} to {local} of type {lt}"));
+                    }
+                }
+            }
+            Stmt::Store { ptr, value } => {
+                let pt = self.expr(*ptr);
+                let vt = self.expr(*value);
+                if let (Some(pt), Some(vt)) = (pt, vt) {
+                    if pt.pointee() != Some(&vt) {
+                        self.errors.push(format!("store of {vt} through {pt}"));
+                    }
+                }
+            }
+            Stmt::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                self.cond(*cond);
+                self.block(then);
+                self.block(otherwise);
+            }
+            Stmt::Loop(l) => {
+                if self.scheduled {
+                    self.errors
+                        .push(format!("counted loop at {} left after schedule", l.loc));
+                }
+                let vt = self.local_ty(l.var);
+                for e in [l.init, l.limit, l.step] {
+                    let t = self.expr(e);
+                    if t.is_some() && vt.is_some() && t != vt {
+                        self.errors
+                            .push(format!("loop bound {e} does not have the index type"));
+                    }
+                }
+                self.loop_depth += 1;
+                self.block(&l.body);
+                self.loop_depth -= 1;
+            }
+            Stmt::While { cond, body, step } => {
+                self.cond(*cond);
+                self.loop_depth += 1;
+                self.block(body);
+                self.loop_depth -= 1;
+                self.block(step);
+            }
+            Stmt::Break | Stmt::Continue => {
+                if self.loop_depth == 0 {
+                    self.errors.push("break/continue outside a loop".into());
+                }
+            }
+            Stmt::Return => {}
+            Stmt::Block(b) => self.block(b),
+        }
+    }
+
+    /// Checks an expression tree; returns its type when the handle is valid.
+    fn expr(&mut self, id: ExprId) -> Option<Type> {
+        let i = id.0 as usize;
+        if i >= self.f.exprs.len() {
+            self.errors.push(format!("{id} out of range"));
+            return None;
+        }
+        self.uses[i] += 1;
+        let ty = self.f.ty(id).clone();
+        let mut bad = |v: &mut Self, what: &str| v.errors.push(format!("{id}: {what}"));
+        match self.f.expr(id) {
+            Expr::Literal(_) | Expr::Special(_) => {}
+            Expr::Local(l) => {
+                if self.local_ty(*l).as_ref() != Some(&ty) {
+                    bad(self, "local read with the wrong type");
+                }
+            }
+            Expr::LocalAddr(l) => {
+                if let Some(Type::Array(elem, _)) = self.local_ty(*l) {
+                    if ty.pointee() != Some(&elem) {
+                        bad(self, "address of array local with the wrong type");
+                    }
+                } else {
+                    bad(self, "address of a non-array local");
+                }
+            }
+            Expr::Load(p) => {
+                if self.expr(*p).as_ref().and_then(|t| t.pointee()) != Some(&ty) {
+                    bad(self, "load type differs from pointee");
+                }
+            }
+            Expr::PtrAdd { base, index } => {
+                let bt = self.expr(*base);
+                let it = self.expr(*index);
+                if bt.as_ref() != Some(&ty) || !matches!(bt, Some(Type::Ptr(_))) {
+                    bad(self, "ptradd base is not a pointer of the result type");
+                }
+                if !matches!(&it, Some(Type::Int(k)) if k.bits() == 64) {
+                    bad(self, "ptradd index is not a 64-bit integer");
+                }
+            }
+            Expr::Binary { lhs, rhs, .. } => {
+                let a = self.expr(*lhs);
+                let b = self.expr(*rhs);
+                if a.as_ref() != Some(&ty) || b.as_ref() != Some(&ty) {
+                    bad(self, "binary operand types differ from the result");
+                }
+            }
+            Expr::Cmp { lhs, rhs, .. } => {
+                let a = self.expr(*lhs);
+                let b = self.expr(*rhs);
+                if a != b || ty != Type::BOOL {
+                    bad(self, "comparison of different types or non-bool result");
+                }
+            }
+            Expr::Unary { arg, .. } => {
+                if self.expr(*arg).as_ref() != Some(&ty) {
+                    bad(self, "unary operand type differs from the result");
+                }
+            }
+            Expr::Cast(a) => {
+                self.expr(*a);
+            }
+            Expr::Select {
+                cond,
+                then,
+                otherwise,
+            } => {
+                self.cond(*cond);
+                let a = self.expr(*then);
+                let b = self.expr(*otherwise);
+                if a.as_ref() != Some(&ty) || b.as_ref() != Some(&ty) {
+                    bad(self, "select arms differ from the result type");
+                }
+            }
+            Expr::Logical { lhs, rhs, .. } => {
+                self.cond(*lhs);
+                self.cond(*rhs);
+                if ty != Type::BOOL {
+                    bad(self, "logical operator result is not bool");
+                }
+            }
+            Expr::Math { func, args } => {
+                if args.len() != func.arity() {
+                    bad(self, "math call with the wrong number of arguments");
+                }
+                for a in args {
+                    if self.expr(*a).as_ref() != Some(&ty) {
+                        bad(self, "math argument type differs from the result");
+                    }
+                }
+            }
+        }
+        Some(ty)
+    }
+}
