@@ -11,8 +11,13 @@
  */
 #ifndef PTXRT_H
 #define PTXRT_H
-#include <stddef.h>
-#include <stdint.h>
+/* No system headers: accc includes this file into translation units that
+ * already contain the preprocessed text of every system header they use, and
+ * including those again would redefine their types. The compiler's own
+ * predefined type macros give the exact types instead. */
+typedef __SIZE_TYPE__ __ptxrt_size_t;
+typedef __UINT32_TYPE__ __ptxrt_u32;
+typedef __UINT64_TYPE__ __ptxrt_u64;
 
 #define PTXRT_ABI_VERSION 1
 
@@ -20,12 +25,12 @@
  * a cubin) of one translation unit. Defined by the object accc produces and
  * passed to __ptxrt_register_image from a constructor. */
 struct __ptxrt_image {
-  uint32_t abi_version;        /* PTXRT_ABI_VERSION */
+  __ptxrt_u32 abi_version;        /* PTXRT_ABI_VERSION */
   const char *source;          /* the .c file it was compiled from, for messages */
   const char *ptx;             /* NUL-terminated PTX text */
-  size_t ptx_len;              /* strlen(ptx) */
+  __ptxrt_size_t ptx_len;              /* strlen(ptx) */
   const unsigned char *cubin;  /* ELF cubin for cubin_arch, or NULL */
-  size_t cubin_len;
+  __ptxrt_size_t cubin_len;
   const char *cubin_arch;      /* e.g. "sm_90", or NULL */
   const char *plugin_dir;      /* accc's lib directory at compile time (where
                                   libptxrt-cuda.so was installed), or NULL */
@@ -54,7 +59,7 @@ enum __ptxrt_map_kind {
 struct __ptxrt_map {
   const char *name;            /* as written in the clause, e.g. "a[0:n]" */
   const void *host;            /* first byte of the section */
-  size_t bytes;                /* length of the section in bytes (may be 0) */
+  __ptxrt_size_t bytes;                /* length of the section in bytes (may be 0) */
   int kind;                    /* enum __ptxrt_map_kind */
 };
 
@@ -83,13 +88,13 @@ void *__ptxrt_deviceptr(const struct __ptxrt_loc *loc, const char *name, const v
 /* Launch geometry defaults: number of gangs (blocks) for a loop of `trip`
  * iterations run by blocks of `block` threads, chosen from the device (SM
  * count, occupancy); never 0. */
-uint32_t __ptxrt_default_gangs(uint64_t trip, uint32_t block);
+__ptxrt_u32 __ptxrt_default_gangs(__ptxrt_u64 trip, __ptxrt_u32 block);
 
 /* Launch kernel `kernel` of `img` and wait for it. args[i] points at the
  * value of parameter i, as in cuLaunchKernel. */
 void __ptxrt_launch(const struct __ptxrt_loc *loc, struct __ptxrt_image *img, const char *kernel,
-                    uint32_t grid_x, uint32_t grid_y, uint32_t grid_z,
-                    uint32_t block_x, uint32_t block_y, uint32_t block_z,
-                    uint32_t shared_bytes, void **args);
+                    __ptxrt_u32 grid_x, __ptxrt_u32 grid_y, __ptxrt_u32 grid_z,
+                    __ptxrt_u32 block_x, __ptxrt_u32 block_y, __ptxrt_u32 block_z,
+                    __ptxrt_u32 shared_bytes, void **args);
 
 #endif

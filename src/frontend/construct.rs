@@ -331,7 +331,7 @@ impl Walker<'_> {
         if let Some(&i) = dirs.last() {
             let d = &self.dirs[i];
             return Err(Diagnostics::one(
-                Some(self.pragma_loc(i, d.kind_span.start)),
+                Some(self.sm.loc(s.span.start)),
                 format!("a '{}' directive must be followed by a 'for' loop", d.kind.name()),
             ));
         }

@@ -45,3 +45,4 @@ fn errors_have_positions() {
     );
     assert!(err("void f(void) {\n#pragma acc parallel loop copyni(a)\n  for (;;) ;\n}\n").contains("t.c:2:27: unknown clause 'copyni'"));
 }
+

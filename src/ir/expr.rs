@@ -8,7 +8,6 @@
 //! explicit [`Expr::Cast`].
 
 use super::function::LocalId;
-use super::types::Type;
 
 /// Handle of an expression in its function's arena.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -145,7 +145,7 @@ impl Validator<'_> {
         }
         self.uses[i] += 1;
         let ty = self.f.ty(id).clone();
-        let mut bad = |v: &mut Self, what: &str| v.errors.push(format!("{id}: {what}"));
+        let bad = |v: &mut Self, what: &str| v.errors.push(format!("{id}: {what}"));
         match self.f.expr(id) {
             Expr::Literal(_) | Expr::Special(_) => {}
             Expr::Local(l) => {

@@ -1,1 +1,99 @@
-//! placeholder
+//! The NVPTX back end: scheduled IR → LLVM IR (through inkwell) → PTX, with
+//! libdevice linked when math functions are used, and ptxas for cubins.
+//!
+//! Owns: [`Options`], [`Error`], [`write_llvm`], [`write_ptx`] and
+//! [`ptxas::assemble`]. `writer.rs` translates; it makes no decisions (the
+//! schedule and the front end have made them). May call: `ir` only.
+
+pub mod ptxas;
+mod writer;
+
+use crate::ir::Module;
+use inkwell::context::Context;
+use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine, TargetTriple};
+use inkwell::OptimizationLevel;
+use std::path::PathBuf;
+
+/// Back-end options.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// GPU architecture, e.g. `sm_90`.
+    pub arch: String,
+    /// Optimisation level of the LLVM pipeline (0..3).
+    pub opt_level: u8,
+    /// libdevice bitcode, needed when a kernel calls a math function.
+    pub libdevice: Option<PathBuf>,
+}
+
+/// A back-end failure (an internal error, or a missing tool).
+#[derive(Debug)]
+pub enum Error {
+    /// LLVM refused something (the message says what).
+    Llvm(String),
+    /// A math function is used but no libdevice was found.
+    NoLibdevice(String),
+    /// ptxas failed or could not run.
+    Ptxas(String),
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::Llvm(m) => write!(f, "internal compiler error in the NVPTX back end: {m}"),
+            Error::NoLibdevice(func) => write!(
+                f,
+                "'{func}' needs libdevice, which was not found (set ACCC_LIBDEVICE or run scripts/setup.sh)"
+            ),
+            Error::Ptxas(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+const TRIPLE: &str = "nvptx64-nvidia-cuda";
+
+fn target_machine(o: &Options) -> Result<TargetMachine, Error> {
+    Target::initialize_nvptx(&InitializationConfig::default());
+    let triple = TargetTriple::create(TRIPLE);
+    let target = Target::from_triple(&triple).map_err(|e| Error::Llvm(e.to_string()))?;
+    let level = match o.opt_level {
+        0 => OptimizationLevel::None,
+        1 => OptimizationLevel::Less,
+        2 => OptimizationLevel::Default,
+        _ => OptimizationLevel::Aggressive,
+    };
+    target
+        .create_target_machine(&triple, &o.arch, "", level, RelocMode::Default, CodeModel::Default)
+        .ok_or_else(|| Error::Llvm(format!("no NVPTX target machine for '{}'", o.arch)))
+}
+
+/// Builds and optimises the LLVM module; `f` receives it with its machine.
+fn with_module<T>(m: &Module, o: &Options, f: impl FnOnce(&inkwell::module::Module, &TargetMachine) -> Result<T, Error>) -> Result<T, Error> {
+    let tm = target_machine(o)?;
+    let ctx = Context::create();
+    let module = writer::translate(&ctx, m, &tm, o)?;
+    let passes = format!("default<O{}>", o.opt_level.min(3));
+    module
+        .run_passes(&passes, &tm, inkwell::passes::PassBuilderOptions::create())
+        .map_err(|e| Error::Llvm(e.to_string()))?;
+    f(&module, &tm)
+}
+
+/// The optimised LLVM IR of the module, as text.
+pub fn write_llvm(m: &Module, o: &Options) -> Result<String, Error> {
+    with_module(m, o, |module, _| Ok(module.print_to_string().to_string()))
+}
+
+/// The PTX of the module.
+pub fn write_ptx(m: &Module, o: &Options) -> Result<String, Error> {
+    with_module(m, o, |module, tm| {
+        let buf = tm
+            .write_to_memory_buffer(module, FileType::Assembly)
+            .map_err(|e| Error::Llvm(e.to_string()))?;
+        Ok(String::from_utf8_lossy(buf.as_slice()).trim_end_matches('\0').to_string())
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -43,7 +43,7 @@ impl Lower<'_> {
     /// Lowers `e` to a value (lvalue conversion and decay applied).
     pub fn rvalue(&mut self, e: &Node<Expression>) -> DResult<(ExprId, CType)> {
         let v = self.expr(e)?;
-        self.to_rvalue(v, e.span)
+        self.load_value(v, e.span)
     }
 
     /// Lowers `e` and converts it to type `to`.
@@ -68,7 +68,7 @@ impl Lower<'_> {
 
     /// Lvalue conversion: reads a place; arrays decay to a pointer to their
     /// first element.
-    pub fn to_rvalue(&mut self, v: Val, span: Span) -> DResult<(ExprId, CType)> {
+    pub fn load_value(&mut self, v: Val, span: Span) -> DResult<(ExprId, CType)> {
         match v {
             Val::R(x, t) => Ok((x, t)),
             Val::L(place, t) => {
@@ -352,7 +352,7 @@ impl Lower<'_> {
                 let target = self.expr(&b.lhs)?;
                 let target = self.stable(target, b.lhs.span)?;
                 let rhs = self.rvalue(&b.rhs)?;
-                let cur = self.to_rvalue(target.clone(), b.lhs.span)?;
+                let cur = self.load_value(target.clone(), b.lhs.span)?;
                 let op = if matches!(cur.1, CType::Ptr(_)) {
                     match b.operator.node {
                         B::AssignPlus => B::Plus,
@@ -451,7 +451,7 @@ impl Lower<'_> {
                 let post = matches!(u.operator.node, U::PostIncrement | U::PostDecrement);
                 let target = self.expr(&u.operand)?;
                 let target = self.stable(target, u.operand.span)?;
-                let (old, t) = self.to_rvalue(target.clone(), u.operand.span)?;
+                let (old, t) = self.load_value(target.clone(), u.operand.span)?;
                 if !t.is_scalar() {
                     return self.err(span, format!("cannot increment value of type '{t}'"));
                 }
@@ -469,7 +469,6 @@ impl Lower<'_> {
                     Ok(stored)
                 }
             }
-            _ => self.err(span, "unsupported unary operator in a compute region"),
         }
     }
 

@@ -102,11 +102,6 @@ impl<'a> Lower<'a> {
         Err(Diagnostics::one(Some(self.sm.loc(span.start)), msg))
     }
 
-    /// The source position of a span.
-    pub fn loc(&self, span: Span) -> SrcLoc {
-        self.sm.loc(span.start)
-    }
-
     /// Appends a statement to the current block.
     pub fn emit(&mut self, s: Stmt) {
         if let Some(b) = self.blocks.last_mut() {
