@@ -21,7 +21,10 @@ pub struct Image<'a> {
 }
 
 fn bytes_array(out: &mut String, name: &str, bytes: &[u8], nul: bool) {
-    let _ = write!(out, "static const unsigned char {name}[] __attribute__((aligned(8))) = {{");
+    let _ = write!(
+        out,
+        "static const unsigned char {name}[] __attribute__((aligned(8))) = {{"
+    );
     for (i, b) in bytes.iter().enumerate() {
         if i % 24 == 0 {
             out.push('\n');
@@ -43,9 +46,16 @@ pub fn write_c(img: &Image) -> String {
             bytes_array(&mut out, "__accc_cubin", bytes, false);
             ("__accc_cubin".to_string(), bytes.len(), c_str(arch))
         }
-        None => ("(const unsigned char *)0".to_string(), 0, "(const char *)0".to_string()),
+        None => (
+            "(const unsigned char *)0".to_string(),
+            0,
+            "(const char *)0".to_string(),
+        ),
     };
-    let dir = img.plugin_dir.map(c_str).unwrap_or_else(|| "(const char *)0".into());
+    let dir = img
+        .plugin_dir
+        .map(c_str)
+        .unwrap_or_else(|| "(const char *)0".into());
     let _ = writeln!(
         out,
         "static struct __ptxrt_image {IMAGE} = {{PTXRT_ABI_VERSION, {}, (const char *)__accc_ptx, {}, {cubin}, {cubin_len}, {arch}, {dir}, (void *)0}};",

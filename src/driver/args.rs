@@ -8,7 +8,12 @@ use std::path::PathBuf;
 
 /// accc's own options (everything else on the command line is a cc flag).
 #[derive(Parser, Debug, Default)]
-#[command(name = "accc", version, about = "An OpenACC compiler for C targeting NVIDIA GPUs", disable_help_flag = false)]
+#[command(
+    name = "accc",
+    version,
+    about = "An OpenACC compiler for C targeting NVIDIA GPUs",
+    disable_help_flag = false
+)]
 pub struct Own {
     /// Stop after producing this form and write it to -o (or stdout): the
     /// loop IR, LLVM IR for NVPTX, PTX, or the rewritten host C.
@@ -50,18 +55,25 @@ pub struct Args {
 }
 
 /// Options taking a separate argument.
-const WITH_ARG: &[&str] = &["-I", "-D", "-U", "-include", "-o", "-L", "-l", "-x", "-MF", "-MT", "-MQ", "-isystem"];
+const WITH_ARG: &[&str] = &[
+    "-I", "-D", "-U", "-include", "-o", "-L", "-l", "-x", "-MF", "-MT", "-MQ", "-isystem",
+];
 
 /// Parses the command line (without the program name).
 pub fn parse(argv: &[String]) -> Result<Args, String> {
-    let mut a = Args { opt_level: 0, ..Args::default() };
+    let mut a = Args {
+        opt_level: 0,
+        ..Args::default()
+    };
     let mut own = vec!["accc".to_string()];
     let mut i = 0;
     while i < argv.len() {
         let arg = &argv[i];
         let next = |i: &mut usize| -> Result<String, String> {
             *i += 1;
-            argv.get(*i).cloned().ok_or_else(|| format!("missing argument to '{arg}'"))
+            argv.get(*i)
+                .cloned()
+                .ok_or_else(|| format!("missing argument to '{arg}'"))
         };
         if arg.starts_with("--") || arg == "-v" || arg == "-h" {
             own.push(arg.clone());
@@ -87,7 +99,12 @@ pub fn parse(argv: &[String]) -> Result<Args, String> {
             a.preprocess_only = true;
         } else if arg.starts_with("-I") || arg.starts_with("-D") || arg.starts_with("-U") {
             a.cpp_flags.push(arg.clone());
-        } else if arg.starts_with("-l") || arg.starts_with("-L") || arg.starts_with("-Wl,") || arg == "-shared" || arg == "-static" {
+        } else if arg.starts_with("-l")
+            || arg.starts_with("-L")
+            || arg.starts_with("-Wl,")
+            || arg == "-shared"
+            || arg == "-static"
+        {
             a.link.push(arg.clone());
         } else if let Some(o) = arg.strip_prefix("-O") {
             a.opt_level = match o {
@@ -97,7 +114,13 @@ pub fn parse(argv: &[String]) -> Result<Args, String> {
                 _ => 3,
             };
             a.cc_flags.push(arg.clone());
-        } else if matches!(arg.as_str(), "-acc" | "-fopenacc" | "-Minfo" | "-fast") || arg.starts_with("-acc=") || arg.starts_with("-ta=") || arg.starts_with("-gpu=") || arg.starts_with("-Minfo=") || arg.starts_with("-foffload") {
+        } else if matches!(arg.as_str(), "-acc" | "-fopenacc" | "-Minfo" | "-fast")
+            || arg.starts_with("-acc=")
+            || arg.starts_with("-ta=")
+            || arg.starts_with("-gpu=")
+            || arg.starts_with("-Minfo=")
+            || arg.starts_with("-foffload")
+        {
             // OpenACC switches of other compilers: accc always compiles OpenACC.
         } else if arg == "-pthread" {
             a.cc_flags.push(arg.clone());

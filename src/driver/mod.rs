@@ -112,13 +112,17 @@ fn run_cmd(cmd: &mut Command, verbose: bool) -> Result<std::process::Output> {
     if verbose {
         eprintln!("accc: {cmd:?}");
     }
-    cmd.output().with_context(|| format!("cannot run {:?}", cmd.get_program()))
+    cmd.output()
+        .with_context(|| format!("cannot run {:?}", cmd.get_program()))
 }
 
 /// Preprocesses `src` with the host compiler (`-E -fopenacc`).
 fn preprocess(tools: &Tools, args: &Args, src: &Path) -> Result<String> {
     let mut cmd = Command::new(&tools.host_cc);
-    cmd.arg("-E").arg("-fopenacc").arg("-U_OPENACC").arg(format!("-D_OPENACC={OPENACC_VERSION}"));
+    cmd.arg("-E")
+        .arg("-fopenacc")
+        .arg("-U_OPENACC")
+        .arg(format!("-D_OPENACC={OPENACC_VERSION}"));
     if let Some(inc) = &tools.include_dir {
         cmd.arg("-isystem").arg(inc);
     }
@@ -128,7 +132,8 @@ fn preprocess(tools: &Tools, args: &Args, src: &Path) -> Result<String> {
     if !out.status.success() {
         return Err(Reported.into());
     }
-    String::from_utf8(out.stdout).map_err(|_| anyhow!("{}: the preprocessed source is not UTF-8", src.display()))
+    String::from_utf8(out.stdout)
+        .map_err(|_| anyhow!("{}: the preprocessed source is not UTF-8", src.display()))
 }
 
 fn report(d: Diagnostics) -> anyhow::Error {
@@ -138,7 +143,9 @@ fn report(d: Diagnostics) -> anyhow::Error {
 
 fn write_out(path: Option<&Path>, bytes: &[u8]) -> Result<()> {
     match path {
-        Some(p) if p != Path::new("-") => std::fs::write(p, bytes).with_context(|| format!("cannot write {}", p.display())),
+        Some(p) if p != Path::new("-") => {
+            std::fs::write(p, bytes).with_context(|| format!("cannot write {}", p.display()))
+        }
         _ => {
             use std::io::Write;
             std::io::stdout().write_all(bytes)?;
@@ -156,11 +163,17 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
     crate::schedule::schedule(&mut t.module);
     let problems = crate::ir::validate(&t.module, true);
     if !problems.is_empty() {
-        bail!("internal compiler error: invalid IR:\n  {}", problems.join("\n  "));
+        bail!(
+            "internal compiler error: invalid IR:\n  {}",
+            problems.join("\n  ")
+        );
     }
     let emit = args.own.emit.as_deref();
     if emit == Some("ir") {
-        return write_out(args.output.as_deref(), crate::ir::print_module(&t.module).as_bytes());
+        return write_out(
+            args.output.as_deref(),
+            crate::ir::print_module(&t.module).as_bytes(),
+        );
     }
     let opts = nvptx::Options {
         arch: args.own.gpu_arch.clone(),
@@ -178,10 +191,9 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
         String::new()
     };
     let cubin = match (&tools.ptxas, has_kernels) {
-        (Some(ptxas), true) => Some(
-            nvptx::ptxas::assemble(&ptx, &opts.arch, ptxas)
-                .map_err(|e| anyhow!("{file}: internal compiler error: ptxas rejected the generated PTX: {e}"))?,
-        ),
+        (Some(ptxas), true) => Some(nvptx::ptxas::assemble(&ptx, &opts.arch, ptxas).map_err(
+            |e| anyhow!("{file}: internal compiler error: ptxas rejected the generated PTX: {e}"),
+        )?),
         (None, true) if std::env::var_os("ACCC_REQUIRE_PTXAS").is_some_and(|v| v != "0") => {
             bail!("ACCC_REQUIRE_PTXAS is set but ptxas was not found (set ACCC_PTXAS or run scripts/setup.sh)")
         }
@@ -192,7 +204,10 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
     }
     let mut host_c = host::write(&t.text, &t.plan, &t.module);
     if has_kernels {
-        let dir = tools.lib_dir.as_ref().map(|d| d.to_string_lossy().to_string());
+        let dir = tools
+            .lib_dir
+            .as_ref()
+            .map(|d| d.to_string_lossy().to_string());
         host_c.push_str(&embed::write_c(&embed::Image {
             source: &file,
             ptx: &ptx,
@@ -211,12 +226,23 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
     let host_file = dir.path().join("host.c");
     std::fs::write(&host_file, host_c)?;
     let mut cmd = Command::new(&tools.host_cc);
-    cmd.arg("-c").arg("-x").arg("c").args(&args.cc_flags).arg("-I").arg(inc).arg(&host_file).arg("-o").arg(out);
+    cmd.arg("-c")
+        .arg("-x")
+        .arg("c")
+        .args(&args.cc_flags)
+        .arg("-I")
+        .arg(inc)
+        .arg(&host_file)
+        .arg("-o")
+        .arg(out);
     let r = run_cmd(&mut cmd, args.own.verbose)?;
     eprint!("{}", String::from_utf8_lossy(&r.stderr));
     if args.own.keep {
         let kept = dir.keep();
-        eprintln!("accc: host C of {file} kept in {}", kept.join("host.c").display());
+        eprintln!(
+            "accc: host C of {file} kept in {}",
+            kept.join("host.c").display()
+        );
     }
     if !r.status.success() {
         let _ = std::fs::remove_file(out);
@@ -230,10 +256,20 @@ fn link(tools: &Tools, args: &Args, objects: &[PathBuf]) -> Result<()> {
     let Some(lib) = &tools.lib_dir else {
         bail!("cannot find libptxrt.a next to accc (build the workspace: cargo build --workspace)");
     };
-    let out = args.output.clone().unwrap_or_else(|| PathBuf::from("a.out"));
+    let out = args
+        .output
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("a.out"));
     let mut cmd = Command::new(&tools.host_cc);
-    cmd.args(objects).args(&args.link).args(args.cc_flags.iter().filter(|f| f.starts_with("-m") || *f == "-pthread" || f.starts_with("-f")));
-    cmd.arg(lib.join("libptxrt.a")).args(["-lpthread", "-ldl", "-lm", "-lrt"]).arg("-o").arg(&out);
+    cmd.args(objects).args(&args.link).args(
+        args.cc_flags
+            .iter()
+            .filter(|f| f.starts_with("-m") || *f == "-pthread" || f.starts_with("-f")),
+    );
+    cmd.arg(lib.join("libptxrt.a"))
+        .args(["-lpthread", "-ldl", "-lm", "-lrt"])
+        .arg("-o")
+        .arg(&out);
     let r = run_cmd(&mut cmd, args.own.verbose)?;
     eprint!("{}", String::from_utf8_lossy(&r.stderr));
     if !r.status.success() {

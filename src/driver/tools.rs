@@ -26,12 +26,16 @@ fn first_file(cands: impl IntoIterator<Item = PathBuf>) -> Option<PathBuf> {
 }
 
 fn env_path(name: &str) -> Option<PathBuf> {
-    std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from)
+    std::env::var_os(name)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
 }
 
 fn on_path(exe: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).map(|d| d.join(exe)).find(|p| p.is_file())
+    std::env::split_paths(&path)
+        .map(|d| d.join(exe))
+        .find(|p| p.is_file())
 }
 
 impl Tools {
@@ -49,13 +53,15 @@ impl Tools {
         let lib_dir = [exe_dir.clone(), up1.join("lib")]
             .into_iter()
             .find(|d| d.join("libptxrt.a").is_file());
-        let include_dir = env_path("ACCC_INCLUDE").into_iter().chain([
-            up1.join("include"),
-            repo.join("ptx-runtime/include"),
-        ])
-        .find(|d| d.join("ptxrt.h").is_file());
+        let include_dir = env_path("ACCC_INCLUDE")
+            .into_iter()
+            .chain([up1.join("include"), repo.join("ptx-runtime/include")])
+            .find(|d| d.join("ptxrt.h").is_file());
         Tools {
-            host_cc: std::env::var("ACCC_HOST_CC").ok().filter(|s| !s.is_empty()).unwrap_or_else(|| "cc".into()),
+            host_cc: std::env::var("ACCC_HOST_CC")
+                .ok()
+                .filter(|s| !s.is_empty())
+                .unwrap_or_else(|| "cc".into()),
             ptxas: first_file(
                 env_path("ACCC_PTXAS")
                     .into_iter()

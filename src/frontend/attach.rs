@@ -45,7 +45,10 @@ pub fn attach(text: &str, unit: &TranslationUnit, pragmas: &[Pragma]) -> Attache
             None => unattached.push(i),
         }
     }
-    Attached { by_stmt, unattached }
+    Attached {
+        by_stmt,
+        unattached,
+    }
 }
 
 /// True when `between` holds only white space and `#` lines.

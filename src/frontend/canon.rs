@@ -33,25 +33,33 @@ pub fn canonical(f: &ForStatement) -> Result<Canonical<'_>, &'static str> {
             let [id] = d.node.declarators.as_slice() else {
                 return Err("it must declare exactly one loop variable");
             };
-            let name = declarator_name(&id.node.declarator).ok_or("the loop variable must be named")?;
+            let name =
+                declarator_name(&id.node.declarator).ok_or("the loop variable must be named")?;
             match id.node.initializer.as_ref().map(|i| &i.node) {
                 Some(Initializer::Expression(e)) => (name, Some(d), e),
                 _ => return Err("the loop variable must be initialised"),
             }
         }
         ForInitializer::Expression(e) => match &e.node {
-            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Assign => match &b.node.lhs.node {
-                Expression::Identifier(id) => (id.node.name.as_str(), None, &*b.node.rhs),
-                _ => return Err("the initialisation must assign the loop variable"),
-            },
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Assign => {
+                match &b.node.lhs.node {
+                    Expression::Identifier(id) => (id.node.name.as_str(), None, &*b.node.rhs),
+                    _ => return Err("the initialisation must assign the loop variable"),
+                }
+            }
             _ => return Err("the initialisation must assign the loop variable"),
         },
         _ => return Err("it has no initialisation"),
     };
-    let is_var = |e: &Node<Expression>| matches!(&e.node, Expression::Identifier(i) if i.node.name == var);
-    let Some(cond) = &f.condition else { return Err("it has no condition") };
+    let is_var =
+        |e: &Node<Expression>| matches!(&e.node, Expression::Identifier(i) if i.node.name == var);
+    let Some(cond) = &f.condition else {
+        return Err("it has no condition");
+    };
     let cmp_err = "the condition must compare the loop variable with <, <=, > or >=";
-    let Expression::BinaryOperator(c) = &cond.node else { return Err(cmp_err) };
+    let Expression::BinaryOperator(c) = &cond.node else {
+        return Err(cmp_err);
+    };
     let op = match c.node.operator.node {
         BinaryOperator::Less => LoopCmp::Lt,
         BinaryOperator::LessOrEqual => LoopCmp::Le,
@@ -72,7 +80,9 @@ pub fn canonical(f: &ForStatement) -> Result<Canonical<'_>, &'static str> {
     } else {
         return Err(cmp_err);
     };
-    let Some(step) = &f.step else { return Err("it has no increment") };
+    let Some(step) = &f.step else {
+        return Err("it has no increment");
+    };
     let bad_step = "the increment must be i++, i--, i += s, i -= s or i = i + s";
     let (step, negate) = match &step.node {
         Expression::UnaryOperator(u) if is_var(&u.node.operand) => match u.node.operator.node {
@@ -96,7 +106,15 @@ pub fn canonical(f: &ForStatement) -> Result<Canonical<'_>, &'static str> {
         },
         _ => return Err(bad_step),
     };
-    Ok(Canonical { var, decl, init, cmp, limit, step, negate })
+    Ok(Canonical {
+        var,
+        decl,
+        init,
+        cmp,
+        limit,
+        step,
+        negate,
+    })
 }
 
 /// The identifier a declarator declares.
@@ -118,7 +136,10 @@ pub fn trip_text(c: &Canonical, init: &str, limit: &str, step: Option<&str>) -> 
         (Some(s), false, true) | (Some(s), true, false) => format!("(long long)({s})"),
         (Some(s), _, _) => format!("(-(long long)({s}))"),
     };
-    let (i, l) = (format!("(long long)({init})"), format!("(long long)({limit})"));
+    let (i, l) = (
+        format!("(long long)({init})"),
+        format!("(long long)({limit})"),
+    );
     let (hi, lo) = if up { (&l, &i) } else { (&i, &l) };
     match c.cmp {
         LoopCmp::Lt | LoopCmp::Gt => format!("({hi} > {lo} ? ({hi} - {lo} + {s} - 1) / {s} : 0LL)"),

@@ -71,7 +71,10 @@ impl ClauseCtx<'_> {
             Ok(p) => p.unit,
             Err(p) => {
                 let at = e.span.start + p.offset.saturating_sub(prefix.len()).min(e.text.len());
-                return self.err(at, format!("expected an expression in clause argument '{}'", e.text));
+                return self.err(
+                    at,
+                    format!("expected an expression in clause argument '{}'", e.text),
+                );
             }
         };
         let mut ids = Idents(vec![]);
@@ -89,10 +92,16 @@ impl ClauseCtx<'_> {
     pub fn data_item(&self, v: &VarRef, kind: MapKind) -> DResult<DataItem> {
         let name = &v.base.name;
         let Some(sym) = self.scope.lookup(name) else {
-            return self.err(v.base.span.start, format!("use of undeclared identifier '{name}'"));
+            return self.err(
+                v.base.span.start,
+                format!("use of undeclared identifier '{name}'"),
+            );
         };
         if !matches!(sym.kind, SymKind::Global | SymKind::Local | SymKind::Param) {
-            return self.err(v.base.span.start, format!("'{name}' in a data clause is not a variable"));
+            return self.err(
+                v.base.span.start,
+                format!("'{name}' in a data clause is not a variable"),
+            );
         }
         let ty = sym.ty.clone();
         let (start, bytes) = match v.path.as_slice() {

@@ -10,12 +10,12 @@
 use super::canon::{canonical, trip_text};
 use super::clauses::ClauseCtx;
 use super::ctype::CType;
-use super::lower::{Lower, LoopSpec};
+use super::lower::{LoopSpec, Lower};
 use super::unit::Walker;
 use crate::diag::{DResult, Diagnostics};
 use crate::directive::{Clause, ClauseKind, DataKind, DefaultKind, Directive, DirectiveKind};
 use crate::ir::host::{Construct, ConstructKind, HostArg, MapKind};
-use crate::ir::{GridSize, Kernel, Launch, ParamMode, Parallelism, Stmt};
+use crate::ir::{GridSize, Kernel, Launch, Parallelism, ParamMode, Stmt};
 use lang_c::ast::*;
 use lang_c::span::Node;
 use std::collections::HashMap;
@@ -30,11 +30,21 @@ struct Levels {
 
 impl Walker<'_> {
     fn clause_err<T>(&self, p: usize, c: &Clause, msg: String) -> DResult<T> {
-        Err(Diagnostics::one(Some(self.pragma_loc(p, c.span.start)), msg))
+        Err(Diagnostics::one(
+            Some(self.pragma_loc(p, c.span.start)),
+            msg,
+        ))
     }
 
     fn not_yet<T>(&self, p: usize, c: &Clause, on: &str) -> DResult<T> {
-        self.clause_err(p, c, format!("the '{}' clause on '{on}' is not supported yet", c.name().as_str()))
+        self.clause_err(
+            p,
+            c,
+            format!(
+                "the '{}' clause on '{on}' is not supported yet",
+                c.name().as_str()
+            ),
+        )
     }
 
     /// Handles directive `p` attached to `s` (with `rest` attached after it).
@@ -62,10 +72,16 @@ impl Walker<'_> {
 
     /// The data clauses of directive `p` as host maps, checked in scope.
     fn data_maps(&self, p: usize, d: &Directive) -> DResult<Vec<super::clauses::DataItem>> {
-        let ctx = ClauseCtx { sm: self.sm, scope: &self.scope, base: self.pragmas[p].text_start };
+        let ctx = ClauseCtx {
+            sm: self.sm,
+            scope: &self.scope,
+            base: self.pragmas[p].text_start,
+        };
         let mut items = vec![];
         for c in &d.clauses {
-            let ClauseKind::Data(dc) = &c.kind else { continue };
+            let ClauseKind::Data(dc) = &c.kind else {
+                continue;
+            };
             let kind = match dc.kind {
                 DataKind::Copy => MapKind::Copy,
                 DataKind::CopyIn => MapKind::CopyIn,
@@ -86,7 +102,11 @@ impl Walker<'_> {
     }
 
     fn if_cond(&self, p: usize, d: &Directive) -> DResult<Option<String>> {
-        let ctx = ClauseCtx { sm: self.sm, scope: &self.scope, base: self.pragmas[p].text_start };
+        let ctx = ClauseCtx {
+            sm: self.sm,
+            scope: &self.scope,
+            base: self.pragmas[p].text_start,
+        };
         for c in &d.clauses {
             if let ClauseKind::If(e) = &c.kind {
                 return Ok(Some(ctx.check_expr(e)?));
@@ -104,7 +124,12 @@ impl Walker<'_> {
         }
         let items = self.data_maps(p, d)?;
         let cond = self.if_cond(p, d)?;
-        self.data_stack.push(items.iter().map(|i| (i.var.clone(), i.map.start.clone())).collect());
+        self.data_stack.push(
+            items
+                .iter()
+                .map(|i| (i.var.clone(), i.map.start.clone()))
+                .collect(),
+        );
         self.plan.constructs.push(Construct {
             kind: ConstructKind::Data,
             name: "data".into(),
@@ -121,11 +146,19 @@ impl Walker<'_> {
     fn compute(&mut self, p: usize, rest: &[usize], s: &Node<Statement>) -> DResult<()> {
         let d = &self.dirs[p];
         let name = d.kind.name();
-        let combined = matches!(d.kind, DirectiveKind::ParallelLoop | DirectiveKind::KernelsLoop | DirectiveKind::SerialLoop);
+        let combined = matches!(
+            d.kind,
+            DirectiveKind::ParallelLoop | DirectiveKind::KernelsLoop | DirectiveKind::SerialLoop
+        );
         let serial = matches!(d.kind, DirectiveKind::Serial | DirectiveKind::SerialLoop);
         let kernels = matches!(d.kind, DirectiveKind::Kernels | DirectiveKind::KernelsLoop);
-        let ctx = ClauseCtx { sm: self.sm, scope: &self.scope, base: self.pragmas[p].text_start };
-        let (mut num_gangs, mut num_workers, mut vector_length, mut default_none) = (None, None, None, false);
+        let ctx = ClauseCtx {
+            sm: self.sm,
+            scope: &self.scope,
+            base: self.pragmas[p].text_start,
+        };
+        let (mut num_gangs, mut num_workers, mut vector_length, mut default_none) =
+            (None, None, None, false);
         for c in &d.clauses {
             match &c.kind {
                 ClauseKind::Data(_) | ClauseKind::If(_) => {}
@@ -133,8 +166,15 @@ impl Walker<'_> {
                 ClauseKind::NumWorkers(e) => num_workers = Some(ctx.check_expr(e)?),
                 ClauseKind::VectorLength(e) => vector_length = Some(ctx.check_expr(e)?),
                 ClauseKind::Default(DefaultKind::None) => default_none = true,
-                ClauseKind::Gang(g) if combined && g.num.is_none() && g.dim.is_none() && g.static_size.is_none() => {}
-                ClauseKind::Worker(None) | ClauseKind::Vector(None) | ClauseKind::Seq | ClauseKind::Independent
+                ClauseKind::Gang(g)
+                    if combined
+                        && g.num.is_none()
+                        && g.dim.is_none()
+                        && g.static_size.is_none() => {}
+                ClauseKind::Worker(None)
+                | ClauseKind::Vector(None)
+                | ClauseKind::Seq
+                | ClauseKind::Independent
                 | ClauseKind::Auto
                     if combined => {}
                 _ => return self.not_yet(p, c, name),
@@ -148,7 +188,16 @@ impl Walker<'_> {
         let mut loops = HashMap::new();
         let mut top_gang: Option<(String, bool)> = None;
         let top_dirs: Vec<usize> = if combined { vec![p] } else { rest.to_vec() };
-        self.assign_levels(s, &top_dirs, Levels::default(), serial, kernels, true, &mut loops, &mut top_gang)?;
+        self.assign_levels(
+            s,
+            &top_dirs,
+            Levels::default(),
+            serial,
+            kernels,
+            true,
+            &mut loops,
+            &mut top_gang,
+        )?;
 
         // Lower the region.
         let mut scope = self.scope.clone();
@@ -178,11 +227,18 @@ impl Walker<'_> {
         let mut args = vec![];
         for (param, var) in params.iter().zip(&vars) {
             let explicit = items.iter().find(|i| i.var == var.name);
-            let section = explicit
-                .map(|i| i.map.start.clone())
-                .or_else(|| self.data_stack.iter().rev().flatten().find(|(v, _)| *v == var.name).map(|(_, s)| s.clone()));
+            let section = explicit.map(|i| i.map.start.clone()).or_else(|| {
+                self.data_stack
+                    .iter()
+                    .rev()
+                    .flatten()
+                    .find(|(v, _)| *v == var.name)
+                    .map(|(_, s)| s.clone())
+            });
             match param.mode {
-                ParamMode::Value => args.push(HostArg::Value { var: var.name.clone() }),
+                ParamMode::Value => args.push(HostArg::Value {
+                    var: var.name.clone(),
+                }),
                 ParamMode::DevicePtr { .. } => {
                     if explicit.is_none() {
                         if let CType::Array(_, Some(_)) = var.ty {
@@ -194,8 +250,16 @@ impl Walker<'_> {
                             });
                         }
                     }
-                    let ptr = if var.by_ref { format!("&({})", var.name) } else { format!("({})", var.name) };
-                    args.push(HostArg::DevicePtr { name: var.name.clone(), ptr, section });
+                    let ptr = if var.by_ref {
+                        format!("&({})", var.name)
+                    } else {
+                        format!("({})", var.name)
+                    };
+                    args.push(HostArg::DevicePtr {
+                        name: var.name.clone(),
+                        ptr,
+                        section,
+                    });
                 }
             }
         }
@@ -204,7 +268,10 @@ impl Walker<'_> {
         let (mut has_vector, mut has_worker) = (false, false);
         scan_levels(&body.body, &mut has_vector, &mut has_worker);
         let launch = if serial {
-            Launch { grid: GridSize::Const(1), block: [GridSize::Const(1), GridSize::Const(1)] }
+            Launch {
+                grid: GridSize::Const(1),
+                block: [GridSize::Const(1), GridSize::Const(1)],
+            }
         } else {
             let bx = match vector_length {
                 Some(e) => GridSize::Host(e),
@@ -217,9 +284,15 @@ impl Walker<'_> {
             let grid = match (num_gangs, top_gang) {
                 (Some(e), _) => GridSize::Host(e),
                 (None, Some((trip, spread))) => GridSize::FromTrip { trip, spread },
-                (None, None) => GridSize::FromTrip { trip: "0".into(), spread: false },
+                (None, None) => GridSize::FromTrip {
+                    trip: "0".into(),
+                    spread: false,
+                },
             };
-            Launch { grid, block: [bx, by] }
+            Launch {
+                grid,
+                block: [bx, by],
+            }
         };
         let kernel = self.module.kernels.len();
         self.module.kernels.push(Kernel {
@@ -259,10 +332,19 @@ impl Walker<'_> {
     ) -> DResult<()> {
         for &i in dirs {
             let d = &self.dirs[i];
-            if !matches!(d.kind, DirectiveKind::Loop | DirectiveKind::ParallelLoop | DirectiveKind::KernelsLoop | DirectiveKind::SerialLoop) {
+            if !matches!(
+                d.kind,
+                DirectiveKind::Loop
+                    | DirectiveKind::ParallelLoop
+                    | DirectiveKind::KernelsLoop
+                    | DirectiveKind::SerialLoop
+            ) {
                 return Err(Diagnostics::one(
                     Some(self.pragma_loc(i, d.kind_span.start)),
-                    format!("a '{}' directive inside a compute construct is not supported yet", d.kind.name()),
+                    format!(
+                        "a '{}' directive inside a compute construct is not supported yet",
+                        d.kind.name()
+                    ),
                 ));
             }
         }
@@ -270,10 +352,13 @@ impl Walker<'_> {
         if let (Statement::For(f), Some(&i)) = (&s.node, dirs.last()) {
             let d = &self.dirs[i];
             let loc = self.pragma_loc(i, d.kind_span.start);
-            let (mut gang, mut worker, mut vector, mut seq, mut explicit) = (false, false, false, false, false);
+            let (mut gang, mut worker, mut vector, mut seq, mut explicit) =
+                (false, false, false, false, false);
             for c in &d.clauses {
                 match &c.kind {
-                    ClauseKind::Gang(g) if g.num.is_none() && g.dim.is_none() && g.static_size.is_none() => {
+                    ClauseKind::Gang(g)
+                        if g.num.is_none() && g.dim.is_none() && g.static_size.is_none() =>
+                    {
                         gang = true;
                         explicit = true;
                     }
@@ -316,23 +401,39 @@ impl Walker<'_> {
             let par = if serial || seq || !(gang || worker || vector) {
                 Parallelism::Seq
             } else {
-                Parallelism::Par { gang, worker, vector }
+                Parallelism::Par {
+                    gang,
+                    worker,
+                    vector,
+                }
             };
             let _ = kernels;
             if let (Parallelism::Par { gang: true, .. }, true) = (par, top) {
                 *top_gang = self.host_trip(f).map(|t| (t, vector || worker));
             }
-            inner = Levels { gang: outer.gang || gang, worker: outer.worker || worker, vector: outer.vector || vector };
+            inner = Levels {
+                gang: outer.gang || gang,
+                worker: outer.worker || worker,
+                vector: outer.vector || vector,
+            };
             out.insert(s.span.start, LoopSpec { par, loc });
             let body = &f.node.statement;
-            let dirs = self.att.by_stmt.get(&body.span.start).cloned().unwrap_or_default();
+            let dirs = self
+                .att
+                .by_stmt
+                .get(&body.span.start)
+                .cloned()
+                .unwrap_or_default();
             return self.assign_levels(body, &dirs, inner, serial, kernels, false, out, top_gang);
         }
         if let Some(&i) = dirs.last() {
             let d = &self.dirs[i];
             return Err(Diagnostics::one(
                 Some(self.sm.loc(s.span.start)),
-                format!("a '{}' directive must be followed by a 'for' loop", d.kind.name()),
+                format!(
+                    "a '{}' directive must be followed by a 'for' loop",
+                    d.kind.name()
+                ),
             ));
         }
         self.assign_children(s, inner, serial, kernels, top, out, top_gang)
@@ -350,7 +451,12 @@ impl Walker<'_> {
         top_gang: &mut Option<(String, bool)>,
     ) -> DResult<()> {
         let mut visit = |st: &Node<Statement>, top: bool| {
-            let dirs = self.att.by_stmt.get(&st.span.start).cloned().unwrap_or_default();
+            let dirs = self
+                .att
+                .by_stmt
+                .get(&st.span.start)
+                .cloned()
+                .unwrap_or_default();
             self.assign_levels(st, &dirs, outer, serial, kernels, top, out, top_gang)
         };
         match &s.node {
@@ -412,7 +518,12 @@ impl Walker<'_> {
             Some(e) => Some(text(e)?),
             None => None,
         };
-        Some(trip_text(&c, &text(c.init)?, &text(c.limit)?, step.as_deref()))
+        Some(trip_text(
+            &c,
+            &text(c.init)?,
+            &text(c.limit)?,
+            step.as_deref(),
+        ))
     }
 }
 
@@ -426,7 +537,10 @@ fn pure(e: &Node<Expression>) -> bool {
                 Expression::UnaryOperator(u)
                     if matches!(
                         u.node.operator.node,
-                        UnaryOperator::PreIncrement | UnaryOperator::PreDecrement | UnaryOperator::PostIncrement | UnaryOperator::PostDecrement
+                        UnaryOperator::PreIncrement
+                            | UnaryOperator::PreDecrement
+                            | UnaryOperator::PostIncrement
+                            | UnaryOperator::PostDecrement
                     ) =>
                 {
                     self.0 = false
@@ -472,13 +586,20 @@ fn scan_levels(b: &[Stmt], vector: &mut bool, worker: &mut bool) {
     for s in b {
         match s {
             Stmt::Loop(l) => {
-                if let Parallelism::Par { vector: v, worker: w, .. } = l.par {
+                if let Parallelism::Par {
+                    vector: v,
+                    worker: w,
+                    ..
+                } = l.par
+                {
                     *vector |= v;
                     *worker |= w;
                 }
                 scan_levels(&l.body, vector, worker);
             }
-            Stmt::If { then, otherwise, .. } => {
+            Stmt::If {
+                then, otherwise, ..
+            } => {
                 scan_levels(then, vector, worker);
                 scan_levels(otherwise, vector, worker);
             }
@@ -491,4 +612,3 @@ fn scan_levels(b: &[Stmt], vector: &mut bool, worker: &mut bool) {
         }
     }
 }
-

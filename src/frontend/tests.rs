@@ -13,7 +13,18 @@ fn ir(src: &str) -> String {
 fn err(src: &str) -> String {
     match translate(src.to_string(), "t.c") {
         Ok(_) => "no error".into(),
-        Err(d) => d.0.iter().map(|d| format!("{}: {}", d.loc.as_ref().map(|l| l.to_string()).unwrap_or_default(), d.message)).collect::<Vec<_>>().join("\n"),
+        Err(d) => {
+            d.0.iter()
+                .map(|d| {
+                    format!(
+                        "{}: {}",
+                        d.loc.as_ref().map(|l| l.to_string()).unwrap_or_default(),
+                        d.message
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+        }
     }
 }
 
@@ -22,7 +33,10 @@ fn vector_add() {
     let out = ir("void f(int n, float *a, const float *b) {\n#pragma acc parallel loop copy(a[0:n]) copyin(b[0:n])\n  for (int i = 0; i < n; i++) a[i] += 2.0f * b[i];\n}\n");
     assert!(out.contains("kernel @__accc_f_0_l2"), "{out}");
     assert!(out.contains("loop gang vector"), "{out}");
-    assert!(out.contains("param %4 b: ptr<f32> deviceptr readonly"), "{out}");
+    assert!(
+        out.contains("param %4 b: ptr<f32> deviceptr readonly"),
+        "{out}"
+    );
     assert!(out.contains("param %2 a: ptr<f32> deviceptr\n"), "{out}");
 }
 
@@ -43,6 +57,8 @@ fn errors_have_positions() {
         err("void f(float *a) {\n#pragma acc parallel loop copyin(a[0:zz])\n  for (int i = 0; i < 4; i++) a[i] = 0;\n}\n"),
         "t.c:2:38: use of undeclared identifier 'zz'"
     );
-    assert!(err("void f(void) {\n#pragma acc parallel loop copyni(a)\n  for (;;) ;\n}\n").contains("t.c:2:27: unknown clause 'copyni'"));
+    assert!(
+        err("void f(void) {\n#pragma acc parallel loop copyni(a)\n  for (;;) ;\n}\n")
+            .contains("t.c:2:27: unknown clause 'copyni'")
+    );
 }
-

@@ -37,7 +37,10 @@ pub fn translate(mut text: String, main_file: &str) -> DResult<Translated> {
         let mut expected: Vec<&str> = e.expected.iter().copied().collect();
         expected.sort();
         expected.truncate(6);
-        Diagnostics::one(Some(sm.loc(e.offset)), format!("syntax error: expected {}", expected.join(", ")))
+        Diagnostics::one(
+            Some(sm.loc(e.offset)),
+            format!("syntax error: expected {}", expected.join(", ")),
+        )
     })?;
     let mut errors = vec![];
     let mut dirs = vec![];
@@ -45,7 +48,10 @@ pub fn translate(mut text: String, main_file: &str) -> DResult<Translated> {
         match directive::parse(&p.text) {
             Ok(d) => dirs.push(Some(d)),
             Err(e) => {
-                errors.push(Diagnostic::error(Some(sm.loc(p.text_start + e.offset)), e.message));
+                errors.push(Diagnostic::error(
+                    Some(sm.loc(p.text_start + e.offset)),
+                    e.message,
+                ));
                 dirs.push(None);
             }
         }
@@ -65,7 +71,10 @@ pub fn translate(mut text: String, main_file: &str) -> DResult<Translated> {
                 | DirectiveKind::KernelsLoop
                 | DirectiveKind::SerialLoop
                 | DirectiveKind::Atomic(_) => {
-                    format!("'#pragma acc {}' must be followed by a statement", d.kind.name())
+                    format!(
+                        "'#pragma acc {}' must be followed by a statement",
+                        d.kind.name()
+                    )
                 }
                 _ => format!("the '{}' directive is not supported yet", d.kind.name()),
             };
@@ -148,12 +157,21 @@ impl Walker<'_> {
         let typedef = d.node.specifiers.iter().any(|s| {
             matches!(&s.node, DeclarationSpecifier::StorageClass(c) if c.node == StorageClassSpecifier::Typedef)
         });
-        let base = declare::base_type(&declare::type_specifiers(&d.node.specifiers), &mut self.scope, self.sm);
+        let base = declare::base_type(
+            &declare::type_specifiers(&d.node.specifiers),
+            &mut self.scope,
+            self.sm,
+        );
         // Types accc cannot use on the device (long double, structs) are kept
         // as opaque: an error comes only if a region uses them.
         let base = base.unwrap_or(CType::Aggregate("an unsupported type".into()));
         for id in &d.node.declarators {
-            let (name, ty) = declare::apply_declarator(base.clone(), &id.node.declarator, &mut self.scope, self.sm)?;
+            let (name, ty) = declare::apply_declarator(
+                base.clone(),
+                &id.node.declarator,
+                &mut self.scope,
+                self.sm,
+            )?;
             let Some(name) = name else { continue };
             let kind = if typedef {
                 SymKind::Typedef
@@ -162,21 +180,33 @@ impl Walker<'_> {
             } else {
                 kind.clone()
             };
-            self.scope.insert(Symbol { name: name.node.name.clone(), ty, kind });
+            self.scope.insert(Symbol {
+                name: name.node.name.clone(),
+                ty,
+                kind,
+            });
         }
         Ok(())
     }
 
     fn function_definition(&mut self, f: &Node<FunctionDefinition>) {
-        let base = declare::base_type(&declare::type_specifiers(&f.node.specifiers), &mut self.scope, self.sm)
-            .unwrap_or(CType::Void);
+        let base = declare::base_type(
+            &declare::type_specifiers(&f.node.specifiers),
+            &mut self.scope,
+            self.sm,
+        )
+        .unwrap_or(CType::Void);
         let decl = &f.node.declarator;
         let r = declare::apply_declarator(base, decl, &mut self.scope, self.sm);
         let Some((Some(name), ty)) = self.report(r) else {
             return;
         };
         self.function = name.node.name.clone();
-        self.scope.insert(Symbol { name: name.node.name.clone(), ty, kind: SymKind::Function });
+        self.scope.insert(Symbol {
+            name: name.node.name.clone(),
+            ty,
+            kind: SymKind::Function,
+        });
         self.scope.push();
         // Parameters: from the function declarator (the innermost one).
         let mut d = decl;
@@ -198,8 +228,12 @@ impl Walker<'_> {
     }
 
     fn parameter(&mut self, p: &Node<ParameterDeclaration>) {
-        let base = declare::base_type(&declare::type_specifiers(&p.node.specifiers), &mut self.scope, self.sm)
-            .unwrap_or(CType::Aggregate("an unsupported type".into()));
+        let base = declare::base_type(
+            &declare::type_specifiers(&p.node.specifiers),
+            &mut self.scope,
+            self.sm,
+        )
+        .unwrap_or(CType::Aggregate("an unsupported type".into()));
         let Some(d) = &p.node.declarator else { return };
         let r = declare::apply_declarator(base, d, &mut self.scope, self.sm);
         if let Some((Some(name), ty)) = self.report(r) {
@@ -208,13 +242,22 @@ impl Walker<'_> {
                 CType::Array(e, _) => CType::Ptr(e),
                 t => t,
             };
-            self.scope.insert(Symbol { name: name.node.name.clone(), ty, kind: SymKind::Param });
+            self.scope.insert(Symbol {
+                name: name.node.name.clone(),
+                ty,
+                kind: SymKind::Param,
+            });
         }
     }
 
     /// Walks a host statement, handing attached directives to their constructs.
     pub fn stmt(&mut self, s: &Node<Statement>) {
-        let attached = self.att.by_stmt.get(&s.span.start).cloned().unwrap_or_default();
+        let attached = self
+            .att
+            .by_stmt
+            .get(&s.span.start)
+            .cloned()
+            .unwrap_or_default();
         self.stmt_with(s, &attached);
     }
 

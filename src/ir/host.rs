@@ -39,7 +39,11 @@ pub enum HostArg {
     /// pointer's value, an array, or `&scalar`), found through the present
     /// table; `section` is the C expression of an address inside the mapped
     /// range when a clause maps it with a section. `name` is for messages.
-    DevicePtr { name: String, ptr: String, section: Option<String> },
+    DevicePtr {
+        name: String,
+        ptr: String,
+        section: Option<String>,
+    },
 }
 
 /// What a construct is.

@@ -10,8 +10,8 @@
 //! May call: `ir` only.
 
 use crate::ir::{
-    BinOp, Block, CmpOp, Expr, ExprId, Function, IntKind, Kernel, LocalId, Loop, LoopCmp, Module, Parallelism,
-    Special, Stmt, Type,
+    BinOp, Block, CmpOp, Expr, ExprId, Function, IntKind, Kernel, LocalId, Loop, LoopCmp, Module,
+    Parallelism, Special, Stmt, Type,
 };
 
 /// Schedules every kernel of the module; afterwards `ir::validate(m, true)`
@@ -35,10 +35,26 @@ fn stmt(f: &mut Function, s: Stmt) -> Stmt {
     match s {
         Stmt::Loop(l) => match l.par {
             Parallelism::Seq => seq_loop(f, l),
-            Parallelism::Par { gang, worker, vector } => par_loop(f, l, gang, worker, vector),
+            Parallelism::Par {
+                gang,
+                worker,
+                vector,
+            } => par_loop(f, l, gang, worker, vector),
         },
-        Stmt::If { cond, then, otherwise } => Stmt::If { cond, then: block(f, then), otherwise: block(f, otherwise) },
-        Stmt::While { cond, body, step } => Stmt::While { cond, body: block(f, body), step: block(f, step) },
+        Stmt::If {
+            cond,
+            then,
+            otherwise,
+        } => Stmt::If {
+            cond,
+            then: block(f, then),
+            otherwise: block(f, otherwise),
+        },
+        Stmt::While { cond, body, step } => Stmt::While {
+            cond,
+            body: block(f, body),
+            step: block(f, step),
+        },
         Stmt::Block(b) => Stmt::Block(block(f, b)),
         s => s,
     }
@@ -79,7 +95,10 @@ fn seq_loop(f: &mut Function, l: Loop) -> Stmt {
     let mut out = vec![];
     let limit = hold(f, &mut out, "limit", l.limit);
     let step = hold(f, &mut out, "step", l.step);
-    out.push(Stmt::Assign { local: l.var, value: l.init });
+    out.push(Stmt::Assign {
+        local: l.var,
+        value: l.init,
+    });
     let (v, lim) = (f.read(l.var), f.read(limit));
     let op = match l.cmp {
         LoopCmp::Lt => CmpOp::Lt,
@@ -91,7 +110,14 @@ fn seq_loop(f: &mut Function, l: Loop) -> Stmt {
     let (v, s) = (f.read(l.var), f.read(step));
     let next = bin(f, BinOp::Add, v, s);
     let body = block(f, l.body);
-    out.push(Stmt::While { cond, body, step: vec![Stmt::Assign { local: l.var, value: next }] });
+    out.push(Stmt::While {
+        cond,
+        body,
+        step: vec![Stmt::Assign {
+            local: l.var,
+            value: next,
+        }],
+    });
     Stmt::Block(out)
 }
 
@@ -156,7 +182,13 @@ fn par_loop(f: &mut Function, l: Loop, gang: bool, worker: bool, vector: bool) -
         if up {
             s
         } else {
-            f.add(Expr::Unary { op: crate::ir::UnOp::Neg, arg: s }, i64t.clone())
+            f.add(
+                Expr::Unary {
+                    op: crate::ir::UnOp::Neg,
+                    arg: s,
+                },
+                i64t.clone(),
+            )
         }
     };
     let mag = hold(f, &mut out, "stepmag", mag);
@@ -179,7 +211,14 @@ fn par_loop(f: &mut Function, l: Loop, gang: bool, worker: bool, vector: bool) -
         bin(f, BinOp::Add, q, one)
     };
     let zero = f.int(0, i64t);
-    let trip = f.add(Expr::Select { cond: nonempty, then: count, otherwise: zero }, Type::I64);
+    let trip = f.add(
+        Expr::Select {
+            cond: nonempty,
+            then: count,
+            otherwise: zero,
+        },
+        Type::I64,
+    );
     let trip = cast(f, trip, Type::U64);
     let trip = hold(f, &mut out, "trip", trip);
     let (start, stride) = start_stride(f, gang, worker, vector);
@@ -194,11 +233,21 @@ fn par_loop(f: &mut Function, l: Loop, gang: bool, worker: bool, vector: bool) -
     let off = bin(f, BinOp::Mul, kt, s);
     let i = f.read(init);
     let v = bin(f, BinOp::Add, i, off);
-    let mut body = vec![Stmt::Assign { local: l.var, value: v }];
+    let mut body = vec![Stmt::Assign {
+        local: l.var,
+        value: v,
+    }];
     body.extend(block(f, l.body));
     let (kv, st) = (f.read(k), f.read(stride));
     let next = bin(f, BinOp::Add, kv, st);
-    out.push(Stmt::While { cond, body, step: vec![Stmt::Assign { local: k, value: next }] });
+    out.push(Stmt::While {
+        cond,
+        body,
+        step: vec![Stmt::Assign {
+            local: k,
+            value: next,
+        }],
+    });
     Stmt::Block(out)
 }
 

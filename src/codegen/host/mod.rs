@@ -17,7 +17,12 @@ pub const IMAGE: &str = "__accc_image";
 pub fn write(text: &str, plan: &HostPlan, module: &Module) -> String {
     let mut constructs: Vec<&Construct> = plan.constructs.iter().collect();
     constructs.sort_by_key(|c| c.stmt.start); // stable: outer first on ties
-    let mut w = Writer { text, module, constructs, next: 0 };
+    let mut w = Writer {
+        text,
+        module,
+        constructs,
+        next: 0,
+    };
     let mut out = String::from("#include <ptxrt.h>\n");
     if !module.kernels.is_empty() {
         out.push_str(&format!("static struct __ptxrt_image {IMAGE};\n"));
@@ -89,7 +94,10 @@ impl Writer<'_> {
         ));
         if !c.maps.is_empty() {
             let items: Vec<String> = c.maps.iter().map(map_init).collect();
-            out.push_str(&format!("struct __ptxrt_map __accc_maps{id}[] = {{{}}}; ", items.join(", ")));
+            out.push_str(&format!(
+                "struct __ptxrt_map __accc_maps{id}[] = {{{}}}; ",
+                items.join(", ")
+            ));
         }
     }
 
@@ -112,7 +120,9 @@ impl Writer<'_> {
                     Self::maps_args(c, id)
                 ));
                 self.range(out, c.stmt.clone());
-                out.push_str(&format!(" if (__accc_r{id}) __ptxrt_data_end(__accc_r{id}); }}"));
+                out.push_str(&format!(
+                    " if (__accc_r{id}) __ptxrt_data_end(__accc_r{id}); }}"
+                ));
             }
             ConstructKind::Compute { kernel, args } => {
                 out.push_str(&format!("{{ if (__ptxrt_use_device(({cond}) != 0)) {{ "));
@@ -138,7 +148,10 @@ impl Writer<'_> {
                 let args_expr = if arg_ptrs.is_empty() {
                     "(void **)0".to_string()
                 } else {
-                    out.push_str(&format!("void *__accc_a{id}[] = {{{}}}; ", arg_ptrs.join(", ")));
+                    out.push_str(&format!(
+                        "void *__accc_a{id}[] = {{{}}}; ",
+                        arg_ptrs.join(", ")
+                    ));
                     format!("__accc_a{id}")
                 };
                 if let Some(k) = self.module.kernels.get(*kernel) {
@@ -146,7 +159,11 @@ impl Writer<'_> {
                     let grid = match &k.launch.grid {
                         GridSize::FromTrip { trip, spread } => format!(
                             "__ptxrt_default_gangs((unsigned long long)({trip}), {})",
-                            if *spread { format!("{} * {}", size(bx), size(by)) } else { "1u".into() }
+                            if *spread {
+                                format!("{} * {}", size(bx), size(by))
+                            } else {
+                                "1u".into()
+                            }
                         ),
                         g => size(g),
                     };
@@ -166,5 +183,11 @@ impl Writer<'_> {
 }
 
 fn map_init(m: &HostMap) -> String {
-    format!("{{{}, {}, {}, {}}}", c_str(&m.name), m.start, m.bytes, m.kind as i32)
+    format!(
+        "{{{}, {}, {}, {}}}",
+        c_str(&m.name),
+        m.start,
+        m.bytes,
+        m.kind as i32
+    )
 }

@@ -10,7 +10,9 @@ mod writer;
 
 use crate::ir::Module;
 use inkwell::context::Context;
-use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine, TargetTriple};
+use inkwell::targets::{
+    CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine, TargetTriple,
+};
 use inkwell::OptimizationLevel;
 use std::path::PathBuf;
 
@@ -64,12 +66,23 @@ fn target_machine(o: &Options) -> Result<TargetMachine, Error> {
         _ => OptimizationLevel::Aggressive,
     };
     target
-        .create_target_machine(&triple, &o.arch, "", level, RelocMode::Default, CodeModel::Default)
+        .create_target_machine(
+            &triple,
+            &o.arch,
+            "",
+            level,
+            RelocMode::Default,
+            CodeModel::Default,
+        )
         .ok_or_else(|| Error::Llvm(format!("no NVPTX target machine for '{}'", o.arch)))
 }
 
 /// Builds and optimises the LLVM module; `f` receives it with its machine.
-fn with_module<T>(m: &Module, o: &Options, f: impl FnOnce(&inkwell::module::Module, &TargetMachine) -> Result<T, Error>) -> Result<T, Error> {
+fn with_module<T>(
+    m: &Module,
+    o: &Options,
+    f: impl FnOnce(&inkwell::module::Module, &TargetMachine) -> Result<T, Error>,
+) -> Result<T, Error> {
     let tm = target_machine(o)?;
     let ctx = Context::create();
     let module = writer::translate(&ctx, m, &tm, o)?;
@@ -91,7 +104,9 @@ pub fn write_ptx(m: &Module, o: &Options) -> Result<String, Error> {
         let buf = tm
             .write_to_memory_buffer(module, FileType::Assembly)
             .map_err(|e| Error::Llvm(e.to_string()))?;
-        Ok(String::from_utf8_lossy(buf.as_slice()).trim_end_matches('\0').to_string())
+        Ok(String::from_utf8_lossy(buf.as_slice())
+            .trim_end_matches('\0')
+            .to_string())
     })
 }
 

@@ -14,7 +14,8 @@ pub fn assemble(ptx: &str, arch: &str, ptxas: &Path) -> Result<Vec<u8>, Error> {
         .map_err(|e| Error::Ptxas(format!("cannot create a temporary folder: {e}")))?;
     let src = dir.path().join("k.ptx");
     let out = dir.path().join("k.cubin");
-    std::fs::write(&src, ptx).map_err(|e| Error::Ptxas(format!("cannot write {}: {e}", src.display())))?;
+    std::fs::write(&src, ptx)
+        .map_err(|e| Error::Ptxas(format!("cannot write {}: {e}", src.display())))?;
     let r = Command::new(ptxas)
         .arg(format!("-arch={arch}"))
         .arg("-O3")

@@ -16,7 +16,10 @@ fn options() -> Options {
     Options {
         arch: "sm_90".into(),
         opt_level: 3,
-        libdevice: repo_tool(".tools/pip/nvidia/cu13/nvvm/libdevice/libdevice.10.bc", "ACCC_LIBDEVICE"),
+        libdevice: repo_tool(
+            ".tools/pip/nvidia/cu13/nvvm/libdevice/libdevice.10.bc",
+            "ACCC_LIBDEVICE",
+        ),
     }
 }
 
@@ -39,11 +42,24 @@ fn kernel(math: Option<MathFunc>, ty: Type) -> Module {
     let src = elem(&mut f, b);
     let x = f.add(Expr::Load(src), ty.clone());
     let v = match math {
-        Some(func) => f.add(Expr::Math { func, args: vec![x] }, ty.clone()),
+        Some(func) => f.add(
+            Expr::Math {
+                func,
+                args: vec![x],
+            },
+            ty.clone(),
+        ),
         None => {
             let iv = f.read(i);
             let c = f.add(Expr::Cast(iv), ty.clone());
-            f.add(Expr::Binary { op: BinOp::Add, lhs: x, rhs: c }, ty.clone())
+            f.add(
+                Expr::Binary {
+                    op: BinOp::Add,
+                    lhs: x,
+                    rhs: c,
+                },
+                ty.clone(),
+            )
         }
     };
     let dst = elem(&mut f, a);
@@ -54,7 +70,11 @@ fn kernel(math: Option<MathFunc>, ty: Type) -> Module {
         limit,
         step,
         body: vec![Stmt::Store { ptr: dst, value: v }],
-        par: Parallelism::Par { gang: true, worker: false, vector: true },
+        par: Parallelism::Par {
+            gang: true,
+            worker: false,
+            vector: true,
+        },
         loc: SrcLoc::default(),
     })];
     let mut m = Module {
@@ -64,12 +84,27 @@ fn kernel(math: Option<MathFunc>, ty: Type) -> Module {
             construct: "parallel loop".into(),
             loc: SrcLoc::default(),
             params: vec![
-                Param { name: "a".into(), local: a, mode: ParamMode::DevicePtr { read_only: false } },
-                Param { name: "b".into(), local: b, mode: ParamMode::DevicePtr { read_only: true } },
-                Param { name: "n".into(), local: n, mode: ParamMode::Value },
+                Param {
+                    name: "a".into(),
+                    local: a,
+                    mode: ParamMode::DevicePtr { read_only: false },
+                },
+                Param {
+                    name: "b".into(),
+                    local: b,
+                    mode: ParamMode::DevicePtr { read_only: true },
+                },
+                Param {
+                    name: "n".into(),
+                    local: n,
+                    mode: ParamMode::Value,
+                },
             ],
             body: f,
-            launch: Launch { grid: GridSize::Const(1), block: [GridSize::Const(128), GridSize::Const(1)] },
+            launch: Launch {
+                grid: GridSize::Const(1),
+                block: [GridSize::Const(128), GridSize::Const(1)],
+            },
         }],
     };
     crate::schedule::schedule(&mut m);
@@ -85,7 +120,10 @@ fn check_ptx(ptx: &str) {
         let cubin = ptxas::assemble(ptx, "sm_90", &p).unwrap_or_else(|e| panic!("{e}\n{ptx}"));
         assert!(cubin.starts_with(b"\x7fELF"));
     } else {
-        assert!(std::env::var_os("CI").is_none(), "ptxas must be installed on CI (scripts/setup.sh)");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "ptxas must be installed on CI (scripts/setup.sh)"
+        );
     }
 }
 
@@ -101,19 +139,34 @@ fn vector_add_assembles() {
 fn math_links_libdevice() {
     let o = options();
     if o.libdevice.is_none() {
-        assert!(std::env::var_os("CI").is_none(), "libdevice must be installed on CI (scripts/setup.sh)");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "libdevice must be installed on CI (scripts/setup.sh)"
+        );
         return;
     }
-    for (f, ty) in [(MathFunc::Sqrt, Type::F64), (MathFunc::Exp, Type::F32), (MathFunc::Sin, Type::F64)] {
+    for (f, ty) in [
+        (MathFunc::Sqrt, Type::F64),
+        (MathFunc::Exp, Type::F32),
+        (MathFunc::Sin, Type::F64),
+    ] {
         let ptx = write_ptx(&kernel(Some(f), ty), &o).unwrap_or_else(|e| panic!("{e}"));
         check_ptx(&ptx);
-        assert!(!ptx.contains(".extern .func __nv_"), "libdevice not linked:\n{ptx}");
+        assert!(
+            !ptx.contains(".extern .func __nv_"),
+            "libdevice not linked:\n{ptx}"
+        );
     }
 }
 
 #[test]
 fn math_without_libdevice_is_an_error() {
-    let o = Options { libdevice: None, ..options() };
-    let e = write_ptx(&kernel(Some(MathFunc::Sqrt), Type::F64), &o).err().map(|e| e.to_string());
+    let o = Options {
+        libdevice: None,
+        ..options()
+    };
+    let e = write_ptx(&kernel(Some(MathFunc::Sqrt), Type::F64), &o)
+        .err()
+        .map(|e| e.to_string());
     assert!(e.is_some_and(|e| e.contains("'sqrt' needs libdevice")));
 }

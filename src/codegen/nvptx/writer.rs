@@ -7,8 +7,8 @@
 
 use super::{Error, Options};
 use crate::ir::{
-    BinOp, Block, CmpOp, Expr, ExprId, FloatKind, Function, IntKind, Kernel, Literal, MathFunc, Module, ParamMode,
-    Special, Stmt, Type, UnOp,
+    BinOp, Block, CmpOp, Expr, ExprId, FloatKind, Function, IntKind, Kernel, Literal, MathFunc,
+    Module, ParamMode, Special, Stmt, Type, UnOp,
 };
 use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::basic_block::BasicBlock;
@@ -43,7 +43,16 @@ pub fn translate<'c>(
     module.set_data_layout(&tm.get_target_data().get_data_layout());
     let math: std::cell::Cell<Option<&'static str>> = std::cell::Cell::new(None);
     for k in &m.kernels {
-        let mut w = Writer { ctx, module: &module, b: ctx.create_builder(), f: &k.body, locals: vec![], loops: vec![], func: None, math: &math };
+        let mut w = Writer {
+            ctx,
+            module: &module,
+            b: ctx.create_builder(),
+            f: &k.body,
+            locals: vec![],
+            loops: vec![],
+            func: None,
+            math: &math,
+        };
         w.kernel(k)?;
     }
     if let Some(first) = math.get() {
@@ -54,8 +63,14 @@ pub fn translate<'c>(
             .map_err(|e| Error::Llvm(format!("cannot read libdevice {}: {e}", path.display())))?;
         lib.set_triple(&tm.get_triple());
         lib.set_data_layout(&tm.get_target_data().get_data_layout());
-        module.link_in_module(lib).map_err(|e| Error::Llvm(format!("cannot link libdevice: {e}")))?;
-        module.add_basic_value_flag("nvvm-reflect-ftz", FlagBehavior::Override, ctx.i32_type().const_int(0, false));
+        module
+            .link_in_module(lib)
+            .map_err(|e| Error::Llvm(format!("cannot link libdevice: {e}")))?;
+        module.add_basic_value_flag(
+            "nvvm-reflect-ftz",
+            FlagBehavior::Override,
+            ctx.i32_type().const_int(0, false),
+        );
         // Only the kernels are entry points; everything else may be inlined
         // and dropped.
         let kernels: Vec<&str> = m.kernels.iter().map(|k| k.name.as_str()).collect();
@@ -115,7 +130,9 @@ impl<'a, 'c> Writer<'a, 'c> {
         func.set_call_conventions(PTX_KERNEL_CC);
         for (i, p) in k.params.iter().enumerate() {
             if let ParamMode::DevicePtr { read_only: true } = p.mode {
-                let ro = self.ctx.create_enum_attribute(Attribute::get_named_enum_kind_id("readonly"), 0);
+                let ro = self
+                    .ctx
+                    .create_enum_attribute(Attribute::get_named_enum_kind_id("readonly"), 0);
                 func.add_attribute(AttributeLoc::Param(i as u32), ro);
             }
         }
@@ -128,7 +145,9 @@ impl<'a, 'c> Writer<'a, 'c> {
             self.locals.push(a);
         }
         for (i, p) in k.params.iter().enumerate() {
-            let Some(v) = func.get_nth_param(i as u32) else { return internal("missing parameter") };
+            let Some(v) = func.get_nth_param(i as u32) else {
+                return internal("missing parameter");
+            };
             llvm(self.b.build_store(self.local_ptr(p.local.0)?, v))?;
         }
         self.block(&self.f.body)?;
@@ -147,7 +166,9 @@ impl<'a, 'c> Writer<'a, 'c> {
 
     /// True when the current block has no terminator yet.
     fn open(&self) -> bool {
-        self.b.get_insert_block().is_some_and(|bb| bb.get_terminator().is_none())
+        self.b
+            .get_insert_block()
+            .is_some_and(|bb| bb.get_terminator().is_none())
     }
 
     fn new_bb(&self, name: &str) -> Result<BasicBlock<'c>, Error> {
@@ -188,9 +209,17 @@ impl<'a, 'c> Writer<'a, 'c> {
                 let v = self.expr(*value)?;
                 llvm(self.b.build_store(p, v))?;
             }
-            Stmt::If { cond, then, otherwise } => {
+            Stmt::If {
+                cond,
+                then,
+                otherwise,
+            } => {
                 let c = self.expr(*cond)?.into_int_value();
-                let (bt, be, bm) = (self.new_bb("then")?, self.new_bb("else")?, self.new_bb("endif")?);
+                let (bt, be, bm) = (
+                    self.new_bb("then")?,
+                    self.new_bb("else")?,
+                    self.new_bb("endif")?,
+                );
                 llvm(self.b.build_conditional_branch(c, bt, be))?;
                 self.b.position_at_end(bt);
                 self.block(then)?;
@@ -201,7 +230,12 @@ impl<'a, 'c> Writer<'a, 'c> {
                 self.b.position_at_end(bm);
             }
             Stmt::While { cond, body, step } => {
-                let (bc, bb, bs, bx) = (self.new_bb("cond")?, self.new_bb("body")?, self.new_bb("step")?, self.new_bb("exit")?);
+                let (bc, bb, bs, bx) = (
+                    self.new_bb("cond")?,
+                    self.new_bb("body")?,
+                    self.new_bb("step")?,
+                    self.new_bb("exit")?,
+                );
                 self.br(bc)?;
                 self.b.position_at_end(bc);
                 let c = self.expr(*cond)?.into_int_value();
@@ -217,7 +251,9 @@ impl<'a, 'c> Writer<'a, 'c> {
                 self.b.position_at_end(bx);
             }
             Stmt::Break | Stmt::Continue => {
-                let Some(&(cont, brk)) = self.loops.last() else { return internal("break outside a loop") };
+                let Some(&(cont, brk)) = self.loops.last() else {
+                    return internal("break outside a loop");
+                };
                 self.br(if matches!(s, Stmt::Break) { brk } else { cont })?;
             }
             Stmt::Return => {
@@ -268,7 +304,9 @@ impl<'a, 'c> Writer<'a, 'c> {
                 llvm(self.b.build_load(t, ptr, "ld"))?
             }
             Expr::PtrAdd { base, index } => {
-                let Some(pointee) = ty.pointee() else { return internal("ptradd of a non-pointer") };
+                let Some(pointee) = ty.pointee() else {
+                    return internal("ptradd of a non-pointer");
+                };
                 let et = self.ty(pointee)?;
                 let p = self.expr(*base)?.into_pointer_value();
                 let i = self.int(*index)?;
@@ -281,20 +319,32 @@ impl<'a, 'c> Writer<'a, 'c> {
             Expr::Unary { op, arg } => {
                 let a = self.expr(*arg)?;
                 match (op, a) {
-                    (UnOp::Neg, BasicValueEnum::IntValue(v)) => llvm(self.b.build_int_neg(v, "neg"))?.into(),
-                    (UnOp::Neg, BasicValueEnum::FloatValue(v)) => llvm(self.b.build_float_neg(v, "fneg"))?.into(),
-                    (UnOp::BitNot | UnOp::Not, BasicValueEnum::IntValue(v)) => llvm(self.b.build_not(v, "not"))?.into(),
+                    (UnOp::Neg, BasicValueEnum::IntValue(v)) => {
+                        llvm(self.b.build_int_neg(v, "neg"))?.into()
+                    }
+                    (UnOp::Neg, BasicValueEnum::FloatValue(v)) => {
+                        llvm(self.b.build_float_neg(v, "fneg"))?.into()
+                    }
+                    (UnOp::BitNot | UnOp::Not, BasicValueEnum::IntValue(v)) => {
+                        llvm(self.b.build_not(v, "not"))?.into()
+                    }
                     _ => return internal("bad unary operand"),
                 }
             }
             Expr::Cast(a) => self.cast(*a, ty)?,
-            Expr::Select { cond, then, otherwise } => {
+            Expr::Select {
+                cond,
+                then,
+                otherwise,
+            } => {
                 let c = self.int(*cond)?;
                 self.branchy(c, *then, *otherwise, ty)?
             }
             Expr::Logical { and, lhs, rhs } => {
                 let l = self.int(*lhs)?;
-                let Some(start) = self.b.get_insert_block() else { return internal("no block") };
+                let Some(start) = self.b.get_insert_block() else {
+                    return internal("no block");
+                };
                 let (brhs, bm) = (self.new_bb("rhs")?, self.new_bb("logic")?);
                 if *and {
                     llvm(self.b.build_conditional_branch(l, brhs, bm))?;
@@ -303,12 +353,17 @@ impl<'a, 'c> Writer<'a, 'c> {
                 }
                 self.b.position_at_end(brhs);
                 let r = self.int(*rhs)?;
-                let Some(rend) = self.b.get_insert_block() else { return internal("no block") };
+                let Some(rend) = self.b.get_insert_block() else {
+                    return internal("no block");
+                };
                 llvm(self.b.build_unconditional_branch(bm))?;
                 self.b.position_at_end(bm);
                 let phi = llvm(self.b.build_phi(self.ctx.bool_type(), "sc"))?;
                 let short = self.ctx.bool_type().const_int(u64::from(!*and), false);
-                phi.add_incoming(&[(&short as &dyn BasicValue, start), (&r as &dyn BasicValue, rend)]);
+                phi.add_incoming(&[
+                    (&short as &dyn BasicValue, start),
+                    (&r as &dyn BasicValue, rend),
+                ]);
                 phi.as_basic_value()
             }
             Expr::Special(s) => self.special(*s)?,
@@ -317,16 +372,30 @@ impl<'a, 'c> Writer<'a, 'c> {
     }
 
     /// `cond ? a : b` evaluating only the chosen side.
-    fn branchy(&self, c: IntValue<'c>, a: ExprId, b: ExprId, ty: &Type) -> Result<BasicValueEnum<'c>, Error> {
-        let (ba, bb, bm) = (self.new_bb("sel.a")?, self.new_bb("sel.b")?, self.new_bb("sel")?);
+    fn branchy(
+        &self,
+        c: IntValue<'c>,
+        a: ExprId,
+        b: ExprId,
+        ty: &Type,
+    ) -> Result<BasicValueEnum<'c>, Error> {
+        let (ba, bb, bm) = (
+            self.new_bb("sel.a")?,
+            self.new_bb("sel.b")?,
+            self.new_bb("sel")?,
+        );
         llvm(self.b.build_conditional_branch(c, ba, bb))?;
         self.b.position_at_end(ba);
         let va = self.expr(a)?;
-        let Some(ea) = self.b.get_insert_block() else { return internal("no block") };
+        let Some(ea) = self.b.get_insert_block() else {
+            return internal("no block");
+        };
         llvm(self.b.build_unconditional_branch(bm))?;
         self.b.position_at_end(bb);
         let vb = self.expr(b)?;
-        let Some(eb) = self.b.get_insert_block() else { return internal("no block") };
+        let Some(eb) = self.b.get_insert_block() else {
+            return internal("no block");
+        };
         llvm(self.b.build_unconditional_branch(bm))?;
         self.b.position_at_end(bm);
         let phi = llvm(self.b.build_phi(self.ty(ty)?, "sel"))?;
@@ -334,7 +403,13 @@ impl<'a, 'c> Writer<'a, 'c> {
         Ok(phi.as_basic_value())
     }
 
-    fn binary(&self, op: BinOp, lhs: ExprId, rhs: ExprId, ty: &Type) -> Result<BasicValueEnum<'c>, Error> {
+    fn binary(
+        &self,
+        op: BinOp,
+        lhs: ExprId,
+        rhs: ExprId,
+        ty: &Type,
+    ) -> Result<BasicValueEnum<'c>, Error> {
         let (a, b) = (self.expr(lhs)?, self.expr(rhs)?);
         let b_ = &self.b;
         match (a, b) {
@@ -374,7 +449,11 @@ impl<'a, 'c> Writer<'a, 'c> {
                     BinOp::Div => b_.build_float_div(x, y, "fdiv"),
                     BinOp::Rem => b_.build_float_rem(x, y, "frem"),
                     BinOp::Min | BinOp::Max => {
-                        let pred = if op == BinOp::Min { FloatPredicate::OLT } else { FloatPredicate::OGT };
+                        let pred = if op == BinOp::Min {
+                            FloatPredicate::OLT
+                        } else {
+                            FloatPredicate::OGT
+                        };
                         let c = llvm(b_.build_float_compare(pred, x, y, "fmm"))?;
                         return llvm(b_.build_select(c, x, y, "fminmax"));
                     }
@@ -415,7 +494,9 @@ impl<'a, 'c> Writer<'a, 'c> {
                     (CmpOp::Ge, false) => IntPredicate::UGE,
                 };
                 match (x, y) {
-                    (BasicValueEnum::IntValue(x), BasicValueEnum::IntValue(y)) => llvm(self.b.build_int_compare(p, x, y, "icmp")),
+                    (BasicValueEnum::IntValue(x), BasicValueEnum::IntValue(y)) => {
+                        llvm(self.b.build_int_compare(p, x, y, "icmp"))
+                    }
                     (BasicValueEnum::PointerValue(x), BasicValueEnum::PointerValue(y)) => {
                         llvm(self.b.build_int_compare(p, x, y, "pcmp"))
                     }
@@ -440,7 +521,9 @@ impl<'a, 'c> Writer<'a, 'c> {
                 let zero = x.get_type().const_zero();
                 llvm(b.build_float_compare(FloatPredicate::UNE, x, zero, "tobool"))?.into()
             }
-            (_, Type::Int(IntKind::Bool), BasicValueEnum::PointerValue(x)) => llvm(b.build_is_not_null(x, "tobool"))?.into(),
+            (_, Type::Int(IntKind::Bool), BasicValueEnum::PointerValue(x)) => {
+                llvm(b.build_is_not_null(x, "tobool"))?.into()
+            }
             (Type::Int(fk), Type::Int(tk), BasicValueEnum::IntValue(x)) => {
                 let t = target.into_int_type();
                 if tk.bits() < fk.bits() {
@@ -472,8 +555,12 @@ impl<'a, 'c> Writer<'a, 'c> {
             (Type::Float(fk), Type::Float(tk), BasicValueEnum::FloatValue(x)) => {
                 let t = target.into_float_type();
                 match (fk, tk) {
-                    (FloatKind::F32, FloatKind::F64) => llvm(b.build_float_ext(x, t, "fpext"))?.into(),
-                    (FloatKind::F64, FloatKind::F32) => llvm(b.build_float_trunc(x, t, "fptrunc"))?.into(),
+                    (FloatKind::F32, FloatKind::F64) => {
+                        llvm(b.build_float_ext(x, t, "fpext"))?.into()
+                    }
+                    (FloatKind::F64, FloatKind::F32) => {
+                        llvm(b.build_float_trunc(x, t, "fptrunc"))?.into()
+                    }
                     _ => x.into(),
                 }
             }
@@ -498,7 +585,10 @@ impl<'a, 'c> Writer<'a, 'c> {
         let dim = ["x", "y", "z"].get(d as usize).copied().unwrap_or("x");
         let name = format!("llvm.nvvm.read.ptx.sreg.{reg}.{dim}");
         let i32t = self.ctx.i32_type();
-        let f = self.module.get_function(&name).unwrap_or_else(|| self.module.add_function(&name, i32t.fn_type(&[], false), None));
+        let f = self.module.get_function(&name).unwrap_or_else(|| {
+            self.module
+                .add_function(&name, i32t.fn_type(&[], false), None)
+        });
         let call = llvm(self.b.build_call(f, &[], reg))?;
         match call.try_as_basic_value().basic() {
             Some(v) => Ok(v),
@@ -506,7 +596,12 @@ impl<'a, 'c> Writer<'a, 'c> {
         }
     }
 
-    fn math_call(&self, func: MathFunc, args: &[ExprId], ty: &Type) -> Result<BasicValueEnum<'c>, Error> {
+    fn math_call(
+        &self,
+        func: MathFunc,
+        args: &[ExprId],
+        ty: &Type,
+    ) -> Result<BasicValueEnum<'c>, Error> {
         let single = matches!(ty, Type::Float(FloatKind::F32));
         let name = format!("__nv_{}{}", func.c_name(), if single { "f" } else { "" });
         if self.math.get().is_none() {
@@ -514,10 +609,10 @@ impl<'a, 'c> Writer<'a, 'c> {
         }
         let t = self.ty(ty)?;
         let params: Vec<BasicMetadataTypeEnum> = args.iter().map(|_| t.into()).collect();
-        let f = self
-            .module
-            .get_function(&name)
-            .unwrap_or_else(|| self.module.add_function(&name, t.fn_type(&params, false), None));
+        let f = self.module.get_function(&name).unwrap_or_else(|| {
+            self.module
+                .add_function(&name, t.fn_type(&params, false), None)
+        });
         let mut vals = vec![];
         for a in args {
             vals.push(self.expr(*a)?.into());

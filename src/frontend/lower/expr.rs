@@ -11,7 +11,9 @@ use crate::frontend::conv::{promote, usual_arith};
 use crate::frontend::ctype::CType;
 use crate::frontend::declare;
 use crate::frontend::literal;
-use crate::ir::{BinOp, CmpOp, Expr, ExprId, IntKind, Literal, LocalId, MathFunc, ParamMode, Stmt, Type, UnOp};
+use crate::ir::{
+    BinOp, CmpOp, Expr, ExprId, IntKind, Literal, LocalId, MathFunc, ParamMode, Stmt, Type, UnOp,
+};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 
@@ -93,7 +95,10 @@ impl Lower<'_> {
     fn ir_type(&self, t: &CType, span: Span) -> DResult<Type> {
         match t.to_ir() {
             Some(t) => Ok(t),
-            None => self.err(span, format!("type '{t}' is not supported in a compute region yet")),
+            None => self.err(
+                span,
+                format!("type '{t}' is not supported in a compute region yet"),
+            ),
         }
     }
 
@@ -164,9 +169,17 @@ impl Lower<'_> {
                 self.sizeof(&val.ty().clone(), span)
             }
             Expression::Call(c) => self.call(&c.node, span),
-            Expression::Member(_) => self.err(span, "struct and union members in compute regions are not supported yet"),
-            Expression::StringLiteral(_) => self.err(span, "string literals are not supported in compute regions"),
-            _ => self.err(span, "this kind of expression is not supported in a compute region yet"),
+            Expression::Member(_) => self.err(
+                span,
+                "struct and union members in compute regions are not supported yet",
+            ),
+            Expression::StringLiteral(_) => {
+                self.err(span, "string literals are not supported in compute regions")
+            }
+            _ => self.err(
+                span,
+                "this kind of expression is not supported in a compute region yet",
+            ),
         }
     }
 
@@ -177,8 +190,14 @@ impl Lower<'_> {
 
     fn sizeof(&mut self, t: &CType, span: Span) -> DResult<Val> {
         match t.size() {
-            Some(n) => Ok(Val::R(self.int_lit(i128::from(n), &CType::ULONG), CType::ULONG)),
-            None => self.err(span, format!("invalid application of 'sizeof' to type '{t}'")),
+            Some(n) => Ok(Val::R(
+                self.int_lit(i128::from(n), &CType::ULONG),
+                CType::ULONG,
+            )),
+            None => self.err(
+                span,
+                format!("invalid application of 'sizeof' to type '{t}'"),
+            ),
         }
     }
 
@@ -196,9 +215,10 @@ impl Lower<'_> {
                     Ok(Val::L(Place::Local(local), ty))
                 }
             }
-            Resolved::Function(f) => {
-                self.err(span, format!("function '{f}' cannot be used as a value in a compute region"))
-            }
+            Resolved::Function(f) => self.err(
+                span,
+                format!("function '{f}' cannot be used as a value in a compute region"),
+            ),
         }
     }
 
@@ -223,11 +243,26 @@ impl Lower<'_> {
     }
 
     /// Arithmetic on two values converted to their common type.
-    fn arith(&mut self, op: BinOp, a: (ExprId, CType), b: (ExprId, CType), span: Span) -> DResult<(ExprId, CType)> {
+    fn arith(
+        &mut self,
+        op: BinOp,
+        a: (ExprId, CType),
+        b: (ExprId, CType),
+        span: Span,
+    ) -> DResult<(ExprId, CType)> {
         let (ta, tb) = (&a.1, &b.1);
-        let int_only = matches!(op, BinOp::Rem | BinOp::And | BinOp::Or | BinOp::Xor | BinOp::Shl | BinOp::Shr);
-        if !ta.is_arithmetic() || !tb.is_arithmetic() || (int_only && (!ta.is_integer() || !tb.is_integer())) {
-            return self.err(span, format!("invalid operands to binary expression ('{ta}' and '{tb}')"));
+        let int_only = matches!(
+            op,
+            BinOp::Rem | BinOp::And | BinOp::Or | BinOp::Xor | BinOp::Shl | BinOp::Shr
+        );
+        if !ta.is_arithmetic()
+            || !tb.is_arithmetic()
+            || (int_only && (!ta.is_integer() || !tb.is_integer()))
+        {
+            return self.err(
+                span,
+                format!("invalid operands to binary expression ('{ta}' and '{tb}')"),
+            );
         }
         let t = if matches!(op, BinOp::Shl | BinOp::Shr) {
             promote(ta)
@@ -241,23 +276,59 @@ impl Lower<'_> {
     }
 
     /// `p + i` for a pointer `p` (negated index when `neg`).
-    fn ptr_add(&mut self, p: (ExprId, CType), i: (ExprId, CType), neg: bool, span: Span) -> DResult<(ExprId, CType)> {
+    fn ptr_add(
+        &mut self,
+        p: (ExprId, CType),
+        i: (ExprId, CType),
+        neg: bool,
+        span: Span,
+    ) -> DResult<(ExprId, CType)> {
         if !i.1.is_integer() {
-            return self.err(span, format!("invalid operands to pointer arithmetic ('{}' and '{}')", p.1, i.1));
+            return self.err(
+                span,
+                format!(
+                    "invalid operands to pointer arithmetic ('{}' and '{}')",
+                    p.1, i.1
+                ),
+            );
         }
         if p.1.element().and_then(|e| e.size()).is_none() {
-            return self.err(span, format!("arithmetic on a pointer to an incomplete type '{}'", p.1));
+            return self.err(
+                span,
+                format!("arithmetic on a pointer to an incomplete type '{}'", p.1),
+            );
         }
         let mut idx = self.convert(i.0, &i.1, &CType::LONG, span)?;
         if neg {
-            idx = self.f.add(Expr::Unary { op: UnOp::Neg, arg: idx }, Type::I64);
+            idx = self.f.add(
+                Expr::Unary {
+                    op: UnOp::Neg,
+                    arg: idx,
+                },
+                Type::I64,
+            );
         }
         let ir = self.f.ty(p.0).clone();
-        Ok((self.f.add(Expr::PtrAdd { base: p.0, index: idx }, ir), p.1))
+        Ok((
+            self.f.add(
+                Expr::PtrAdd {
+                    base: p.0,
+                    index: idx,
+                },
+                ir,
+            ),
+            p.1,
+        ))
     }
 
     /// `a op b` on values (the arithmetic and pointer operators).
-    fn apply_binop(&mut self, op: &BinaryOperator, a: (ExprId, CType), b: (ExprId, CType), span: Span) -> DResult<(ExprId, CType)> {
+    fn apply_binop(
+        &mut self,
+        op: &BinaryOperator,
+        a: (ExprId, CType),
+        b: (ExprId, CType),
+        span: Span,
+    ) -> DResult<(ExprId, CType)> {
         use BinaryOperator as B;
         let is_ptr = |t: &CType| matches!(t, CType::Ptr(_));
         Ok(match op {
@@ -267,9 +338,26 @@ impl Lower<'_> {
                 let size = a.1.element().and_then(|e| e.size()).unwrap_or(1) as i128;
                 let x = self.f.add(Expr::Cast(a.0), Type::I64);
                 let y = self.f.add(Expr::Cast(b.0), Type::I64);
-                let d = self.f.add(Expr::Binary { op: BinOp::Sub, lhs: x, rhs: y }, Type::I64);
+                let d = self.f.add(
+                    Expr::Binary {
+                        op: BinOp::Sub,
+                        lhs: x,
+                        rhs: y,
+                    },
+                    Type::I64,
+                );
                 let s = self.int_lit(size, &CType::LONG);
-                (self.f.add(Expr::Binary { op: BinOp::Div, lhs: d, rhs: s }, Type::I64), CType::LONG)
+                (
+                    self.f.add(
+                        Expr::Binary {
+                            op: BinOp::Div,
+                            lhs: d,
+                            rhs: s,
+                        },
+                        Type::I64,
+                    ),
+                    CType::LONG,
+                )
             }
             B::Minus if is_ptr(&a.1) => self.ptr_add(a, b, true, span)?,
             B::Plus | B::AssignPlus => self.arith(BinOp::Add, a, b, span)?,
@@ -282,7 +370,12 @@ impl Lower<'_> {
             B::BitwiseAnd | B::AssignBitwiseAnd => self.arith(BinOp::And, a, b, span)?,
             B::BitwiseOr | B::AssignBitwiseOr => self.arith(BinOp::Or, a, b, span)?,
             B::BitwiseXor | B::AssignBitwiseXor => self.arith(BinOp::Xor, a, b, span)?,
-            B::Less | B::Greater | B::LessOrEqual | B::GreaterOrEqual | B::Equals | B::NotEquals => {
+            B::Less
+            | B::Greater
+            | B::LessOrEqual
+            | B::GreaterOrEqual
+            | B::Equals
+            | B::NotEquals => {
                 let cmp = match op {
                     B::Less => CmpOp::Lt,
                     B::Greater => CmpOp::Gt,
@@ -295,11 +388,21 @@ impl Lower<'_> {
                     (a.0, b.0)
                 } else if a.1.is_arithmetic() && b.1.is_arithmetic() {
                     let t = usual_arith(&a.1, &b.1);
-                    (self.convert(a.0, &a.1, &t, span)?, self.convert(b.0, &b.1, &t, span)?)
+                    (
+                        self.convert(a.0, &a.1, &t, span)?,
+                        self.convert(b.0, &b.1, &t, span)?,
+                    )
                 } else {
                     return self.err(span, format!("comparison between '{}' and '{}'", a.1, b.1));
                 };
-                let c = self.f.add(Expr::Cmp { op: cmp, lhs: x, rhs: y }, Type::BOOL);
+                let c = self.f.add(
+                    Expr::Cmp {
+                        op: cmp,
+                        lhs: x,
+                        rhs: y,
+                    },
+                    Type::BOOL,
+                );
                 (self.f.add(Expr::Cast(c), Type::I32), CType::INT)
             }
             _ => return self.err(span, "unsupported operator"),
@@ -331,12 +434,32 @@ impl Lower<'_> {
                 } else {
                     // The right side has side effects: evaluate it only when needed.
                     let t = self.temp(Type::BOOL);
-                    self.emit(Stmt::Assign { local: t, value: lhs });
+                    self.emit(Stmt::Assign {
+                        local: t,
+                        value: lhs,
+                    });
                     let cur = self.f.read(t);
-                    let cond = if and { cur } else { self.f.add(Expr::Unary { op: UnOp::Not, arg: cur }, Type::BOOL) };
+                    let cond = if and {
+                        cur
+                    } else {
+                        self.f.add(
+                            Expr::Unary {
+                                op: UnOp::Not,
+                                arg: cur,
+                            },
+                            Type::BOOL,
+                        )
+                    };
                     let mut then = pre;
-                    then.push(Stmt::Assign { local: t, value: rhs });
-                    self.emit(Stmt::If { cond, then, otherwise: vec![] });
+                    then.push(Stmt::Assign {
+                        local: t,
+                        value: rhs,
+                    });
+                    self.emit(Stmt::If {
+                        cond,
+                        then,
+                        otherwise: vec![],
+                    });
                     self.f.read(t)
                 };
                 Ok(Val::R(self.f.add(Expr::Cast(r), Type::I32), CType::INT))
@@ -346,8 +469,15 @@ impl Lower<'_> {
                 let (x, t) = self.rvalue(&b.rhs)?;
                 self.assign(target, x, &t, b.lhs.span)
             }
-            B::AssignPlus | B::AssignMinus | B::AssignMultiply | B::AssignDivide | B::AssignModulo
-            | B::AssignShiftLeft | B::AssignShiftRight | B::AssignBitwiseAnd | B::AssignBitwiseOr
+            B::AssignPlus
+            | B::AssignMinus
+            | B::AssignMultiply
+            | B::AssignDivide
+            | B::AssignModulo
+            | B::AssignShiftLeft
+            | B::AssignShiftRight
+            | B::AssignBitwiseAnd
+            | B::AssignBitwiseOr
             | B::AssignBitwiseXor => {
                 let target = self.expr(&b.lhs)?;
                 let target = self.stable(target, b.lhs.span)?;
@@ -380,7 +510,10 @@ impl Lower<'_> {
             Val::L(Place::Mem(p), t) => {
                 let ty = self.f.ty(p).clone();
                 let tmp = self.temp(ty);
-                self.emit(Stmt::Assign { local: tmp, value: p });
+                self.emit(Stmt::Assign {
+                    local: tmp,
+                    value: p,
+                });
                 let _ = span;
                 Ok(Val::L(Place::Mem(self.f.read(tmp)), t))
             }
@@ -399,10 +532,16 @@ impl Lower<'_> {
         let v = self.convert(x, t, &ty, span)?;
         let irty = self.ir_type(&ty, span)?;
         let tmp = self.temp(irty);
-        self.emit(Stmt::Assign { local: tmp, value: v });
+        self.emit(Stmt::Assign {
+            local: tmp,
+            value: v,
+        });
         let val = self.f.read(tmp);
         match place {
-            Place::Local(l) => self.emit(Stmt::Assign { local: l, value: val }),
+            Place::Local(l) => self.emit(Stmt::Assign {
+                local: l,
+                value: val,
+            }),
             Place::Mem(p) => self.store(p, val),
         }
         Ok(Val::R(self.f.read(tmp), ty))
@@ -481,13 +620,26 @@ impl Lower<'_> {
         } else if a.1 == b.1 {
             a.1.clone()
         } else {
-            return self.err(span, format!("incompatible operand types ('{}' and '{}')", a.1, b.1));
+            return self.err(
+                span,
+                format!("incompatible operand types ('{}' and '{}')", a.1, b.1),
+            );
         };
         let ir = self.ir_type(&t, span)?;
         if pa.is_empty() && pb.is_empty() {
             let x = self.convert(a.0, &a.1, &t, span)?;
             let y = self.convert(b.0, &b.1, &t, span)?;
-            return Ok(Val::R(self.f.add(Expr::Select { cond, then: x, otherwise: y }, ir), t));
+            return Ok(Val::R(
+                self.f.add(
+                    Expr::Select {
+                        cond,
+                        then: x,
+                        otherwise: y,
+                    },
+                    ir,
+                ),
+                t,
+            ));
         }
         let tmp = self.temp(ir);
         let (_, then) = self.in_block(|l| {
@@ -495,7 +647,10 @@ impl Lower<'_> {
                 l.emit(s);
             }
             let x = l.convert(a.0, &a.1, &t, span)?;
-            l.emit(Stmt::Assign { local: tmp, value: x });
+            l.emit(Stmt::Assign {
+                local: tmp,
+                value: x,
+            });
             Ok(())
         })?;
         let (_, otherwise) = self.in_block(|l| {
@@ -503,16 +658,26 @@ impl Lower<'_> {
                 l.emit(s);
             }
             let y = l.convert(b.0, &b.1, &t, span)?;
-            l.emit(Stmt::Assign { local: tmp, value: y });
+            l.emit(Stmt::Assign {
+                local: tmp,
+                value: y,
+            });
             Ok(())
         })?;
-        self.emit(Stmt::If { cond, then, otherwise });
+        self.emit(Stmt::If {
+            cond,
+            then,
+            otherwise,
+        });
         Ok(Val::R(self.f.read(tmp), t))
     }
 
     fn call(&mut self, c: &CallExpression, span: Span) -> DResult<Val> {
         let Expression::Identifier(id) = &c.callee.node else {
-            return self.err(span, "calls through function pointers are not supported in compute regions");
+            return self.err(
+                span,
+                "calls through function pointers are not supported in compute regions",
+            );
         };
         let name = id.node.name.as_str();
         if name == "acc_on_device" && c.arguments.len() == 1 {
@@ -520,17 +685,45 @@ impl Lower<'_> {
             let (x, t) = self.rvalue(&c.arguments[0])?;
             let x = self.convert(x, &t, &CType::INT, span)?;
             let tmp = self.temp(Type::I32);
-            self.emit(Stmt::Assign { local: tmp, value: x });
+            self.emit(Stmt::Assign {
+                local: tmp,
+                value: x,
+            });
             let (a, b) = (self.f.read(tmp), self.f.read(tmp));
             let four = self.int_lit(4, &CType::INT);
             let five = self.int_lit(5, &CType::INT);
-            let l = self.f.add(Expr::Cmp { op: CmpOp::Eq, lhs: a, rhs: four }, Type::BOOL);
-            let r = self.f.add(Expr::Cmp { op: CmpOp::Eq, lhs: b, rhs: five }, Type::BOOL);
-            let or = self.f.add(Expr::Logical { and: false, lhs: l, rhs: r }, Type::BOOL);
+            let l = self.f.add(
+                Expr::Cmp {
+                    op: CmpOp::Eq,
+                    lhs: a,
+                    rhs: four,
+                },
+                Type::BOOL,
+            );
+            let r = self.f.add(
+                Expr::Cmp {
+                    op: CmpOp::Eq,
+                    lhs: b,
+                    rhs: five,
+                },
+                Type::BOOL,
+            );
+            let or = self.f.add(
+                Expr::Logical {
+                    and: false,
+                    lhs: l,
+                    rhs: r,
+                },
+                Type::BOOL,
+            );
             return Ok(Val::R(self.f.add(Expr::Cast(or), Type::I32), CType::INT));
         }
         if let Some((func, single)) = MathFunc::from_c_name(name) {
-            let t = if single { CType::Float(crate::ir::FloatKind::F32) } else { CType::DOUBLE };
+            let t = if single {
+                CType::Float(crate::ir::FloatKind::F32)
+            } else {
+                CType::DOUBLE
+            };
             if c.arguments.len() != func.arity() {
                 return self.err(span, format!("'{name}' takes {} argument(s)", func.arity()));
             }
@@ -542,16 +735,46 @@ impl Lower<'_> {
             return Ok(Val::R(self.f.add(Expr::Math { func, args }, ir), t));
         }
         if matches!(name, "abs" | "labs" | "llabs") && c.arguments.len() == 1 {
-            let t = if name == "abs" { CType::INT } else { CType::LONG };
+            let t = if name == "abs" {
+                CType::INT
+            } else {
+                CType::LONG
+            };
             let x = self.rvalue_as(&c.arguments[0], &t)?;
             let ir = self.ir_type(&t, span)?;
             let tmp = self.temp(ir.clone());
-            self.emit(Stmt::Assign { local: tmp, value: x });
+            self.emit(Stmt::Assign {
+                local: tmp,
+                value: x,
+            });
             let (a, b, n) = (self.f.read(tmp), self.f.read(tmp), self.f.read(tmp));
-            let neg = self.f.add(Expr::Unary { op: UnOp::Neg, arg: b }, ir.clone());
+            let neg = self.f.add(
+                Expr::Unary {
+                    op: UnOp::Neg,
+                    arg: b,
+                },
+                ir.clone(),
+            );
             let zero = self.int_lit(0, &t);
-            let lt = self.f.add(Expr::Cmp { op: CmpOp::Lt, lhs: n, rhs: zero }, Type::BOOL);
-            return Ok(Val::R(self.f.add(Expr::Select { cond: lt, then: neg, otherwise: a }, ir), t));
+            let lt = self.f.add(
+                Expr::Cmp {
+                    op: CmpOp::Lt,
+                    lhs: n,
+                    rhs: zero,
+                },
+                Type::BOOL,
+            );
+            return Ok(Val::R(
+                self.f.add(
+                    Expr::Select {
+                        cond: lt,
+                        then: neg,
+                        otherwise: a,
+                    },
+                    ir,
+                ),
+                t,
+            ));
         }
         self.err(
             id.span,

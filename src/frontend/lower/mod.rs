@@ -13,7 +13,7 @@ use super::ctype::CType;
 use super::scope::{Scope, SymKind};
 use super::source::SourceMap;
 use crate::diag::{DResult, Diagnostics};
-use crate::ir::{Block, Function, LocalId, Param, ParamMode, Parallelism, SrcLoc, Stmt};
+use crate::ir::{Block, Function, LocalId, Parallelism, Param, ParamMode, SrcLoc, Stmt};
 use lang_c::span::Span;
 use std::collections::HashMap;
 
@@ -68,7 +68,11 @@ pub struct Lower<'a> {
 
 impl<'a> Lower<'a> {
     /// Starts lowering a region in the given host scope.
-    pub fn new(sm: &'a SourceMap, host: &'a mut Scope, loops: &'a HashMap<usize, LoopSpec>) -> Self {
+    pub fn new(
+        sm: &'a SourceMap,
+        host: &'a mut Scope,
+        loops: &'a HashMap<usize, LoopSpec>,
+    ) -> Self {
         Lower {
             sm,
             host,
@@ -120,7 +124,12 @@ impl<'a> Lower<'a> {
     /// Declares a region-local variable.
     pub fn declare_local(&mut self, name: &str, ty: CType, span: Span) -> DResult<LocalId> {
         let Some(irty) = ty.to_ir() else {
-            return self.err(span, format!("variable '{name}' of type '{ty}' is not supported in a compute region yet"));
+            return self.err(
+                span,
+                format!(
+                    "variable '{name}' of type '{ty}' is not supported in a compute region yet"
+                ),
+            );
         };
         let id = self.f.new_local(name, irty);
         if let Some(s) = self.scopes.last_mut() {
@@ -163,7 +172,10 @@ impl<'a> Lower<'a> {
             SymKind::Global | SymKind::Local | SymKind::Param => {
                 let by_ref = self.by_ref.contains(name) && sym.ty.is_arithmetic();
                 let (mode, irty) = match &sym.ty {
-                    t if by_ref => (ParamMode::DevicePtr { read_only: true }, t.to_ir().map(|t| t.ptr_to())),
+                    t if by_ref => (
+                        ParamMode::DevicePtr { read_only: true },
+                        t.to_ir().map(|t| t.ptr_to()),
+                    ),
                     t if t.is_arithmetic() => (ParamMode::Value, t.to_ir()),
                     CType::Ptr(_) | CType::Array(..) => (
                         ParamMode::DevicePtr { read_only: true },
@@ -174,7 +186,10 @@ impl<'a> Lower<'a> {
                 let Some(irty) = irty else {
                     return self.err(
                         span,
-                        format!("variable '{name}' of type '{}' cannot be used in a compute region yet", sym.ty),
+                        format!(
+                            "variable '{name}' of type '{}' cannot be used in a compute region yet",
+                            sym.ty
+                        ),
                     );
                 };
                 let local = self.f.new_local(name, irty);
@@ -224,7 +239,11 @@ fn written_locals(f: &Function) -> std::collections::HashSet<LocalId> {
                 reads(f, *a, out);
                 reads(f, *b, out);
             }
-            Expr::Select { cond, then, otherwise } => {
+            Expr::Select {
+                cond,
+                then,
+                otherwise,
+            } => {
                 for x in [cond, then, otherwise] {
                     reads(f, *x, out);
                 }
@@ -236,7 +255,12 @@ fn written_locals(f: &Function) -> std::collections::HashSet<LocalId> {
             }
         }
     }
-    fn walk(f: &Function, b: &Block, stores: &mut Vec<LocalId>, flows: &mut Vec<(LocalId, Vec<LocalId>)>) {
+    fn walk(
+        f: &Function,
+        b: &Block,
+        stores: &mut Vec<LocalId>,
+        flows: &mut Vec<(LocalId, Vec<LocalId>)>,
+    ) {
         for s in b {
             match s {
                 Stmt::Store { ptr, .. } => reads(f, *ptr, stores),
@@ -245,7 +269,9 @@ fn written_locals(f: &Function) -> std::collections::HashSet<LocalId> {
                     reads(f, *value, &mut v);
                     flows.push((*local, v));
                 }
-                Stmt::If { then, otherwise, .. } => {
+                Stmt::If {
+                    then, otherwise, ..
+                } => {
                     walk(f, then, stores, flows);
                     walk(f, otherwise, stores, flows);
                 }

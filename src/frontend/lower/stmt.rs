@@ -38,7 +38,11 @@ impl Lower<'_> {
                     Some(e) => self.in_block(|l| l.stmt(e))?,
                     None => ((), vec![]),
                 };
-                self.emit(Stmt::If { cond, then, otherwise });
+                self.emit(Stmt::If {
+                    cond,
+                    then,
+                    otherwise,
+                });
                 Ok(())
             }
             Statement::For(f) => match self.loops.get(&span.start).cloned() {
@@ -51,18 +55,37 @@ impl Lower<'_> {
             }
             Statement::Break | Statement::Continue => {
                 if self.loop_depth == 0 {
-                    let what = if matches!(s.node, Statement::Break) { "break" } else { "continue" };
+                    let what = if matches!(s.node, Statement::Break) {
+                        "break"
+                    } else {
+                        "continue"
+                    };
                     return self.err(span, format!("'{what}' statement not in loop statement"));
                 }
-                self.emit(if matches!(s.node, Statement::Break) { Stmt::Break } else { Stmt::Continue });
+                self.emit(if matches!(s.node, Statement::Break) {
+                    Stmt::Break
+                } else {
+                    Stmt::Continue
+                });
                 Ok(())
             }
-            Statement::Return(_) => self.err(span, "a 'return' statement is not allowed in a compute region"),
+            Statement::Return(_) => self.err(
+                span,
+                "a 'return' statement is not allowed in a compute region",
+            ),
             Statement::Goto(_) => self.err(span, "'goto' is not allowed in a compute region"),
-            Statement::DoWhile(_) => self.err(span, "'do' loops in compute regions are not supported yet"),
-            Statement::Switch(_) => self.err(span, "'switch' in compute regions is not supported yet"),
-            Statement::Labeled(_) => self.err(span, "labels in compute regions are not supported yet"),
-            Statement::Asm(_) => self.err(span, "inline assembly is not allowed in a compute region"),
+            Statement::DoWhile(_) => {
+                self.err(span, "'do' loops in compute regions are not supported yet")
+            }
+            Statement::Switch(_) => {
+                self.err(span, "'switch' in compute regions is not supported yet")
+            }
+            Statement::Labeled(_) => {
+                self.err(span, "labels in compute regions are not supported yet")
+            }
+            Statement::Asm(_) => {
+                self.err(span, "inline assembly is not allowed in a compute region")
+            }
         }
     }
 
@@ -71,24 +94,40 @@ impl Lower<'_> {
         let specs = &d.node.specifiers;
         for s in specs {
             if let DeclarationSpecifier::StorageClass(sc) = &s.node {
-                if !matches!(sc.node, StorageClassSpecifier::Auto | StorageClassSpecifier::Register) {
-                    return self.err(sc.span, "only automatic variables may be declared in a compute region");
+                if !matches!(
+                    sc.node,
+                    StorageClassSpecifier::Auto | StorageClassSpecifier::Register
+                ) {
+                    return self.err(
+                        sc.span,
+                        "only automatic variables may be declared in a compute region",
+                    );
                 }
             }
         }
         let base = declare::base_type(&declare::type_specifiers(specs), self.host, self.sm)?;
         for id in &d.node.declarators {
-            let (name, ty) = declare::apply_declarator(base.clone(), &id.node.declarator, self.host, self.sm)?;
+            let (name, ty) =
+                declare::apply_declarator(base.clone(), &id.node.declarator, self.host, self.sm)?;
             let Some(name) = name else { continue };
             if let CType::Array(_, None) = ty {
-                return self.err(name.span, format!("variable-length array '{}' is not allowed in a compute region", name.node.name));
+                return self.err(
+                    name.span,
+                    format!(
+                        "variable-length array '{}' is not allowed in a compute region",
+                        name.node.name
+                    ),
+                );
             }
             // The initialiser is evaluated before the name is in scope.
             let init = match &id.node.initializer {
                 Some(init) => match &init.node {
                     Initializer::Expression(e) => Some(self.rvalue_as(e, &ty)?),
                     Initializer::List(_) => {
-                        return self.err(init.span, "initializer lists in compute regions are not supported yet")
+                        return self.err(
+                            init.span,
+                            "initializer lists in compute regions are not supported yet",
+                        )
                     }
                 },
                 None => None,
@@ -125,27 +164,57 @@ impl Lower<'_> {
     }
 
     /// `while (pre; cond) { body } step`.
-    fn while_loop(&mut self, cond: ExprId, pre: Vec<Stmt>, body: &Node<Statement>, step: Vec<Stmt>) -> DResult<()> {
+    fn while_loop(
+        &mut self,
+        cond: ExprId,
+        pre: Vec<Stmt>,
+        body: &Node<Statement>,
+        step: Vec<Stmt>,
+    ) -> DResult<()> {
         self.loop_depth += 1;
         let r = self.in_block(|l| l.stmt(body));
         self.loop_depth -= 1;
         let ((), mut b) = r?;
         if pre.is_empty() {
-            self.emit(Stmt::While { cond, body: b, step });
+            self.emit(Stmt::While {
+                cond,
+                body: b,
+                step,
+            });
         } else {
             // The condition has side effects: test it at the top of the body.
-            let not = self.f.add(Expr::Unary { op: crate::ir::UnOp::Not, arg: cond }, Type::BOOL);
+            let not = self.f.add(
+                Expr::Unary {
+                    op: crate::ir::UnOp::Not,
+                    arg: cond,
+                },
+                Type::BOOL,
+            );
             let mut top = pre;
-            top.push(Stmt::If { cond: not, then: vec![Stmt::Break], otherwise: vec![] });
+            top.push(Stmt::If {
+                cond: not,
+                then: vec![Stmt::Break],
+                otherwise: vec![],
+            });
             top.append(&mut b);
             let always = self.f.int(1, Type::BOOL);
-            self.emit(Stmt::While { cond: always, body: top, step });
+            self.emit(Stmt::While {
+                cond: always,
+                body: top,
+                step,
+            });
         }
         Ok(())
     }
 
     /// A `for` loop with a loop directive: it must be in canonical form.
-    fn counted_loop(&mut self, f: &ForStatement, span: Span, par: Parallelism, loc: crate::ir::SrcLoc) -> DResult<()> {
+    fn counted_loop(
+        &mut self,
+        f: &ForStatement,
+        span: Span,
+        par: Parallelism,
+        loc: crate::ir::SrcLoc,
+    ) -> DResult<()> {
         let c = match canonical(f) {
             Ok(c) => c,
             Err(what) => {
@@ -161,14 +230,27 @@ impl Lower<'_> {
         r
     }
 
-    fn counted_parts(&mut self, c: &Canonical, f: &ForStatement, span: Span, par: Parallelism, loc: crate::ir::SrcLoc) -> DResult<()> {
+    fn counted_parts(
+        &mut self,
+        c: &Canonical,
+        f: &ForStatement,
+        span: Span,
+        par: Parallelism,
+        loc: crate::ir::SrcLoc,
+    ) -> DResult<()> {
         // The loop variable: declared by the loop, or declared outside (then
         // it is private to the loop: a fresh local of the same type).
         let ty = match c.decl {
             Some(d) => {
-                let base = declare::base_type(&declare::type_specifiers(&d.node.specifiers), self.host, self.sm)?;
+                let base = declare::base_type(
+                    &declare::type_specifiers(&d.node.specifiers),
+                    self.host,
+                    self.sm,
+                )?;
                 match d.node.declarators.first() {
-                    Some(id) => declare::apply_declarator(base, &id.node.declarator, self.host, self.sm)?.1,
+                    Some(id) => {
+                        declare::apply_declarator(base, &id.node.declarator, self.host, self.sm)?.1
+                    }
                     None => base,
                 }
             }
@@ -179,7 +261,13 @@ impl Lower<'_> {
             },
         };
         if !ty.is_integer() {
-            return self.err(span, format!("the loop variable '{}' must have integer type, not '{ty}'", c.var));
+            return self.err(
+                span,
+                format!(
+                    "the loop variable '{}' must have integer type, not '{ty}'",
+                    c.var
+                ),
+            );
         }
         let init = self.rvalue_as(c.init, &ty)?;
         let var = self.declare_local(c.var, ty.clone(), span)?;
@@ -191,7 +279,10 @@ impl Lower<'_> {
                 if let Ok(v) = declare::const_int(e, self.host, self.sm) {
                     let v = if c.negate { -v } else { v };
                     if v == 0 || (v > 0) != matches!(c.cmp, LoopCmp::Lt | LoopCmp::Le) {
-                        return self.err(e.span, "the loop step does not move the loop variable toward its bound");
+                        return self.err(
+                            e.span,
+                            "the loop step does not move the loop variable toward its bound",
+                        );
                     }
                 }
                 self.rvalue_as(e, &ty)?
@@ -199,17 +290,36 @@ impl Lower<'_> {
             None => self.f.int(1, irty.clone()),
         };
         if c.negate {
-            step = self.f.add(Expr::Unary { op: crate::ir::UnOp::Neg, arg: step }, irty);
+            step = self.f.add(
+                Expr::Unary {
+                    op: crate::ir::UnOp::Neg,
+                    arg: step,
+                },
+                irty,
+            );
         }
         let saved = (self.in_vector, self.in_worker, self.loop_depth);
         self.in_vector |= matches!(par, Parallelism::Par { vector: true, .. });
         self.in_worker |= matches!(par, Parallelism::Par { worker: true, .. });
         // break may not leave a parallel loop.
-        self.loop_depth = if matches!(par, Parallelism::Seq) { saved.2 + 1 } else { 0 };
+        self.loop_depth = if matches!(par, Parallelism::Seq) {
+            saved.2 + 1
+        } else {
+            0
+        };
         let body = self.in_block(|l| l.stmt(&f.statement));
         (self.in_vector, self.in_worker, self.loop_depth) = saved;
         let ((), body) = body?;
-        self.emit(Stmt::Loop(Loop { var, init, cmp: c.cmp, limit, step, body, par, loc }));
+        self.emit(Stmt::Loop(Loop {
+            var,
+            init,
+            cmp: c.cmp,
+            limit,
+            step,
+            body,
+            par,
+            loc,
+        }));
         Ok(())
     }
 
@@ -231,16 +341,36 @@ impl Lower<'_> {
         }
         let mut cond: Option<ExprId> = None;
         for s in conds {
-            let r = self.f.add(Expr::Special(s), Type::Int(crate::ir::IntKind::U32));
+            let r = self
+                .f
+                .add(Expr::Special(s), Type::Int(crate::ir::IntKind::U32));
             let z = self.f.int(0, Type::Int(crate::ir::IntKind::U32));
-            let c = self.f.add(Expr::Cmp { op: crate::ir::CmpOp::Eq, lhs: r, rhs: z }, Type::BOOL);
+            let c = self.f.add(
+                Expr::Cmp {
+                    op: crate::ir::CmpOp::Eq,
+                    lhs: r,
+                    rhs: z,
+                },
+                Type::BOOL,
+            );
             cond = Some(match cond {
                 None => c,
-                Some(p) => self.f.add(Expr::Logical { and: true, lhs: p, rhs: c }, Type::BOOL),
+                Some(p) => self.f.add(
+                    Expr::Logical {
+                        and: true,
+                        lhs: p,
+                        rhs: c,
+                    },
+                    Type::BOOL,
+                ),
             });
         }
         match cond {
-            Some(cond) => self.emit(Stmt::If { cond, then: vec![store], otherwise: vec![] }),
+            Some(cond) => self.emit(Stmt::If {
+                cond,
+                then: vec![store],
+                otherwise: vec![],
+            }),
             None => self.emit(store),
         }
     }
