@@ -24,6 +24,9 @@ pub enum Place {
     Local(LocalId),
     /// Device memory at the address the expression computes.
     Mem(ExprId),
+    /// Device memory at the address held in a temporary local (an lvalue
+    /// used twice, as by `a[i] += x`: each use reads the local afresh).
+    Addr(LocalId),
 }
 
 /// A lowered expression: a value, or an lvalue not yet read.
@@ -74,6 +77,7 @@ impl Lower<'_> {
         match v {
             Val::R(x, t) => Ok((x, t)),
             Val::L(place, t) => {
+                let place = self.fresh(place);
                 let ir = self.ir_type(&t.decay(), span)?;
                 let x = match (place, &t) {
                     (Place::Local(l), CType::Array(..)) => self.f.add(Expr::LocalAddr(l), ir),
@@ -86,6 +90,9 @@ impl Lower<'_> {
                         }
                     }
                     (Place::Mem(p), _) => self.f.add(Expr::Load(p), ir),
+                    (Place::Addr(_), _) => {
+                        return self.err(span, "internal error: unresolved address")
+                    }
                 };
                 Ok((x, t.decay()))
             }
@@ -480,7 +487,7 @@ impl Lower<'_> {
             | B::AssignBitwiseOr
             | B::AssignBitwiseXor => {
                 let target = self.expr(&b.lhs)?;
-                let target = self.stable(target, b.lhs.span)?;
+                let target = self.stable(target);
                 let rhs = self.rvalue(&b.rhs)?;
                 let cur = self.load_value(target.clone(), b.lhs.span)?;
                 let op = if matches!(cur.1, CType::Ptr(_)) {
@@ -505,7 +512,7 @@ impl Lower<'_> {
     }
 
     /// Makes an lvalue safe to use twice: its address goes into a temporary.
-    fn stable(&mut self, v: Val, span: Span) -> DResult<Val> {
+    fn stable(&mut self, v: Val) -> Val {
         match v {
             Val::L(Place::Mem(p), t) => {
                 let ty = self.f.ty(p).clone();
@@ -514,10 +521,17 @@ impl Lower<'_> {
                     local: tmp,
                     value: p,
                 });
-                let _ = span;
-                Ok(Val::L(Place::Mem(self.f.read(tmp)), t))
+                Val::L(Place::Addr(tmp), t)
             }
-            v => Ok(v),
+            v => v,
+        }
+    }
+
+    /// A place whose address expression is fresh (not used elsewhere).
+    fn fresh(&mut self, p: Place) -> Place {
+        match p {
+            Place::Addr(l) => Place::Mem(self.f.read(l)),
+            p => p,
         }
     }
 
@@ -526,6 +540,7 @@ impl Lower<'_> {
         let Val::L(place, ty) = target else {
             return self.err(span, "expression is not assignable");
         };
+        let place = self.fresh(place);
         if matches!(ty, CType::Array(..)) {
             return self.err(span, format!("array type '{ty}' is not assignable"));
         }
@@ -543,6 +558,7 @@ impl Lower<'_> {
                 value: val,
             }),
             Place::Mem(p) => self.store(p, val),
+            Place::Addr(_) => return self.err(span, "internal error: unresolved address"),
         }
         Ok(Val::R(self.f.read(tmp), ty))
     }
@@ -558,7 +574,10 @@ impl Lower<'_> {
                 }
             }
             U::Address => match self.expr(&u.operand)? {
-                Val::L(Place::Mem(p), t) => {
+                Val::L(place @ (Place::Mem(_) | Place::Addr(_)), t) => {
+                    let Place::Mem(p) = self.fresh(place) else {
+                        return self.err(span, "internal error: unresolved address");
+                    };
                     let ptr = CType::Ptr(Box::new(t));
                     let ir = self.ir_type(&ptr, span)?;
                     let x = if *self.f.ty(p) == ir { p } else { self.f.add(Expr::Cast(p), ir) };
@@ -589,7 +608,7 @@ impl Lower<'_> {
                 let inc = matches!(u.operator.node, U::PreIncrement | U::PostIncrement);
                 let post = matches!(u.operator.node, U::PostIncrement | U::PostDecrement);
                 let target = self.expr(&u.operand)?;
-                let target = self.stable(target, u.operand.span)?;
+                let target = self.stable(target);
                 let (old, t) = self.load_value(target.clone(), u.operand.span)?;
                 if !t.is_scalar() {
                     return self.err(span, format!("cannot increment value of type '{t}'"));
