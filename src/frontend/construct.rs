@@ -199,16 +199,34 @@ impl Walker<'_> {
             &mut top_gang,
         )?;
 
-        // Lower the region.
-        let mut scope = self.scope.clone();
-        let mut lower = Lower::new(self.sm, &mut scope, &loops);
-        for i in &items {
-            if i.ty.is_arithmetic() {
-                lower.by_ref.insert(i.var.clone());
+        // Lower the region. Scalars in data clauses live in device memory;
+        // in `kernels`, so do the scalars the region assigns (implicitly
+        // `copy`, OpenACC 3.3 2.5.3): found by lowering once, then again.
+        let mut by_ref: std::collections::HashSet<String> = items
+            .iter()
+            .filter(|i| i.ty.is_arithmetic())
+            .map(|i| i.var.clone())
+            .collect();
+        let (body, params, vars) = loop {
+            let mut scope = self.scope.clone();
+            let mut lower = Lower::new(self.sm, &mut scope, &loops);
+            lower.by_ref = by_ref.clone();
+            lower.stmt(s)?;
+            let (body, params, vars) = lower.finish();
+            let assigned = assigned_params(&body, &params);
+            let more: Vec<String> = vars
+                .iter()
+                .zip(&params)
+                .filter(|(v, p)| {
+                    kernels && !v.by_ref && v.ty.is_arithmetic() && assigned.contains(&p.local)
+                })
+                .map(|(v, _)| v.name.clone())
+                .collect();
+            if more.is_empty() {
+                break (body, params, vars);
             }
-        }
-        lower.stmt(s)?;
-        let (body, params, vars) = lower.finish();
+            by_ref.extend(more);
+        };
 
         if default_none {
             for v in &vars {
@@ -241,7 +259,14 @@ impl Walker<'_> {
                 }),
                 ParamMode::DevicePtr { .. } => {
                     if explicit.is_none() {
-                        if let CType::Array(_, Some(_)) = var.ty {
+                        if var.by_ref {
+                            maps.push(crate::ir::host::HostMap {
+                                name: var.name.clone(),
+                                start: format!("(const void *)&({})", var.name),
+                                bytes: format!("sizeof({})", var.name),
+                                kind: MapKind::Copy,
+                            });
+                        } else if let CType::Array(_, Some(_)) = var.ty {
                             maps.push(crate::ir::host::HostMap {
                                 name: var.name.clone(),
                                 start: format!("(const void *)({})", var.name),
@@ -281,8 +306,12 @@ impl Walker<'_> {
                 Some(e) => GridSize::Host(e),
                 None => GridSize::Const(if has_worker { 4 } else { 1 }),
             };
+            let has_gang = has_gang_loop(&body.body);
             let grid = match (num_gangs, top_gang) {
                 (Some(e), _) => GridSize::Host(e),
+                // No gang loop: one gang (statements outside gang loops run
+                // once per gang).
+                (None, _) if !has_gang => GridSize::Const(1),
                 (None, Some((trip, spread))) => GridSize::FromTrip { trip, spread },
                 (None, None) => GridSize::FromTrip {
                     trip: "0".into(),
@@ -354,6 +383,7 @@ impl Walker<'_> {
             let loc = self.pragma_loc(i, d.kind_span.start);
             let (mut gang, mut worker, mut vector, mut seq, mut explicit) =
                 (false, false, false, false, false);
+            let mut independent = false;
             for c in &d.clauses {
                 match &c.kind {
                     ClauseKind::Gang(g)
@@ -371,10 +401,17 @@ impl Walker<'_> {
                         explicit = true;
                     }
                     ClauseKind::Seq | ClauseKind::Auto => seq = true,
-                    ClauseKind::Independent => {}
+                    ClauseKind::Independent => independent = true,
                     _ if d.kind != DirectiveKind::Loop => {} // construct clauses, checked by `compute`
                     _ => return self.not_yet(i, c, "loop"),
                 }
+            }
+            if kernels && !explicit && !seq && !independent {
+                // In kernels the compiler must prove the loop parallel.
+                let proven = canonical(&f.node)
+                    .map_err(str::to_string)
+                    .and_then(|c| super::depend::independent(self.text, &f.node.statement, c.var));
+                seq = proven.is_err();
             }
             if !explicit && !seq {
                 // No level given: the levels not used by enclosing loops.
@@ -407,7 +444,6 @@ impl Walker<'_> {
                     vector,
                 }
             };
-            let _ = kernels;
             if let (Parallelism::Par { gang: true, .. }, true) = (par, top) {
                 *top_gang = self.host_trip(f).map(|t| (t, vector || worker));
             }
@@ -611,4 +647,50 @@ fn scan_levels(b: &[Stmt], vector: &mut bool, worker: &mut bool) {
             _ => {}
         }
     }
+}
+
+/// Whether any loop of the body is gang-partitioned.
+fn has_gang_loop(b: &[Stmt]) -> bool {
+    b.iter().any(|s| match s {
+        Stmt::Loop(l) => {
+            matches!(l.par, Parallelism::Par { gang: true, .. }) || has_gang_loop(&l.body)
+        }
+        Stmt::If {
+            then, otherwise, ..
+        } => has_gang_loop(then) || has_gang_loop(otherwise),
+        Stmt::While { body, step, .. } => has_gang_loop(body) || has_gang_loop(step),
+        Stmt::Block(b) => has_gang_loop(b),
+        _ => false,
+    })
+}
+
+/// The parameter locals the body assigns.
+fn assigned_params(
+    f: &crate::ir::Function,
+    params: &[crate::ir::Param],
+) -> Vec<crate::ir::LocalId> {
+    fn walk(b: &[Stmt], out: &mut Vec<crate::ir::LocalId>) {
+        for s in b {
+            match s {
+                Stmt::Assign { local, .. } => out.push(*local),
+                Stmt::Loop(l) => walk(&l.body, out),
+                Stmt::If {
+                    then, otherwise, ..
+                } => {
+                    walk(then, out);
+                    walk(otherwise, out);
+                }
+                Stmt::While { body, step, .. } => {
+                    walk(body, out);
+                    walk(step, out);
+                }
+                Stmt::Block(b) => walk(b, out),
+                _ => {}
+            }
+        }
+    }
+    let mut all = vec![];
+    walk(&f.body, &mut all);
+    all.retain(|l| params.iter().any(|p| p.local == *l));
+    all
 }

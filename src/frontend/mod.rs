@@ -15,6 +15,7 @@ mod construct;
 mod conv;
 mod ctype;
 mod declare;
+mod depend;
 mod literal;
 mod lower;
 mod pragma;

@@ -1,0 +1,222 @@
+//! A conservative dependence test for loops in `kernels` constructs that
+//! carry no `independent`, `seq` or level clause: the loop is parallelised
+//! only when no iteration can touch what another writes.
+//!
+//! Owns: [`independent`]. The test accepts a loop when (1) every scalar it
+//! assigns is declared inside its body, (2) it stores only through array
+//! subscripts (`a[…]…`), and (3) every access to an array it stores into
+//! uses the same subscripts, which mention the loop variable. Anything else
+//! (a recurrence `a[i] = a[i-1]`, a sum into an outer scalar, a store through
+//! a pointer) keeps the loop sequential. The full affine test of the
+//! scheduling work will replace this. May call: `canon`.
+
+use super::canon::declarator_name;
+use lang_c::ast::*;
+use lang_c::span::{Node, Span};
+use lang_c::visit::{self, Visit};
+use std::collections::{HashMap, HashSet};
+
+/// `Ok(())` when the loop body `body` over variable `var` has no
+/// loop-carried dependence by the rules above; otherwise why not.
+pub fn independent(text: &str, body: &Node<Statement>, var: &str) -> Result<(), String> {
+    let mut d = Deps {
+        text,
+        var,
+        declared: HashSet::new(),
+        scalar_writes: vec![],
+        accesses: HashMap::new(),
+        written: HashSet::new(),
+        problem: None,
+    };
+    d.visit_statement(&body.node, &body.span);
+    if let Some(p) = d.problem {
+        return Err(p);
+    }
+    if let Some(s) = d.scalar_writes.iter().find(|s| !d.declared.contains(*s)) {
+        return Err(format!("'{s}' is assigned in every iteration"));
+    }
+    for base in &d.written {
+        let texts = d.accesses.get(base).cloned().unwrap_or_default();
+        if texts.len() != 1 {
+            let mut t: Vec<_> = texts.into_iter().map(|(t, _)| t).collect();
+            t.sort();
+            return Err(format!(
+                "'{base}' is written and accessed as {}",
+                t.join(", ")
+            ));
+        }
+        if texts.iter().any(|(_, uses_var)| !uses_var) {
+            return Err(format!(
+                "'{base}' is written at a subscript that does not depend on '{var}'"
+            ));
+        }
+    }
+    Ok(())
+}
+
+struct Deps<'a> {
+    text: &'a str,
+    var: &'a str,
+    declared: HashSet<String>,
+    scalar_writes: Vec<String>,
+    /// Array base → the distinct access texts (and whether they use `var`).
+    accesses: HashMap<String, HashSet<(String, bool)>>,
+    written: HashSet<String>,
+    problem: Option<String>,
+}
+
+/// `a[i][j]` → ("a", [i, j]).
+fn index_chain(e: &Node<Expression>) -> Option<(String, Vec<&Node<Expression>>)> {
+    match &e.node {
+        Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+            let (base, mut subs) = match &b.node.lhs.node {
+                Expression::Identifier(id) => (id.node.name.clone(), vec![]),
+                _ => index_chain(&b.node.lhs)?,
+            };
+            subs.push(&*b.node.rhs);
+            Some((base, subs))
+        }
+        _ => None,
+    }
+}
+
+fn mentions(e: &Node<Expression>, var: &str) -> bool {
+    struct M<'v>(&'v str, bool);
+    impl<'ast> Visit<'ast> for M<'_> {
+        fn visit_identifier(&mut self, i: &'ast Identifier, _: &'ast Span) {
+            self.1 |= i.name == self.0;
+        }
+    }
+    let mut m = M(var, false);
+    m.visit_expression(&e.node, &e.span);
+    m.1
+}
+
+impl Deps<'_> {
+    fn target(&mut self, e: &Node<Expression>) {
+        match &e.node {
+            Expression::Identifier(id) => self.scalar_writes.push(id.node.name.clone()),
+            _ => match index_chain(e) {
+                Some((base, _)) => {
+                    self.written.insert(base);
+                }
+                None => {
+                    self.problem = Some(format!(
+                        "it stores through '{}'",
+                        &self.text[e.span.start..e.span.end]
+                    ))
+                }
+            },
+        }
+    }
+}
+
+impl<'ast> Visit<'ast> for Deps<'_> {
+    fn visit_init_declarator(&mut self, d: &'ast InitDeclarator, span: &'ast Span) {
+        if let Some(n) = declarator_name(&d.declarator) {
+            self.declared.insert(n.to_string());
+        }
+        visit::visit_init_declarator(self, d, span);
+    }
+
+    fn visit_expression(&mut self, e: &'ast Expression, span: &'ast Span) {
+        let node = Node::new(e.clone(), *span);
+        if let Some((base, subs)) = index_chain(&node) {
+            let uses_var = subs.iter().any(|s| mentions(s, self.var));
+            let text = self.text[span.start..span.end]
+                .split_whitespace()
+                .collect::<String>();
+            self.accesses
+                .entry(base)
+                .or_default()
+                .insert((text, uses_var));
+            for s in subs {
+                self.visit_expression(&s.node, &s.span);
+            }
+            return;
+        }
+        match e {
+            Expression::BinaryOperator(b)
+                if !matches!(
+                    b.node.operator.node,
+                    BinaryOperator::Index
+                        | BinaryOperator::Multiply
+                        | BinaryOperator::Divide
+                        | BinaryOperator::Modulo
+                        | BinaryOperator::Plus
+                        | BinaryOperator::Minus
+                        | BinaryOperator::ShiftLeft
+                        | BinaryOperator::ShiftRight
+                        | BinaryOperator::Less
+                        | BinaryOperator::Greater
+                        | BinaryOperator::LessOrEqual
+                        | BinaryOperator::GreaterOrEqual
+                        | BinaryOperator::Equals
+                        | BinaryOperator::NotEquals
+                        | BinaryOperator::BitwiseAnd
+                        | BinaryOperator::BitwiseXor
+                        | BinaryOperator::BitwiseOr
+                        | BinaryOperator::LogicalAnd
+                        | BinaryOperator::LogicalOr
+                ) =>
+            {
+                self.target(&b.node.lhs)
+            }
+            Expression::UnaryOperator(u)
+                if matches!(
+                    u.node.operator.node,
+                    UnaryOperator::PreIncrement
+                        | UnaryOperator::PreDecrement
+                        | UnaryOperator::PostIncrement
+                        | UnaryOperator::PostDecrement
+                ) =>
+            {
+                self.target(&u.node.operand)
+            }
+            _ => {}
+        }
+        visit::visit_expression(self, e, span);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::independent;
+    use lang_c::ast::{BlockItem, ExternalDeclaration, Statement};
+
+    fn check(body: &str) -> Result<(), String> {
+        let src = format!(
+            "void f(int n, float *a, float *b, float s) {{ for (int i = 0; i < n; i++) {body} }}"
+        );
+        let p =
+            lang_c::driver::parse_preprocessed(&lang_c::driver::Config::with_gcc(), src.clone())
+                .map_err(|e| e.to_string())?;
+        let ExternalDeclaration::FunctionDefinition(f) = &p.unit.0[0].node else {
+            return Err("no function".into());
+        };
+        let Statement::Compound(items) = &f.node.statement.node else {
+            return Err("no body".into());
+        };
+        let BlockItem::Statement(st) = &items[0].node else {
+            return Err("no for".into());
+        };
+        let Statement::For(fs) = &st.node else {
+            return Err("not a for".into());
+        };
+        independent(&src, &fs.node.statement, "i")
+    }
+
+    #[test]
+    fn accepts_maps() {
+        assert_eq!(check("a[i] = 2.0f * b[i] + a[i];"), Ok(()));
+        assert_eq!(check("{ float t = b[i]; a[i] += t * s; }"), Ok(()));
+    }
+
+    #[test]
+    fn rejects_dependences() {
+        assert!(check("a[i] = a[i - 1] + 1.0f;").is_err());
+        assert!(check("s += a[i];").is_err());
+        assert!(check("a[0] = b[i];").is_err());
+        assert!(check("*(a + i) = 1.0f;").is_err());
+    }
+}
