@@ -290,8 +290,8 @@ impl Walker<'_> {
         }
 
         // Launch geometry.
-        let (mut has_vector, mut has_worker) = (false, false);
-        scan_levels(&body.body, &mut has_vector, &mut has_worker);
+        let used = levels_used(&body.body);
+        let (has_vector, has_worker) = (used.vector, used.worker);
         let launch = if serial {
             Launch {
                 grid: GridSize::Const(1),
@@ -306,7 +306,7 @@ impl Walker<'_> {
                 Some(e) => GridSize::Host(e),
                 None => GridSize::Const(if has_worker { 4 } else { 1 }),
             };
-            let has_gang = has_gang_loop(&body.body);
+            let has_gang = used.gang;
             let grid = match (num_gangs, top_gang) {
                 (Some(e), _) => GridSize::Host(e),
                 // No gang loop: one gang (statements outside gang loops run
@@ -548,7 +548,7 @@ impl Walker<'_> {
     fn host_trip(&self, f: &Node<ForStatement>) -> Option<String> {
         let c = canonical(&f.node).ok()?;
         let text = |e: &Node<Expression>| -> Option<String> {
-            pure(e).then(|| self.text[e.span.start..e.span.end].to_string())
+            super::effects::pure(e).then(|| self.text[e.span.start..e.span.end].to_string())
         };
         let step = match c.step {
             Some(e) => Some(text(e)?),
@@ -563,105 +563,24 @@ impl Walker<'_> {
     }
 }
 
-/// True when evaluating `e` has no side effects and calls nothing.
-fn pure(e: &Node<Expression>) -> bool {
-    struct P(bool);
-    impl<'ast> lang_c::visit::Visit<'ast> for P {
-        fn visit_expression(&mut self, e: &'ast Expression, span: &'ast lang_c::span::Span) {
-            match e {
-                Expression::Call(_) | Expression::Statement(_) => self.0 = false,
-                Expression::UnaryOperator(u)
-                    if matches!(
-                        u.node.operator.node,
-                        UnaryOperator::PreIncrement
-                            | UnaryOperator::PreDecrement
-                            | UnaryOperator::PostIncrement
-                            | UnaryOperator::PostDecrement
-                    ) =>
-                {
-                    self.0 = false
-                }
-                Expression::BinaryOperator(b)
-                    if !matches!(
-                        b.node.operator.node,
-                        BinaryOperator::Index
-                            | BinaryOperator::Multiply
-                            | BinaryOperator::Divide
-                            | BinaryOperator::Modulo
-                            | BinaryOperator::Plus
-                            | BinaryOperator::Minus
-                            | BinaryOperator::ShiftLeft
-                            | BinaryOperator::ShiftRight
-                            | BinaryOperator::BitwiseAnd
-                            | BinaryOperator::BitwiseOr
-                            | BinaryOperator::BitwiseXor
-                            | BinaryOperator::Less
-                            | BinaryOperator::Greater
-                            | BinaryOperator::LessOrEqual
-                            | BinaryOperator::GreaterOrEqual
-                            | BinaryOperator::Equals
-                            | BinaryOperator::NotEquals
-                            | BinaryOperator::LogicalAnd
-                            | BinaryOperator::LogicalOr
-                    ) =>
-                {
-                    self.0 = false
-                }
-                _ => {}
+/// Which levels (gang, worker, vector) any loop of the body is partitioned on.
+fn levels_used(b: &[Stmt]) -> Levels {
+    let mut used = Levels::default();
+    crate::ir::walk_stmts(b, &mut |s| {
+        if let Stmt::Loop(l) = s {
+            if let Parallelism::Par {
+                gang,
+                worker,
+                vector,
+            } = l.par
+            {
+                used.gang |= gang;
+                used.worker |= worker;
+                used.vector |= vector;
             }
-            lang_c::visit::visit_expression(self, e, span);
         }
-    }
-    let mut p = P(true);
-    lang_c::visit::Visit::visit_expression(&mut p, &e.node, &e.span);
-    p.0
-}
-
-/// Whether any loop of the body is vector- or worker-partitioned.
-fn scan_levels(b: &[Stmt], vector: &mut bool, worker: &mut bool) {
-    for s in b {
-        match s {
-            Stmt::Loop(l) => {
-                if let Parallelism::Par {
-                    vector: v,
-                    worker: w,
-                    ..
-                } = l.par
-                {
-                    *vector |= v;
-                    *worker |= w;
-                }
-                scan_levels(&l.body, vector, worker);
-            }
-            Stmt::If {
-                then, otherwise, ..
-            } => {
-                scan_levels(then, vector, worker);
-                scan_levels(otherwise, vector, worker);
-            }
-            Stmt::While { body, step, .. } => {
-                scan_levels(body, vector, worker);
-                scan_levels(step, vector, worker);
-            }
-            Stmt::Block(b) => scan_levels(b, vector, worker),
-            _ => {}
-        }
-    }
-}
-
-/// Whether any loop of the body is gang-partitioned.
-fn has_gang_loop(b: &[Stmt]) -> bool {
-    b.iter().any(|s| match s {
-        Stmt::Loop(l) => {
-            matches!(l.par, Parallelism::Par { gang: true, .. }) || has_gang_loop(&l.body)
-        }
-        Stmt::If {
-            then, otherwise, ..
-        } => has_gang_loop(then) || has_gang_loop(otherwise),
-        Stmt::While { body, step, .. } => has_gang_loop(body) || has_gang_loop(step),
-        Stmt::Block(b) => has_gang_loop(b),
-        _ => false,
-    })
+    });
+    used
 }
 
 /// The parameter locals the body assigns.
@@ -669,28 +588,13 @@ fn assigned_params(
     f: &crate::ir::Function,
     params: &[crate::ir::Param],
 ) -> Vec<crate::ir::LocalId> {
-    fn walk(b: &[Stmt], out: &mut Vec<crate::ir::LocalId>) {
-        for s in b {
-            match s {
-                Stmt::Assign { local, .. } => out.push(*local),
-                Stmt::Loop(l) => walk(&l.body, out),
-                Stmt::If {
-                    then, otherwise, ..
-                } => {
-                    walk(then, out);
-                    walk(otherwise, out);
-                }
-                Stmt::While { body, step, .. } => {
-                    walk(body, out);
-                    walk(step, out);
-                }
-                Stmt::Block(b) => walk(b, out),
-                _ => {}
+    let mut out = vec![];
+    crate::ir::walk_stmts(&f.body, &mut |s| {
+        if let Stmt::Assign { local, .. } = s {
+            if params.iter().any(|p| p.local == *local) {
+                out.push(*local);
             }
         }
-    }
-    let mut all = vec![];
-    walk(&f.body, &mut all);
-    all.retain(|l| params.iter().any(|p| p.local == *l));
-    all
+    });
+    out
 }

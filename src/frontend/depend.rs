@@ -11,6 +11,7 @@
 //! scheduling work will replace this. May call: `canon`.
 
 use super::canon::declarator_name;
+use super::effects::{assigns, is_inc_dec};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 use lang_c::visit::{self, Visit};
@@ -136,41 +137,10 @@ impl<'ast> Visit<'ast> for Deps<'_> {
             return;
         }
         match e {
-            Expression::BinaryOperator(b)
-                if !matches!(
-                    b.node.operator.node,
-                    BinaryOperator::Index
-                        | BinaryOperator::Multiply
-                        | BinaryOperator::Divide
-                        | BinaryOperator::Modulo
-                        | BinaryOperator::Plus
-                        | BinaryOperator::Minus
-                        | BinaryOperator::ShiftLeft
-                        | BinaryOperator::ShiftRight
-                        | BinaryOperator::Less
-                        | BinaryOperator::Greater
-                        | BinaryOperator::LessOrEqual
-                        | BinaryOperator::GreaterOrEqual
-                        | BinaryOperator::Equals
-                        | BinaryOperator::NotEquals
-                        | BinaryOperator::BitwiseAnd
-                        | BinaryOperator::BitwiseXor
-                        | BinaryOperator::BitwiseOr
-                        | BinaryOperator::LogicalAnd
-                        | BinaryOperator::LogicalOr
-                ) =>
-            {
+            Expression::BinaryOperator(b) if assigns(&b.node.operator.node) => {
                 self.target(&b.node.lhs)
             }
-            Expression::UnaryOperator(u)
-                if matches!(
-                    u.node.operator.node,
-                    UnaryOperator::PreIncrement
-                        | UnaryOperator::PreDecrement
-                        | UnaryOperator::PostIncrement
-                        | UnaryOperator::PostDecrement
-                ) =>
-            {
+            Expression::UnaryOperator(u) if is_inc_dec(&u.node.operator.node) => {
                 self.target(&u.node.operand)
             }
             _ => {}

@@ -16,6 +16,7 @@ mod conv;
 mod ctype;
 mod declare;
 mod depend;
+mod effects;
 mod literal;
 mod lower;
 mod pragma;

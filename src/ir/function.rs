@@ -83,6 +83,34 @@ impl Function {
         &self.expr_types[id.0 as usize]
     }
 
+    /// The operands of an expression.
+    pub fn children(&self, id: ExprId) -> Vec<ExprId> {
+        match self.expr(id) {
+            Expr::Literal(_) | Expr::Local(_) | Expr::LocalAddr(_) | Expr::Special(_) => vec![],
+            Expr::Load(a) | Expr::Cast(a) | Expr::Unary { arg: a, .. } => vec![*a],
+            Expr::PtrAdd { base: a, index: b }
+            | Expr::Binary { lhs: a, rhs: b, .. }
+            | Expr::Cmp { lhs: a, rhs: b, .. }
+            | Expr::Logical { lhs: a, rhs: b, .. } => vec![*a, *b],
+            Expr::Select {
+                cond,
+                then,
+                otherwise,
+            } => vec![*cond, *then, *otherwise],
+            Expr::Math { args, .. } => args.clone(),
+        }
+    }
+
+    /// The locals an expression tree reads (or takes the address of).
+    pub fn locals_read(&self, id: ExprId, out: &mut Vec<LocalId>) {
+        if let Expr::Local(l) | Expr::LocalAddr(l) = self.expr(id) {
+            out.push(*l);
+        }
+        for c in self.children(id) {
+            self.locals_read(c, out);
+        }
+    }
+
     /// A local's declaration.
     pub fn local(&self, id: LocalId) -> &Local {
         &self.locals[id.0 as usize]

@@ -31,7 +31,7 @@ pub use expr::{BinOp, CmpOp, Expr, ExprId, Literal, MathFunc, Special, UnOp};
 pub use function::{Function, Local, LocalId};
 pub use module::{GridSize, Kernel, Launch, Module, Param, ParamMode};
 pub use print::print_module;
-pub use stmt::{Block, Loop, LoopCmp, Parallelism, Stmt};
+pub use stmt::{walk_stmts, Block, Loop, LoopCmp, Parallelism, Stmt};
 pub use types::{FloatKind, IntKind, Type};
 pub use validate::validate;
 

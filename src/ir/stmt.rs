@@ -83,3 +83,30 @@ pub enum Stmt {
     /// A nested block.
     Block(Block),
 }
+
+/// Calls `f` on every statement of `b` and of the blocks nested in it, in
+/// pre-order (a loop before its body).
+pub fn walk_stmts(b: &[Stmt], f: &mut impl FnMut(&Stmt)) {
+    for s in b {
+        f(s);
+        match s {
+            Stmt::If {
+                then, otherwise, ..
+            } => {
+                walk_stmts(then, f);
+                walk_stmts(otherwise, f);
+            }
+            Stmt::Loop(l) => walk_stmts(&l.body, f),
+            Stmt::While { body, step, .. } => {
+                walk_stmts(body, f);
+                walk_stmts(step, f);
+            }
+            Stmt::Block(b) => walk_stmts(b, f),
+            Stmt::Assign { .. }
+            | Stmt::Store { .. }
+            | Stmt::Break
+            | Stmt::Continue
+            | Stmt::Return => {}
+        }
+    }
+}

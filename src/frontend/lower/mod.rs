@@ -226,67 +226,16 @@ pub enum Resolved {
 /// address of a store, and (transitively) those whose value flows into such
 /// a local by assignment.
 fn written_locals(f: &Function) -> std::collections::HashSet<LocalId> {
-    use crate::ir::{Expr, ExprId};
-    fn reads(f: &Function, e: ExprId, out: &mut Vec<LocalId>) {
-        match f.expr(e) {
-            Expr::Local(l) | Expr::LocalAddr(l) => out.push(*l),
-            Expr::Literal(_) | Expr::Special(_) => {}
-            Expr::Load(a) | Expr::Cast(a) | Expr::Unary { arg: a, .. } => reads(f, *a, out),
-            Expr::PtrAdd { base: a, index: b }
-            | Expr::Binary { lhs: a, rhs: b, .. }
-            | Expr::Cmp { lhs: a, rhs: b, .. }
-            | Expr::Logical { lhs: a, rhs: b, .. } => {
-                reads(f, *a, out);
-                reads(f, *b, out);
-            }
-            Expr::Select {
-                cond,
-                then,
-                otherwise,
-            } => {
-                for x in [cond, then, otherwise] {
-                    reads(f, *x, out);
-                }
-            }
-            Expr::Math { args, .. } => {
-                for a in args {
-                    reads(f, *a, out);
-                }
-            }
-        }
-    }
-    fn walk(
-        f: &Function,
-        b: &Block,
-        stores: &mut Vec<LocalId>,
-        flows: &mut Vec<(LocalId, Vec<LocalId>)>,
-    ) {
-        for s in b {
-            match s {
-                Stmt::Store { ptr, .. } => reads(f, *ptr, stores),
-                Stmt::Assign { local, value } => {
-                    let mut v = vec![];
-                    reads(f, *value, &mut v);
-                    flows.push((*local, v));
-                }
-                Stmt::If {
-                    then, otherwise, ..
-                } => {
-                    walk(f, then, stores, flows);
-                    walk(f, otherwise, stores, flows);
-                }
-                Stmt::Loop(l) => walk(f, &l.body, stores, flows),
-                Stmt::While { body, step, .. } => {
-                    walk(f, body, stores, flows);
-                    walk(f, step, stores, flows);
-                }
-                Stmt::Block(b) => walk(f, b, stores, flows),
-                Stmt::Break | Stmt::Continue | Stmt::Return => {}
-            }
-        }
-    }
     let (mut stores, mut flows) = (vec![], vec![]);
-    walk(f, &f.body, &mut stores, &mut flows);
+    crate::ir::walk_stmts(&f.body, &mut |s| match s {
+        Stmt::Store { ptr, .. } => f.locals_read(*ptr, &mut stores),
+        Stmt::Assign { local, value } => {
+            let mut v = vec![];
+            f.locals_read(*value, &mut v);
+            flows.push((*local, v));
+        }
+        _ => {}
+    });
     let mut set: std::collections::HashSet<LocalId> = stores.into_iter().collect();
     loop {
         let before = set.len();
