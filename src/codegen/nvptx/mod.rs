@@ -2,9 +2,15 @@
 //! libdevice linked when math functions are used, and ptxas for cubins.
 //!
 //! Owns: [`Options`], [`Error`], [`write_llvm`], [`write_ptx`] and
-//! [`ptxas::assemble`]. `writer.rs` translates; it makes no decisions (the
-//! schedule and the front end have made them). May call: `ir` only.
+//! [`ptxas::assemble`]; the target machine (triple `nvptx64-nvidia-cuda`,
+//! CPU = [`Options::arch`], data layout from the machine, PTX version chosen
+//! by LLVM for the arch — ISA 7.8 for `sm_90` with LLVM 22) and the pipeline
+//! (`default<On>`; none at `-O0`). `writer.rs` (module, kernels, statements)
+//! and `expr.rs` (expressions) translate; they make no decisions (the
+//! schedule and the front end have made them). Expects scheduled IR
+//! (`ir::validate(m, true)` empty). May call: `ir` only.
 
+mod expr;
 pub mod ptxas;
 mod writer;
 
@@ -30,8 +36,12 @@ pub struct Options {
 /// A back-end failure (an internal error, or a missing tool).
 #[derive(Debug)]
 pub enum Error {
+    /// The IR broke an invariant the back end relies on (a compiler bug).
+    Internal(String),
     /// LLVM refused something (the message says what).
     Llvm(String),
+    /// The program needs something this back end cannot express.
+    Unsupported(String),
     /// A math function is used but no libdevice was found.
     NoLibdevice(String),
     /// ptxas failed or could not run.
@@ -41,7 +51,9 @@ pub enum Error {
 impl std::fmt::Display for Error {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Error::Llvm(m) => write!(f, "internal compiler error in the NVPTX back end: {m}"),
+            Error::Internal(m) => write!(f, "internal compiler error in the NVPTX back end: {m}"),
+            Error::Llvm(m) => write!(f, "LLVM failed in the NVPTX back end: {m}"),
+            Error::Unsupported(m) => write!(f, "not supported on the device: {m}"),
             Error::NoLibdevice(func) => write!(
                 f,
                 "'{func}' needs libdevice, which was not found (set ACCC_LIBDEVICE or run scripts/setup.sh)"
@@ -55,7 +67,21 @@ impl std::error::Error for Error {}
 
 const TRIPLE: &str = "nvptx64-nvidia-cuda";
 
+/// True for `sm_<digits>` with an optional `a`/`f` suffix (`sm_90a`).
+fn valid_arch(arch: &str) -> bool {
+    arch.strip_prefix("sm_")
+        .map(|r| r.trim_end_matches(['a', 'f']))
+        .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// The NVPTX target machine for `o.arch` at `o.opt_level`.
 fn target_machine(o: &Options) -> Result<TargetMachine, Error> {
+    if !valid_arch(&o.arch) {
+        return Err(Error::Unsupported(format!(
+            "GPU architecture '{}' (expected sm_<NN>, e.g. sm_90)",
+            o.arch
+        )));
+    }
     Target::initialize_nvptx(&InitializationConfig::default());
     let triple = TargetTriple::create(TRIPLE);
     let target = Target::from_triple(&triple).map_err(|e| Error::Llvm(e.to_string()))?;
@@ -78,6 +104,7 @@ fn target_machine(o: &Options) -> Result<TargetMachine, Error> {
 }
 
 /// Builds and optimises the LLVM module; `f` receives it with its machine.
+/// A context per call: LLVM contexts are not shared between threads.
 fn with_module<T>(
     m: &Module,
     o: &Options,
@@ -86,10 +113,12 @@ fn with_module<T>(
     let tm = target_machine(o)?;
     let ctx = Context::create();
     let module = writer::translate(&ctx, m, &tm, o)?;
-    let passes = format!("default<O{}>", o.opt_level.min(3));
-    module
-        .run_passes(&passes, &tm, inkwell::passes::PassBuilderOptions::create())
-        .map_err(|e| Error::Llvm(e.to_string()))?;
+    if o.opt_level > 0 {
+        let passes = format!("default<O{}>", o.opt_level.min(3));
+        module
+            .run_passes(&passes, &tm, inkwell::passes::PassBuilderOptions::create())
+            .map_err(|e| Error::Llvm(e.to_string()))?;
+    }
     f(&module, &tm)
 }
 

@@ -1,75 +1,112 @@
-//! NVPTX back-end tests: hand-built kernels → PTX, assembled with ptxas
-//! when it is installed (`ACCC_PTXAS`, or the project's `.tools`).
+//! NVPTX back-end tests: hand-built kernels → LLVM IR and PTX, every PTX
+//! assembled with ptxas when it is installed (`ACCC_PTXAS`, or the project's
+//! `.tools` from `scripts/setup.sh`); on CI (`CI` set) ptxas and libdevice
+//! must be present.
 
-use super::{ptxas, write_ptx, Options};
+use super::{ptxas, write_llvm, write_ptx, Options};
 use crate::ir::*;
 use std::path::PathBuf;
 
-fn repo_tool(rel: &str, env: &str) -> Option<PathBuf> {
-    std::env::var_os(env)
-        .map(PathBuf::from)
-        .or_else(|| Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)))
-        .filter(|p| p.is_file())
+/// The first existing file among `$env` and the known install places.
+fn tool(env: &str, rel: &str) -> Option<PathBuf> {
+    let env = std::env::var_os(env).map(PathBuf::from);
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".tools/pip/nvidia/cu13");
+    let found = env
+        .into_iter()
+        .chain([repo.join(rel)])
+        .find(|p| p.is_file());
+    if found.is_none() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{rel} must be installed on CI (scripts/setup.sh)"
+        );
+    }
+    found
 }
 
-fn options() -> Options {
+fn options(opt_level: u8) -> Options {
     Options {
         arch: "sm_90".into(),
-        opt_level: 3,
-        libdevice: repo_tool(
-            ".tools/pip/nvidia/cu13/nvvm/libdevice/libdevice.10.bc",
-            "ACCC_LIBDEVICE",
-        ),
+        opt_level,
+        libdevice: tool("ACCC_LIBDEVICE", "nvvm/libdevice/libdevice.10.bc"),
     }
 }
 
-/// `a[i] = op(b[i])` over a gang+vector loop, scheduled.
-fn kernel(math: Option<MathFunc>, ty: Type) -> Module {
-    let mut f = Function::default();
-    let a = f.new_local("a", ty.ptr_to());
-    let b = f.new_local("b", ty.ptr_to());
-    let n = f.new_local("n", Type::I32);
-    let i = f.new_local("i", Type::I32);
-    let init = f.int(0, Type::I32);
-    let limit = f.read(n);
-    let step = f.int(1, Type::I32);
-    let elem = |f: &mut Function, p: LocalId| {
-        let base = f.read(p);
-        let iv = f.read(i);
-        let idx = f.add(Expr::Cast(iv), Type::I64);
-        f.add(Expr::PtrAdd { base, index: idx }, ty.ptr_to())
+/// PTX for the module, assembled when ptxas is available.
+fn ptx(m: &Module, o: &Options) -> String {
+    assert!(validate(m, true).is_empty(), "{:?}", validate(m, true));
+    let ptx = write_ptx(m, o).unwrap_or_else(|e| panic!("{e}\n{}", print_module(m)));
+    assert!(ptx.contains(".target sm_90"), "{ptx}");
+    if let Some(p) = tool("ACCC_PTXAS", "bin/ptxas") {
+        let cubin = ptxas::assemble(&ptx, "sm_90", &p).unwrap_or_else(|e| panic!("{e}\n{ptx}"));
+        assert!(cubin.starts_with(b"\x7fELF"));
+    }
+    ptx
+}
+
+fn param(name: &str, local: LocalId, mode: ParamMode) -> Param {
+    Param {
+        name: name.into(),
+        local,
+        mode,
+    }
+}
+
+fn dev(read_only: bool) -> ParamMode {
+    ParamMode::DevicePtr { read_only }
+}
+
+fn kernel(name: &str, params: Vec<Param>, body: Function) -> Kernel {
+    Kernel {
+        name: name.into(),
+        construct: "parallel loop".into(),
+        loc: SrcLoc::default(),
+        params,
+        body,
+        launch: Launch {
+            grid: GridSize::Const(1),
+            block: [GridSize::Const(128), GridSize::Const(1)],
+        },
+    }
+}
+
+fn module(kernels: Vec<Kernel>) -> Module {
+    let mut m = Module {
+        source: "t.c".into(),
+        kernels,
     };
-    let src = elem(&mut f, b);
-    let x = f.add(Expr::Load(src), ty.clone());
-    let v = match math {
-        Some(func) => f.add(
-            Expr::Math {
-                func,
-                args: vec![x],
-            },
-            ty.clone(),
-        ),
-        None => {
-            let iv = f.read(i);
-            let c = f.add(Expr::Cast(iv), ty.clone());
-            f.add(
-                Expr::Binary {
-                    op: BinOp::Add,
-                    lhs: x,
-                    rhs: c,
-                },
-                ty.clone(),
-            )
-        }
-    };
-    let dst = elem(&mut f, a);
+    crate::schedule::schedule(&mut m);
+    m
+}
+
+fn bin(f: &mut Function, op: BinOp, lhs: ExprId, rhs: ExprId) -> ExprId {
+    let ty = f.ty(lhs).clone();
+    f.add(Expr::Binary { op, lhs, rhs }, ty)
+}
+
+fn cmp(f: &mut Function, op: CmpOp, lhs: ExprId, rhs: ExprId) -> ExprId {
+    f.add(Expr::Cmp { op, lhs, rhs }, Type::BOOL)
+}
+
+/// `&p[i]` for a pointer local `p` and an `i32` local `i`.
+fn elem(f: &mut Function, p: LocalId, i: LocalId) -> ExprId {
+    let ty = f.local(p).ty.clone();
+    let base = f.read(p);
+    let iv = f.read(i);
+    let index = f.add(Expr::Cast(iv), Type::I64);
+    f.add(Expr::PtrAdd { base, index }, ty)
+}
+
+/// `for i in 0..n gang vector { body(f, i) }` as the whole kernel body.
+fn gv_loop(f: &mut Function, i: LocalId, n: LocalId, body: Block) {
+    let (init, limit, step) = (f.int(0, Type::I32), f.read(n), f.int(1, Type::I32));
     f.body = vec![Stmt::Loop(Loop {
         var: i,
         init,
         cmp: LoopCmp::Lt,
         limit,
         step,
-        body: vec![Stmt::Store { ptr: dst, value: v }],
+        body,
         par: Parallelism::Par {
             gang: true,
             worker: false,
@@ -77,85 +114,111 @@ fn kernel(math: Option<MathFunc>, ty: Type) -> Module {
         },
         loc: SrcLoc::default(),
     })];
-    let mut m = Module {
-        source: "t.c".into(),
-        kernels: vec![Kernel {
-            name: "k".into(),
-            construct: "parallel loop".into(),
-            loc: SrcLoc::default(),
-            params: vec![
-                Param {
-                    name: "a".into(),
-                    local: a,
-                    mode: ParamMode::DevicePtr { read_only: false },
-                },
-                Param {
-                    name: "b".into(),
-                    local: b,
-                    mode: ParamMode::DevicePtr { read_only: true },
-                },
-                Param {
-                    name: "n".into(),
-                    local: n,
-                    mode: ParamMode::Value,
-                },
-            ],
-            body: f,
-            launch: Launch {
-                grid: GridSize::Const(1),
-                block: [GridSize::Const(128), GridSize::Const(1)],
-            },
-        }],
-    };
-    crate::schedule::schedule(&mut m);
-    m
 }
 
-fn check_ptx(ptx: &str) {
-    assert!(ptx.contains(".entry k("), "{ptx}");
-    assert!(ptx.contains(".target sm_90"), "{ptx}");
-    assert!(ptx.contains("%ctaid.x"), "{ptx}");
-    assert!(ptx.contains("ld.global"), "{ptx}");
-    if let Some(p) = repo_tool(".tools/pip/nvidia/cu13/bin/ptxas", "ACCC_PTXAS") {
-        let cubin = ptxas::assemble(ptx, "sm_90", &p).unwrap_or_else(|e| panic!("{e}\n{ptx}"));
-        assert!(cubin.starts_with(b"\x7fELF"));
-    } else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "ptxas must be installed on CI (scripts/setup.sh)"
-        );
+/// `a[i] = op(b[i])` (a math function) or `a[i] = b[i] + (T)i` over a
+/// gang+vector loop.
+fn vector_kernel(name: &str, math: Option<MathFunc>, ty: Type) -> Kernel {
+    let mut f = Function::default();
+    let a = f.new_local("a", ty.ptr_to());
+    let b = f.new_local("b", ty.ptr_to());
+    let n = f.new_local("n", Type::I32);
+    let i = f.new_local("i", Type::I32);
+    let src = elem(&mut f, b, i);
+    let x = f.add(Expr::Load(src), ty.clone());
+    let v = match math {
+        Some(func) => {
+            let mut args = vec![x];
+            if func.arity() == 2 {
+                let src = elem(&mut f, b, i);
+                args.push(f.add(Expr::Load(src), ty.clone()));
+            }
+            f.add(Expr::Math { func, args }, ty.clone())
+        }
+        None => {
+            let iv = f.read(i);
+            let c = f.add(Expr::Cast(iv), ty.clone());
+            bin(&mut f, BinOp::Add, x, c)
+        }
+    };
+    let dst = elem(&mut f, a, i);
+    gv_loop(&mut f, i, n, vec![Stmt::Store { ptr: dst, value: v }]);
+    let params = vec![
+        param("a", a, dev(false)),
+        param("b", b, dev(true)),
+        param("n", n, ParamMode::Value),
+    ];
+    kernel(name, params, f)
+}
+
+#[test]
+fn vector_add_ptx() {
+    for ty in [Type::I32, Type::F32, Type::F64, Type::Int(IntKind::U8)] {
+        for level in [0, 3] {
+            let m = module(vec![vector_kernel("vadd", None, ty.clone())]);
+            let text = ptx(&m, &options(level));
+            assert!(text.contains(".visible .entry vadd("), "{text}");
+            assert!(text.contains("%ctaid.x"), "{text}");
+            if level > 0 {
+                assert!(text.contains("ld.global"), "{text}");
+                assert!(text.contains("st.global"), "{text}");
+            }
+        }
     }
 }
 
 #[test]
-fn vector_add_assembles() {
-    for ty in [Type::I32, Type::F32, Type::F64, Type::Int(IntKind::U8)] {
-        let ptx = write_ptx(&kernel(None, ty), &options()).unwrap_or_else(|e| panic!("{e}"));
-        check_ptx(&ptx);
-    }
+fn llvm_ir_has_kernel_convention_and_param_attributes() {
+    let m = module(vec![vector_kernel("vadd", None, Type::F64)]);
+    let ll = write_llvm(&m, &options(3)).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        ll.contains("target triple = \"nvptx64-nvidia-cuda\""),
+        "{ll}"
+    );
+    assert!(ll.contains("define ptx_kernel void @vadd("), "{ll}");
+    assert!(ll.contains("align 8"), "{ll}");
+    assert!(ll.contains("readonly"), "{ll}");
 }
 
 #[test]
 fn math_links_libdevice() {
-    let o = options();
-    if o.libdevice.is_none() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "libdevice must be installed on CI (scripts/setup.sh)"
-        );
+    let Some(lib) = options(3).libdevice else {
         return;
+    };
+    const ALL: [MathFunc; 14] = [
+        MathFunc::Sqrt,
+        MathFunc::Exp,
+        MathFunc::Log,
+        MathFunc::Pow,
+        MathFunc::Fabs,
+        MathFunc::Sin,
+        MathFunc::Cos,
+        MathFunc::Tan,
+        MathFunc::Atan2,
+        MathFunc::Floor,
+        MathFunc::Ceil,
+        MathFunc::Fmin,
+        MathFunc::Fmax,
+        MathFunc::Fmod,
+    ];
+    let mut kernels = vec![];
+    for (n, f) in ALL.iter().enumerate() {
+        kernels.push(vector_kernel(&format!("m{n}f"), Some(*f), Type::F32));
+        kernels.push(vector_kernel(&format!("m{n}d"), Some(*f), Type::F64));
     }
-    for (f, ty) in [
-        (MathFunc::Sqrt, Type::F64),
-        (MathFunc::Exp, Type::F32),
-        (MathFunc::Sin, Type::F64),
-    ] {
-        let ptx = write_ptx(&kernel(Some(f), ty), &o).unwrap_or_else(|e| panic!("{e}"));
-        check_ptx(&ptx);
+    let m = module(kernels);
+    for level in [0, 3] {
+        let o = Options {
+            libdevice: Some(lib.clone()),
+            ..options(level)
+        };
+        let text = ptx(&m, &o);
         assert!(
-            !ptx.contains(".extern .func __nv_"),
-            "libdevice not linked:\n{ptx}"
+            !text.contains(".extern .func"),
+            "libdevice not linked:\n{text}"
         );
+        assert!(!text.contains("__nvvm_reflect"), "{text}");
+        assert_eq!(text.matches(".visible .entry").count(), 28, "{text}");
     }
 }
 
@@ -163,10 +226,269 @@ fn math_links_libdevice() {
 fn math_without_libdevice_is_an_error() {
     let o = Options {
         libdevice: None,
-        ..options()
+        ..options(3)
     };
-    let e = write_ptx(&kernel(Some(MathFunc::Sqrt), Type::F64), &o)
-        .err()
-        .map(|e| e.to_string());
-    assert!(e.is_some_and(|e| e.contains("'sqrt' needs libdevice")));
+    let m = module(vec![vector_kernel("k", Some(MathFunc::Sqrt), Type::F32)]);
+    let e = write_ptx(&m, &o).err().map(|e| e.to_string());
+    assert!(
+        e.as_deref()
+            .is_some_and(|e| e.contains("'sqrtf' needs libdevice")),
+        "{e:?}"
+    );
+}
+
+/// `dst[0] = (to)src[0]`, through `bool` when `via_bool`.
+fn cast_kernel(name: &str, from: &Type, to: &Type, via_bool: bool) -> Kernel {
+    let mut f = Function::default();
+    let dst = f.new_local("dst", to.ptr_to());
+    let src = f.new_local("src", from.ptr_to());
+    let p = f.read(src);
+    let mut v = f.add(Expr::Load(p), from.clone());
+    if via_bool {
+        v = f.add(Expr::Cast(v), Type::BOOL);
+    }
+    let v = f.add(Expr::Cast(v), to.clone());
+    let ptr = f.read(dst);
+    f.body = vec![Stmt::Store { ptr, value: v }];
+    kernel(
+        name,
+        vec![param("dst", dst, dev(false)), param("src", src, dev(true))],
+        f,
+    )
+}
+
+#[test]
+fn every_cast_kind() {
+    use IntKind::*;
+    let mut tys: Vec<Type> = [I8, U8, I16, U16, I32, U32, I64, U64]
+        .into_iter()
+        .map(Type::Int)
+        .collect();
+    tys.extend([Type::F32, Type::F64]);
+    let mut kernels = vec![];
+    for (i, from) in tys.iter().enumerate() {
+        for (j, to) in tys.iter().enumerate() {
+            if from != to {
+                kernels.push(cast_kernel(&format!("c{i}_{j}"), from, to, false));
+            }
+        }
+        kernels.push(cast_kernel(&format!("b{i}"), from, &Type::I32, true));
+    }
+    let n = kernels.len();
+    let m = module(kernels);
+    let text = ptx(&m, &options(3));
+    assert_eq!(text.matches(".visible .entry").count(), n);
+    for insn in [
+        "cvt.rzi.s32.f64",
+        "cvt.rn.f32.u64",
+        "cvt.f64.f32",
+        "cvt.rzi.u16.f32",
+    ] {
+        assert!(text.contains(insn), "{insn}:\n{text}");
+    }
+    let ll = write_llvm(&m, &options(0)).unwrap_or_else(|e| panic!("{e}"));
+    for insn in [
+        "sext", "zext", "trunc", "fptosi", "fptoui", "sitofp", "uitofp", "fpext", "fptrunc",
+        "fcmp une", "icmp ne",
+    ] {
+        assert!(ll.contains(insn), "{insn}:\n{ll}");
+    }
+}
+
+/// A kernel with if/else, `&&`/`||`, `?:`, min/max, shifts, division, a
+/// private array and `break`/`continue` in a sequential loop.
+fn control_kernel(ty: IntKind) -> Kernel {
+    let t = Type::Int(ty);
+    let mut f = Function::default();
+    let out = f.new_local("out", t.ptr_to());
+    let x = f.new_local("x", t.clone());
+    let y = f.new_local("y", Type::F64);
+    let arr = f.new_local("arr", Type::Array(Box::new(t.clone()), 4));
+    let j = f.new_local("j", Type::I32);
+    let r = f.new_local("r", t.clone());
+
+    // r = (x > 0 && y < 1.0) || x == 7 ? x / 3 : min(x, 5) >> 1
+    let (xv, zero) = (f.read(x), f.int(0, t.clone()));
+    let c1 = cmp(&mut f, CmpOp::Gt, xv, zero);
+    let (yv, one) = (
+        f.read(y),
+        f.add(Expr::Literal(Literal::Float(1.0)), Type::F64),
+    );
+    let c2 = cmp(&mut f, CmpOp::Lt, yv, one);
+    let and = f.add(
+        Expr::Logical {
+            and: true,
+            lhs: c1,
+            rhs: c2,
+        },
+        Type::BOOL,
+    );
+    let (xv, seven) = (f.read(x), f.int(7, t.clone()));
+    let c3 = cmp(&mut f, CmpOp::Eq, xv, seven);
+    let or = f.add(
+        Expr::Logical {
+            and: false,
+            lhs: and,
+            rhs: c3,
+        },
+        Type::BOOL,
+    );
+    let (xv, three) = (f.read(x), f.int(3, t.clone()));
+    let div = bin(&mut f, BinOp::Div, xv, three);
+    let (xv, five) = (f.read(x), f.int(5, t.clone()));
+    let min = bin(&mut f, BinOp::Min, xv, five);
+    let one_i = f.int(1, t.clone());
+    let shr = bin(&mut f, BinOp::Shr, min, one_i);
+    let sel = f.add(
+        Expr::Select {
+            cond: or,
+            then: div,
+            otherwise: shr,
+        },
+        t.clone(),
+    );
+
+    // if (r % 2 != 0) y = fmax-ish(y, -y) else x = ~x ^ -x
+    let (rv, two) = (f.read(r), f.int(2, t.clone()));
+    let rem = bin(&mut f, BinOp::Rem, rv, two);
+    let zero = f.int(0, t.clone());
+    let odd = cmp(&mut f, CmpOp::Ne, rem, zero);
+    let (ya, yb) = (f.read(y), f.read(y));
+    let neg = f.add(
+        Expr::Unary {
+            op: UnOp::Neg,
+            arg: yb,
+        },
+        Type::F64,
+    );
+    let ymax = bin(&mut f, BinOp::Max, ya, neg);
+    let (xa, xb) = (f.read(x), f.read(x));
+    let not = f.add(
+        Expr::Unary {
+            op: UnOp::BitNot,
+            arg: xa,
+        },
+        t.clone(),
+    );
+    let negx = f.add(
+        Expr::Unary {
+            op: UnOp::Neg,
+            arg: xb,
+        },
+        t.clone(),
+    );
+    let xor = bin(&mut f, BinOp::Xor, not, negx);
+
+    // for (j = 0; j < 4; j++) { if (j == 3) break; if (j == 1) continue; arr[j] = r; }
+    let (jv, three) = (f.read(j), f.int(3, Type::I32));
+    let is3 = cmp(&mut f, CmpOp::Eq, jv, three);
+    let (jv, one) = (f.read(j), f.int(1, Type::I32));
+    let is1 = cmp(&mut f, CmpOp::Eq, jv, one);
+    let base = f.add(Expr::LocalAddr(arr), t.ptr_to());
+    let jv = f.read(j);
+    let idx = f.add(Expr::Cast(jv), Type::I64);
+    let slot = f.add(Expr::PtrAdd { base, index: idx }, t.ptr_to());
+    let rv = f.read(r);
+    let (init, limit, step) = (
+        f.int(0, Type::I32),
+        f.int(4, Type::I32),
+        f.int(1, Type::I32),
+    );
+    let seq = Stmt::Loop(Loop {
+        var: j,
+        init,
+        cmp: LoopCmp::Lt,
+        limit,
+        step,
+        body: vec![
+            Stmt::If {
+                cond: is3,
+                then: vec![Stmt::Break],
+                otherwise: vec![],
+            },
+            Stmt::If {
+                cond: is1,
+                then: vec![Stmt::Continue],
+                otherwise: vec![],
+            },
+            Stmt::Store {
+                ptr: slot,
+                value: rv,
+            },
+        ],
+        par: Parallelism::Seq,
+        loc: SrcLoc::default(),
+    });
+    // *out = arr[2] + x
+    let base = f.add(Expr::LocalAddr(arr), t.ptr_to());
+    let two = f.int(2, Type::I64);
+    let slot = f.add(Expr::PtrAdd { base, index: two }, t.ptr_to());
+    let a2 = f.add(Expr::Load(slot), t.clone());
+    let xv = f.read(x);
+    let sum = bin(&mut f, BinOp::Add, a2, xv);
+    let ptr = f.read(out);
+    f.body = vec![
+        Stmt::Assign {
+            local: r,
+            value: sel,
+        },
+        Stmt::If {
+            cond: odd,
+            then: vec![Stmt::Assign {
+                local: y,
+                value: ymax,
+            }],
+            otherwise: vec![Stmt::Assign {
+                local: x,
+                value: xor,
+            }],
+        },
+        seq,
+        Stmt::Store { ptr, value: sum },
+        Stmt::Return,
+    ];
+    let params = vec![
+        param("out", out, dev(false)),
+        param("x", x, ParamMode::Value),
+        param("y", y, ParamMode::Value),
+    ];
+    kernel(&format!("ctl_{ty:?}"), params, f)
+}
+
+#[test]
+fn control_flow_and_operators() {
+    use IntKind::*;
+    let kernels = [I8, U16, I32, U32, I64, U64]
+        .into_iter()
+        .map(control_kernel)
+        .collect();
+    let m = module(kernels);
+    for level in [0, 2, 3] {
+        let text = ptx(&m, &options(level));
+        assert_eq!(text.matches(".visible .entry").count(), 6, "{text}");
+    }
+    let ll = write_llvm(&m, &options(0)).unwrap_or_else(|e| panic!("{e}"));
+    for insn in [
+        "sdiv",
+        "udiv",
+        "ashr",
+        "lshr",
+        "llvm.smin",
+        "llvm.umin",
+        "llvm.maxnum",
+        "phi i1",
+    ] {
+        assert!(ll.contains(insn), "{insn}:\n{ll}");
+    }
+}
+
+#[test]
+fn bad_arch_is_an_error() {
+    let m = module(vec![vector_kernel("k", None, Type::F32)]);
+    let o = Options {
+        arch: "gfx90a".into(),
+        ..options(3)
+    };
+    let e = write_ptx(&m, &o).err().map(|e| e.to_string());
+    assert!(e.as_deref().is_some_and(|e| e.contains("gfx90a")), "{e:?}");
 }

@@ -1,0 +1,81 @@
+//! Small builders for the expressions and statements the schedule emits.
+//!
+//! Owns: [`Emit`], a cursor over one function that appends expressions to its
+//! arena and statements to an output block. Every value that is used more
+//! than once is kept in a fresh local and read afresh at each use, so no
+//! expression handle is ever shared (the IR's one-parent rule).
+
+use crate::ir::{
+    BinOp, Block, CmpOp, Expr, ExprId, Function, IntKind, LocalId, Special, Stmt, Type, UnOp,
+};
+
+/// Appends to one function's arena and collects statements into `out`.
+pub(super) struct Emit<'f> {
+    /// The function being rewritten.
+    pub f: &'f mut Function,
+    /// The statements emitted so far, in order.
+    pub out: Block,
+}
+
+impl<'f> Emit<'f> {
+    /// A cursor over `f` with an empty output block.
+    pub fn new(f: &'f mut Function) -> Self {
+        Emit { f, out: vec![] }
+    }
+
+    /// Declares a local named `name`, assigns `value` to it (a statement in
+    /// `out`) and returns it.
+    pub fn hold(&mut self, name: &str, value: ExprId) -> LocalId {
+        let ty = self.f.ty(value).clone();
+        let l = self.f.new_local(name, ty);
+        self.assign(l, value);
+        l
+    }
+
+    /// Emits `local = value`.
+    pub fn assign(&mut self, local: LocalId, value: ExprId) {
+        self.out.push(Stmt::Assign { local, value });
+    }
+
+    /// A fresh read of `l`.
+    pub fn read(&mut self, l: LocalId) -> ExprId {
+        self.f.read(l)
+    }
+
+    /// An integer constant of type `ty`.
+    pub fn int(&mut self, v: i128, ty: Type) -> ExprId {
+        self.f.int(v, ty)
+    }
+
+    /// `op(a, b)` in the type of `a`.
+    pub fn bin(&mut self, op: BinOp, a: ExprId, b: ExprId) -> ExprId {
+        let ty = self.f.ty(a).clone();
+        self.f.add(Expr::Binary { op, lhs: a, rhs: b }, ty)
+    }
+
+    /// `op(a)` in the type of `a`.
+    pub fn un(&mut self, op: UnOp, a: ExprId) -> ExprId {
+        let ty = self.f.ty(a).clone();
+        self.f.add(Expr::Unary { op, arg: a }, ty)
+    }
+
+    /// The comparison `a op b` (a `bool`).
+    pub fn cmp(&mut self, op: CmpOp, a: ExprId, b: ExprId) -> ExprId {
+        self.f.add(Expr::Cmp { op, lhs: a, rhs: b }, Type::BOOL)
+    }
+
+    /// `x` converted to `to` (no node when it already has that type).
+    pub fn cast(&mut self, x: ExprId, to: &Type) -> ExprId {
+        if self.f.ty(x) == to {
+            x
+        } else {
+            self.f.add(Expr::Cast(x), to.clone())
+        }
+    }
+
+    /// A launch register, widened to `u64`.
+    pub fn special(&mut self, s: Special) -> ExprId {
+        let r = self.f.add(Expr::Special(s), Type::Int(IntKind::U32));
+        self.cast(r, &Type::U64)
+    }
+}

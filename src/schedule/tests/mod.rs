@@ -1,0 +1,376 @@
+//! Schedule tests: hand-built loops are scheduled, validated, printed
+//! (snapshots) and run by a small interpreter over several launch sizes to
+//! check that every iteration runs exactly once.
+
+mod interp;
+
+use super::schedule;
+use crate::ir::*;
+use interp::{norm, run_grid};
+
+const GV: Parallelism = Parallelism::Par {
+    gang: true,
+    worker: false,
+    vector: true,
+};
+
+/// `for (i = init; i cmp limit; i += step) { [if (i % 2 == 0) continue;] *a = (i64)i; }`
+/// with an index of kind `k`.
+fn kernel(par: Parallelism, k: IntKind, cmp: LoopCmp, b: [i128; 3], skip_even: bool) -> Module {
+    let t = Type::Int(k);
+    let mut f = Function::default();
+    let a = f.new_local("a", Type::I64.ptr_to());
+    let i = f.new_local("i", t.clone());
+    let init = f.int(b[0], t.clone());
+    let limit = f.int(b[1], t.clone());
+    let step = f.int(b[2], t.clone());
+    let mut body = vec![];
+    if skip_even {
+        let iv = f.read(i);
+        let two = f.int(2, t.clone());
+        let r = f.add(
+            Expr::Binary {
+                op: BinOp::Rem,
+                lhs: iv,
+                rhs: two,
+            },
+            t.clone(),
+        );
+        let zero = f.int(0, t.clone());
+        let c = f.add(
+            Expr::Cmp {
+                op: CmpOp::Eq,
+                lhs: r,
+                rhs: zero,
+            },
+            Type::BOOL,
+        );
+        body.push(Stmt::If {
+            cond: c,
+            then: vec![Stmt::Continue],
+            otherwise: vec![],
+        });
+    }
+    let ptr = f.read(a);
+    let iv = f.read(i);
+    let value = if t == Type::I64 {
+        iv
+    } else {
+        f.add(Expr::Cast(iv), Type::I64)
+    };
+    body.push(Stmt::Store { ptr, value });
+    f.body = vec![Stmt::Loop(Loop {
+        var: i,
+        init,
+        cmp,
+        limit,
+        step,
+        body,
+        par,
+        loc: SrcLoc::default(),
+    })];
+    module(f, a)
+}
+
+fn module(body: Function, a: LocalId) -> Module {
+    Module {
+        source: "t.c".into(),
+        kernels: vec![Kernel {
+            name: "k".into(),
+            construct: "parallel loop".into(),
+            loc: SrcLoc::default(),
+            params: vec![Param {
+                name: "a".into(),
+                local: a,
+                mode: ParamMode::DevicePtr { read_only: false },
+            }],
+            body,
+            launch: Launch {
+                grid: GridSize::Const(1),
+                block: [GridSize::Const(128), GridSize::Const(1)],
+            },
+        }],
+    }
+}
+
+fn scheduled(mut m: Module) -> Module {
+    schedule(&mut m);
+    let errs = validate(&m, true);
+    assert!(errs.is_empty(), "{errs:?}\n{}", print_module(&m));
+    m
+}
+
+/// The iterations of the loop in OpenACC's meaning (no wrap-around; the
+/// step is negative for `>`/`>=` even when the index is unsigned).
+fn expected(k: IntKind, cmp: LoopCmp, b: [i128; 3], skip_even: bool) -> (Vec<i128>, bool) {
+    let (mut i, limit) = (b[0], b[1]);
+    let step = match cmp {
+        LoopCmp::Gt | LoopCmp::Ge if !k.is_signed() => b[2] - (1i128 << k.bits()),
+        _ => b[2],
+    };
+    let mut v = vec![];
+    while match cmp {
+        LoopCmp::Lt => i < limit,
+        LoopCmp::Le => i <= limit,
+        LoopCmp::Gt => i > limit,
+        LoopCmp::Ge => i >= limit,
+    } {
+        if !(skip_even && i % 2 == 0) {
+            v.push(norm(i, IntKind::I64));
+        }
+        i += step;
+    }
+    v.sort();
+    // Whether C's loop (which wraps or overflows) would differ.
+    (v, norm(i, k) != i)
+}
+
+const LAUNCHES: [(u32, [u32; 2]); 5] = [
+    (1, [1, 1]),
+    (1, [4, 1]),
+    (3, [1, 1]),
+    (2, [3, 2]),
+    (5, [7, 3]),
+];
+
+#[test]
+fn every_level_and_bound_runs_each_iteration_once() {
+    use IntKind::*;
+    let cases: Vec<(IntKind, LoopCmp, [i128; 3])> = vec![
+        (I32, LoopCmp::Lt, [0, 10, 1]),
+        (I32, LoopCmp::Le, [0, 10, 3]),
+        (I32, LoopCmp::Gt, [10, 0, -1]),
+        (I32, LoopCmp::Ge, [10, -5, -4]),
+        (I32, LoopCmp::Lt, [5, 5, 1]),
+        (I32, LoopCmp::Gt, [5, 7, -1]),
+        (
+            I32,
+            LoopCmp::Lt,
+            [i32::MIN.into(), i32::MAX.into(), 1 << 30],
+        ),
+        (
+            I32,
+            LoopCmp::Gt,
+            [i32::MAX.into(), i32::MIN.into(), i32::MIN.into()],
+        ),
+        (I32, LoopCmp::Le, [i32::MAX.into(), i32::MAX.into(), 1]),
+        (U32, LoopCmp::Lt, [0, 4_000_000_000, 1_000_000_000]),
+        (U32, LoopCmp::Gt, [10, 0, norm(-3, U32)]),
+        (
+            U32,
+            LoopCmp::Ge,
+            [u32::MAX.into(), 0, norm(-(1 << 30), U32)],
+        ),
+        (U8, LoopCmp::Le, [250, 255, 2]),
+        (I8, LoopCmp::Ge, [127, -128, -50]),
+        (I16, LoopCmp::Lt, [-300, 300, 7]),
+        (
+            I64,
+            LoopCmp::Lt,
+            [i64::MIN.into(), i64::MAX.into(), 1 << 62],
+        ),
+        (
+            I64,
+            LoopCmp::Ge,
+            [i64::MAX.into(), i64::MIN.into(), -(1 << 62)],
+        ),
+        (U64, LoopCmp::Lt, [0, u64::MAX.into(), 1 << 62]),
+        (
+            U64,
+            LoopCmp::Gt,
+            [u64::MAX.into(), 0, norm(-(1 << 63), U64)],
+        ),
+    ];
+    for bits in 0..8u8 {
+        let par = if bits == 0 {
+            Parallelism::Seq
+        } else {
+            Parallelism::Par {
+                gang: bits & 1 != 0,
+                worker: bits & 2 != 0,
+                vector: bits & 4 != 0,
+            }
+        };
+        for &(k, cmp, b) in &cases {
+            for skip in [false, true] {
+                let m = scheduled(kernel(par, k, cmp, b, skip));
+                let (want, wraps) = expected(k, cmp, b, skip);
+                if wraps && par == Parallelism::Seq {
+                    continue;
+                }
+                for (grid, block) in LAUNCHES {
+                    let got = run_grid(&m.kernels[0].body, grid, block);
+                    // Threads at the levels the loop is not shared among
+                    // run its iterations redundantly.
+                    let (g, w, v) = match par {
+                        Parallelism::Seq => (false, false, false),
+                        Parallelism::Par {
+                            gang,
+                            worker,
+                            vector,
+                        } => (gang, worker, vector),
+                    };
+                    let n = [(g, grid), (w, block[1]), (v, block[0])]
+                        .iter()
+                        .map(|&(on, size)| if on { 1 } else { size as usize })
+                        .product::<usize>();
+                    let mut want: Vec<i128> = want
+                        .iter()
+                        .flat_map(|v| std::iter::repeat_n(*v, n))
+                        .collect();
+                    want.sort();
+                    assert_eq!(
+                        got,
+                        want,
+                        "{par:?} {k:?} {cmp:?} {b:?} skip={skip} grid={grid} block={block:?}\n{}",
+                        print_module(&m)
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn nested_gang_and_vector_loops_use_their_own_levels() {
+    // for i in 0..5 gang { for j in 0..6 vector { *a = i * 100 + j } }
+    let mut f = Function::default();
+    let a = f.new_local("a", Type::I64.ptr_to());
+    let i = f.new_local("i", Type::I64);
+    let j = f.new_local("j", Type::I64);
+    let ptr = f.read(a);
+    let (iv, jv) = (f.read(i), f.read(j));
+    let h = f.int(100, Type::I64);
+    let m = f.add(
+        Expr::Binary {
+            op: BinOp::Mul,
+            lhs: iv,
+            rhs: h,
+        },
+        Type::I64,
+    );
+    let value = f.add(
+        Expr::Binary {
+            op: BinOp::Add,
+            lhs: m,
+            rhs: jv,
+        },
+        Type::I64,
+    );
+    let counted = |f: &mut Function, var, n, par, body| {
+        let (init, limit, step) = (
+            f.int(0, Type::I64),
+            f.int(n, Type::I64),
+            f.int(1, Type::I64),
+        );
+        Stmt::Loop(Loop {
+            var,
+            init,
+            cmp: LoopCmp::Lt,
+            limit,
+            step,
+            body,
+            par,
+            loc: SrcLoc::default(),
+        })
+    };
+    let vector = Parallelism::Par {
+        gang: false,
+        worker: false,
+        vector: true,
+    };
+    let gang = Parallelism::Par {
+        gang: true,
+        worker: false,
+        vector: false,
+    };
+    let inner = counted(&mut f, j, 6, vector, vec![Stmt::Store { ptr, value }]);
+    f.body = vec![counted(&mut f, i, 5, gang, vec![inner])];
+    let m = scheduled(module(f, a));
+    let want: Vec<i128> = (0..5)
+        .flat_map(|i| (0..6).map(move |j| i * 100 + j))
+        .collect();
+    for (grid, block) in [(1, [1, 1]), (2, [4, 1]), (7, [8, 1])] {
+        // Workers (y) redundantly run a loop not shared among them.
+        let got = run_grid(&m.kernels[0].body, grid, block);
+        assert_eq!(got, want, "grid={grid} block={block:?}");
+    }
+}
+
+#[test]
+fn gang_vector_loop_snapshot() {
+    let m = scheduled(kernel(GV, IntKind::I32, LoopCmp::Lt, [0, 100, 1], false));
+    let text = print_module(&m);
+    let body = text.split_once("{\n").map(|x| x.1).unwrap_or_default();
+    let want = "    {
+      %2 init = 0
+      %3 limit = 100
+      %4 step = 1
+      %5 trip = 0
+      if lt.i32(%2 init, %3 limit) {
+        %5 trip = add.u64(div.u64(sub.u64(sub.u64(cast.i32.u64(%3 limit), cast.i32.u64(%2 init)), 1), cast.i32.u64(%4 step)), 1)
+      }
+      %6 k = add.u64(mul.u64(cast.u32.u64(ctaid.x), cast.u32.u64(ntid.x)), cast.u32.u64(tid.x))
+      %7 stride = mul.u64(cast.u32.u64(nctaid.x), cast.u32.u64(ntid.x))
+      while lt.u64(%6 k, %5 trip) {
+        %1 i = add.i32(%2 init, mul.i32(cast.u64.i32(%6 k), %4 step))
+        store %0 a <- cast.i32.i64(%1 i)
+      }
+      step {
+        %6 k = add.u64(%6 k, %7 stride)
+      }
+    }
+  }
+";
+    assert_eq!(body, want, "{text}");
+}
+
+#[test]
+fn downward_unsigned_and_seq_snapshots() {
+    let m = scheduled(kernel(
+        Parallelism::Par {
+            gang: false,
+            worker: true,
+            vector: true,
+        },
+        IntKind::U32,
+        LoopCmp::Ge,
+        [10, 0, norm(-2, IntKind::U32)],
+        false,
+    ));
+    let text = print_module(&m);
+    for line in [
+        "if ge.u32(%2 init, %3 limit) {",
+        "%5 trip = add.u64(div.u64(sub.u64(cast.u32.u64(%2 init), cast.u32.u64(%3 limit)), cast.u32.u64(neg.u32(%4 step))), 1)",
+        "%6 k = add.u64(mul.u64(cast.u32.u64(tid.y), cast.u32.u64(ntid.x)), cast.u32.u64(tid.x))",
+        "%7 stride = mul.u64(cast.u32.u64(ntid.y), cast.u32.u64(ntid.x))",
+    ] {
+        assert!(text.contains(line), "{line}\n{text}");
+    }
+    let m = scheduled(kernel(
+        Parallelism::Seq,
+        IntKind::I64,
+        LoopCmp::Gt,
+        [9, 0, -3],
+        true,
+    ));
+    let text = print_module(&m);
+    let body = text.split_once("{\n").map(|x| x.1).unwrap_or_default();
+    let want = "    {
+      %1 i = 9
+      %2 limit = 0
+      %3 step = -3
+      while gt.i64(%1 i, %2 limit) {
+        if eq.i64(rem.i64(%1 i, 2), 0) {
+          continue
+        }
+        store %0 a <- %1 i
+      }
+      step {
+        %1 i = add.i64(%1 i, %3 step)
+      }
+    }
+  }
+";
+    assert_eq!(body, want, "{text}");
+}
