@@ -103,6 +103,24 @@ pub enum MathFunc {
 }
 
 impl MathFunc {
+    /// Every math function.
+    pub const ALL: [MathFunc; 14] = [
+        MathFunc::Sqrt,
+        MathFunc::Exp,
+        MathFunc::Log,
+        MathFunc::Pow,
+        MathFunc::Fabs,
+        MathFunc::Sin,
+        MathFunc::Cos,
+        MathFunc::Tan,
+        MathFunc::Atan2,
+        MathFunc::Floor,
+        MathFunc::Ceil,
+        MathFunc::Fmin,
+        MathFunc::Fmax,
+        MathFunc::Fmod,
+    ];
+
     /// The C name of the double version (`sqrt`).
     pub fn c_name(self) -> &'static str {
         match self {
@@ -133,23 +151,7 @@ impl MathFunc {
 
     /// Looks up a C function name: `sqrt` → (Sqrt, double), `sqrtf` → (Sqrt, float).
     pub fn from_c_name(name: &str) -> Option<(MathFunc, bool)> {
-        const ALL: [MathFunc; 14] = [
-            MathFunc::Sqrt,
-            MathFunc::Exp,
-            MathFunc::Log,
-            MathFunc::Pow,
-            MathFunc::Fabs,
-            MathFunc::Sin,
-            MathFunc::Cos,
-            MathFunc::Tan,
-            MathFunc::Atan2,
-            MathFunc::Floor,
-            MathFunc::Ceil,
-            MathFunc::Fmin,
-            MathFunc::Fmax,
-            MathFunc::Fmod,
-        ];
-        ALL.iter().find_map(|&f| {
+        MathFunc::ALL.iter().find_map(|&f| {
             if name == f.c_name() {
                 Some((f, false))
             } else if name.strip_suffix('f') == Some(f.c_name()) {

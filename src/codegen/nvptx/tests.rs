@@ -185,24 +185,8 @@ fn math_links_libdevice() {
     let Some(lib) = options(3).libdevice else {
         return;
     };
-    const ALL: [MathFunc; 14] = [
-        MathFunc::Sqrt,
-        MathFunc::Exp,
-        MathFunc::Log,
-        MathFunc::Pow,
-        MathFunc::Fabs,
-        MathFunc::Sin,
-        MathFunc::Cos,
-        MathFunc::Tan,
-        MathFunc::Atan2,
-        MathFunc::Floor,
-        MathFunc::Ceil,
-        MathFunc::Fmin,
-        MathFunc::Fmax,
-        MathFunc::Fmod,
-    ];
     let mut kernels = vec![];
-    for (n, f) in ALL.iter().enumerate() {
+    for (n, f) in MathFunc::ALL.iter().enumerate() {
         kernels.push(vector_kernel(&format!("m{n}f"), Some(*f), Type::F32));
         kernels.push(vector_kernel(&format!("m{n}d"), Some(*f), Type::F64));
     }
