@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Turns results.tsv (written by the bench run script) into results.md (the
+table) and results.png (bar chart of the ratios).
+
+Ratios are speed ratios: accc/CUDA = t_CUDA / t_accc (1.0 = as fast as the
+hand-written CUDA reference, above 1 = faster), accc/GCC = t_GCC / t_accc.
+"% of copy" is accc's achieved GB/s over the device-to-device copy bandwidth
+measured in the same run. Only PASSing measurements give ratios.
+
+usage: report.py results.tsv results.md results.png
+"""
+import csv
+import sys
+
+VARIANTS = ["accc", "cuda", "gcc", "serial"]
+
+
+def fmt_time(s):
+    s = float(s)
+    if s >= 1:
+        return f"{s:.3f} s"
+    if s >= 1e-3:
+        return f"{s * 1e3:.3f} ms"
+    return f"{s * 1e6:.1f} µs"
+
+
+def main(tsv, md, png):
+    rows = list(csv.DictReader(open(tsv), delimiter="\t"))
+    ceiling = None
+    order = []  # (program, benchmark)
+    results = {}  # (benchmark, variant) -> row
+    failures = {}  # (program, variant) -> status
+    for r in rows:
+        if r["benchmark"] == "devcopy":
+            if r["status"] == "PASS":
+                ceiling = float(r["rate"])
+            continue
+        if r["benchmark"] != "-":
+            key = (r["program"], r["benchmark"])
+            if key not in order:
+                order.append(key)
+            results[(r["benchmark"], r["variant"])] = r
+        else:
+            failures[(r["program"], r["variant"])] = r["status"]
+    # Programs that produced no result in any variant still get a row.
+    for prog, _ in list(failures):
+        if not any(p == prog for p, _ in order):
+            order.append((prog, prog))
+
+    def cell(prog, bench, v):
+        r = results.get((bench, v))
+        if r is None:
+            return failures.get((prog, v), "no result"), None
+        if r["status"] != "PASS":
+            return r["status"], None
+        return fmt_time(r["seconds"]), float(r["seconds"])
+
+    lines = []
+    head = ["benchmark", "size", "accc", "CUDA", "GCC", "serial", "accc/CUDA", "accc/GCC", "accc rate", "% of copy"]
+    lines.append("| " + " | ".join(head) + " |")
+    lines.append("|" + "---|" * len(head))
+    chart = []
+    for prog, bench in order:
+        cells = {v: cell(prog, bench, v) for v in VARIANTS}
+        size = next((results[(bench, v)]["size"] for v in VARIANTS if (bench, v) in results), "-")
+        ta, tc, tg = cells["accc"][1], cells["cuda"][1], cells["gcc"][1]
+        r_c = f"{tc / ta:.2f}" if ta and tc else "-"
+        r_g = f"{tg / ta:.2f}" if ta and tg else "-"
+        rate, pct = "-", "-"
+        acc = results.get((bench, "accc"))
+        if acc is not None and acc["status"] == "PASS":
+            rate = f"{float(acc['rate']):.1f} {acc['unit']}"
+            if acc["unit"] == "GB/s" and ceiling:
+                pct = f"{100 * float(acc['rate']) / ceiling:.0f}%"
+        lines.append(
+            "| "
+            + " | ".join([bench, size] + [cells[v][0] for v in VARIANTS] + [r_c, r_g, rate, pct])
+            + " |"
+        )
+        chart.append((bench, tc / ta if ta and tc else None, tg / ta if ta and tg else None))
+    copy = f"{ceiling:.0f} GB/s" if ceiling else "not measured"
+    text = (
+        "# Benchmark results\n\n"
+        f"Device-to-device copy (bytes read + written), same run: {copy}.\n\n"
+        "Times are medians of the timed repetitions. accc/CUDA = t_CUDA / t_accc and "
+        "accc/GCC = t_GCC / t_accc (1.00 = equal speed, higher = accc faster).\n\n"
+        + "\n".join(lines)
+        + "\n"
+    )
+    open(md, "w").write(text)
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        names = [c[0] for c in chart]
+        xs = range(len(names))
+        fig, ax = plt.subplots(figsize=(max(8, 0.7 * len(names)), 5))
+        w = 0.4
+        ax.bar([x - w / 2 for x in xs], [c[1] or 0 for c in chart], w, label="accc/CUDA")
+        ax.bar([x + w / 2 for x in xs], [c[2] or 0 for c in chart], w, label="accc/GCC")
+        ax.axhline(1.0, color="black", linewidth=0.8)
+        ax.set_yscale("log")
+        ax.set_xticks(list(xs))
+        ax.set_xticklabels(names, rotation=45, ha="right")
+        ax.set_ylabel("speed ratio (higher = accc faster; missing = failed or not built)")
+        ax.set_title("accc vs hand-written CUDA and GCC OpenACC")
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(png, dpi=120)
+    except Exception as e:  # the table is what matters; say why there is no chart
+        print(f"report.py: no chart: {e}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:4])
