@@ -53,11 +53,12 @@ while read -r name; do
     runs="$(cat "src/$name/runs")"
     [ -n "$runs" ] || runs=" "
     while IFS= read -r line; do
-        args=() sreps=3 swarm=1
+        args=() sreps=3 swarm=1 skip=""
         for tok in $line; do
             case "$tok" in
                 serial_reps=*) sreps="${tok#serial_reps=}" ;;
                 serial_warmup=*) swarm="${tok#serial_warmup=}" ;;
+                skip=*) skip="$skip ${tok#skip=}" ;;
                 *) args+=("$tok") ;;
             esac
         done
@@ -67,6 +68,10 @@ while read -r name; do
                 cuda) exe="cuda/$name" ;;
                 *) exe="bin/$name.$v" ;;
             esac
+            if [[ " $skip " == *" $v "* ]]; then
+                printf '%s\t-\t-\t%s\tnot run\t-\t-\t-\n' "$label" "$v" >>"$TSV"
+                continue
+            fi
             if [ ! -x "$exe" ]; then
                 printf '%s\t-\t-\t%s\tdoes not build\t-\t-\t-\n' "$label" "$v" >>"$TSV"
                 continue

@@ -15,7 +15,9 @@ fn report_table_from_tsv() {
          stream\tstream_copy\tn=8\taccc\tPASS\t2.0e-3\t1500\tGB/s\n\
          stream\tstream_copy\tn=8\tgcc\tFAIL\t4.0e-3\t700\tGB/s\n\
          stream\t-\t-\tserial\tdoes not build\t-\t-\t-\n\
-         reduction\t-\t-\taccc\tdoes not build\t-\t-\t-\n",
+         reduction\t-\t-\taccc\tdoes not build\t-\t-\t-\n\
+         matmul 4096\tmatmul_4096\t4096\taccc\tPASS\t2.0e-2\t6000\tGFLOP/s\n\
+         matmul 4096\t-\t-\tserial\tnot run\t-\t-\t-\n",
     )
     .expect("write fixture");
     let md = dir.path().join("results.md");
@@ -38,6 +40,10 @@ fn report_table_from_tsv() {
     );
     assert!(
         text.contains("| reduction | - | does not build |"),
+        "{text}"
+    );
+    assert!(
+        text.contains("| matmul_4096 | 4096 | 20.000 ms | no result | no result | not run | - | - | 6000.0 GFLOP/s | - |"),
         "{text}"
     );
 }
