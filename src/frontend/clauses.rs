@@ -104,64 +104,21 @@ impl ClauseCtx<'_> {
             );
         }
         let ty = sym.ty.clone();
-        let (start, bytes) = match v.path.as_slice() {
-            [] => match &ty {
+        let (start, bytes) = if v.path.is_empty() {
+            match &ty {
                 CType::Ptr(_) => {
                     return self.err(
                         v.span.start,
                         format!("pointer '{name}' in a data clause needs a sub-array giving its extent (e.g. '{name}[0:n]')"),
                     )
                 }
-                t if t.size().is_none() => {
-                    return self.err(v.span.start, format!("'{name}' of type '{t}' cannot appear in a data clause yet"))
+                t if t.size().is_none() && !t.runtime_sized() => {
+                    return self.err(v.span.start, format!("'{name}' of type '{t}' cannot appear in a data clause"))
                 }
                 _ => (format!("(const void *)&({name})"), format!("sizeof({name})")),
-            },
-            [Access::Section { lower, length, span }] => {
-                let elem = match &ty {
-                    CType::Ptr(e) | CType::Array(e, _) => e,
-                    t => {
-                        return self.err(
-                            v.base.span.start,
-                            format!("sub-array '{}' of '{name}', which is not an array or pointer (type '{t}')", v.text),
-                        )
-                    }
-                };
-                if elem.size().is_none() {
-                    return self.err(span.start, format!("sub-array of '{name}' whose element type '{elem}' has no size"));
-                }
-                let lo = match lower {
-                    Some(e) => self.check_expr(e)?,
-                    None => "0".to_string(),
-                };
-                let len = match (length, &ty) {
-                    (Some(e), _) => self.check_expr(e)?,
-                    (None, CType::Array(_, Some(n))) => format!("({n} - {lo})"),
-                    (None, _) => {
-                        return self.err(span.start, format!("sub-array of pointer '{name}' needs a length ('{name}[lo:length]')"))
-                    }
-                };
-                (
-                    format!("(const void *)(({name}) + {lo})"),
-                    format!("(unsigned long)({len}) * sizeof(*({name}))"),
-                )
             }
-            [Access::Index(i)] if matches!(ty, CType::Ptr(_) | CType::Array(..)) => {
-                let i = self.check_expr(i)?;
-                (format!("(const void *)&(({name})[{i}])"), format!("sizeof(*({name}))"))
-            }
-            [Access::Section { .. } | Access::Index(_), ..] if !matches!(ty, CType::Ptr(_) | CType::Array(..)) => {
-                return self.err(
-                    v.base.span.start,
-                    format!("sub-array '{}' of '{name}', which is not an array or pointer (type '{ty}')", v.text),
-                )
-            }
-            _ => {
-                return self.err(
-                    v.span.start,
-                    format!("'{}': struct members and multi-dimensional sub-arrays in data clauses are not supported yet", v.text),
-                )
-            }
+        } else {
+            self.section(v, name, &ty)?
         };
         Ok(DataItem {
             var: name.clone(),
@@ -173,5 +130,140 @@ impl ClauseCtx<'_> {
                 kind,
             },
         })
+    }
+
+    /// An integer constant clause expression's value, if it is one.
+    fn const_value(&self, e: &ClauseExpr) -> Option<i128> {
+        let t = e.text.trim();
+        if let Ok(v) = t.parse::<i128>() {
+            return Some(v);
+        }
+        let src = format!("int __accc_c = ({t});");
+        let config = lang_c::driver::Config::with_gcc();
+        let unit = lang_c::driver::parse_preprocessed(&config, src).ok()?.unit;
+        let lang_c::ast::ExternalDeclaration::Declaration(d) = &unit.0.first()?.node else {
+            return None;
+        };
+        let init = d.node.declarators.first()?.node.initializer.as_ref()?;
+        let lang_c::ast::Initializer::Expression(x) = &init.node else {
+            return None;
+        };
+        let mut scope = self.scope.clone();
+        super::declare::const_int(x, &mut scope, self.sm).ok()
+    }
+
+    /// The host range of a reference with subscripts and sub-arrays
+    /// (`a[0:n]`, `u[1:k]`, `a[i][0:m]`, `b[0:n][0:M]`): it must be
+    /// contiguous — after the first dimension that selects more than one
+    /// element, every dimension must be complete.
+    fn section(&self, v: &VarRef, name: &str, ty: &CType) -> DResult<(String, String)> {
+        struct Dim {
+            lo: String,
+            len: String,
+            one: bool,
+            full: bool,
+        }
+        let mut dims = vec![];
+        let mut t = ty.clone();
+        for (k, acc) in v.path.iter().enumerate() {
+            // A variable-length dimension whose length is a variable is
+            // complete when the section's length names that variable.
+            let mut vla_len: Option<String> = None;
+            let (elem, extent) = match &t {
+                CType::Ptr(e) if k == 0 => ((**e).clone(), None),
+                CType::Array(e, n) => ((**e).clone(), *n),
+                CType::Vla(e, len) => {
+                    if let crate::frontend::ctype::VlaLen::Expr(x) = len {
+                        if let lang_c::ast::Expression::Identifier(id) = &x.node {
+                            vla_len = Some(id.node.name.clone());
+                        }
+                    }
+                    ((**e).clone(), None)
+                }
+                CType::Ptr(_) => {
+                    return self.err(
+                        v.span.start,
+                        format!("'{}': a sub-array through a pointer stored in an array (pointer to pointer) needs 'attach', which is not supported yet", v.text),
+                    )
+                }
+                t => {
+                    return self.err(
+                        v.base.span.start,
+                        format!("sub-array '{}' of '{name}', which is not an array or pointer (type '{t}')", v.text),
+                    )
+                }
+            };
+            let dim = match acc {
+                Access::Index(i) => Dim {
+                    lo: self.check_expr(i)?,
+                    len: "1".into(),
+                    one: true,
+                    full: extent == Some(1),
+                },
+                Access::Section {
+                    lower,
+                    length,
+                    span,
+                } => {
+                    let lo_const = match lower {
+                        Some(e) => self.const_value(e),
+                        None => Some(0),
+                    };
+                    let lo = match lower {
+                        Some(e) => self.check_expr(e)?,
+                        None => "0".to_string(),
+                    };
+                    let (len, len_const) = match (length, extent) {
+                        (Some(e), _) => (self.check_expr(e)?, self.const_value(e)),
+                        (None, Some(n)) => (format!("({n} - {lo})"), lo_const.map(|l| i128::from(n) - l)),
+                        (None, None) => {
+                            return self.err(span.start, format!("sub-array of '{name}' needs a length ('{name}[lo:length]'): the extent of this dimension is not known"))
+                        }
+                    };
+                    let names_vla = vla_len.is_some()
+                        && length.as_ref().map(|e| e.text.trim()) == vla_len.as_deref();
+                    Dim {
+                        lo,
+                        len,
+                        one: len_const == Some(1),
+                        full: lo_const == Some(0)
+                            && ((extent.is_some() && len_const == extent.map(i128::from))
+                                || names_vla),
+                    }
+                }
+                Access::Member { name: m, .. } => {
+                    return self.err(
+                        m.span.start,
+                        format!(
+                            "'{}': struct members in data clauses are not supported yet",
+                            v.text
+                        ),
+                    )
+                }
+            };
+            dims.push(dim);
+            t = elem;
+        }
+        if t.size().is_none() && !t.runtime_sized() {
+            return self.err(
+                v.span.start,
+                format!("sub-array of '{name}' whose element type '{t}' has no size"),
+            );
+        }
+        for k in 1..dims.len() {
+            if !dims[k].full && !dims[..k].iter().all(|d| d.one) {
+                return self.err(
+                    v.span.start,
+                    format!("sub-array '{}' is not contiguous: after the first dimension that selects more than one element, every dimension must be complete", v.text),
+                );
+            }
+        }
+        let m = (0..dims.len()).rev().find(|&k| !dims[k].full).unwrap_or(0);
+        let los: String = dims.iter().map(|d| format!("[{}]", d.lo)).collect();
+        let zeros: String = "[0]".repeat(m + 1);
+        Ok((
+            format!("(const void *)&(({name}){los})"),
+            format!("(unsigned long)({}) * sizeof(({name}){zeros})", dims[m].len),
+        ))
     }
 }

@@ -20,12 +20,13 @@ use lang_c::ast::*;
 use lang_c::span::Node;
 use std::collections::HashMap;
 
-/// gang/worker/vector levels used by enclosing loops.
+/// gang/worker/vector levels used by enclosing loops (or, in a routine,
+/// above the routine's level).
 #[derive(Clone, Copy, Default)]
-struct Levels {
-    gang: bool,
-    worker: bool,
-    vector: bool,
+pub struct Levels {
+    pub gang: bool,
+    pub worker: bool,
+    pub vector: bool,
 }
 
 impl Walker<'_> {
@@ -58,6 +59,10 @@ impl Walker<'_> {
             | DirectiveKind::ParallelLoop
             | DirectiveKind::KernelsLoop
             | DirectiveKind::SerialLoop => self.compute(p, rest, s),
+            DirectiveKind::Routine(_) => Err(Diagnostics::one(
+                Some(self.pragma_loc(p, d.kind_span.start)),
+                "'#pragma acc routine' without a name must be followed by a function declaration or definition",
+            )),
             DirectiveKind::Loop => Err(Diagnostics::one(
                 Some(self.pragma_loc(p, d.kind_span.start)),
                 "a 'loop' directive outside a compute construct (orphaned loop) is not supported yet",
@@ -209,7 +214,13 @@ impl Walker<'_> {
             .collect();
         let (body, params, vars) = loop {
             let mut scope = self.scope.clone();
-            let mut lower = Lower::new(self.sm, &mut scope, &loops);
+            let mut lower = Lower::new(
+                self.sm,
+                &mut scope,
+                &mut self.routines,
+                &loops,
+                super::lower::Mode::Region,
+            );
             lower.by_ref = by_ref.clone();
             lower.stmt(s)?;
             let (body, params, vars) = lower.finish();
@@ -218,7 +229,11 @@ impl Walker<'_> {
                 .iter()
                 .zip(&params)
                 .filter(|(v, p)| {
-                    kernels && !v.by_ref && v.ty.is_arithmetic() && assigned.contains(&p.local)
+                    kernels
+                        && !v.by_ref
+                        && v.size_of.is_none()
+                        && v.ty.is_arithmetic()
+                        && assigned.contains(&p.local)
                 })
                 .map(|(v, _)| v.name.clone())
                 .collect();
@@ -229,7 +244,7 @@ impl Walker<'_> {
         };
 
         if default_none {
-            for v in &vars {
+            for v in vars.iter().filter(|v| v.size_of.is_none()) {
                 if !items.iter().any(|i| i.var == v.name) && (v.by_ref || !v.ty.is_arithmetic()) {
                     return Err(Diagnostics::one(
                         Some(loc),
@@ -253,6 +268,12 @@ impl Walker<'_> {
                     .find(|(v, _)| *v == var.name)
                     .map(|(_, s)| s.clone())
             });
+            if let Some(path) = &var.size_of {
+                args.push(HostArg::Size {
+                    expr: format!("sizeof({path})"),
+                });
+                continue;
+            }
             match param.mode {
                 ParamMode::Value => args.push(HostArg::Value {
                     var: var.name.clone(),
@@ -266,7 +287,7 @@ impl Walker<'_> {
                                 bytes: format!("sizeof({})", var.name),
                                 kind: MapKind::Copy,
                             });
-                        } else if let CType::Array(_, Some(_)) = var.ty {
+                        } else if matches!(var.ty, CType::Array(_, Some(_)) | CType::Vla(..)) {
                             maps.push(crate::ir::host::HostMap {
                                 name: var.name.clone(),
                                 start: format!("(const void *)({})", var.name),
@@ -348,7 +369,7 @@ impl Walker<'_> {
     /// itself; `top` is true while `s` is at the region's top level (then a
     /// gang loop's trip count can be computed on the host).
     #[allow(clippy::too_many_arguments)]
-    fn assign_levels(
+    pub(super) fn assign_levels(
         &self,
         s: &Node<Statement>,
         dirs: &[usize],

@@ -1,9 +1,39 @@
 //! C types as sema sees them, and their mapping to IR types.
 //!
-//! Owns: [`CType`], sizes (x86-64 SysV) and [`CType::to_ir`]. The usual
-//! arithmetic conversions live in `conv.rs`, not here.
+//! Owns: [`CType`], function signatures ([`FnType`]), variable-length array
+//! lengths ([`VlaLen`]), sizes and alignments (x86-64 SysV) and
+//! [`CType::to_ir`]. Struct and union layouts live in `record.rs`, the usual
+//! arithmetic conversions in `conv.rs`.
 
-use crate::ir::{FloatKind, IntKind, Type};
+use super::record::StructRef;
+use crate::ir::{FloatKind, IntKind, LocalId, Type};
+use lang_c::ast::Expression;
+use lang_c::span::Node;
+use std::rc::Rc;
+
+/// The length of a variable-length array dimension.
+#[derive(Clone, Debug, PartialEq)]
+pub enum VlaLen {
+    /// As declared: the element count is this expression, evaluated in the
+    /// scope of the declaration (host code, or a device function's
+    /// parameters).
+    Expr(Rc<Node<Expression>>),
+    /// Inside device code: the whole array's size in bytes is held by this
+    /// local (a kernel parameter the host computed with `sizeof`, or a local
+    /// a device function computed on entry).
+    Bytes(LocalId),
+}
+
+/// A function's signature.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FnType {
+    pub ret: CType,
+    /// Parameter types after adjustment (arrays and functions become
+    /// pointers); `None` for a function declared without a prototype.
+    pub params: Option<Vec<CType>>,
+    /// Ends with `...`.
+    pub variadic: bool,
+}
 
 /// A C object or function type (qualifiers dropped: they do not change code).
 #[derive(Clone, Debug, PartialEq)]
@@ -15,12 +45,19 @@ pub enum CType {
     Int(IntKind),
     Float(FloatKind),
     Ptr(Box<CType>),
-    /// An array; `None` when the size is unknown or not constant (VLA).
+    /// An array of constant length; `None` when the length is not given
+    /// (`extern double u[];`, an incomplete type).
     Array(Box<CType>, Option<u64>),
+    /// A variable-length array (C99 6.7.6.2).
+    Vla(Box<CType>, VlaLen),
     /// A function designator (only callable, never a value in device code).
-    Function(Box<CType>),
-    /// A struct or union (named for messages); not usable in regions yet.
-    Aggregate(String),
+    Function(Box<FnType>),
+    /// A struct or union.
+    Struct(StructRef),
+    /// A type accc does not compile for the device (`long double`,
+    /// `_Complex`, …), named for messages; an error only when device code
+    /// uses it.
+    Unsupported(String),
 }
 
 impl CType {
@@ -48,10 +85,15 @@ impl CType {
         self.is_arithmetic() || matches!(self, CType::Ptr(_))
     }
 
+    /// True for arrays of any kind.
+    pub fn is_array(&self) -> bool {
+        matches!(self, CType::Array(..) | CType::Vla(..))
+    }
+
     /// The element type of a pointer or array.
     pub fn element(&self) -> Option<&CType> {
         match self {
-            CType::Ptr(t) | CType::Array(t, _) => Some(t),
+            CType::Ptr(t) | CType::Array(t, _) | CType::Vla(t, _) => Some(t),
             _ => None,
         }
     }
@@ -59,40 +101,82 @@ impl CType {
     /// Array-to-pointer and function-to-pointer decay.
     pub fn decay(&self) -> CType {
         match self {
-            CType::Array(t, _) => CType::Ptr(t.clone()),
+            CType::Array(t, _) | CType::Vla(t, _) => CType::Ptr(t.clone()),
             CType::Function(_) => CType::Ptr(Box::new(self.clone())),
             t => t.clone(),
         }
     }
 
-    /// Size in bytes; `None` for incomplete types.
+    /// True when the type's size is known only at run time (it is or holds
+    /// a variable-length array).
+    pub fn runtime_sized(&self) -> bool {
+        match self {
+            CType::Vla(..) => true,
+            CType::Array(t, _) => t.runtime_sized(),
+            _ => false,
+        }
+    }
+
+    /// Size in bytes; `None` for incomplete and variable-length types.
     pub fn size(&self) -> Option<u64> {
         Some(match self {
-            CType::Void | CType::Function(_) | CType::Aggregate(_) => return None,
+            CType::Void | CType::Function(_) | CType::Unsupported(_) | CType::Vla(..) => {
+                return None
+            }
             CType::Bool => 1,
             CType::Int(k) => u64::from(k.bits() / 8),
             CType::Float(FloatKind::F32) => 4,
             CType::Float(FloatKind::F64) => 8,
             CType::Ptr(_) => 8,
             CType::Array(t, n) => t.size()?.checked_mul((*n)?)?,
+            CType::Struct(s) => return s.layout().map(|l| l.size),
         })
     }
 
-    /// The IR type of a value of this type (arrays: the storage type).
+    /// Alignment in bytes; `None` for incomplete types.
+    pub fn align(&self) -> Option<u64> {
+        match self {
+            CType::Array(t, _) | CType::Vla(t, _) => t.align(),
+            CType::Struct(s) => s.layout().map(|l| l.align),
+            t => t.size().map(|s| s.clamp(1, 8)),
+        }
+    }
+
+    /// The IR type of a value or object of this type: scalars as
+    /// themselves, constant arrays as arrays, structs as blobs. `None` for
+    /// types device code cannot hold (VLAs, functions, incomplete types).
     pub fn to_ir(&self) -> Option<Type> {
         Some(match self {
             CType::Void => Type::Void,
             CType::Bool => Type::Int(IntKind::U8),
             CType::Int(k) => Type::Int(*k),
             CType::Float(k) => Type::Float(*k),
-            CType::Ptr(t) => match &**t {
-                CType::Void => Type::Int(IntKind::U8).ptr_to(),
-                t => t.to_ir()?.ptr_to(),
-            },
+            CType::Ptr(t) => t.pointee_ir()?.ptr_to(),
             CType::Array(t, Some(n)) => Type::Array(Box::new(t.to_ir()?), *n),
-            CType::Array(t, None) => t.to_ir()?.ptr_to(),
-            CType::Function(_) | CType::Aggregate(_) => return None,
+            CType::Array(_, None) | CType::Vla(..) => return None,
+            CType::Struct(s) => {
+                let l = s.layout()?;
+                Type::Blob {
+                    size: l.size,
+                    align: l.align,
+                }
+            }
+            CType::Function(_) | CType::Unsupported(_) => return None,
         })
+    }
+
+    /// The IR pointee type of a pointer to this type. Pointers to arrays of
+    /// unknown or run-time length point at their first element (address
+    /// arithmetic on them is done in bytes); `void *` is a byte pointer.
+    pub fn pointee_ir(&self) -> Option<Type> {
+        match self {
+            CType::Void => Some(Type::Int(IntKind::U8)),
+            CType::Array(t, None) | CType::Vla(t, _) => t.pointee_ir(),
+            CType::Array(t, Some(_)) if t.runtime_sized() => t.pointee_ir(),
+            CType::Function(_) => Some(Type::Int(IntKind::U8)),
+            CType::Struct(s) if s.layout().is_none() => Some(Type::Int(IntKind::U8)),
+            t => t.to_ir(),
+        }
     }
 }
 
@@ -121,8 +205,10 @@ impl std::fmt::Display for CType {
             CType::Ptr(t) => write!(f, "{t} *"),
             CType::Array(t, Some(n)) => write!(f, "{t}[{n}]"),
             CType::Array(t, None) => write!(f, "{t}[]"),
-            CType::Function(r) => write!(f, "{r} (function)"),
-            CType::Aggregate(n) => write!(f, "{n}"),
+            CType::Vla(t, _) => write!(f, "{t}[*]"),
+            CType::Function(s) => write!(f, "{} (function)", s.ret),
+            CType::Struct(s) => write!(f, "{}", s.name()),
+            CType::Unsupported(n) => write!(f, "{n}"),
         }
     }
 }

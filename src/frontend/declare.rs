@@ -1,11 +1,13 @@
-//! Declarations: C types from lang-c declaration specifiers and declarators,
-//! and integer constant expressions (array sizes, enumerators).
+//! Declarations: C types from lang-c declaration specifiers and declarators
+//! (struct and union definitions among them), and integer constant
+//! expressions (array sizes, enumerators, case labels).
 //!
 //! Owns: [`base_type`], [`apply_declarator`], [`const_int`]. May call:
-//! `ctype`, `scope`, `literal`, `source`.
+//! `ctype`, `record`, `scope`, `literal`, `source`.
 
-use super::ctype::CType;
+use super::ctype::{CType, FnType, VlaLen};
 use super::literal;
+use super::record::{Field, StructRef};
 use super::scope::{Scope, SymKind, Symbol};
 use super::source::SourceMap;
 use crate::diag::{DResult, Diagnostics};
@@ -38,7 +40,7 @@ pub fn base_type(
             TypeSpecifier::Float => other = Some(CType::Float(FloatKind::F32)),
             TypeSpecifier::Double => {
                 if longs > 0 {
-                    other = Some(CType::Aggregate("long double".into()));
+                    other = Some(CType::Unsupported("long double".into()));
                 } else {
                     other = Some(CType::Float(FloatKind::F64))
                 }
@@ -46,19 +48,7 @@ pub fn base_type(
             TypeSpecifier::Signed => signed = true,
             TypeSpecifier::Unsigned => unsigned = true,
             TypeSpecifier::Bool => other = Some(CType::Bool),
-            TypeSpecifier::Struct(st) => {
-                let kind = match st.node.kind.node {
-                    StructKind::Struct => "struct",
-                    StructKind::Union => "union",
-                };
-                let name = st
-                    .node
-                    .identifier
-                    .as_ref()
-                    .map(|i| i.node.name.clone())
-                    .unwrap_or_else(|| "<anonymous>".into());
-                other = Some(CType::Aggregate(format!("{kind} {name}")));
-            }
+            TypeSpecifier::Struct(st) => other = Some(struct_type(st, scope, sm)?),
             TypeSpecifier::Enum(e) => {
                 let mut next: i128 = 0;
                 for en in &e.node.enumerators {
@@ -78,14 +68,15 @@ pub fn base_type(
                 Some(sym) if sym.kind == SymKind::Typedef => other = Some(sym.ty.clone()),
                 _ => return err(sm, id.span, format!("unknown type name '{}'", id.node.name)),
             },
-            _ => other = Some(CType::Aggregate("an unsupported type".into())),
+            TypeSpecifier::Complex => other = Some(CType::Unsupported("_Complex".into())),
+            _ => other = Some(CType::Unsupported("an unsupported type".into())),
         }
     }
     if let Some(t) = other {
         if longs == 0 && !signed && !unsigned && !short && !char_ && !int {
             return Ok(t);
         }
-        if t == CType::Float(FloatKind::F64) || matches!(t, CType::Aggregate(_)) {
+        if matches!(t, CType::Unsupported(_)) {
             return Ok(t);
         }
         return err(sm, span, "invalid combination of type specifiers");
@@ -116,6 +107,71 @@ pub fn base_type(
         return err(sm, span, "type specifier missing");
     };
     Ok(CType::Int(kind))
+}
+
+/// The struct or union a specifier names: defines it when the specifier
+/// has a member list, else finds the visible tag or declares an incomplete
+/// one (`struct node *next;` before `struct node` is complete).
+fn struct_type(st: &Node<StructType>, scope: &mut Scope, sm: &SourceMap) -> DResult<CType> {
+    let union = matches!(st.node.kind.node, StructKind::Union);
+    let tag = st.node.identifier.as_ref().map(|i| i.node.name.clone());
+    let Some(decls) = &st.node.declarations else {
+        let Some(tag) = tag else {
+            return err(sm, st.span, "a struct without a tag or members");
+        };
+        if let Some(s) = scope.lookup_tag(&tag) {
+            return Ok(CType::Struct(s.clone()));
+        }
+        let s = StructRef::new(Some(tag.clone()), union);
+        scope.insert_tag(&tag, s.clone());
+        return Ok(CType::Struct(s));
+    };
+    // A definition: completes a forward declaration of the same scope, or
+    // declares a new type (which may shadow an outer one).
+    let s = match tag.as_deref().and_then(|t| scope.tag_here(t)) {
+        Some(s) if !s.is_complete() => s.clone(),
+        _ => {
+            let s = StructRef::new(tag.clone(), union);
+            if let Some(t) = &tag {
+                scope.insert_tag(t, s.clone());
+            }
+            s
+        }
+    };
+    let mut fields = vec![];
+    for d in decls {
+        let StructDeclaration::Field(f) = &d.node else {
+            continue;
+        };
+        let base = base_type(&type_name_specifiers(&f.node.specifiers), scope, sm)?;
+        if f.node.declarators.is_empty() {
+            // An anonymous struct or union member (C11 6.7.2.1p13).
+            fields.push(Field {
+                name: None,
+                ty: base,
+                bit_field: false,
+            });
+            continue;
+        }
+        for sd in &f.node.declarators {
+            let (name, ty) = match &sd.node.declarator {
+                Some(dd) => {
+                    let (n, t) = apply_declarator(base.clone(), dd, scope, sm)?;
+                    (n.map(|n| n.node.name), t)
+                }
+                None => (None, base.clone()),
+            };
+            fields.push(Field {
+                name,
+                ty,
+                bit_field: sd.node.bit_width.is_some(),
+            });
+        }
+    }
+    if let Err(m) = s.define(fields) {
+        return err(sm, st.span, m);
+    }
+    Ok(CType::Struct(s))
 }
 
 /// The type specifiers among declaration specifiers.
@@ -166,20 +222,40 @@ pub fn apply_declarator(
     for dd in d.node.derived.iter().rev() {
         match &dd.node {
             DerivedDeclarator::Array(a) => {
-                let n = match &a.node.size {
+                t = match &a.node.size {
                     ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
                         match const_int(e, scope, sm) {
-                            Ok(v) if v >= 0 => Some(v as u64),
+                            Ok(v) if v >= 0 => CType::Array(Box::new(t), Some(v as u64)),
                             Ok(_) => return err(sm, e.span, "size of array is negative"),
-                            Err(_) => None, // a VLA
+                            Err(_) => CType::Vla(
+                                Box::new(t),
+                                VlaLen::Expr(std::rc::Rc::new((**e).clone())),
+                            ),
                         }
                     }
-                    _ => None,
+                    _ => CType::Array(Box::new(t), None),
                 };
-                t = CType::Array(Box::new(t), n);
             }
-            DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_) => {
-                t = CType::Function(Box::new(t));
+            DerivedDeclarator::Function(fd) => {
+                let mut params = vec![];
+                for p in &fd.node.parameters {
+                    let pt = parameter_type(p, scope, sm)?;
+                    if pt != CType::Void {
+                        params.push(pt);
+                    }
+                }
+                t = CType::Function(Box::new(FnType {
+                    ret: t,
+                    params: Some(params),
+                    variadic: fd.node.ellipsis == Ellipsis::Some,
+                }));
+            }
+            DerivedDeclarator::KRFunction(_) => {
+                t = CType::Function(Box::new(FnType {
+                    ret: t,
+                    params: None,
+                    variadic: false,
+                }));
             }
             _ => {}
         }
@@ -188,6 +264,30 @@ pub fn apply_declarator(
         DeclaratorKind::Identifier(id) => Ok((Some(id.clone()), t)),
         DeclaratorKind::Abstract => Ok((None, t)),
         DeclaratorKind::Declarator(inner) => apply_declarator(t, inner, scope, sm),
+    }
+}
+
+/// The adjusted type of a function parameter (C11 6.7.6.3p7-8: arrays and
+/// functions become pointers); `void` for the `(void)` parameter list.
+pub fn parameter_type(
+    p: &Node<ParameterDeclaration>,
+    scope: &mut Scope,
+    sm: &SourceMap,
+) -> DResult<CType> {
+    let base = base_type(&type_specifiers(&p.node.specifiers), scope, sm)?;
+    let ty = match &p.node.declarator {
+        Some(d) => apply_declarator(base, d, scope, sm)?.1,
+        None => base,
+    };
+    Ok(adjust_parameter(ty))
+}
+
+/// Array and function parameters are pointers (C11 6.7.6.3p7-8).
+pub fn adjust_parameter(ty: CType) -> CType {
+    match ty {
+        CType::Array(e, _) | CType::Vla(e, _) => CType::Ptr(e),
+        t @ CType::Function(_) => CType::Ptr(Box::new(t)),
+        t => t,
     }
 }
 

@@ -20,6 +20,8 @@ mod effects;
 mod literal;
 mod lower;
 mod pragma;
+mod record;
+mod routine;
 mod scope;
 mod source;
 mod unit;

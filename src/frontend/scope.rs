@@ -1,8 +1,10 @@
 //! Scopes: what each identifier means at a point of the translation unit.
 //!
-//! Owns: [`Scope`] and [`Symbol`]. May call: `ctype`.
+//! Owns: [`Scope`] and [`Symbol`]; the ordinary identifiers and, in their
+//! own name space, struct and union tags. May call: `ctype`, `record`.
 
 use super::ctype::CType;
+use super::record::StructRef;
 use std::collections::HashMap;
 
 /// What kind of entity a name denotes.
@@ -34,12 +36,15 @@ pub struct Symbol {
 #[derive(Clone, Debug)]
 pub struct Scope {
     stack: Vec<HashMap<String, Symbol>>,
+    /// Struct and union tags, one map per block scope.
+    tags: Vec<HashMap<String, StructRef>>,
 }
 
 impl Default for Scope {
     fn default() -> Self {
         Scope {
             stack: vec![HashMap::new()],
+            tags: vec![HashMap::new()],
         }
     }
 }
@@ -48,12 +53,40 @@ impl Scope {
     /// Opens a block scope.
     pub fn push(&mut self) {
         self.stack.push(HashMap::new());
+        self.tags.push(HashMap::new());
     }
 
     /// Closes the innermost block scope (never the file scope).
     pub fn pop(&mut self) {
         if self.stack.len() > 1 {
             self.stack.pop();
+            self.tags.pop();
+        }
+    }
+
+    /// The file scope alone (for compiling a function defined at file
+    /// scope, away from the block it is called from).
+    pub fn file_scope(&self) -> Scope {
+        Scope {
+            stack: self.stack.iter().take(1).cloned().collect(),
+            tags: self.tags.iter().take(1).cloned().collect(),
+        }
+    }
+
+    /// The innermost visible struct or union with this tag.
+    pub fn lookup_tag(&self, tag: &str) -> Option<&StructRef> {
+        self.tags.iter().rev().find_map(|s| s.get(tag))
+    }
+
+    /// The struct or union with this tag declared in the innermost scope.
+    pub fn tag_here(&self, tag: &str) -> Option<&StructRef> {
+        self.tags.last().and_then(|s| s.get(tag))
+    }
+
+    /// Declares a tag in the innermost scope.
+    pub fn insert_tag(&mut self, tag: &str, s: StructRef) {
+        if let Some(top) = self.tags.last_mut() {
+            top.insert(tag.to_string(), s);
         }
     }
 

@@ -57,7 +57,19 @@ pub fn translate(mut text: String, main_file: &str) -> DResult<Translated> {
         }
     }
     let att = attach(&text, &parse.unit, &pragmas);
-    for &i in &att.unattached {
+    // A directive before a declaration is a routine (handled with the
+    // declaration) or misplaced, as one before nothing.
+    let mut misplaced = att.unattached.clone();
+    for idx in att.by_decl.values() {
+        misplaced.extend(idx.iter().filter(|&&i| {
+            !matches!(
+                dirs[i].as_ref().map(|d| &d.kind),
+                Some(DirectiveKind::Routine(_)) | None
+            )
+        }));
+    }
+    misplaced.sort();
+    for &i in &misplaced {
         if let Some(d) = &dirs[i] {
             let loc = Some(sm.loc(pragmas[i].text_start + d.kind_span.start));
             let msg = match d.kind {
@@ -76,6 +88,8 @@ pub fn translate(mut text: String, main_file: &str) -> DResult<Translated> {
                         d.kind.name()
                     )
                 }
+                DirectiveKind::Routine(Some(_)) => continue, // stands alone
+                DirectiveKind::Routine(None) => "'#pragma acc routine' without a name must be followed by a function declaration or definition".to_string(),
                 _ => format!("the '{}' directive is not supported yet", d.kind.name()),
             };
             errors.push(Diagnostic::error(loc, msg));
@@ -86,6 +100,8 @@ pub fn translate(mut text: String, main_file: &str) -> DResult<Translated> {
     }
     let dirs: Vec<Directive> = dirs.into_iter().flatten().collect();
     let mut w = Walker {
+        routines: Default::default(),
+        fn_defs: Default::default(),
         text: &text,
         sm: &sm,
         pragmas: &pragmas,
@@ -95,15 +111,18 @@ pub fn translate(mut text: String, main_file: &str) -> DResult<Translated> {
         module: Module {
             source: main_file.to_string(),
             kernels: vec![],
+            functions: vec![],
         },
         plan: HostPlan::default(),
         errors: vec![],
         data_stack: vec![],
         function: String::new(),
     };
+    w.named_routines();
     for ext in &parse.unit.0 {
         w.external(ext);
     }
+    w.finish_routines();
     if !w.errors.is_empty() {
         return Err(Diagnostics(w.errors));
     }
@@ -113,6 +132,10 @@ pub fn translate(mut text: String, main_file: &str) -> DResult<Translated> {
 
 /// The walk over host code.
 pub struct Walker<'a> {
+    /// Device functions: requested by calls, declared by routine directives.
+    pub routines: super::routine::Routines,
+    /// The function definitions of the translation unit, by name.
+    pub fn_defs: std::collections::HashMap<String, &'a Node<FunctionDefinition>>,
     pub text: &'a str,
     pub sm: &'a SourceMap,
     pub pragmas: &'a [Pragma],
@@ -129,7 +152,7 @@ pub struct Walker<'a> {
     pub function: String,
 }
 
-impl Walker<'_> {
+impl<'a> Walker<'a> {
     /// Records the errors of a failed step and goes on.
     pub fn report<T>(&mut self, r: DResult<T>) -> Option<T> {
         match r {
@@ -141,13 +164,20 @@ impl Walker<'_> {
         }
     }
 
-    fn external(&mut self, ext: &Node<ExternalDeclaration>) {
+    fn external(&mut self, ext: &'a Node<ExternalDeclaration>) {
         match &ext.node {
             ExternalDeclaration::Declaration(d) => {
                 let r = self.declaration(d, SymKind::Global);
                 self.report(r);
             }
-            ExternalDeclaration::FunctionDefinition(f) => self.function_definition(f),
+            ExternalDeclaration::FunctionDefinition(f) => {
+                self.function_definition(f);
+                if let Some(name) = super::routine::defined_name(f) {
+                    self.routines.define(&name);
+                    self.fn_defs.insert(name.clone(), f);
+                    self.routine_on_decl(ext.span.start, &[name]);
+                }
+            }
             ExternalDeclaration::StaticAssert(_) => {}
         }
     }
@@ -164,7 +194,8 @@ impl Walker<'_> {
         );
         // Types accc cannot use on the device (long double, structs) are kept
         // as opaque: an error comes only if a region uses them.
-        let base = base.unwrap_or(CType::Aggregate("an unsupported type".into()));
+        let base = base.unwrap_or(CType::Unsupported("an unsupported type".into()));
+        let mut names = vec![];
         for id in &d.node.declarators {
             let (name, ty) = declare::apply_declarator(
                 base.clone(),
@@ -176,6 +207,7 @@ impl Walker<'_> {
             let kind = if typedef {
                 SymKind::Typedef
             } else if matches!(ty, CType::Function(_)) {
+                names.push(name.node.name.clone());
                 SymKind::Function
             } else {
                 kind.clone()
@@ -186,6 +218,7 @@ impl Walker<'_> {
                 kind,
             });
         }
+        self.routine_on_decl(d.span.start, &names);
         Ok(())
     }
 
@@ -233,15 +266,11 @@ impl Walker<'_> {
             &mut self.scope,
             self.sm,
         )
-        .unwrap_or(CType::Aggregate("an unsupported type".into()));
+        .unwrap_or(CType::Unsupported("an unsupported type".into()));
         let Some(d) = &p.node.declarator else { return };
         let r = declare::apply_declarator(base, d, &mut self.scope, self.sm);
         if let Some((Some(name), ty)) = self.report(r) {
-            // Array parameters are pointers (C11 6.7.6.3).
-            let ty = match ty {
-                CType::Array(e, _) => CType::Ptr(e),
-                t => t,
-            };
+            let ty = declare::adjust_parameter(ty);
             self.scope.insert(Symbol {
                 name: name.node.name.clone(),
                 ty,
@@ -252,12 +281,16 @@ impl Walker<'_> {
 
     /// Walks a host statement, handing attached directives to their constructs.
     pub fn stmt(&mut self, s: &Node<Statement>) {
-        let attached = self
+        // Named routine directives stand alone (see `named_routines`).
+        let attached: Vec<usize> = self
             .att
             .by_stmt
             .get(&s.span.start)
-            .cloned()
-            .unwrap_or_default();
+            .into_iter()
+            .flatten()
+            .copied()
+            .filter(|&i| !matches!(self.dirs[i].kind, DirectiveKind::Routine(Some(_))))
+            .collect();
         self.stmt_with(s, &attached);
     }
 

@@ -170,7 +170,9 @@ pub enum Expr {
     Literal(Literal),
     /// The current value of a local variable (kernel parameters are locals).
     Local(LocalId),
-    /// The address of a local (only for array locals: the address of element 0).
+    /// The address of a local's storage: `ptr<T>` for a local of type `T`,
+    /// except for an array local, whose address is that of element 0
+    /// (`ptr<E>` for `[E; n]`).
     LocalAddr(LocalId),
     /// Load the node's type from the address `ptr` (of type `ptr<T>`).
     Load(ExprId),

@@ -35,6 +35,9 @@ pub struct HostMap {
 pub enum HostArg {
     /// The address of a host variable whose value is passed (firstprivate).
     Value { var: String },
+    /// A byte size (`unsigned long`): the C expression `expr` (a `sizeof`
+    /// of a variable-length array), evaluated at the construct.
+    Size { expr: String },
     /// The device address of the host address `ptr` (C expression: a
     /// pointer's value, an array, or `&scalar`), found through the present
     /// table; `section` is the C expression of an address inside the mapped

@@ -7,7 +7,8 @@
 //! build it, `schedule` rewrites it, back ends read it.
 //!
 //! Shape (see `shared/DESIGN.md`): a [`Module`] holds kernels (one per compute
-//! construct). Each kernel body is a [`Function`]: an arena of expressions
+//! construct) and the device functions they call ([`DeviceFunction`], from
+//! `acc routine`). Each body is a [`Function`]: an arena of expressions
 //! addressed by [`ExprId`], a table of locals addressed by [`LocalId`], and a
 //! statement tree. Expressions form trees inside the arena: every handle is
 //! used by exactly one parent, and a tree is evaluated where the statement that
@@ -29,9 +30,11 @@ mod validate;
 
 pub use expr::{BinOp, CmpOp, Expr, ExprId, Literal, MathFunc, Special, UnOp};
 pub use function::{Function, Local, LocalId};
-pub use module::{GridSize, Kernel, Launch, Module, Param, ParamMode};
+pub use module::{
+    DeviceFunction, GridSize, Kernel, Launch, Linkage, Module, Param, ParamMode, RoutineLevel,
+};
 pub use print::print_module;
-pub use stmt::{walk_stmts, Block, Loop, LoopCmp, Parallelism, Stmt};
+pub use stmt::{walk_stmts, Block, Loop, LoopCmp, Parallelism, Stmt, SwitchArm};
 pub use types::{FloatKind, IntKind, Type};
 pub use validate::validate;
 

@@ -1,6 +1,7 @@
 //! The IR module: the kernels of one translation unit and how to launch them.
 //!
-//! Owns: [`Module`], [`Kernel`], [`Param`], [`Launch`].
+//! Owns: [`Module`], [`Kernel`], [`Param`], [`Launch`], and the device
+//! functions ([`DeviceFunction`]) that kernels call.
 
 use super::function::{Function, LocalId};
 use super::SrcLoc;
@@ -67,10 +68,63 @@ pub struct Kernel {
     pub launch: Launch,
 }
 
+/// How a device function is visible outside its translation unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Linkage {
+    /// Defined here, used only here (a `static` routine, or a function
+    /// compiled for the device because a region here calls it).
+    Internal,
+    /// Defined here and visible to the device code of other translation
+    /// units (a routine with external linkage).
+    Export,
+    /// Declared here, defined in another translation unit's device code.
+    Import,
+}
+
+/// The parallelism a device function may use (its `routine` clause): the
+/// outermost level its loops may be partitioned on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum RoutineLevel {
+    Seq,
+    Vector,
+    Worker,
+    Gang,
+}
+
+/// A function compiled for the device (`#pragma acc routine`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeviceFunction {
+    /// Symbol name in the PTX (the C name, or the `bind` name).
+    pub name: String,
+    /// Where the function (or its routine directive) is.
+    pub loc: SrcLoc,
+    /// The parameters: locals of `body`, in call order. Only scalars and
+    /// pointers (aggregates are passed by address).
+    pub params: Vec<LocalId>,
+    /// The result type (`Void` for none; never an aggregate).
+    pub ret: super::Type,
+    pub level: RoutineLevel,
+    pub linkage: Linkage,
+    /// The body (for [`Linkage::Import`], empty but for the parameter locals).
+    pub body: Function,
+}
+
 /// All device code of one translation unit.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Module {
     /// Name of the source file (for messages and the image).
     pub source: String,
     pub kernels: Vec<Kernel>,
+    /// Device functions that kernels (and other device functions) call.
+    pub functions: Vec<DeviceFunction>,
+}
+
+impl Module {
+    /// True when this module's device code must be linked with other
+    /// translation units' (it imports or exports a device function).
+    pub fn relocatable(&self) -> bool {
+        self.functions
+            .iter()
+            .any(|f| f.linkage != Linkage::Internal)
+    }
 }

@@ -5,7 +5,7 @@
 
 use super::expr::{Expr, ExprId, Literal, Special};
 use super::function::Function;
-use super::module::{GridSize, Kernel, Module, ParamMode};
+use super::module::{DeviceFunction, GridSize, Kernel, Linkage, Module, ParamMode};
 use super::stmt::{Block, LoopCmp, Parallelism, Stmt};
 use std::fmt::Write;
 
@@ -13,10 +13,55 @@ use std::fmt::Write;
 pub fn print_module(m: &Module) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "module \"{}\"", m.source);
+    for f in &m.functions {
+        print_function(&mut out, f, m);
+    }
     for k in &m.kernels {
-        print_kernel(&mut out, k);
+        print_kernel(&mut out, k, m);
     }
     out
+}
+
+fn print_function(out: &mut String, f: &DeviceFunction, m: &Module) {
+    let linkage = match f.linkage {
+        Linkage::Internal => "internal",
+        Linkage::Export => "export",
+        Linkage::Import => "import",
+    };
+    let params: Vec<String> = f
+        .params
+        .iter()
+        .map(|p| {
+            let l = f.body.local(*p);
+            format!("{p} {}: {}", l.name, l.ty)
+        })
+        .collect();
+    let _ = write!(
+        out,
+        "\nfunction {linkage} {:?} @{}({}) -> {} at {}",
+        f.level,
+        f.name,
+        params.join(", "),
+        f.ret,
+        f.loc
+    );
+    if f.linkage == Linkage::Import {
+        let _ = writeln!(out);
+        return;
+    }
+    let _ = writeln!(out);
+    print_locals(out, &f.body, &f.params);
+    let p = Printer { f: &f.body, m };
+    p.block(out, &f.body.body, 1);
+}
+
+fn print_locals(out: &mut String, f: &Function, params: &[super::LocalId]) {
+    for (i, l) in f.locals.iter().enumerate() {
+        if params.iter().any(|p| p.0 as usize == i) {
+            continue;
+        }
+        let _ = writeln!(out, "  local %{} {}: {}", i, l.name, l.ty);
+    }
 }
 
 fn grid(g: &GridSize) -> String {
@@ -27,7 +72,7 @@ fn grid(g: &GridSize) -> String {
     }
 }
 
-fn print_kernel(out: &mut String, k: &Kernel) {
+fn print_kernel(out: &mut String, k: &Kernel, m: &Module) {
     let _ = writeln!(
         out,
         "\nkernel @{} \"{}\" at {}\n  launch grid={} block=({}, {})",
@@ -52,18 +97,15 @@ fn print_kernel(out: &mut String, k: &Kernel) {
         };
         let _ = writeln!(out, "  param {} {}: {} {}", p.local, p.name, l.ty, mode);
     }
-    for (i, l) in k.body.locals.iter().enumerate() {
-        if k.params.iter().any(|p| p.local.0 as usize == i) {
-            continue;
-        }
-        let _ = writeln!(out, "  local %{} {}: {}", i, l.name, l.ty);
-    }
-    let p = Printer { f: &k.body };
+    let params: Vec<_> = k.params.iter().map(|p| p.local).collect();
+    print_locals(out, &k.body, &params);
+    let p = Printer { f: &k.body, m };
     p.block(out, &k.body.body, 1);
 }
 
 struct Printer<'a> {
     f: &'a Function,
+    m: &'a Module,
 }
 
 impl Printer<'_> {
@@ -154,8 +196,45 @@ impl Printer<'_> {
             Stmt::Continue => {
                 let _ = writeln!(out, "{ind}continue");
             }
-            Stmt::Return => {
+            Stmt::Return(None) => {
                 let _ = writeln!(out, "{ind}return");
+            }
+            Stmt::Return(Some(v)) => {
+                let _ = writeln!(out, "{ind}return {}", self.expr(*v));
+            }
+            Stmt::Switch { value, arms } => {
+                let _ = writeln!(out, "{ind}switch {} {{", self.expr(*value));
+                for a in arms {
+                    let mut labels: Vec<String> =
+                        a.values.iter().map(|v| format!("case {v}")).collect();
+                    if a.default {
+                        labels.push("default".into());
+                    }
+                    let _ = write!(out, "{ind}  {}: ", labels.join(", "));
+                    self.block(out, &a.body, depth + 1);
+                }
+                let _ = writeln!(out, "{ind}}}");
+            }
+            Stmt::Call { func, args, result } => {
+                let name = self.m.functions.get(*func).map_or("?", |f| f.name.as_str());
+                let a: Vec<String> = args.iter().map(|a| self.expr(*a)).collect();
+                let _ = match result {
+                    Some(r) => writeln!(
+                        out,
+                        "{ind}{r} {} = call @{name}({})",
+                        self.f.local(*r).name,
+                        a.join(", ")
+                    ),
+                    None => writeln!(out, "{ind}call @{name}({})", a.join(", ")),
+                };
+            }
+            Stmt::Copy { dst, src, bytes } => {
+                let _ = writeln!(
+                    out,
+                    "{ind}copy {bytes} bytes {} <- {}",
+                    self.expr(*dst),
+                    self.expr(*src)
+                );
             }
             Stmt::Block(b) => {
                 let _ = write!(out, "{ind}");

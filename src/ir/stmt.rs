@@ -1,6 +1,7 @@
 //! IR statements: structured control flow over locals and device memory.
 //!
-//! Owns: [`Stmt`], [`Block`], the counted [`Loop`] with its [`Parallelism`].
+//! Owns: [`Stmt`], [`Block`], the counted [`Loop`] with its [`Parallelism`],
+//! the [`SwitchArm`]s of a `switch`.
 
 use super::expr::ExprId;
 use super::function::LocalId;
@@ -68,20 +69,57 @@ pub enum Stmt {
     /// [`Stmt::While`].
     Loop(Loop),
     /// `while (cond) { body; step }`: `continue` in `body` goes to `step`,
-    /// `break` leaves. `cond` is re-evaluated before each iteration.
+    /// `break` in `body` or in `step` leaves the loop (a `do … while` puts
+    /// its test in `step`). `cond` is re-evaluated before each iteration.
+    /// `step` holds no `continue`.
     While {
         cond: ExprId,
         body: Block,
         step: Block,
     },
-    /// Leave the innermost `While`.
+    /// C's `switch`: control enters the first arm that lists the value of
+    /// `value` (an integer), else the arm marked `default`, else skips the
+    /// statement; from an arm it falls through into the next one, in order.
+    /// `break` in an arm leaves the switch.
+    Switch { value: ExprId, arms: Vec<SwitchArm> },
+    /// Leave the innermost `While` or `Switch`.
     Break,
     /// Go to the `step` of the innermost `While`.
     Continue,
-    /// Leave the kernel (this thread).
-    Return,
+    /// Leave the kernel (this thread) or the device function, with the
+    /// function's result (of its return type) when it has one.
+    Return(Option<ExprId>),
+    /// Call device function `func` (an index into [`Module::functions`])
+    /// with `args` (of the parameter types, in order), assigning the result
+    /// to `result` (of the return type) when given.
+    ///
+    /// [`Module::functions`]: super::Module::functions
+    Call {
+        func: usize,
+        args: Vec<ExprId>,
+        result: Option<LocalId>,
+    },
+    /// Copy `bytes` bytes from the address `src` to the address `dst` (struct
+    /// assignment); the ranges do not overlap or are equal.
+    Copy {
+        dst: ExprId,
+        src: ExprId,
+        bytes: u64,
+    },
     /// A nested block.
     Block(Block),
+}
+
+/// One arm of a [`Stmt::Switch`]: its case labels and the statements up to
+/// the next label.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SwitchArm {
+    /// The `case` values (already converted to the promoted type of the
+    /// controlling expression, as two's-complement bit patterns).
+    pub values: Vec<i128>,
+    /// The arm also carries the `default` label.
+    pub default: bool,
+    pub body: Block,
 }
 
 /// Calls `f` on every statement of `b` and of the blocks nested in it, in
@@ -101,12 +139,19 @@ pub fn walk_stmts(b: &[Stmt], f: &mut impl FnMut(&Stmt)) {
                 walk_stmts(body, f);
                 walk_stmts(step, f);
             }
+            Stmt::Switch { arms, .. } => {
+                for a in arms {
+                    walk_stmts(&a.body, f);
+                }
+            }
             Stmt::Block(b) => walk_stmts(b, f),
             Stmt::Assign { .. }
             | Stmt::Store { .. }
             | Stmt::Break
             | Stmt::Continue
-            | Stmt::Return => {}
+            | Stmt::Return(_)
+            | Stmt::Call { .. }
+            | Stmt::Copy { .. } => {}
         }
     }
 }

@@ -75,6 +75,11 @@ pub enum Type {
     Ptr(Box<Type>),
     /// A fixed-size array: only as the type of a local (thread-private storage).
     Array(Box<Type>, u64),
+    /// A C struct or union: `size` bytes aligned to `align` (a power of two,
+    /// at most 16; `size` is a multiple of it). Only as the type of a local
+    /// or a pointee: members are reached through byte offsets, whole values
+    /// move with [`Stmt::Copy`](super::Stmt::Copy).
+    Blob { size: u64, align: u64 },
 }
 
 impl Type {
@@ -114,6 +119,17 @@ impl Type {
             Type::Float(FloatKind::F64) => 8,
             Type::Ptr(_) => 8,
             Type::Array(t, n) => t.size().saturating_mul(*n),
+            Type::Blob { size, .. } => *size,
+        }
+    }
+
+    /// Alignment in bytes (x86-64 SysV: scalars are aligned to their size,
+    /// arrays to their element, blobs as recorded).
+    pub fn align(&self) -> u64 {
+        match self {
+            Type::Array(e, _) => e.align(),
+            Type::Blob { align, .. } => *align,
+            t => t.size().clamp(1, 8),
         }
     }
 
@@ -137,6 +153,7 @@ impl std::fmt::Display for Type {
             Type::Float(FloatKind::F64) => write!(f, "f64"),
             Type::Ptr(t) => write!(f, "ptr<{t}>"),
             Type::Array(t, n) => write!(f, "[{t}; {n}]"),
+            Type::Blob { size, align } => write!(f, "blob<{size}, {align}>"),
         }
     }
 }

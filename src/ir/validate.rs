@@ -4,7 +4,9 @@
 //! Owns: [`validate`]. Checked: handles in range, every expression used by
 //! exactly one parent, operand/result types as documented on [`Expr`],
 //! conditions are `bool`, stores and assignments match their target's type,
-//! and — when `scheduled` — that no counted [`Stmt::Loop`] is left.
+//! calls match their callee's signature, returns match the function's result
+//! type, `break`/`continue` have a target, and — when `scheduled` — that no
+//! counted [`Stmt::Loop`] is left.
 
 use super::expr::{Expr, ExprId};
 use super::function::Function;
@@ -12,38 +14,65 @@ use super::module::Module;
 use super::stmt::{Block, Stmt};
 use super::types::Type;
 
-/// Validates every kernel; returns the list of problems (empty when valid).
+/// Validates every kernel and device function; returns the list of problems
+/// (empty when valid).
 pub fn validate(m: &Module, scheduled: bool) -> Vec<String> {
     let mut errors = vec![];
-    for k in &m.kernels {
+    let bodies = m
+        .kernels
+        .iter()
+        .map(|k| (format!("kernel {}", k.name), &k.body, Type::Void))
+        .chain(
+            m.functions
+                .iter()
+                .map(|f| (format!("function {}", f.name), &f.body, f.ret.clone())),
+        );
+    for (what, f, ret) in bodies {
         let mut v = Validator {
-            f: &k.body,
-            uses: vec![0; k.body.exprs.len()],
+            m,
+            f,
+            ret,
+            uses: vec![0; f.exprs.len()],
             errors: vec![],
             scheduled,
             loop_depth: 0,
+            break_depth: 0,
         };
-        v.block(&k.body.body);
+        v.block(&f.body);
         for (i, n) in v.uses.iter().enumerate() {
             if *n > 1 {
                 v.errors.push(format!("e{i} is used {n} times"));
             }
         }
-        errors.extend(
-            v.errors
-                .into_iter()
-                .map(|e| format!("kernel {}: {e}", k.name)),
-        );
+        errors.extend(v.errors.into_iter().map(|e| format!("{what}: {e}")));
+    }
+    for f in &m.functions {
+        for p in &f.params {
+            match f.body.locals.get(p.0 as usize).map(|l| &l.ty) {
+                None => errors.push(format!("function {}: parameter {p} out of range", f.name)),
+                Some(Type::Array(..) | Type::Blob { .. } | Type::Void) => errors.push(format!(
+                    "function {}: parameter {p} is not a scalar or pointer",
+                    f.name
+                )),
+                Some(_) => {}
+            }
+        }
     }
     errors
 }
 
 struct Validator<'a> {
+    m: &'a Module,
     f: &'a Function,
+    /// The result type of the function (`Void` for kernels).
+    ret: Type,
     uses: Vec<u32>,
     errors: Vec<String>,
     scheduled: bool,
+    /// Enclosing loops (`continue` targets).
     loop_depth: u32,
+    /// Enclosing loops and switches (`break` targets).
+    break_depth: u32,
 }
 
 impl Validator<'_> {
@@ -116,22 +145,99 @@ impl Validator<'_> {
                     }
                 }
                 self.loop_depth += 1;
+                self.break_depth += 1;
                 self.block(&l.body);
                 self.loop_depth -= 1;
+                self.break_depth -= 1;
             }
             Stmt::While { cond, body, step } => {
                 self.cond(*cond);
                 self.loop_depth += 1;
+                self.break_depth += 1;
                 self.block(body);
                 self.loop_depth -= 1;
+                let depth = self.loop_depth;
+                self.loop_depth = 0; // no `continue` in step
                 self.block(step);
+                self.loop_depth = depth;
+                self.break_depth -= 1;
             }
-            Stmt::Break | Stmt::Continue => {
-                if self.loop_depth == 0 {
-                    self.errors.push("break/continue outside a loop".into());
+            Stmt::Switch { value, arms } => {
+                if !matches!(self.expr(*value), Some(Type::Int(_))) {
+                    self.errors
+                        .push(format!("switch value {value} is not an integer"));
+                }
+                self.break_depth += 1;
+                for a in arms {
+                    self.block(&a.body);
+                }
+                self.break_depth -= 1;
+                if arms.iter().filter(|a| a.default).count() > 1 {
+                    self.errors.push("switch with two default arms".into());
                 }
             }
-            Stmt::Return => {}
+            Stmt::Break => {
+                if self.break_depth == 0 {
+                    self.errors.push("break outside a loop or switch".into());
+                }
+            }
+            Stmt::Continue => {
+                if self.loop_depth == 0 {
+                    self.errors.push("continue outside a loop body".into());
+                }
+            }
+            Stmt::Return(v) => {
+                let t = v.and_then(|v| self.expr(v)).unwrap_or(Type::Void);
+                if t != self.ret {
+                    self.errors.push(format!(
+                        "return of {t} from a function returning {}",
+                        self.ret
+                    ));
+                }
+            }
+            Stmt::Call { func, args, result } => {
+                let Some(callee) = self.m.functions.get(*func) else {
+                    self.errors
+                        .push(format!("call of function #{func}, out of range"));
+                    return;
+                };
+                if callee.params.len() != args.len() {
+                    self.errors.push(format!(
+                        "call of {} with {} arguments, not {}",
+                        callee.name,
+                        args.len(),
+                        callee.params.len()
+                    ));
+                }
+                for (a, p) in args.iter().zip(&callee.params) {
+                    let t = self.expr(*a);
+                    let pt = callee.body.locals.get(p.0 as usize).map(|l| l.ty.clone());
+                    if t.is_some() && t != pt {
+                        self.errors.push(format!(
+                            "argument {a} of a call of {} has the wrong type",
+                            callee.name
+                        ));
+                    }
+                }
+                if let Some(r) = result {
+                    if self.local_ty(*r).as_ref() != Some(&callee.ret) {
+                        self.errors.push(format!(
+                            "result of {} assigned to {r} of another type",
+                            callee.name
+                        ));
+                    }
+                }
+            }
+            Stmt::Copy { dst, src, bytes } => {
+                let d = self.expr(*dst);
+                let s = self.expr(*src);
+                if !matches!(d, Some(Type::Ptr(_))) || !matches!(s, Some(Type::Ptr(_))) {
+                    self.errors.push("copy between non-pointers".into());
+                }
+                if *bytes == 0 {
+                    self.errors.push("copy of zero bytes".into());
+                }
+            }
             Stmt::Block(b) => self.block(b),
         }
     }
@@ -154,12 +260,12 @@ impl Validator<'_> {
                 }
             }
             Expr::LocalAddr(l) => {
-                if let Some(Type::Array(elem, _)) = self.local_ty(*l) {
-                    if ty.pointee() != Some(&elem) {
-                        bad(self, "address of array local with the wrong type");
-                    }
-                } else {
-                    bad(self, "address of a non-array local");
+                let want = match self.local_ty(*l) {
+                    Some(Type::Array(elem, _)) => Some(*elem),
+                    t => t,
+                };
+                if want.is_some() && ty.pointee() != want.as_ref() {
+                    bad(self, "address of a local with the wrong type");
                 }
             }
             Expr::Load(p) => {

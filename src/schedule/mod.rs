@@ -27,9 +27,14 @@ use par::Levels;
 /// Schedules every kernel of the module: each counted loop becomes a
 /// [`Stmt::Block`] holding its setup and a [`Stmt::While`].
 pub fn schedule(m: &mut Module) {
-    for k in &mut m.kernels {
-        let body = std::mem::take(&mut k.body.body);
-        k.body.body = block(&mut k.body, body);
+    let bodies = m
+        .kernels
+        .iter_mut()
+        .map(|k| &mut k.body)
+        .chain(m.functions.iter_mut().map(|f| &mut f.body));
+    for f in bodies {
+        let body = std::mem::take(&mut f.body);
+        f.body = block(f, body);
     }
 }
 
@@ -82,12 +87,24 @@ fn stmt(f: &mut Function, s: Stmt) -> Stmt {
             body: block(f, body),
             step: block(f, step),
         },
+        Stmt::Switch { value, arms } => Stmt::Switch {
+            value,
+            arms: arms
+                .into_iter()
+                .map(|a| crate::ir::SwitchArm {
+                    body: block(f, a.body),
+                    ..a
+                })
+                .collect(),
+        },
         Stmt::Block(b) => Stmt::Block(block(f, b)),
         s @ (Stmt::Assign { .. }
         | Stmt::Store { .. }
         | Stmt::Break
         | Stmt::Continue
-        | Stmt::Return) => s,
+        | Stmt::Return(_)
+        | Stmt::Call { .. }
+        | Stmt::Copy { .. }) => s,
     }
 }
 

@@ -135,6 +135,12 @@ impl Writer<'_> {
                 for (i, a) in args.iter().enumerate() {
                     match a {
                         HostArg::Value { var } => arg_ptrs.push(format!("(void *)&({var})")),
+                        HostArg::Size { expr } => {
+                            out.push_str(&format!(
+                                "unsigned long __accc_s{id}_{i} = (unsigned long)({expr}); "
+                            ));
+                            arg_ptrs.push(format!("(void *)&__accc_s{id}_{i}"));
+                        }
                         HostArg::DevicePtr { name, ptr, section } => {
                             out.push_str(&format!(
                                 "void *__accc_d{id}_{i} = __ptxrt_deviceptr(&__accc_loc{id}, {}, (const void *){ptr}, {}); ",

@@ -74,6 +74,7 @@ fn module(kernels: Vec<Kernel>) -> Module {
     let mut m = Module {
         source: "t.c".into(),
         kernels,
+        functions: vec![],
     };
     crate::schedule::schedule(&mut m);
     m
@@ -429,7 +430,7 @@ fn control_kernel(ty: IntKind) -> Kernel {
         },
         seq,
         Stmt::Store { ptr, value: sum },
-        Stmt::Return,
+        Stmt::Return(None),
     ];
     let params = vec![
         param("out", out, dev(false)),

@@ -9,26 +9,33 @@
 //!   `DevicePtr` ones as pointers with `align` (the pointee's C alignment)
 //!   and `readonly` when nothing writes through them — the host passes each
 //!   as a pointer to a value of that size (`cuLaunchKernel`);
-//! * every local is an alloca in the entry block (arrays as array allocas;
-//!   `mem2reg` in the pipeline makes scalars registers), parameters are
-//!   stored into theirs on entry;
+//! * each device function is an LLVM function of the default calling
+//!   convention, declared before any body is written (so calls and recursion
+//!   resolve), with the linkage its [`Linkage`] says: internal, external
+//!   (`.visible .func`), or an external declaration (`.extern .func`);
+//! * every local is an alloca in the entry block (arrays as array allocas,
+//!   blobs as arrays of integers of their alignment; `mem2reg` in the
+//!   pipeline makes scalars registers), parameters are stored into theirs on
+//!   entry;
 //! * structured statements become basic blocks; `While` has `cond`, `body`,
 //!   `step` and `exit` blocks (`continue` → `step`, `break` → `exit`);
+//!   `Switch` is an LLVM `switch` over one block per arm, each falling
+//!   through to the next; `Copy` is `llvm.memcpy`;
 //! * when a `Math` call is used, libdevice is linked in, `nvvm-reflect-ftz`
-//!   is set to 0 and everything but the kernels is internalised.
+//!   is set to 0 and libdevice's functions are internalised.
 //!
 //! May call: `ir`.
 
 use super::{Error, Options};
-use crate::ir::{Block, Function, Kernel, Module, ParamMode, Stmt, Type};
+use crate::ir::{Block, DeviceFunction, Function, Kernel, Linkage, Module, ParamMode, Stmt, Type};
 use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::basic_block::BasicBlock;
 use inkwell::builder::Builder;
 use inkwell::context::Context;
-use inkwell::module::{FlagBehavior, Linkage};
+use inkwell::module::{FlagBehavior, Linkage as Linkage_};
 use inkwell::targets::TargetMachine;
 use inkwell::types::{BasicMetadataTypeEnum, BasicType, BasicTypeEnum};
-use inkwell::values::{FunctionValue, IntValue, PointerValue};
+use inkwell::values::{BasicValue, FunctionValue, IntValue, PointerValue};
 use inkwell::AddressSpace;
 use std::cell::Cell;
 
@@ -57,18 +64,24 @@ pub fn translate<'c>(
     module.set_triple(&tm.get_triple());
     module.set_data_layout(&tm.get_target_data().get_data_layout());
     let math: Cell<Option<String>> = Cell::new(None);
+    let mut fns = vec![];
+    for f in &m.functions {
+        fns.push(declare_function(ctx, &module, f)?);
+    }
+    let shared = Shared {
+        ctx,
+        module: &module,
+        fns: &fns,
+        math: &math,
+    };
+    for (f, &func) in m.functions.iter().zip(&fns) {
+        if f.linkage != Linkage::Import {
+            let params: Vec<u32> = f.params.iter().map(|p| p.0).collect();
+            Writer::new(&shared, &f.body, Some(func), f.ret.clone()).body(&params)?;
+        }
+    }
     for k in &m.kernels {
-        let mut w = Writer {
-            ctx,
-            module: &module,
-            b: ctx.create_builder(),
-            f: &k.body,
-            locals: vec![],
-            loops: vec![],
-            func: None,
-            math: &math,
-        };
-        w.kernel(k)?;
+        Writer::new(&shared, &k.body, None, Type::Void).kernel(k)?;
     }
     if let Some(first) = math.take() {
         let Some(path) = &o.libdevice else {
@@ -104,28 +117,66 @@ fn link_libdevice<'c>(
     Ok(())
 }
 
-/// Gives internal linkage to every defined function and global that is not
-/// a kernel, so the optimiser may inline and drop them.
+/// Declares device function `f` with the linkage its IR says.
+fn declare_function<'c>(
+    ctx: &'c Context,
+    module: &inkwell::module::Module<'c>,
+    f: &DeviceFunction,
+) -> Result<FunctionValue<'c>, Error> {
+    let mut params: Vec<BasicMetadataTypeEnum> = vec![];
+    for p in &f.params {
+        let Some(l) = f.body.locals.get(p.0 as usize) else {
+            return internal("parameter bound to a missing local");
+        };
+        params.push(basic_type(ctx, &l.ty)?.into());
+    }
+    let fn_ty = match &f.ret {
+        Type::Void => ctx.void_type().fn_type(&params, false),
+        t => basic_type(ctx, t)?.fn_type(&params, false),
+    };
+    if module.get_function(&f.name).is_some() {
+        return internal(&format!("device function {} declared twice", f.name));
+    }
+    let linkage = match f.linkage {
+        Linkage::Internal => Linkage_::Internal,
+        Linkage::Export | Linkage::Import => Linkage_::External,
+    };
+    Ok(module.add_function(&f.name, fn_ty, Some(linkage)))
+}
+
+/// Gives internal linkage to every defined function and global that is
+/// neither a kernel nor an exported device function (libdevice's), so the
+/// optimiser may inline and drop them.
 fn internalize(module: &inkwell::module::Module, m: &Module) {
-    let is_kernel = |name: &str| m.kernels.iter().any(|k| k.name == name);
+    let keep = |name: &str| {
+        m.kernels.iter().any(|k| k.name == name) || m.functions.iter().any(|f| f.name == name)
+    };
     let mut f = module.get_first_function();
     while let Some(func) = f {
         let name = func.get_name().to_string_lossy();
-        if func.count_basic_blocks() > 0 && !is_kernel(&name) {
-            func.set_linkage(Linkage::Internal);
+        if func.count_basic_blocks() > 0 && !keep(&name) {
+            func.set_linkage(Linkage_::Internal);
         }
         f = func.get_next_function();
     }
     let mut g = module.get_first_global();
     while let Some(global) = g {
         if global.get_initializer().is_some() {
-            global.set_linkage(Linkage::Internal);
+            global.set_linkage(Linkage_::Internal);
         }
         g = global.get_next_global();
     }
 }
 
-/// Translation state for one kernel.
+/// What every [`Writer`] of one module shares.
+struct Shared<'a, 'c> {
+    ctx: &'c Context,
+    module: &'a inkwell::module::Module<'c>,
+    fns: &'a [FunctionValue<'c>],
+    math: &'a Cell<Option<String>>,
+}
+
+/// Translation state for one kernel or device function.
 pub(super) struct Writer<'a, 'c> {
     /// The LLVM context everything is created in.
     pub ctx: &'c Context,
@@ -137,43 +188,121 @@ pub(super) struct Writer<'a, 'c> {
     pub f: &'a Function,
     /// The alloca of each local, by [`crate::ir::LocalId`].
     pub locals: Vec<PointerValue<'c>>,
-    /// (continue target, break target) of the enclosing loops.
-    pub loops: Vec<(BasicBlock<'c>, BasicBlock<'c>)>,
-    /// The kernel function, once declared.
+    /// `continue` targets of the enclosing loops.
+    pub continues: Vec<BasicBlock<'c>>,
+    /// `break` targets of the enclosing loops and switches.
+    pub breaks: Vec<BasicBlock<'c>>,
+    /// The LLVM function being written, once declared.
     pub func: Option<FunctionValue<'c>>,
+    /// Its result type (`Void` for kernels).
+    pub ret: Type,
+    /// The device functions of the module, by index.
+    pub fns: &'a [FunctionValue<'c>],
     /// The C name of the first math function used (libdevice is linked
     /// when set).
     pub math: &'a Cell<Option<String>>,
 }
 
-impl<'a, 'c> Writer<'a, 'c> {
-    /// The LLVM type of an IR type (pointers are generic, address space 0).
-    pub fn ty(&self, t: &Type) -> Result<BasicTypeEnum<'c>, Error> {
-        use crate::ir::{FloatKind, IntKind};
-        Ok(match t {
-            Type::Int(IntKind::Bool) => self.ctx.bool_type().into(),
-            Type::Int(IntKind::I8 | IntKind::U8) => self.ctx.i8_type().into(),
-            Type::Int(IntKind::I16 | IntKind::U16) => self.ctx.i16_type().into(),
-            Type::Int(IntKind::I32 | IntKind::U32) => self.ctx.i32_type().into(),
-            Type::Int(IntKind::I64 | IntKind::U64) => self.ctx.i64_type().into(),
-            Type::Float(FloatKind::F32) => self.ctx.f32_type().into(),
-            Type::Float(FloatKind::F64) => self.ctx.f64_type().into(),
-            Type::Ptr(_) => self.ctx.ptr_type(AddressSpace::default()).into(),
-            Type::Array(e, n) => {
-                let Ok(n) = u32::try_from(*n) else {
-                    return Err(Error::Unsupported(format!(
-                        "a private array of {n} elements (at most {} supported)",
-                        u32::MAX
-                    )));
-                };
-                self.ty(e)?.array_type(n).into()
-            }
-            Type::Void => return internal("a value of type void"),
+/// The LLVM type of an IR type (pointers are generic, address space 0).
+fn basic_type<'c>(ctx: &'c Context, t: &Type) -> Result<BasicTypeEnum<'c>, Error> {
+    use crate::ir::{FloatKind, IntKind};
+    let count = |n: u64| {
+        u32::try_from(n).map_err(|_| {
+            Error::Unsupported(format!(
+                "a private array or struct of {n} elements (at most {} supported)",
+                u32::MAX
+            ))
         })
+    };
+    Ok(match t {
+        Type::Int(IntKind::Bool) => ctx.bool_type().into(),
+        Type::Int(IntKind::I8 | IntKind::U8) => ctx.i8_type().into(),
+        Type::Int(IntKind::I16 | IntKind::U16) => ctx.i16_type().into(),
+        Type::Int(IntKind::I32 | IntKind::U32) => ctx.i32_type().into(),
+        Type::Int(IntKind::I64 | IntKind::U64) => ctx.i64_type().into(),
+        Type::Float(FloatKind::F32) => ctx.f32_type().into(),
+        Type::Float(FloatKind::F64) => ctx.f64_type().into(),
+        Type::Ptr(_) => ctx.ptr_type(AddressSpace::default()).into(),
+        Type::Array(e, n) => basic_type(ctx, e)?.array_type(count(*n)?).into(),
+        Type::Blob { size, align } => {
+            let unit = match align {
+                1 => ctx.i8_type(),
+                2 => ctx.i16_type(),
+                4 => ctx.i32_type(),
+                8 => ctx.i64_type(),
+                16 => ctx.i128_type(),
+                _ => return internal(&format!("blob alignment {align}")),
+            };
+            unit.array_type(count(size / align)?).into()
+        }
+        Type::Void => return internal("a value of type void"),
+    })
+}
+
+impl<'a, 'c> Writer<'a, 'c> {
+    /// A writer for body `f` of LLVM function `func` (a kernel declares its
+    /// own) returning `ret`.
+    fn new(
+        s: &Shared<'a, 'c>,
+        f: &'a Function,
+        func: Option<FunctionValue<'c>>,
+        ret: Type,
+    ) -> Self {
+        Writer {
+            ctx: s.ctx,
+            module: s.module,
+            b: s.ctx.create_builder(),
+            f,
+            locals: vec![],
+            continues: vec![],
+            breaks: vec![],
+            func,
+            ret,
+            fns: s.fns,
+            math: s.math,
+        }
     }
 
-    /// Declares the kernel function, allocates the locals, stores the
-    /// parameters and translates the body.
+    /// The LLVM type of an IR type (pointers are generic, address space 0).
+    pub fn ty(&self, t: &Type) -> Result<BasicTypeEnum<'c>, Error> {
+        basic_type(self.ctx, t)
+    }
+
+    /// Allocates the locals of the function being written, stores the
+    /// parameters (the locals numbered `params`, in order) and translates
+    /// the body.
+    fn body(&mut self, params: &[u32]) -> Result<(), Error> {
+        let Some(func) = self.func else {
+            return internal("no function to write");
+        };
+        let entry = self.ctx.append_basic_block(func, "entry");
+        self.b.position_at_end(entry);
+        for (i, l) in self.f.locals.iter().enumerate() {
+            let t = self.ty(&l.ty)?;
+            let a = llvm(self.b.build_alloca(t, &format!("l{i}.{}", l.name)))?;
+            self.locals.push(a);
+        }
+        for (i, p) in params.iter().enumerate() {
+            let Some(v) = func.get_nth_param(i as u32) else {
+                return internal("missing parameter");
+            };
+            llvm(self.b.build_store(self.local_ptr(*p)?, v))?;
+        }
+        self.block(&self.f.body)?;
+        if self.open() {
+            if self.ret == Type::Void {
+                llvm(self.b.build_return(None))?;
+            } else {
+                // Falling off the end of a value-returning function: C makes
+                // using the result undefined; return anything.
+                let t = self.ty(&self.ret)?;
+                llvm(self.b.build_return(Some(&t.const_zero())))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Declares the kernel function, then writes it as [`Self::body`].
     fn kernel(&mut self, k: &Kernel) -> Result<(), Error> {
         let mut params: Vec<BasicMetadataTypeEnum> = vec![];
         for p in &k.params {
@@ -190,31 +319,15 @@ impl<'a, 'c> Writer<'a, 'c> {
                 continue;
             };
             let at = AttributeLoc::Param(i as u32);
-            let align = self.f.local(p.local).ty.pointee().map_or(1, c_align);
+            let align = self.f.local(p.local).ty.pointee().map_or(1, Type::align);
             func.add_attribute(at, self.attr("align", align));
             if read_only {
                 func.add_attribute(at, self.attr("readonly", 0));
             }
         }
         self.func = Some(func);
-        let entry = self.ctx.append_basic_block(func, "entry");
-        self.b.position_at_end(entry);
-        for (i, l) in self.f.locals.iter().enumerate() {
-            let t = self.ty(&l.ty)?;
-            let a = llvm(self.b.build_alloca(t, &format!("l{i}.{}", l.name)))?;
-            self.locals.push(a);
-        }
-        for (i, p) in k.params.iter().enumerate() {
-            let Some(v) = func.get_nth_param(i as u32) else {
-                return internal("missing parameter");
-            };
-            llvm(self.b.build_store(self.local_ptr(p.local.0)?, v))?;
-        }
-        self.block(&self.f.body)?;
-        if self.open() {
-            llvm(self.b.build_return(None))?;
-        }
-        Ok(())
+        let params: Vec<u32> = k.params.iter().map(|p| p.local.0).collect();
+        self.body(&params)
     }
 
     /// An enum attribute by name.
@@ -322,25 +435,62 @@ impl<'a, 'c> Writer<'a, 'c> {
                 let c = self.cond(*cond)?;
                 llvm(self.b.build_conditional_branch(c, bb, bx))?;
                 self.b.position_at_end(bb);
-                self.loops.push((bs, bx));
+                self.continues.push(bs);
+                self.breaks.push(bx);
                 self.block(body)?;
-                self.loops.pop();
+                self.continues.pop();
                 self.br(bs)?;
                 self.b.position_at_end(bs);
                 self.block(step)?;
+                self.breaks.pop();
                 self.br(bc)?;
                 self.b.position_at_end(bx);
             }
-            Stmt::Break | Stmt::Continue => {
-                let Some(&(cont, brk)) = self.loops.last() else {
-                    return internal("break/continue outside a loop");
+            Stmt::Switch { value, arms } => self.switch(*value, arms)?,
+            Stmt::Break => {
+                let Some(&to) = self.breaks.last() else {
+                    return internal("break outside a loop or switch");
                 };
-                self.br(if matches!(s, Stmt::Break) { brk } else { cont })?;
+                self.br(to)?;
             }
-            Stmt::Return => {
+            Stmt::Continue => {
+                let Some(&to) = self.continues.last() else {
+                    return internal("continue outside a loop");
+                };
+                self.br(to)?;
+            }
+            Stmt::Return(v) => {
+                let v = match v {
+                    Some(v) => Some(self.expr(*v)?),
+                    None => None,
+                };
                 if self.open() {
-                    llvm(self.b.build_return(None))?;
+                    llvm(
+                        self.b
+                            .build_return(v.as_ref().map(|v| v as &dyn BasicValue)),
+                    )?;
                 }
+            }
+            Stmt::Call { func, args, result } => {
+                let Some(&callee) = self.fns.get(*func) else {
+                    return internal("call of a missing function");
+                };
+                let mut vals = vec![];
+                for a in args {
+                    vals.push(self.expr(*a)?.into());
+                }
+                let call = llvm(self.b.build_call(callee, &vals, "call"))?;
+                if let Some(r) = result {
+                    let Some(v) = call.try_as_basic_value().basic() else {
+                        return internal("result of a void call used");
+                    };
+                    llvm(self.b.build_store(self.local_ptr(r.0)?, v))?;
+                }
+            }
+            Stmt::Copy { dst, src, bytes } => {
+                let (d, s) = (self.ptr(*dst)?, self.ptr(*src)?);
+                let n = self.ctx.i64_type().const_int(*bytes, false);
+                llvm(self.b.build_memcpy(d, 1, s, 1, n).map(|_| ()))?;
             }
             Stmt::Block(b) => self.block(b)?,
             Stmt::Loop(_) => return internal("counted loop reached the back end unscheduled"),
@@ -349,10 +499,51 @@ impl<'a, 'c> Writer<'a, 'c> {
     }
 }
 
-/// The C alignment of a type (its size for scalars, the element's for arrays).
-fn c_align(t: &Type) -> u64 {
-    match t {
-        Type::Array(e, _) => c_align(e),
-        t => t.size().clamp(1, 8),
+impl<'c> Writer<'_, 'c> {
+    /// A `switch`: one block per arm, in order, each falling through into
+    /// the next; unmatched values go to the `default` arm or past the end.
+    fn switch(
+        &mut self,
+        value: crate::ir::ExprId,
+        arms: &[crate::ir::SwitchArm],
+    ) -> Result<(), Error> {
+        let v = self.int(value)?;
+        let t = v.get_type();
+        let exit = self.new_bb("sw.end")?;
+        let mut blocks = vec![];
+        for _ in arms {
+            blocks.push(self.new_bb("sw.arm")?);
+        }
+        let default = arms
+            .iter()
+            .position(|a| a.default)
+            .map_or(exit, |i| blocks[i]);
+        let mut cases = vec![];
+        let mut seen = std::collections::HashSet::new();
+        for (a, bb) in arms.iter().zip(&blocks) {
+            for &c in &a.values {
+                // Two's-complement bits of the value, truncated to the type.
+                let bits = t.get_bit_width();
+                let mask = if bits >= 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << bits) - 1
+                };
+                let c = (c as u64) & mask;
+                if seen.insert(c) {
+                    cases.push((t.const_int(c, false), *bb));
+                }
+            }
+        }
+        llvm(self.b.build_switch(v, default, &cases))?;
+        self.breaks.push(exit);
+        for (i, a) in arms.iter().enumerate() {
+            self.b.position_at_end(blocks[i]);
+            self.block(&a.body)?;
+            self.br(blocks.get(i + 1).copied().unwrap_or(exit))?;
+        }
+        self.breaks.pop();
+        self.b.position_at_end(exit);
+        Ok(())
     }
 }

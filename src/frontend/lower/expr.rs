@@ -1,18 +1,20 @@
-//! Expression lowering: C expressions of a region → typed IR expression
-//! trees, with every C conversion made an explicit cast.
+//! Expression lowering: C expressions → typed IR expression trees, with every
+//! C conversion made an explicit cast.
 //!
-//! Owns: [`Val`], [`Place`] and the methods of `Lower` that lower
-//! expressions. Side effects (assignments, `++`) become statements emitted
-//! before the expression that uses their value.
+//! Owns: [`Val`], [`Place`] and the methods of `Lower` that lower operators,
+//! conversions, constants, names, `sizeof`, assignment and `?:`. Side effects
+//! (assignments, `++`) become statements emitted before the expression that
+//! uses their value. A struct value is carried as the address of its storage
+//! (C has no struct operators but assignment, member access and passing).
 
-use super::{Lower, Resolved};
+use super::{Binding, Lower, Resolved};
 use crate::diag::DResult;
 use crate::frontend::conv::{promote, usual_arith};
 use crate::frontend::ctype::CType;
 use crate::frontend::declare;
 use crate::frontend::literal;
 use crate::ir::{
-    BinOp, CmpOp, Expr, ExprId, IntKind, Literal, LocalId, MathFunc, ParamMode, Stmt, Type, UnOp,
+    BinOp, CmpOp, Expr, ExprId, IntKind, Literal, LocalId, ParamMode, Stmt, Type, UnOp,
 };
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
@@ -20,7 +22,7 @@ use lang_c::span::{Node, Span};
 /// Where an lvalue lives.
 #[derive(Clone, Debug)]
 pub enum Place {
-    /// A local of the kernel.
+    /// A local of the body.
     Local(LocalId),
     /// Device memory at the address the expression computes.
     Mem(ExprId),
@@ -37,7 +39,7 @@ pub enum Val {
 }
 
 impl Val {
-    fn ty(&self) -> &CType {
+    pub fn ty(&self) -> &CType {
         match self {
             Val::R(_, t) | Val::L(_, t) => t,
         }
@@ -45,7 +47,8 @@ impl Val {
 }
 
 impl Lower<'_> {
-    /// Lowers `e` to a value (lvalue conversion and decay applied).
+    /// Lowers `e` to a value (lvalue conversion and decay applied; a struct
+    /// value is the address of its storage).
     pub fn rvalue(&mut self, e: &Node<Expression>) -> DResult<(ExprId, CType)> {
         let v = self.expr(e)?;
         self.load_value(v, e.span)
@@ -72,40 +75,23 @@ impl Lower<'_> {
     }
 
     /// Lvalue conversion: reads a place; arrays decay to a pointer to their
-    /// first element.
+    /// first element; a struct becomes the address of its storage.
     pub fn load_value(&mut self, v: Val, span: Span) -> DResult<(ExprId, CType)> {
         match v {
             Val::R(x, t) => Ok((x, t)),
-            Val::L(place, t) => {
-                let place = self.fresh(place);
-                let ir = self.ir_type(&t.decay(), span)?;
-                let x = match (place, &t) {
-                    (Place::Local(l), CType::Array(..)) => self.f.add(Expr::LocalAddr(l), ir),
-                    (Place::Local(l), _) => self.f.add(Expr::Local(l), ir),
-                    (Place::Mem(p), CType::Array(..)) => {
-                        if *self.f.ty(p) == ir {
-                            p
-                        } else {
-                            self.f.add(Expr::Cast(p), ir)
-                        }
-                    }
-                    (Place::Mem(p), _) => self.f.add(Expr::Load(p), ir),
-                    (Place::Addr(_), _) => {
-                        return self.err(span, "internal error: unresolved address")
-                    }
-                };
-                Ok((x, t.decay()))
+            Val::L(place, t) if t.is_array() || matches!(t, CType::Struct(_)) => {
+                let a = self.addr_of(place, &t, span)?;
+                Ok((a, t.decay()))
             }
-        }
-    }
-
-    fn ir_type(&self, t: &CType, span: Span) -> DResult<Type> {
-        match t.to_ir() {
-            Some(t) => Ok(t),
-            None => self.err(
-                span,
-                format!("type '{t}' is not supported in a compute region yet"),
-            ),
+            Val::L(place, t) => {
+                let ir = self.ir_type(&t, span)?;
+                let x = match self.fresh(place) {
+                    Place::Local(l) => self.f.add(Expr::Local(l), ir),
+                    Place::Mem(p) => self.f.add(Expr::Load(p), ir),
+                    Place::Addr(_) => return self.err(span, "internal error: unresolved address"),
+                };
+                Ok((x, t))
+            }
         }
     }
 
@@ -114,25 +100,31 @@ impl Lower<'_> {
         if from == to {
             return Ok(x);
         }
-        let ok = (from.is_scalar() && to.is_scalar()) || (to == &CType::Void);
-        if !ok {
-            return self.err(span, format!("cannot convert '{from}' to '{to}'"));
-        }
         if to == &CType::Void {
             return Ok(x);
+        }
+        let ok = from.is_scalar() && to.is_scalar();
+        if !ok {
+            return self.err(span, format!("cannot convert '{from}' to '{to}'"));
         }
         if to == &CType::Bool {
             let b = self.truth(x, from, span)?;
             return Ok(self.f.add(Expr::Cast(b), Type::Int(IntKind::U8)));
         }
         let irto = self.ir_type(to, span)?;
-        if *self.f.ty(x) == irto {
-            return Ok(x);
-        }
-        Ok(self.f.add(Expr::Cast(x), irto))
+        Ok(self.cast_ir(x, irto))
     }
 
-    fn int_lit(&mut self, v: i128, t: &CType) -> ExprId {
+    /// `x` as IR type `to` (no node when it already has it).
+    pub fn cast_ir(&mut self, x: ExprId, to: Type) -> ExprId {
+        if *self.f.ty(x) == to {
+            x
+        } else {
+            self.f.add(Expr::Cast(x), to)
+        }
+    }
+
+    pub fn int_lit(&mut self, v: i128, t: &CType) -> ExprId {
         let ty = t.to_ir().unwrap_or(Type::I32);
         self.f.add(Expr::Literal(Literal::Int(v)), ty)
     }
@@ -176,16 +168,20 @@ impl Lower<'_> {
                 self.sizeof(&val.ty().clone(), span)
             }
             Expression::Call(c) => self.call(&c.node, span),
-            Expression::Member(_) => self.err(
-                span,
-                "struct and union members in compute regions are not supported yet",
-            ),
+            Expression::Member(m) => self.member(&m.node, span),
             Expression::StringLiteral(_) => {
-                self.err(span, "string literals are not supported in compute regions")
+                self.err(span, "string literals are not supported in device code")
             }
+            Expression::CompoundLiteral(_) => {
+                self.err(span, "compound literals are not supported in device code")
+            }
+            Expression::Statement(_) => self.err(
+                span,
+                "statement expressions are not supported in device code",
+            ),
             _ => self.err(
                 span,
-                "this kind of expression is not supported in a compute region yet",
+                "this kind of expression is not supported in device code",
             ),
         }
     }
@@ -196,6 +192,10 @@ impl Lower<'_> {
     }
 
     fn sizeof(&mut self, t: &CType, span: Span) -> DResult<Val> {
+        if t.runtime_sized() {
+            let n = self.size_of(t, span)?;
+            return Ok(Val::R(n, CType::ULONG));
+        }
         match t.size() {
             Some(n) => Ok(Val::R(
                 self.int_lit(i128::from(n), &CType::ULONG),
@@ -210,21 +210,25 @@ impl Lower<'_> {
 
     fn identifier(&mut self, name: &str, span: Span) -> DResult<Val> {
         match self.resolve(name, span)? {
-            Resolved::Local(l, t) => Ok(Val::L(Place::Local(l), t)),
+            Resolved::Local(Binding::Local(l), t) => Ok(Val::L(Place::Local(l), t)),
+            Resolved::Local(Binding::Indirect(l), t) => {
+                let p = self.f.read(l);
+                Ok(Val::L(Place::Mem(p), t))
+            }
             Resolved::Const(v) => Ok(Val::R(self.int_lit(v, &CType::INT), CType::INT)),
             Resolved::Param(i) => {
                 let p = &self.params[i];
                 let (local, ty) = (p.local, self.vars[i].ty.clone());
-                if matches!(ty, CType::Array(..)) || self.vars[i].by_ref {
+                if ty.is_array() || self.vars[i].by_ref {
                     let ptr = self.f.read(local);
                     Ok(Val::L(Place::Mem(ptr), ty))
                 } else {
                     Ok(Val::L(Place::Local(local), ty))
                 }
             }
-            Resolved::Function(f) => self.err(
+            Resolved::Function(f, _) => self.err(
                 span,
-                format!("function '{f}' cannot be used as a value in a compute region"),
+                format!("function '{f}' cannot be used as a value (its address taken or called through a pointer) in device code"),
             ),
         }
     }
@@ -271,65 +275,28 @@ impl Lower<'_> {
                 format!("invalid operands to binary expression ('{ta}' and '{tb}')"),
             );
         }
-        let t = if matches!(op, BinOp::Shl | BinOp::Shr) {
-            promote(ta)
+        let (t, tr) = if matches!(op, BinOp::Shl | BinOp::Shr) {
+            // The result has the promoted left type; the count is converted
+            // to it (the IR shifts operands of one type).
+            (promote(ta), promote(ta))
         } else {
-            usual_arith(ta, tb)
+            let t = usual_arith(ta, tb);
+            (t.clone(), t)
         };
         let x = self.convert(a.0, ta, &t, span)?;
-        let y = self.convert(b.0, tb, &t, span)?;
+        let y = self.convert(b.0, tb, &tr, span)?;
         let ir = self.ir_type(&t, span)?;
         Ok((self.f.add(Expr::Binary { op, lhs: x, rhs: y }, ir), t))
     }
 
-    /// `p + i` for a pointer `p` (negated index when `neg`).
-    fn ptr_add(
-        &mut self,
-        p: (ExprId, CType),
-        i: (ExprId, CType),
-        neg: bool,
-        span: Span,
-    ) -> DResult<(ExprId, CType)> {
-        if !i.1.is_integer() {
-            return self.err(
-                span,
-                format!(
-                    "invalid operands to pointer arithmetic ('{}' and '{}')",
-                    p.1, i.1
-                ),
-            );
-        }
-        if p.1.element().and_then(|e| e.size()).is_none() {
-            return self.err(
-                span,
-                format!("arithmetic on a pointer to an incomplete type '{}'", p.1),
-            );
-        }
-        let mut idx = self.convert(i.0, &i.1, &CType::LONG, span)?;
-        if neg {
-            idx = self.f.add(
-                Expr::Unary {
-                    op: UnOp::Neg,
-                    arg: idx,
-                },
-                Type::I64,
-            );
-        }
-        let ir = self.f.ty(p.0).clone();
-        Ok((
-            self.f.add(
-                Expr::PtrAdd {
-                    base: p.0,
-                    index: idx,
-                },
-                ir,
-            ),
-            p.1,
-        ))
+    /// True when `e` (lowered to `x` of type `t`) is a null pointer
+    /// constant (an integer constant 0).
+    fn is_null_constant(&self, x: ExprId, t: &CType) -> bool {
+        t.is_integer() && matches!(self.f.expr(x), Expr::Literal(Literal::Int(0)))
     }
 
-    /// `a op b` on values (the arithmetic and pointer operators).
-    fn apply_binop(
+    /// `a op b` on values (the arithmetic, pointer and comparison operators).
+    pub fn apply_binop(
         &mut self,
         op: &BinaryOperator,
         a: (ExprId, CType),
@@ -339,34 +306,10 @@ impl Lower<'_> {
         use BinaryOperator as B;
         let is_ptr = |t: &CType| matches!(t, CType::Ptr(_));
         Ok(match op {
-            B::Plus if is_ptr(&a.1) => self.ptr_add(a, b, false, span)?,
+            B::Plus | B::AssignPlus if is_ptr(&a.1) => self.ptr_add(a, b, false, span)?,
             B::Plus if is_ptr(&b.1) => self.ptr_add(b, a, false, span)?,
-            B::Minus if is_ptr(&a.1) && is_ptr(&b.1) => {
-                let size = a.1.element().and_then(|e| e.size()).unwrap_or(1) as i128;
-                let x = self.f.add(Expr::Cast(a.0), Type::I64);
-                let y = self.f.add(Expr::Cast(b.0), Type::I64);
-                let d = self.f.add(
-                    Expr::Binary {
-                        op: BinOp::Sub,
-                        lhs: x,
-                        rhs: y,
-                    },
-                    Type::I64,
-                );
-                let s = self.int_lit(size, &CType::LONG);
-                (
-                    self.f.add(
-                        Expr::Binary {
-                            op: BinOp::Div,
-                            lhs: d,
-                            rhs: s,
-                        },
-                        Type::I64,
-                    ),
-                    CType::LONG,
-                )
-            }
-            B::Minus if is_ptr(&a.1) => self.ptr_add(a, b, true, span)?,
+            B::Minus if is_ptr(&a.1) && is_ptr(&b.1) => self.ptr_diff(a, b, span)?,
+            B::Minus | B::AssignMinus if is_ptr(&a.1) => self.ptr_add(a, b, true, span)?,
             B::Plus | B::AssignPlus => self.arith(BinOp::Add, a, b, span)?,
             B::Minus | B::AssignMinus => self.arith(BinOp::Sub, a, b, span)?,
             B::Multiply | B::AssignMultiply => self.arith(BinOp::Mul, a, b, span)?,
@@ -391,8 +334,12 @@ impl Lower<'_> {
                     B::Equals => CmpOp::Eq,
                     _ => CmpOp::Ne,
                 };
-                let (x, y) = if is_ptr(&a.1) && is_ptr(&b.1) {
-                    (a.0, b.0)
+                let (x, y) = if is_ptr(&a.1) && (is_ptr(&b.1) || self.is_null_constant(b.0, &b.1)) {
+                    let t = self.f.ty(a.0).clone();
+                    (a.0, self.cast_ir(b.0, t))
+                } else if is_ptr(&b.1) && self.is_null_constant(a.0, &a.1) {
+                    let t = self.f.ty(b.0).clone();
+                    (self.cast_ir(a.0, t), b.0)
                 } else if a.1.is_arithmetic() && b.1.is_arithmetic() {
                     let t = usual_arith(&a.1, &b.1);
                     (
@@ -419,19 +366,7 @@ impl Lower<'_> {
     fn binary(&mut self, b: &BinaryOperatorExpression, span: Span) -> DResult<Val> {
         use BinaryOperator as B;
         match &b.operator.node {
-            B::Index => {
-                let x = self.rvalue(&b.lhs)?;
-                let y = self.rvalue(&b.rhs)?;
-                let (p, t) = if matches!(x.1, CType::Ptr(_)) {
-                    self.ptr_add(x, y, false, span)?
-                } else if matches!(y.1, CType::Ptr(_)) {
-                    self.ptr_add(y, x, false, span)?
-                } else {
-                    return self.err(span, "subscripted value is not an array or pointer");
-                };
-                let elem = t.element().cloned().unwrap_or(CType::Void);
-                Ok(Val::L(Place::Mem(p), elem))
-            }
+            B::Index => self.subscript(&b.lhs, &b.rhs, span),
             B::LogicalAnd | B::LogicalOr => {
                 let and = matches!(b.operator.node, B::LogicalAnd);
                 let lhs = self.condition(&b.lhs)?;
@@ -490,16 +425,12 @@ impl Lower<'_> {
                 let target = self.stable(target);
                 let rhs = self.rvalue(&b.rhs)?;
                 let cur = self.load_value(target.clone(), b.lhs.span)?;
-                let op = if matches!(cur.1, CType::Ptr(_)) {
-                    match b.operator.node {
-                        B::AssignPlus => B::Plus,
-                        B::AssignMinus => B::Minus,
-                        _ => return self.err(span, "invalid operands to compound assignment"),
-                    }
-                } else {
-                    b.operator.node.clone()
-                };
-                let (v, t) = self.apply_binop(&op, cur, rhs, span)?;
+                if matches!(cur.1, CType::Ptr(_))
+                    && !matches!(b.operator.node, B::AssignPlus | B::AssignMinus)
+                {
+                    return self.err(span, "invalid operands to compound assignment");
+                }
+                let (v, t) = self.apply_binop(&b.operator.node, cur, rhs, span)?;
                 self.assign(target, v, &t, b.lhs.span)
             }
             op => {
@@ -512,7 +443,7 @@ impl Lower<'_> {
     }
 
     /// Makes an lvalue safe to use twice: its address goes into a temporary.
-    fn stable(&mut self, v: Val) -> Val {
+    pub fn stable(&mut self, v: Val) -> Val {
         match v {
             Val::L(Place::Mem(p), t) => {
                 let ty = self.f.ty(p).clone();
@@ -528,7 +459,7 @@ impl Lower<'_> {
     }
 
     /// A place whose address expression is fresh (not used elsewhere).
-    fn fresh(&mut self, p: Place) -> Place {
+    pub fn fresh(&mut self, p: Place) -> Place {
         match p {
             Place::Addr(l) => Place::Mem(self.f.read(l)),
             p => p,
@@ -536,15 +467,36 @@ impl Lower<'_> {
     }
 
     /// Stores `x` (of type `t`) into `target`; the result is the stored value.
-    fn assign(&mut self, target: Val, x: ExprId, t: &CType, span: Span) -> DResult<Val> {
+    pub fn assign(&mut self, target: Val, x: ExprId, t: &CType, span: Span) -> DResult<Val> {
         let Val::L(place, ty) = target else {
             return self.err(span, "expression is not assignable");
         };
-        let place = self.fresh(place);
-        if matches!(ty, CType::Array(..)) {
+        if ty.is_array() {
             return self.err(span, format!("array type '{ty}' is not assignable"));
         }
-        let v = self.convert(x, t, &ty, span)?;
+        if let CType::Struct(_) = ty {
+            if *t != ty {
+                return self.err(
+                    span,
+                    format!("assigning to '{ty}' from incompatible type '{t}'"),
+                );
+            }
+            let dst = self.addr_of(place, &ty, span)?;
+            let dst = self.hold(dst);
+            let d = self.f.read(dst);
+            self.copy_struct(d, x, &ty, span)?;
+            return Ok(Val::L(Place::Addr(dst), ty));
+        }
+        let place = self.fresh(place);
+        let v = if matches!(ty, CType::Ptr(_)) && self.is_null_constant(x, t) {
+            let pt = self.ir_type(&ty, span)?;
+            self.cast_ir(x, pt)
+        } else if let (CType::Ptr(_), CType::Ptr(_)) = (&ty, t) {
+            let pt = self.ir_type(&ty, span)?;
+            self.cast_ir(x, pt)
+        } else {
+            self.convert(x, t, &ty, span)?
+        };
         let irty = self.ir_type(&ty, span)?;
         let tmp = self.temp(irty);
         self.emit(Stmt::Assign {
@@ -557,10 +509,17 @@ impl Lower<'_> {
                 local: l,
                 value: val,
             }),
-            Place::Mem(p) => self.store(p, val),
+            Place::Mem(p) => self.emit_single(Stmt::Store { ptr: p, value: val }),
             Place::Addr(_) => return self.err(span, "internal error: unresolved address"),
         }
         Ok(Val::R(self.f.read(tmp), ty))
+    }
+
+    /// Keeps `x` in a fresh local (so it can be read more than once).
+    pub fn hold(&mut self, x: ExprId) -> LocalId {
+        let t = self.temp(self.f.ty(x).clone());
+        self.emit(Stmt::Assign { local: t, value: x });
+        t
     }
 
     fn unary(&mut self, u: &UnaryOperatorExpression, span: Span) -> DResult<Val> {
@@ -569,39 +528,70 @@ impl Lower<'_> {
             U::Indirection => {
                 let (p, t) = self.rvalue(&u.operand)?;
                 match t {
-                    CType::Ptr(elem) => Ok(Val::L(Place::Mem(p), *elem)),
-                    t => self.err(span, format!("indirection requires a pointer operand ('{t}' invalid)")),
+                    CType::Ptr(elem) if matches!(*elem, CType::Function(_)) => self.err(
+                        span,
+                        "calls through function pointers are not supported in device code",
+                    ),
+                    CType::Ptr(elem) if *elem == CType::Void => {
+                        self.err(span, "dereferencing a 'void *' pointer")
+                    }
+                    CType::Ptr(elem) => {
+                        let want = elem.pointee_ir().map(|t| t.ptr_to());
+                        let p = match want {
+                            Some(w) => self.cast_ir(p, w),
+                            None => p,
+                        };
+                        Ok(Val::L(Place::Mem(p), *elem))
+                    }
+                    t => self.err(
+                        span,
+                        format!("indirection requires a pointer operand ('{t}' invalid)"),
+                    ),
                 }
             }
-            U::Address => match self.expr(&u.operand)? {
-                Val::L(place @ (Place::Mem(_) | Place::Addr(_)), t) => {
-                    let Place::Mem(p) = self.fresh(place) else {
-                        return self.err(span, "internal error: unresolved address");
-                    };
-                    let ptr = CType::Ptr(Box::new(t));
-                    let ir = self.ir_type(&ptr, span)?;
-                    let x = if *self.f.ty(p) == ir { p } else { self.f.add(Expr::Cast(p), ir) };
-                    Ok(Val::R(x, ptr))
-                }
-                _ => self.err(span, "taking the address of a scalar variable in a compute region is not supported yet"),
-            },
+            U::Address => {
+                let v = self.expr(&u.operand)?;
+                let Val::L(place, t) = v else {
+                    return self.err(span, "cannot take the address of an rvalue");
+                };
+                let ptr = CType::Ptr(Box::new(t.clone()));
+                let a = self.addr_of(place, &t, span)?;
+                let ir = match ptr.to_ir() {
+                    Some(ir) => ir,
+                    None => self.ir_type(&ptr, span)?,
+                };
+                Ok(Val::R(self.cast_ir(a, ir), ptr))
+            }
             U::Plus | U::Minus | U::Complement => {
                 let (x, t) = self.rvalue(&u.operand)?;
                 if !t.is_arithmetic() || (u.operator.node == U::Complement && !t.is_integer()) {
-                    return self.err(span, format!("invalid argument type '{t}' to unary expression"));
+                    return self.err(
+                        span,
+                        format!("invalid argument type '{t}' to unary expression"),
+                    );
                 }
                 let pt = promote(&t);
                 let y = self.convert(x, &t, &pt, span)?;
                 if u.operator.node == U::Plus {
                     return Ok(Val::R(y, pt));
                 }
-                let op = if u.operator.node == U::Minus { UnOp::Neg } else { UnOp::BitNot };
+                let op = if u.operator.node == U::Minus {
+                    UnOp::Neg
+                } else {
+                    UnOp::BitNot
+                };
                 let ir = self.ir_type(&pt, span)?;
                 Ok(Val::R(self.f.add(Expr::Unary { op, arg: y }, ir), pt))
             }
             U::Negate => {
                 let c = self.condition(&u.operand)?;
-                let n = self.f.add(Expr::Unary { op: UnOp::Not, arg: c }, Type::BOOL);
+                let n = self.f.add(
+                    Expr::Unary {
+                        op: UnOp::Not,
+                        arg: c,
+                    },
+                    Type::BOOL,
+                );
                 Ok(Val::R(self.f.add(Expr::Cast(n), Type::I32), CType::INT))
             }
             U::PreIncrement | U::PreDecrement | U::PostIncrement | U::PostDecrement => {
@@ -615,10 +605,17 @@ impl Lower<'_> {
                 }
                 let irty = self.ir_type(&t, span)?;
                 let saved = self.temp(irty);
-                self.emit(Stmt::Assign { local: saved, value: old });
+                self.emit(Stmt::Assign {
+                    local: saved,
+                    value: old,
+                });
                 let cur = self.f.read(saved);
                 let one = self.int_lit(1, &CType::INT);
-                let op = if inc { BinaryOperator::Plus } else { BinaryOperator::Minus };
+                let op = if inc {
+                    BinaryOperator::Plus
+                } else {
+                    BinaryOperator::Minus
+                };
                 let (new, nt) = self.apply_binop(&op, (cur, t.clone()), (one, CType::INT), span)?;
                 let stored = self.assign(target, new, &nt, span)?;
                 if post {
@@ -636,18 +633,45 @@ impl Lower<'_> {
         let (b, pb) = self.in_block(|l| l.rvalue(&c.else_expression))?;
         let t = if a.1.is_arithmetic() && b.1.is_arithmetic() {
             usual_arith(&a.1, &b.1)
-        } else if a.1 == b.1 {
+        } else if a.1 == b.1
+            || (matches!(a.1, CType::Ptr(_))
+                && (self.is_null_constant(b.0, &b.1) || matches!(b.1, CType::Ptr(_))))
+        {
             a.1.clone()
+        } else if matches!(b.1, CType::Ptr(_)) && self.is_null_constant(a.0, &a.1) {
+            b.1.clone()
+        } else if a.1 == CType::Void || b.1 == CType::Void {
+            CType::Void
         } else {
             return self.err(
                 span,
                 format!("incompatible operand types ('{}' and '{}')", a.1, b.1),
             );
         };
-        let ir = self.ir_type(&t, span)?;
+        if t == CType::Void {
+            // Both arms for their side effects only.
+            self.emit(Stmt::If {
+                cond,
+                then: pa,
+                otherwise: pb,
+            });
+            let z = self.int_lit(0, &CType::INT);
+            return Ok(Val::R(z, CType::Void));
+        }
+        let ir = match &t {
+            CType::Struct(_) => self.f.ty(a.0).clone(),
+            t => self.ir_type(t, span)?,
+        };
+        let arm = |l: &mut Self, v: (ExprId, CType)| -> DResult<ExprId> {
+            if matches!(t, CType::Ptr(_) | CType::Struct(_)) {
+                Ok(l.cast_ir(v.0, ir.clone()))
+            } else {
+                l.convert(v.0, &v.1, &t, span)
+            }
+        };
         if pa.is_empty() && pb.is_empty() {
-            let x = self.convert(a.0, &a.1, &t, span)?;
-            let y = self.convert(b.0, &b.1, &t, span)?;
+            let x = arm(self, a)?;
+            let y = arm(self, b)?;
             return Ok(Val::R(
                 self.f.add(
                     Expr::Select {
@@ -660,12 +684,12 @@ impl Lower<'_> {
                 t,
             ));
         }
-        let tmp = self.temp(ir);
+        let tmp = self.temp(ir.clone());
         let (_, then) = self.in_block(|l| {
             for s in pa {
                 l.emit(s);
             }
-            let x = l.convert(a.0, &a.1, &t, span)?;
+            let x = arm(l, a)?;
             l.emit(Stmt::Assign {
                 local: tmp,
                 value: x,
@@ -676,7 +700,7 @@ impl Lower<'_> {
             for s in pb {
                 l.emit(s);
             }
-            let y = l.convert(b.0, &b.1, &t, span)?;
+            let y = arm(l, b)?;
             l.emit(Stmt::Assign {
                 local: tmp,
                 value: y,
@@ -689,116 +713,6 @@ impl Lower<'_> {
             otherwise,
         });
         Ok(Val::R(self.f.read(tmp), t))
-    }
-
-    fn call(&mut self, c: &CallExpression, span: Span) -> DResult<Val> {
-        let Expression::Identifier(id) = &c.callee.node else {
-            return self.err(
-                span,
-                "calls through function pointers are not supported in compute regions",
-            );
-        };
-        let name = id.node.name.as_str();
-        if name == "acc_on_device" && c.arguments.len() == 1 {
-            // On the device: true for acc_device_not_host (4) and acc_device_nvidia (5).
-            let (x, t) = self.rvalue(&c.arguments[0])?;
-            let x = self.convert(x, &t, &CType::INT, span)?;
-            let tmp = self.temp(Type::I32);
-            self.emit(Stmt::Assign {
-                local: tmp,
-                value: x,
-            });
-            let (a, b) = (self.f.read(tmp), self.f.read(tmp));
-            let four = self.int_lit(4, &CType::INT);
-            let five = self.int_lit(5, &CType::INT);
-            let l = self.f.add(
-                Expr::Cmp {
-                    op: CmpOp::Eq,
-                    lhs: a,
-                    rhs: four,
-                },
-                Type::BOOL,
-            );
-            let r = self.f.add(
-                Expr::Cmp {
-                    op: CmpOp::Eq,
-                    lhs: b,
-                    rhs: five,
-                },
-                Type::BOOL,
-            );
-            let or = self.f.add(
-                Expr::Logical {
-                    and: false,
-                    lhs: l,
-                    rhs: r,
-                },
-                Type::BOOL,
-            );
-            return Ok(Val::R(self.f.add(Expr::Cast(or), Type::I32), CType::INT));
-        }
-        if let Some((func, single)) = MathFunc::from_c_name(name) {
-            let t = if single {
-                CType::Float(crate::ir::FloatKind::F32)
-            } else {
-                CType::DOUBLE
-            };
-            if c.arguments.len() != func.arity() {
-                return self.err(span, format!("'{name}' takes {} argument(s)", func.arity()));
-            }
-            let mut args = vec![];
-            for a in &c.arguments {
-                args.push(self.rvalue_as(a, &t)?);
-            }
-            let ir = self.ir_type(&t, span)?;
-            return Ok(Val::R(self.f.add(Expr::Math { func, args }, ir), t));
-        }
-        if matches!(name, "abs" | "labs" | "llabs") && c.arguments.len() == 1 {
-            let t = if name == "abs" {
-                CType::INT
-            } else {
-                CType::LONG
-            };
-            let x = self.rvalue_as(&c.arguments[0], &t)?;
-            let ir = self.ir_type(&t, span)?;
-            let tmp = self.temp(ir.clone());
-            self.emit(Stmt::Assign {
-                local: tmp,
-                value: x,
-            });
-            let (a, b, n) = (self.f.read(tmp), self.f.read(tmp), self.f.read(tmp));
-            let neg = self.f.add(
-                Expr::Unary {
-                    op: UnOp::Neg,
-                    arg: b,
-                },
-                ir.clone(),
-            );
-            let zero = self.int_lit(0, &t);
-            let lt = self.f.add(
-                Expr::Cmp {
-                    op: CmpOp::Lt,
-                    lhs: n,
-                    rhs: zero,
-                },
-                Type::BOOL,
-            );
-            return Ok(Val::R(
-                self.f.add(
-                    Expr::Select {
-                        cond: lt,
-                        then: neg,
-                        otherwise: a,
-                    },
-                    ir,
-                ),
-                t,
-            ));
-        }
-        self.err(
-            id.span,
-            format!("function '{name}' is called in a compute region but has no device version (no 'acc routine' directive)"),
-        )
     }
 
     /// Marks parameter `i` as written through (not read-only).

@@ -1,19 +1,32 @@
-//! Lowering of one compute region's C statements into an IR kernel body.
+//! Lowering of C statements into an IR body: a compute region's body into a
+//! kernel, or a function's body into a device function (`acc routine`).
 //!
-//! Owns: [`Lower`], the state of lowering one region: the kernel function
-//! being built, its parameters (host variables the region uses, created on
-//! first use), the region's own block scopes and the statement emission stack.
-//! `expr.rs` lowers expressions, `stmt.rs` statements and loops.
-//! May call: `ir`, `frontend::{ctype, conv, declare, literal, scope, source}`.
+//! Owns: [`Lower`], the state of lowering one body: the IR function being
+//! built, the kernel parameters (host variables a region uses, created on
+//! first use, with the hidden sizes of variable-length arrays), the body's
+//! own block scopes, the statement emission stack, and where the code is
+//! (inside which partitioned loops), which decides who performs side effects.
+//! `expr.rs` lowers expressions, `access.rs` addresses (subscripts, members,
+//! pointer arithmetic), `call.rs` calls, `init.rs` initialisers, `stmt.rs`
+//! statements and loops.
+//! May call: `ir`, `frontend::{ctype, conv, declare, literal, record, routine,
+//! scope, source}`.
 
+mod access;
+mod call;
 mod expr;
+mod init;
 mod stmt;
 
-use super::ctype::CType;
+use super::ctype::{CType, VlaLen};
+use super::routine::Routines;
 use super::scope::{Scope, SymKind};
 use super::source::SourceMap;
 use crate::diag::{DResult, Diagnostics};
-use crate::ir::{Block, Function, LocalId, Parallelism, Param, ParamMode, SrcLoc, Stmt};
+use crate::ir::{
+    Block, CmpOp, Expr, ExprId, Function, IntKind, LocalId, Parallelism, Param, ParamMode,
+    RoutineLevel, Special, SrcLoc, Stmt, Type,
+};
 use lang_c::span::Span;
 use std::collections::HashMap;
 
@@ -35,17 +48,61 @@ pub struct HostVar {
     pub ty: CType,
     /// Whether the region writes through it (arrays and pointers).
     pub written: bool,
-    /// A scalar in a data clause: the kernel reads and writes it in device
-    /// memory (the parameter is its device address).
+    /// The kernel reads and writes it in device memory (the parameter is
+    /// its device address): a scalar in a data clause, or a struct.
     pub by_ref: bool,
+    /// A hidden parameter: not the variable itself but `sizeof(<this C
+    /// expression>)`, the byte size of one of its variable-length arrays.
+    pub size_of: Option<String>,
 }
 
-/// The state of lowering one region.
+/// What is being lowered.
+#[derive(Clone, Debug)]
+pub enum Mode {
+    /// A compute region's body (a kernel).
+    Region,
+    /// The body of device function `name` (a routine of `level`) returning
+    /// `ret`; `guards` are its hidden parameters saying whether this thread
+    /// performs the side effects of code outside the function's own vector
+    /// and worker loops; `sret` is the hidden parameter holding where a
+    /// struct result goes.
+    Routine {
+        name: String,
+        ret: CType,
+        level: RoutineLevel,
+        guards: [LocalId; 2],
+        sret: Option<LocalId>,
+    },
+}
+
+/// How a name of the body's own scopes is held.
+#[derive(Clone, Debug)]
+pub enum Binding {
+    /// In the local.
+    Local(LocalId),
+    /// At the address held in the local (a struct parameter, passed by
+    /// address).
+    Indirect(LocalId),
+}
+
+/// The partitioned loops around the code being lowered.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Inside {
+    pub gang: bool,
+    pub worker: bool,
+    pub vector: bool,
+}
+
+/// The state of lowering one body.
 pub struct Lower<'a> {
     pub sm: &'a SourceMap,
-    /// The host scope at the construct (typedefs, host variables).
+    /// The host scope at the construct (a region) or the file scope (a
+    /// device function): typedefs, tags, host variables, functions.
     pub host: &'a mut Scope,
-    /// The kernel body being built.
+    /// Device functions called, and what is known of them.
+    pub routines: &'a mut Routines,
+    pub mode: Mode,
+    /// The body being built.
     pub f: Function,
     /// Kernel parameters, in order; `vars[i]` describes `params[i]`.
     pub params: Vec<Param>,
@@ -54,28 +111,32 @@ pub struct Lower<'a> {
     pub loops: &'a HashMap<usize, LoopSpec>,
     /// Scalars that appear in data clauses (accessed in device memory).
     pub by_ref: std::collections::HashSet<String>,
-    /// Block scopes of the region's own declarations.
-    scopes: Vec<HashMap<String, (LocalId, CType)>>,
+    /// Block scopes of the body's own declarations.
+    scopes: Vec<HashMap<String, (Binding, CType)>>,
     /// Statement emission stack: statements go to the last block.
     blocks: Vec<Block>,
-    /// Depth of enclosing loops (for break/continue checks).
+    /// Enclosing loops that `continue` may target.
     loop_depth: u32,
-    /// Inside a vector-partitioned loop.
-    in_vector: bool,
-    /// Inside a worker-partitioned loop.
-    in_worker: bool,
+    /// Enclosing loops and switches that `break` may leave.
+    break_depth: u32,
+    /// The partitioned loops around the current position.
+    pub inside: Inside,
 }
 
 impl<'a> Lower<'a> {
-    /// Starts lowering a region in the given host scope.
+    /// Starts lowering a body in the given scope.
     pub fn new(
         sm: &'a SourceMap,
         host: &'a mut Scope,
+        routines: &'a mut Routines,
         loops: &'a HashMap<usize, LoopSpec>,
+        mode: Mode,
     ) -> Self {
         Lower {
             sm,
             host,
+            routines,
+            mode,
             f: Function::default(),
             params: vec![],
             vars: vec![],
@@ -84,12 +145,13 @@ impl<'a> Lower<'a> {
             scopes: vec![HashMap::new()],
             blocks: vec![vec![]],
             loop_depth: 0,
-            in_vector: false,
-            in_worker: false,
+            break_depth: 0,
+            inside: Inside::default(),
         }
     }
 
-    /// Finishes: the kernel body with its statements.
+    /// Finishes: the body with its statements, the kernel parameters and
+    /// the host variables behind them.
     pub fn finish(mut self) -> (Function, Vec<Param>, Vec<HostVar>) {
         self.f.body = self.blocks.pop().unwrap_or_default();
         let written = written_locals(&self.f);
@@ -121,25 +183,45 @@ impl<'a> Lower<'a> {
         Ok((r?, b))
     }
 
-    /// Declares a region-local variable.
+    /// The IR type of a value of C type `t`, or an error naming it.
+    pub fn ir_type(&self, t: &CType, span: Span) -> DResult<Type> {
+        if let CType::Struct(s) = t {
+            if let Some(why) = s.unusable() {
+                return self.err(span, why);
+            }
+        }
+        match t.to_ir() {
+            Some(t) => Ok(t),
+            None => self.err(span, format!("type '{t}' is not supported in device code")),
+        }
+    }
+
+    /// Declares a variable of the body.
     pub fn declare_local(&mut self, name: &str, ty: CType, span: Span) -> DResult<LocalId> {
-        let Some(irty) = ty.to_ir() else {
-            return self.err(
-                span,
-                format!(
-                    "variable '{name}' of type '{ty}' is not supported in a compute region yet"
-                ),
-            );
+        let irty = match (&ty, ty.to_ir()) {
+            (CType::Struct(_), _) => self.ir_type(&ty, span)?,
+            (_, Some(t)) => t,
+            (_, None) => {
+                return self.err(
+                    span,
+                    format!("variable '{name}' of type '{ty}' is not supported in device code"),
+                )
+            }
         };
         let id = self.f.new_local(name, irty);
-        if let Some(s) = self.scopes.last_mut() {
-            s.insert(name.to_string(), (id, ty));
-        }
+        self.bind(name, Binding::Local(id), ty);
         Ok(id)
     }
 
+    /// Makes `name` denote `b` (of type `ty`) in the innermost scope.
+    pub fn bind(&mut self, name: &str, b: Binding, ty: CType) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.insert(name.to_string(), (b, ty));
+        }
+    }
+
     /// A fresh temporary local.
-    pub fn temp(&mut self, ty: crate::ir::Type) -> LocalId {
+    pub fn temp(&mut self, ty: Type) -> LocalId {
         self.f.new_local("tmp", ty)
     }
 
@@ -151,15 +233,79 @@ impl<'a> Lower<'a> {
         self.scopes.pop();
     }
 
-    /// Resolves a name used in the region: a region local, or a host variable
-    /// (made a kernel parameter on first use).
+    /// The conditions (all must hold) under which this thread performs the
+    /// side effects of the current position: outside vector loops only one
+    /// lane of each worker does, outside worker loops only one worker of
+    /// each gang (the others run the same code redundantly).
+    pub fn single_conditions(&mut self) -> Vec<ExprId> {
+        let mut conds = vec![];
+        for (inside, dim) in [(self.inside.vector, 0u8), (self.inside.worker, 1u8)] {
+            if inside {
+                continue;
+            }
+            let c = match &self.mode {
+                Mode::Routine { guards, .. } => self.f.read(guards[usize::from(dim)]),
+                Mode::Region => {
+                    let r = self.f.add(
+                        Expr::Special(Special::ThreadIdx(dim)),
+                        Type::Int(IntKind::U32),
+                    );
+                    let z = self.f.int(0, Type::Int(IntKind::U32));
+                    self.f.add(
+                        Expr::Cmp {
+                            op: CmpOp::Eq,
+                            lhs: r,
+                            rhs: z,
+                        },
+                        Type::BOOL,
+                    )
+                }
+            };
+            conds.push(c);
+        }
+        conds
+    }
+
+    /// Emits `s` so that only the threads [`Self::single_conditions`] allow
+    /// run it.
+    pub fn emit_single(&mut self, s: Stmt) {
+        let mut cond: Option<ExprId> = None;
+        for c in self.single_conditions() {
+            cond = Some(match cond {
+                None => c,
+                Some(p) => self.f.add(
+                    Expr::Logical {
+                        and: true,
+                        lhs: p,
+                        rhs: c,
+                    },
+                    Type::BOOL,
+                ),
+            });
+        }
+        match cond {
+            Some(cond) => self.emit(Stmt::If {
+                cond,
+                then: vec![s],
+                otherwise: vec![],
+            }),
+            None => self.emit(s),
+        }
+    }
+
+    /// Resolves a name used in the body: a local of the body, or (in a
+    /// region) a host variable, made a kernel parameter on first use.
     pub fn resolve(&mut self, name: &str, span: Span) -> DResult<Resolved> {
         for s in self.scopes.iter().rev() {
-            if let Some((id, ty)) = s.get(name) {
-                return Ok(Resolved::Local(*id, ty.clone()));
+            if let Some((b, ty)) = s.get(name) {
+                return Ok(Resolved::Local(b.clone(), ty.clone()));
             }
         }
-        if let Some(i) = self.vars.iter().position(|v| v.name == name) {
+        if let Some(i) = self
+            .vars
+            .iter()
+            .position(|v| v.name == name && v.size_of.is_none())
+        {
             return Ok(Resolved::Param(i));
         }
         let Some(sym) = self.host.lookup(name).cloned() else {
@@ -168,67 +314,134 @@ impl<'a> Lower<'a> {
         match sym.kind {
             SymKind::EnumConst(v) => Ok(Resolved::Const(v)),
             SymKind::Typedef => self.err(span, format!("unexpected type name '{name}'")),
-            SymKind::Function => Ok(Resolved::Function(name.to_string())),
+            SymKind::Function => Ok(Resolved::Function(name.to_string(), sym.ty)),
             SymKind::Global | SymKind::Local | SymKind::Param => {
-                let by_ref = self.by_ref.contains(name) && sym.ty.is_arithmetic();
-                let (mode, irty) = match &sym.ty {
-                    t if by_ref => (
-                        ParamMode::DevicePtr { read_only: true },
-                        t.to_ir().map(|t| t.ptr_to()),
-                    ),
-                    t if t.is_arithmetic() => (ParamMode::Value, t.to_ir()),
-                    CType::Ptr(_) | CType::Array(..) => (
-                        ParamMode::DevicePtr { read_only: true },
-                        sym.ty.decay().to_ir(),
-                    ),
-                    _ => (ParamMode::Value, None),
-                };
-                let Some(irty) = irty else {
+                if let Mode::Routine { name: f, .. } = &self.mode {
                     return self.err(
                         span,
-                        format!(
-                            "variable '{name}' of type '{}' cannot be used in a compute region yet",
-                            sym.ty
-                        ),
+                        format!("global variable '{name}' is used in device function '{f}', but it is not in an 'acc declare' directive"),
                     );
-                };
-                let local = self.f.new_local(name, irty);
+                }
+                self.host_var(name, &sym.ty, span)
+            }
+        }
+    }
+
+    /// Makes host variable `name` of type `ty` a kernel parameter.
+    fn host_var(&mut self, name: &str, ty: &CType, span: Span) -> DResult<Resolved> {
+        let by_ref =
+            matches!(ty, CType::Struct(_)) || (self.by_ref.contains(name) && ty.is_arithmetic());
+        if let CType::Struct(s) = ty {
+            if let Some(why) = s.unusable() {
+                return self.err(span, why);
+            }
+        }
+        // Variable-length arrays: their sizes come along as hidden
+        // parameters, computed with `sizeof` where the construct is.
+        let ty = self.materialize_host(ty, name);
+        let (mode, irty) = match &ty {
+            t if by_ref => (
+                ParamMode::DevicePtr { read_only: true },
+                t.pointee_ir().map(|t| t.ptr_to()),
+            ),
+            t if t.is_arithmetic() => (ParamMode::Value, t.to_ir()),
+            CType::Ptr(_) | CType::Array(..) | CType::Vla(..) => {
+                (ParamMode::DevicePtr { read_only: true }, ty.decay().to_ir())
+            }
+            _ => (ParamMode::Value, None),
+        };
+        let Some(irty) = irty else {
+            return self.err(
+                span,
+                format!("variable '{name}' of type '{ty}' cannot be used in a compute region"),
+            );
+        };
+        let local = self.f.new_local(name, irty);
+        self.params.push(Param {
+            name: name.to_string(),
+            local,
+            mode,
+        });
+        self.vars.push(HostVar {
+            name: name.to_string(),
+            ty,
+            written: false,
+            by_ref,
+            size_of: None,
+        });
+        Ok(Resolved::Param(self.vars.len() - 1))
+    }
+
+    /// `ty` (the type of the host object the C expression `path` denotes)
+    /// with every variable-length dimension's byte size made a hidden
+    /// kernel parameter.
+    fn materialize_host(&mut self, ty: &CType, path: &str) -> CType {
+        match ty {
+            CType::Vla(e, _) => {
+                let inner = self.materialize_host(e, &format!("(({path})[0])"));
+                let local = self.f.new_local(&format!("sizeof({path})"), Type::U64);
                 self.params.push(Param {
-                    name: name.to_string(),
+                    name: format!("sizeof({path})"),
                     local,
-                    mode,
+                    mode: ParamMode::Value,
                 });
                 self.vars.push(HostVar {
-                    name: name.to_string(),
-                    ty: sym.ty.clone(),
+                    name: format!("sizeof({path})"),
+                    ty: CType::ULONG,
                     written: false,
-                    by_ref,
+                    by_ref: false,
+                    size_of: Some(path.to_string()),
                 });
-                Ok(Resolved::Param(self.vars.len() - 1))
+                CType::Vla(Box::new(inner), VlaLen::Bytes(local))
             }
+            CType::Array(e, n) if e.runtime_sized() => CType::Array(
+                Box::new(self.materialize_host(e, &format!("(({path})[0])"))),
+                *n,
+            ),
+            CType::Ptr(e) if e.runtime_sized() => {
+                CType::Ptr(Box::new(self.materialize_host(e, &format!("(*({path}))"))))
+            }
+            t => t.clone(),
+        }
+    }
+
+    /// The routine level and the function being lowered, if any.
+    pub fn routine_level(&self) -> Option<RoutineLevel> {
+        match &self.mode {
+            Mode::Routine { level, .. } => Some(*level),
+            Mode::Region => None,
         }
     }
 }
 
-/// What a name in a region denotes.
+/// What a name in a body denotes.
 pub enum Resolved {
-    /// A region-local variable.
-    Local(LocalId, CType),
+    /// A variable of the body.
+    Local(Binding, CType),
     /// Host variable number `i` (a kernel parameter).
     Param(usize),
     /// An enumeration constant.
     Const(i128),
-    /// A function.
-    Function(String),
+    /// A function, with its type.
+    Function(String, CType),
 }
 
 /// The locals through which the function may store: those read in the
-/// address of a store, and (transitively) those whose value flows into such
-/// a local by assignment.
+/// address of a store or a copy's destination, and (transitively) those
+/// whose value flows into such a local by assignment or is passed to a
+/// call (which may store through it).
 fn written_locals(f: &Function) -> std::collections::HashSet<LocalId> {
     let (mut stores, mut flows) = (vec![], vec![]);
     crate::ir::walk_stmts(&f.body, &mut |s| match s {
         Stmt::Store { ptr, .. } => f.locals_read(*ptr, &mut stores),
+        Stmt::Copy { dst, .. } => f.locals_read(*dst, &mut stores),
+        Stmt::Call { args, .. } => {
+            for a in args {
+                if matches!(f.ty(*a), Type::Ptr(_)) {
+                    f.locals_read(*a, &mut stores);
+                }
+            }
+        }
         Stmt::Assign { local, value } => {
             let mut v = vec![];
             f.locals_read(*value, &mut v);

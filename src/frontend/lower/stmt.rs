@@ -1,16 +1,19 @@
-//! Statement lowering: C statements of a region → IR statements; `for`
-//! statements with a loop directive become counted [`Loop`]s.
+//! Statement lowering: C statements of a body → IR statements; `for`
+//! statements with a loop directive become counted [`Loop`]s, `switch`
+//! becomes [`Stmt::Switch`], `do … while` a `While` whose step tests.
 //!
 //! Owns: the methods of `Lower` that lower statements and declarations, and
-//! the recognition of the canonical loop form OpenACC requires
+//! the use of the canonical loop form OpenACC requires
 //! (`for (i = lb; i <op> ub; i += step)`).
 
-use super::{Lower, Resolved};
+use super::{Binding, Lower, Mode, Resolved};
 use crate::diag::DResult;
 use crate::frontend::canon::{canonical, Canonical};
+use crate::frontend::conv::promote;
 use crate::frontend::ctype::CType;
 use crate::frontend::declare;
-use crate::ir::{Expr, ExprId, Loop, LoopCmp, Parallelism, Special, Stmt, Type};
+use crate::frontend::scope::{SymKind, Symbol};
+use crate::ir::{Expr, ExprId, Loop, LoopCmp, Parallelism, Stmt, SwitchArm, Type};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 
@@ -53,89 +56,280 @@ impl Lower<'_> {
                 let (cond, pre) = self.in_block(|l| l.condition(&w.node.expression))?;
                 self.while_loop(cond, pre, &w.node.statement, vec![])
             }
-            Statement::Break | Statement::Continue => {
-                if self.loop_depth == 0 {
-                    let what = if matches!(s.node, Statement::Break) {
-                        "break"
-                    } else {
-                        "continue"
-                    };
-                    return self.err(span, format!("'{what}' statement not in loop statement"));
+            Statement::Break => {
+                if self.break_depth == 0 {
+                    return self.err(span, "'break' statement not in loop or switch statement (or it would leave a partitioned loop)");
                 }
-                self.emit(if matches!(s.node, Statement::Break) {
-                    Stmt::Break
-                } else {
-                    Stmt::Continue
-                });
+                self.emit(Stmt::Break);
                 Ok(())
             }
-            Statement::Return(_) => self.err(
-                span,
-                "a 'return' statement is not allowed in a compute region",
-            ),
-            Statement::Goto(_) => self.err(span, "'goto' is not allowed in a compute region"),
-            Statement::DoWhile(_) => {
-                self.err(span, "'do' loops in compute regions are not supported yet")
+            Statement::Continue => {
+                if self.loop_depth == 0 {
+                    return self.err(span, "'continue' statement not in loop statement");
+                }
+                self.emit(Stmt::Continue);
+                Ok(())
             }
-            Statement::Switch(_) => {
-                self.err(span, "'switch' in compute regions is not supported yet")
+            Statement::Return(r) => self.return_stmt(r.as_deref(), span),
+            Statement::Goto(_) => self.err(span, "'goto' is not supported in device code"),
+            Statement::DoWhile(w) => {
+                self.loop_depth += 1;
+                self.break_depth += 1;
+                let body = self.in_block(|l| l.stmt(&w.node.statement));
+                self.loop_depth -= 1;
+                let ((), body) = body?;
+                // The test runs in the step (where `continue` goes); `break`
+                // in the step leaves the loop.
+                let test = self.in_block(|l| l.condition(&w.node.expression));
+                self.break_depth -= 1;
+                let (cond, mut step) = test?;
+                let not = self.f.add(Expr::Unary { op: crate::ir::UnOp::Not, arg: cond }, Type::BOOL);
+                step.push(Stmt::If { cond: not, then: vec![Stmt::Break], otherwise: vec![] });
+                let always = self.f.int(1, Type::BOOL);
+                self.emit(Stmt::While { cond: always, body, step });
+                Ok(())
             }
-            Statement::Labeled(_) => {
-                self.err(span, "labels in compute regions are not supported yet")
-            }
+            Statement::Switch(sw) => self.switch(&sw.node, span),
+            Statement::Labeled(l) => match &l.node.label.node {
+                Label::Identifier(_) => self.err(span, "labels ('goto' targets) are not supported in device code"),
+                _ => self.err(span, "a 'case' or 'default' label must be directly inside the body of its 'switch' in device code"),
+            },
             Statement::Asm(_) => {
-                self.err(span, "inline assembly is not allowed in a compute region")
+                self.err(span, "inline assembly is not supported in device code")
             }
         }
     }
 
-    /// A declaration inside the region: thread-private locals.
-    fn declaration(&mut self, d: &Node<Declaration>) -> DResult<()> {
+    /// `return` in a device function (a compute region may not return).
+    fn return_stmt(&mut self, r: Option<&Node<Expression>>, span: Span) -> DResult<()> {
+        let Mode::Routine {
+            ret, sret, name, ..
+        } = self.mode.clone()
+        else {
+            return self.err(
+                span,
+                "a 'return' statement is not allowed in a compute region",
+            );
+        };
+        match (r, &ret) {
+            (None, CType::Void) => self.emit(Stmt::Return(None)),
+            (None, _) => {
+                return self.err(
+                    span,
+                    format!("non-void function '{name}' should return a value"),
+                )
+            }
+            (Some(e), CType::Void) => {
+                self.effect(e)?;
+                self.emit(Stmt::Return(None));
+            }
+            (Some(e), CType::Struct(_)) => {
+                let (x, t) = self.rvalue(e)?;
+                if t != ret {
+                    return self.err(
+                        e.span,
+                        format!(
+                            "returning '{t}' from a function with incompatible result type '{ret}'"
+                        ),
+                    );
+                }
+                let Some(sret) = sret else {
+                    return self.err(
+                        span,
+                        "internal error: struct result without a result pointer",
+                    );
+                };
+                let dst = self.f.read(sret);
+                // The result pointer is the caller's private temporary.
+                let s = Stmt::Copy {
+                    dst,
+                    src: x,
+                    bytes: ret.size().unwrap_or(0),
+                };
+                self.emit(s);
+                self.emit(Stmt::Return(None));
+            }
+            (Some(e), t) => {
+                let v = self.rvalue_as(e, t)?;
+                self.emit(Stmt::Return(Some(v)));
+            }
+        }
+        Ok(())
+    }
+
+    /// `switch`: its body's top-level `case`/`default` labels split it into
+    /// arms that fall through into each other.
+    fn switch(&mut self, sw: &SwitchStatement, span: Span) -> DResult<()> {
+        let (x, t) = self.rvalue(&sw.expression)?;
+        if !t.is_integer() {
+            return self.err(
+                sw.expression.span,
+                format!("statement requires expression of integer type ('{t}' invalid)"),
+            );
+        }
+        let pt = promote(&t);
+        let value = self.convert(x, &t, &pt, sw.expression.span)?;
+        let kind = match pt.to_ir() {
+            Some(Type::Int(k)) => k,
+            _ => return self.err(span, "internal error: switch on a non-integer"),
+        };
+        // The body's items (a body that is not a block is one statement).
+        let one = [Item::Stmt(&sw.statement)];
+        let items: Vec<Item> = match &sw.statement.node {
+            Statement::Compound(items) => items
+                .iter()
+                .filter_map(|i| match &i.node {
+                    BlockItem::Declaration(d) => Some(Item::Decl(d)),
+                    BlockItem::Statement(s) => Some(Item::Stmt(s)),
+                    BlockItem::StaticAssert(_) => None,
+                })
+                .collect(),
+            _ => one.to_vec(),
+        };
+        self.push_scope();
+        self.break_depth += 1;
+        let r = (|| {
+            let mut arms: Vec<SwitchArm> = vec![];
+            let mut seen = std::collections::HashSet::new();
+            for item in items {
+                let mut st = match item {
+                    Item::Decl(d) => {
+                        let ((), b) = self.in_block(|l| l.declaration(d))?;
+                        // Declarations before the first label: in scope, never run.
+                        if let Some(a) = arms.last_mut() {
+                            a.body.extend(b);
+                        }
+                        continue;
+                    }
+                    Item::Stmt(st) => st,
+                };
+                // Peel the labels of this statement: each starts a new arm.
+                let mut labels = vec![];
+                while let Statement::Labeled(l) = &st.node {
+                    match &l.node.label.node {
+                        Label::Identifier(_) => break,
+                        lab => labels.push((lab.clone(), l.node.label.span)),
+                    }
+                    st = &l.node.statement;
+                }
+                if !labels.is_empty() {
+                    let mut arm = SwitchArm {
+                        values: vec![],
+                        default: false,
+                        body: vec![],
+                    };
+                    for (lab, lspan) in labels {
+                        match lab {
+                            Label::Case(e) => {
+                                let v = declare::const_int(&e, self.host, self.sm)?;
+                                let v = declare::wrap(v, kind);
+                                if !seen.insert(v) {
+                                    return self.err(lspan, format!("duplicate case value '{v}'"));
+                                }
+                                arm.values.push(v);
+                            }
+                            Label::Default => {
+                                if arms.iter().any(|a| a.default) || arm.default {
+                                    return self
+                                        .err(lspan, "multiple default labels in one switch");
+                                }
+                                arm.default = true;
+                            }
+                            Label::CaseRange(_) => {
+                                return self
+                                    .err(lspan, "case ranges are not supported in device code")
+                            }
+                            Label::Identifier(_) => {}
+                        }
+                    }
+                    arms.push(arm);
+                }
+                let ((), b) = self.in_block(|l| l.stmt(st))?;
+                if let Some(a) = arms.last_mut() {
+                    a.body.extend(b);
+                }
+                // Statements before the first label are never run.
+            }
+            Ok(arms)
+        })();
+        self.break_depth -= 1;
+        self.pop_scope();
+        let arms = r?;
+        self.emit(Stmt::Switch { value, arms });
+        Ok(())
+    }
+
+    /// A declaration inside the body: thread-private locals (and local
+    /// typedefs, tags and prototypes).
+    pub fn declaration(&mut self, d: &Node<Declaration>) -> DResult<()> {
         let specs = &d.node.specifiers;
         for s in specs {
             if let DeclarationSpecifier::StorageClass(sc) = &s.node {
                 if !matches!(
                     sc.node,
-                    StorageClassSpecifier::Auto | StorageClassSpecifier::Register
+                    StorageClassSpecifier::Auto
+                        | StorageClassSpecifier::Register
+                        | StorageClassSpecifier::Typedef
                 ) {
                     return self.err(
                         sc.span,
-                        "only automatic variables may be declared in a compute region",
+                        "only automatic variables may be declared in device code (a 'static' or 'extern' local is not supported)",
                     );
                 }
             }
         }
+        let typedef = specs.iter().any(|s| {
+            matches!(&s.node, DeclarationSpecifier::StorageClass(c) if c.node == StorageClassSpecifier::Typedef)
+        });
         let base = declare::base_type(&declare::type_specifiers(specs), self.host, self.sm)?;
         for id in &d.node.declarators {
             let (name, ty) =
                 declare::apply_declarator(base.clone(), &id.node.declarator, self.host, self.sm)?;
             let Some(name) = name else { continue };
-            if let CType::Array(_, None) = ty {
+            if typedef || matches!(ty, CType::Function(_)) {
+                // A local typedef or prototype: visible from here on.
+                let kind = if typedef {
+                    SymKind::Typedef
+                } else {
+                    SymKind::Function
+                };
+                self.host.insert(Symbol {
+                    name: name.node.name.clone(),
+                    ty,
+                    kind,
+                });
+                continue;
+            }
+            if ty.runtime_sized() {
                 return self.err(
                     name.span,
                     format!(
-                        "variable-length array '{}' is not allowed in a compute region",
+                        "variable-length array '{}' is not supported in device code",
                         name.node.name
                     ),
                 );
             }
-            // The initialiser is evaluated before the name is in scope.
-            let init = match &id.node.initializer {
-                Some(init) => match &init.node {
-                    Initializer::Expression(e) => Some(self.rvalue_as(e, &ty)?),
-                    Initializer::List(_) => {
-                        return self.err(
-                            init.span,
-                            "initializer lists in compute regions are not supported yet",
-                        )
-                    }
-                },
-                None => None,
+            let ty = self.complete_array(ty, id.node.initializer.as_ref(), name.span)?;
+            // The initialiser is evaluated before the name is in scope, into
+            // a fresh local that the name then denotes.
+            let irty = match self.ir_type(&ty, name.span) {
+                Ok(t) => t,
+                Err(_) if !matches!(ty, CType::Struct(_)) => {
+                    return self.err(
+                        name.span,
+                        format!(
+                            "variable '{}' of type '{ty}' is not supported in device code",
+                            name.node.name
+                        ),
+                    )
+                }
+                Err(e) => return Err(e),
             };
-            let local = self.declare_local(&name.node.name, ty, name.span)?;
-            if let Some(v) = init {
-                self.emit(Stmt::Assign { local, value: v });
+            let local = self.f.new_local(&name.node.name, irty);
+            if let Some(init) = &id.node.initializer {
+                self.init_local(local, &ty, init)?;
             }
+            self.bind(&name.node.name, Binding::Local(local), ty);
         }
         Ok(())
     }
@@ -172,8 +366,10 @@ impl Lower<'_> {
         step: Vec<Stmt>,
     ) -> DResult<()> {
         self.loop_depth += 1;
+        self.break_depth += 1;
         let r = self.in_block(|l| l.stmt(body));
         self.loop_depth -= 1;
+        self.break_depth -= 1;
         let ((), mut b) = r?;
         if pre.is_empty() {
             self.emit(Stmt::While {
@@ -255,7 +451,7 @@ impl Lower<'_> {
                 }
             }
             None => match self.resolve(c.var, span)? {
-                Resolved::Local(_, t) => t,
+                Resolved::Local(Binding::Local(_), t) => t,
                 Resolved::Param(i) => self.vars[i].ty.clone(),
                 _ => return self.err(span, format!("'{}' is not a variable", c.var)),
             },
@@ -298,17 +494,25 @@ impl Lower<'_> {
                 irty,
             );
         }
-        let saved = (self.in_vector, self.in_worker, self.loop_depth);
-        self.in_vector |= matches!(par, Parallelism::Par { vector: true, .. });
-        self.in_worker |= matches!(par, Parallelism::Par { worker: true, .. });
-        // break may not leave a parallel loop.
-        self.loop_depth = if matches!(par, Parallelism::Seq) {
-            saved.2 + 1
+        let saved = (self.inside, self.loop_depth, self.break_depth);
+        if let Parallelism::Par {
+            gang,
+            worker,
+            vector,
+        } = par
+        {
+            self.inside.gang |= gang;
+            self.inside.worker |= worker;
+            self.inside.vector |= vector;
+        }
+        // break may not leave a partitioned loop.
+        (self.loop_depth, self.break_depth) = if matches!(par, Parallelism::Seq) {
+            (saved.1 + 1, saved.2 + 1)
         } else {
-            0
+            (0, 0)
         };
         let body = self.in_block(|l| l.stmt(&f.statement));
-        (self.in_vector, self.in_worker, self.loop_depth) = saved;
+        (self.inside, self.loop_depth, self.break_depth) = saved;
         let ((), body) = body?;
         self.emit(Stmt::Loop(Loop {
             var,
@@ -322,56 +526,11 @@ impl Lower<'_> {
         }));
         Ok(())
     }
+}
 
-    /// A store to device memory. Outside vector (worker) loops every lane
-    /// (worker) of a gang executes the same statements; only lane 0 of
-    /// worker 0 stores, so read-modify-writes happen once per gang.
-    pub fn store(&mut self, ptr: ExprId, value: ExprId) {
-        let store = Stmt::Store { ptr, value };
-        if self.in_vector && self.in_worker {
-            self.emit(store);
-            return;
-        }
-        let mut conds = vec![];
-        if !self.in_vector {
-            conds.push(Special::ThreadIdx(0));
-        }
-        if !self.in_worker {
-            conds.push(Special::ThreadIdx(1));
-        }
-        let mut cond: Option<ExprId> = None;
-        for s in conds {
-            let r = self
-                .f
-                .add(Expr::Special(s), Type::Int(crate::ir::IntKind::U32));
-            let z = self.f.int(0, Type::Int(crate::ir::IntKind::U32));
-            let c = self.f.add(
-                Expr::Cmp {
-                    op: crate::ir::CmpOp::Eq,
-                    lhs: r,
-                    rhs: z,
-                },
-                Type::BOOL,
-            );
-            cond = Some(match cond {
-                None => c,
-                Some(p) => self.f.add(
-                    Expr::Logical {
-                        and: true,
-                        lhs: p,
-                        rhs: c,
-                    },
-                    Type::BOOL,
-                ),
-            });
-        }
-        match cond {
-            Some(cond) => self.emit(Stmt::If {
-                cond,
-                then: vec![store],
-                otherwise: vec![],
-            }),
-            None => self.emit(store),
-        }
-    }
+/// An item of a `switch` body.
+#[derive(Clone, Copy)]
+enum Item<'b> {
+    Decl(&'b Node<Declaration>),
+    Stmt(&'b Node<Statement>),
 }

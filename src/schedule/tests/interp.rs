@@ -92,12 +92,29 @@ impl Interp<'_> {
                         Flow::Return => return Flow::Return,
                         Flow::Next | Flow::Continue => {}
                     }
-                    let _ = self.block(step);
+                    if let Flow::Break = self.block(step) {
+                        break;
+                    }
                 }
             }
             Stmt::Break => return Flow::Break,
             Stmt::Continue => return Flow::Continue,
-            Stmt::Return => return Flow::Return,
+            Stmt::Return(_) => return Flow::Return,
+            Stmt::Switch { value, arms } => {
+                let v = self.expr(*value);
+                let start = arms
+                    .iter()
+                    .position(|a| a.values.contains(&v))
+                    .or_else(|| arms.iter().position(|a| a.default));
+                for a in arms.iter().skip(start.unwrap_or(arms.len())) {
+                    match self.block(&a.body) {
+                        Flow::Next => {}
+                        Flow::Break => break,
+                        other => return other,
+                    }
+                }
+            }
+            Stmt::Call { .. } | Stmt::Copy { .. } => panic!("interpreter: {s:?}"),
             Stmt::Block(b) => return self.block(b),
             Stmt::Loop(_) => panic!("unscheduled loop"),
         }

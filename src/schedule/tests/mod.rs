@@ -90,6 +90,7 @@ fn module(body: Function, a: LocalId) -> Module {
                 block: [GridSize::Const(128), GridSize::Const(1)],
             },
         }],
+        functions: vec![],
     }
 }
 

@@ -1,0 +1,301 @@
+//! Calls in device code: the `<math.h>` functions (libdevice), `abs`,
+//! `acc_on_device`, and calls of device functions (`acc routine`, explicit
+//! or implicit), whose arguments are converted to the prototype's types.
+//!
+//! Owns: the methods of `Lower` that lower calls, and the device calling
+//! convention's hidden arguments: a struct result goes through a pointer
+//! (`sret`) to the caller's temporary, a struct argument is a pointer to the
+//! caller's copy, and two `bool`s say whether the calling thread performs the
+//! side effects of code outside the callee's vector and worker loops.
+//! May call: `frontend::routine` (to request the callee).
+
+use super::expr::{Place, Val};
+use super::{Lower, Mode};
+use crate::diag::DResult;
+use crate::frontend::ctype::{CType, FnType};
+use crate::frontend::routine::CallSite;
+use crate::ir::{CmpOp, Expr, ExprId, FloatKind, IntKind, MathFunc, Stmt, Type, UnOp};
+use lang_c::ast::*;
+use lang_c::span::Span;
+
+impl Lower<'_> {
+    /// Lowers a call expression.
+    pub fn call(&mut self, c: &CallExpression, span: Span) -> DResult<Val> {
+        let Expression::Identifier(id) = &c.callee.node else {
+            return self.err(
+                span,
+                "calls through function pointers are not supported in device code",
+            );
+        };
+        let name = id.node.name.as_str();
+        // A local or parameter of that name hides the function. A math
+        // function may be called undeclared (C89's implicit declaration).
+        let callee = match (self.resolve(name, id.span), MathFunc::from_c_name(name)) {
+            (Err(_), Some((func, single))) => {
+                return self.math(func, single, name, &c.arguments, span)
+            }
+            (r, _) => r?,
+        };
+        let sig = match callee {
+            super::Resolved::Function(_, CType::Function(sig)) => *sig,
+            super::Resolved::Function(..) => {
+                return self.err(id.span, format!("'{name}' is not a function"))
+            }
+            _ => {
+                return self.err(
+                    id.span,
+                    format!("called object '{name}' is not a function (calls through function pointers are not supported in device code)"),
+                )
+            }
+        };
+        if name == "acc_on_device" && c.arguments.len() == 1 {
+            return self.acc_on_device(&c.arguments[0], span);
+        }
+        if let Some((func, single)) = MathFunc::from_c_name(name) {
+            if !self.routines.has_definition(name) {
+                return self.math(func, single, name, &c.arguments, span);
+            }
+        }
+        if matches!(name, "abs" | "labs" | "llabs") && c.arguments.len() == 1 {
+            return self.abs(name, &c.arguments[0], span);
+        }
+        self.device_call(name, &sig, &c.arguments, span)
+    }
+
+    fn acc_on_device(&mut self, arg: &lang_c::span::Node<Expression>, span: Span) -> DResult<Val> {
+        // On the device: true for acc_device_not_host (4) and acc_device_nvidia (5).
+        let (x, t) = self.rvalue(arg)?;
+        let x = self.convert(x, &t, &CType::INT, span)?;
+        let tmp = self.hold(x);
+        let (a, b) = (self.f.read(tmp), self.f.read(tmp));
+        let four = self.int_lit(4, &CType::INT);
+        let five = self.int_lit(5, &CType::INT);
+        let l = self.f.add(
+            Expr::Cmp {
+                op: CmpOp::Eq,
+                lhs: a,
+                rhs: four,
+            },
+            Type::BOOL,
+        );
+        let r = self.f.add(
+            Expr::Cmp {
+                op: CmpOp::Eq,
+                lhs: b,
+                rhs: five,
+            },
+            Type::BOOL,
+        );
+        let or = self.f.add(
+            Expr::Logical {
+                and: false,
+                lhs: l,
+                rhs: r,
+            },
+            Type::BOOL,
+        );
+        Ok(Val::R(self.f.add(Expr::Cast(or), Type::I32), CType::INT))
+    }
+
+    fn math(
+        &mut self,
+        func: MathFunc,
+        single: bool,
+        name: &str,
+        args: &[lang_c::span::Node<Expression>],
+        span: Span,
+    ) -> DResult<Val> {
+        let t = if single {
+            CType::Float(FloatKind::F32)
+        } else {
+            CType::DOUBLE
+        };
+        if args.len() != func.arity() {
+            return self.err(span, format!("'{name}' takes {} argument(s)", func.arity()));
+        }
+        let mut vals = vec![];
+        for a in args {
+            vals.push(self.rvalue_as(a, &t)?);
+        }
+        let ir = self.ir_type(&t, span)?;
+        Ok(Val::R(self.f.add(Expr::Math { func, args: vals }, ir), t))
+    }
+
+    fn abs(
+        &mut self,
+        name: &str,
+        arg: &lang_c::span::Node<Expression>,
+        span: Span,
+    ) -> DResult<Val> {
+        let t = match name {
+            "abs" => CType::INT,
+            _ => CType::LONG,
+        };
+        let x = self.rvalue_as(arg, &t)?;
+        let ir = self.ir_type(&t, span)?;
+        let tmp = self.hold(x);
+        let (a, b, n) = (self.f.read(tmp), self.f.read(tmp), self.f.read(tmp));
+        let neg = self.f.add(
+            Expr::Unary {
+                op: UnOp::Neg,
+                arg: b,
+            },
+            ir.clone(),
+        );
+        let zero = self.int_lit(0, &t);
+        let lt = self.f.add(
+            Expr::Cmp {
+                op: CmpOp::Lt,
+                lhs: n,
+                rhs: zero,
+            },
+            Type::BOOL,
+        );
+        Ok(Val::R(
+            self.f.add(
+                Expr::Select {
+                    cond: lt,
+                    then: neg,
+                    otherwise: a,
+                },
+                ir,
+            ),
+            t,
+        ))
+    }
+
+    /// The hidden guard arguments: per dimension (vector, worker), whether
+    /// this thread performs side effects outside loops of that level.
+    fn guard_args(&mut self) -> [ExprId; 2] {
+        let mut out = [ExprId(0); 2];
+        for (i, inside) in [self.inside.vector, self.inside.worker]
+            .into_iter()
+            .enumerate()
+        {
+            out[i] = if inside {
+                self.f.int(1, Type::BOOL)
+            } else {
+                match &self.mode {
+                    Mode::Routine { guards, .. } => self.f.read(guards[i]),
+                    Mode::Region => {
+                        let r = self.f.add(
+                            Expr::Special(crate::ir::Special::ThreadIdx(i as u8)),
+                            Type::Int(IntKind::U32),
+                        );
+                        let z = self.f.int(0, Type::Int(IntKind::U32));
+                        self.f.add(
+                            Expr::Cmp {
+                                op: CmpOp::Eq,
+                                lhs: r,
+                                rhs: z,
+                            },
+                            Type::BOOL,
+                        )
+                    }
+                }
+            };
+        }
+        out
+    }
+
+    /// A call of the device version of function `name`.
+    fn device_call(
+        &mut self,
+        name: &str,
+        sig: &FnType,
+        args: &[lang_c::span::Node<Expression>],
+        span: Span,
+    ) -> DResult<Val> {
+        if sig.variadic {
+            return self.err(
+                span,
+                format!("the variadic function '{name}' cannot be called in device code"),
+            );
+        }
+        let Some(params) = &sig.params else {
+            return self.err(
+                span,
+                format!("function '{name}' is declared without a prototype; declare its parameter types to call it in device code"),
+            );
+        };
+        if params.len() != args.len() {
+            return self.err(
+                span,
+                format!(
+                    "too {} arguments to function call of '{name}', expected {}, have {}",
+                    if args.len() > params.len() {
+                        "many"
+                    } else {
+                        "few"
+                    },
+                    params.len(),
+                    args.len()
+                ),
+            );
+        }
+        let mut vals = vec![];
+        for (a, pt) in args.iter().zip(params) {
+            let (x, t) = self.rvalue(a)?;
+            let v = match pt {
+                CType::Struct(_) => {
+                    if t != *pt {
+                        return self.err(
+                            a.span,
+                            format!("passing '{t}' to parameter of incompatible type '{pt}'"),
+                        );
+                    }
+                    // The callee gets the address of the caller's copy.
+                    let ir = self.ir_type(pt, a.span)?;
+                    let tmp = self.temp(ir);
+                    let dst = self.addr_of(Place::Local(tmp), pt, a.span)?;
+                    self.copy_struct(dst, x, pt, a.span)?;
+                    self.addr_of(Place::Local(tmp), pt, a.span)?
+                }
+                CType::Ptr(_) if matches!(t, CType::Ptr(_)) || t.is_integer() => {
+                    let want = self.ir_type(pt, a.span)?;
+                    if t.is_integer() {
+                        self.convert(x, &t, pt, a.span)?
+                    } else {
+                        self.cast_ir(x, want)
+                    }
+                }
+                _ => self.convert(x, &t, pt, a.span)?,
+            };
+            vals.push(v);
+        }
+        let sret = match &sig.ret {
+            CType::Struct(_) => {
+                let ir = self.ir_type(&sig.ret, span)?;
+                let tmp = self.temp(ir);
+                let a = self.addr_of(Place::Local(tmp), &sig.ret, span)?;
+                vals.push(a);
+                Some(tmp)
+            }
+            _ => None,
+        };
+        vals.extend(self.guard_args());
+        let site = CallSite {
+            loc: self.sm.loc(span.start),
+            inside: self.inside,
+            caller_level: self.routine_level(),
+        };
+        let func = self.routines.request(name, sig, site);
+        let result = match (&sig.ret, sret) {
+            (CType::Void, _) | (_, Some(_)) => None,
+            (t, None) => {
+                let ir = self.ir_type(t, span)?;
+                Some(self.temp(ir))
+            }
+        };
+        self.emit(Stmt::Call {
+            func,
+            args: vals,
+            result,
+        });
+        Ok(match (sret, result) {
+            (Some(tmp), _) => Val::L(Place::Local(tmp), sig.ret.clone()),
+            (None, Some(r)) => Val::R(self.f.read(r), sig.ret.clone()),
+            (None, None) => Val::R(self.int_lit(0, &CType::INT), CType::Void),
+        })
+    }
+}
