@@ -218,6 +218,7 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
             ptx: &ptx,
             cubin: cubin.as_deref().map(|c| (c, opts.arch.as_str())),
             plugin_dir: dir.as_deref(),
+            relocatable,
         }));
     }
     if emit == Some("host-c") {

@@ -118,8 +118,10 @@ fn code_to_try(img: &Image, major: i32, minor: i32) -> Vec<(String, &[u8])> {
 fn load_module(dev: &DeviceState, img: &Image) -> Result<usize, String> {
     if img.abi_version != PTXRT_ABI_VERSION {
         return Err(format!(
-            "the image was compiled for runtime ABI version {}, this libptxrt implements {}",
-            img.abi_version, PTXRT_ABI_VERSION
+            "the image of {} was compiled for runtime ABI version {}, this libptxrt implements {} (recompile it with this accc)",
+            img.source_name(),
+            img.abi_version,
+            PTXRT_ABI_VERSION
         ));
     }
     let code = code_to_try(img, dev.info.cc_major, dev.info.cc_minor);
@@ -232,6 +234,7 @@ mod tests {
     fn image(ptx: &'static CStr, cubin: &'static [u8], arch: *const std::ffi::c_char) -> Image {
         Image {
             abi_version: PTXRT_ABI_VERSION,
+            relocatable: 0,
             source: c"t.c".as_ptr(),
             ptx: ptx.as_ptr(),
             ptx_len: ptx.to_bytes().len(),

@@ -13,6 +13,13 @@ const PROG: &str = r#"
 #include <openacc.h>
 #include <ptxrt.h>
 
+/* The layout abi::Image assumes (x86-64): `relocatable` fills the padding
+ * after abi_version, so every other field is where ABI version 1 had it. */
+_Static_assert(sizeof(struct __ptxrt_image) == 72, "size of struct __ptxrt_image");
+_Static_assert(__builtin_offsetof(struct __ptxrt_image, relocatable) == 4, "relocatable");
+_Static_assert(__builtin_offsetof(struct __ptxrt_image, source) == 8, "source");
+_Static_assert(__builtin_offsetof(struct __ptxrt_image, runtime_state) == 64, "runtime_state");
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "host";
   if (strcmp(mode, "use") == 0) {
