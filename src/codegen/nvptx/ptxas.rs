@@ -71,7 +71,9 @@ mod tests {
         }
         // Without -c: an executable cubin, and a call it cannot resolve fails.
         assert_eq!(elf_type(&assemble(ADD_ONE, "sm_90", &p, false).unwrap()), 2);
-        let e = assemble(KERNEL, "sm_90", &p, false).unwrap_err().to_string();
+        let e = assemble(KERNEL, "sm_90", &p, false)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("Unresolved extern function 'add_one'"), "{e}");
     }
 }
