@@ -396,3 +396,7 @@ mod tests {
             .contains("runtime ABI version 1"));
     }
 }
+
+#[cfg(test)]
+#[path = "image_tests.rs"]
+mod fake_plugin_tests;
