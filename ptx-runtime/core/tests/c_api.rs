@@ -250,3 +250,44 @@ fn plugin_over_failing_driver() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Dynamic symbols of a shared library (`nm -D`): the undefined ones when
+/// `undefined`, else the defined ones.
+fn dynamic_symbols(lib: &Path, undefined: bool) -> Vec<String> {
+    let flag = if undefined {
+        "--undefined-only"
+    } else {
+        "--defined-only"
+    };
+    let out = Command::new("nm")
+        .args(["-D", flag])
+        .arg(lib)
+        .output()
+        .expect("run nm");
+    assert!(out.status.success(), "nm {}", lib.display());
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.split_whitespace().last().map(str::to_string))
+        .collect()
+}
+
+/// Every driver function the plugin calls (the cuLink* calls of
+/// link_module too) is one the stub libcuda defines, so the plugin builds and
+/// loads on machines without CUDA. Skipped when either is not built.
+#[test]
+fn stub_libcuda_has_every_driver_call_of_the_plugin() {
+    let plugin = target_dir().join("libptxrt_cuda.so");
+    let stub = crate_dir().join("../../.tools/cuda-stub/lib64/libcuda.so");
+    if !plugin.exists() || !stub.exists() {
+        eprintln!("skipped: build ptxrt-cuda and run scripts/stub-libcuda.sh first");
+        return;
+    }
+    let calls: Vec<String> = dynamic_symbols(&plugin, true)
+        .into_iter()
+        .filter(|s| s.starts_with("cu"))
+        .collect();
+    assert!(calls.iter().any(|c| c == "cuLinkComplete"), "{calls:?}");
+    let stubbed = dynamic_symbols(&stub, false);
+    let missing: Vec<&String> = calls.iter().filter(|c| !stubbed.contains(c)).collect();
+    assert!(missing.is_empty(), "not in the stub libcuda: {missing:?}");
+}
