@@ -12,7 +12,7 @@ use crate::{check, entry, make_current, out, R};
 use cust::sys as cu;
 use ptxrt_plugin_abi::{LinkInput, LINK_INPUT_CUBIN, LINK_INPUT_PTX};
 use std::borrow::Cow;
-use std::ffi::{c_char, c_uint, c_void, CStr};
+use std::ffi::{c_char, c_uint, c_void, CStr, CString};
 use std::ptr;
 
 const LOG_BYTES: usize = 16 * 1024;
@@ -167,8 +167,11 @@ fn link(inputs: &[LinkInput]) -> R<cu::CUmodule> {
     if inputs.is_empty() {
         return Err("libptxrt-cuda: nothing to link".to_string());
     }
-    // Declared before the state so they outlive it (locals drop in reverse).
+    // Declared before the state so they outlive it (locals drop in reverse):
+    // the logs, and each input's bytes and name (the driver is documented to
+    // copy them, but the link's messages name the inputs until the end).
     let mut logs = JitLogs::new();
+    let mut kept: Vec<(Cow<'_, [u8]>, CString)> = Vec::with_capacity(inputs.len());
     let mut raw: cu::CUlinkState = ptr::null_mut();
     // SAFETY: 4 options with their values; the arrays and the log buffers
     // stay in place (logs is not moved) until the state is destroyed.
@@ -205,10 +208,13 @@ fn link(inputs: &[LinkInput]) -> R<cu::CUmodule> {
                 ))
             }
         };
-        let cname = std::ffi::CString::new(name.clone()).unwrap_or_default();
+        kept.push((data, CString::new(name.clone()).unwrap_or_default()));
+        let Some((data, cname)) = kept.last() else {
+            continue;
+        };
         // SAFETY: the state is live; data holds data.len() bytes (PTX with its
-        // NUL), which the driver copies; the name is NUL-terminated; no
-        // per-input options.
+        // NUL) and the name is NUL-terminated, both kept until the state is
+        // destroyed; no per-input options.
         let r = unsafe {
             cu::cuLinkAddData_v2(
                 state.0,
