@@ -86,6 +86,7 @@ if ! ACCC_RDC_BUNDLE="$BUNDLE" cargo test --release -p accc --test rdc -- \
     compile_failures=$((compile_failures + 1))
     echo "gpu-bundle: the relocatable-image programs (tests/rdc.rs) were not built" >&2
 fi
+strip --strip-debug "$BUNDLE"/bin/rdc_* 2>/dev/null || true
 
 cat >"$BUNDLE/compare.py" <<'PY'
 #!/usr/bin/env python3
