@@ -8,6 +8,13 @@
 #   expected/<name>.rc     its exit status
 #   expected/<name>.tol    relative tolerance for floating tokens (0: exact)
 #   expected/<name>.compile-error   accc's stderr when it could not compile <name>
+#   expected/<name>.stderr an extended regex stderr must match (a program that must fail)
+#   bin/rdc_*              the relocatable-image check (tests/rdc.rs): two hand-made
+#                          units whose kernel calls a device function of the other,
+#                          linked by the runtime from cubins (rdc_link) or PTX
+#                          (rdc_link_ptx), and one that must fail naming the undefined
+#                          function (rdc_undefined); built by tests/rdc.rs's ignored
+#                          test write_gpu_bundle_programs
 #   compare.py             token-wise comparison with tolerance
 #   run.sh                 runs everything with ACC_DEVICE_TYPE=nvidia, PTXRT_NOTIFY=1
 #
@@ -72,6 +79,14 @@ for src in "$ROOT"/tests/programs/*.c; do
         sed 's/^/    /' "$WORK/$name.err" | head -n 20 >&2
     fi
 done
+
+echo "==> relocatable-image check (tests/rdc.rs)"
+if ! ACCC_RDC_BUNDLE="$BUNDLE" cargo test --release -p accc --test rdc -- \
+    --ignored --exact write_gpu_bundle_programs --nocapture; then
+    compile_failures=$((compile_failures + 1))
+    echo "gpu-bundle: the relocatable-image programs (tests/rdc.rs) were not built" >&2
+fi
+strip --strip-debug "$BUNDLE"/bin/rdc_* 2>/dev/null || true
 
 cat >"$BUNDLE/compare.py" <<'PY'
 #!/usr/bin/env python3
@@ -160,6 +175,13 @@ while read -r name; do
     want_rc="$(cat "$exp.rc")"
     if [ "$rc" != "$want_rc" ]; then
         why="exit status $rc (expected $want_rc): $(grep -v '^ptxrt: ' "$logs/$name.err" | tail -n 3 | tr '\n' ' ')"
+    elif [ -f "$exp.stderr" ]; then
+        # A program that must fail: its error line, not launches, is the check.
+        if grep -Eq -f "$exp.stderr" "$logs/$name.err"; then
+            why="$(python3 "$here/compare.py" "$exp.out" "$logs/$name.out" 0)" || true
+        else
+            why="stderr does not match '$(cat "$exp.stderr")': $(grep -v '^ptxrt: ' "$logs/$name.err" | tail -n 3 | tr '\n' ' ')"
+        fi
     elif [ "$launches" -eq 0 ]; then
         why="no kernel launches (did it run on the host?)"
     elif why="$(python3 "$here/compare.py" "$exp.out" "$logs/$name.out" "$(cat "$exp.tol")")"; then

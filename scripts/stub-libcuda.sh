@@ -7,7 +7,8 @@
 # every cu* function that cust_raw's bindings declare, each returning 999
 # (CUDA_ERROR_UNKNOWN). Because of the soname, the plugin records NEEDED
 # libcuda.so.1, so at run time the real driver is loaded; the stub itself is
-# never installed under that name. Also writes .cargo/config.toml so a plain
+# never installed under that name (ptx-runtime/core/tests/c_api.rs checks that
+# every cu* call of the built plugin is stubbed). Also writes .cargo/config.toml so a plain
 # `cargo build` in the repo finds the stub (CUDA_LIBRARY_PATH).
 #
 # Idempotent; no network beyond `cargo fetch` (crates.io), which is a no-op

@@ -19,13 +19,27 @@ typedef __SIZE_TYPE__ __ptxrt_size_t;
 typedef __UINT32_TYPE__ __ptxrt_u32;
 typedef __UINT64_TYPE__ __ptxrt_u64;
 
-#define PTXRT_ABI_VERSION 1
+/* 2: struct __ptxrt_image gained `relocatable`. */
+#define PTXRT_ABI_VERSION 2
 
 /* One device image: the PTX (and, when ptxas was available at compile time,
  * a cubin) of one translation unit. Defined by the object accc produces and
- * passed to __ptxrt_register_image from a constructor. */
+ * passed to __ptxrt_register_image from a constructor.
+ *
+ * A relocatable image (relocatable != 0) calls device functions defined in
+ * other images (`.extern .func`) or defines some for them (`.visible .func`),
+ * and its cubin was made with `ptxas -c`. It cannot be loaded alone: on a
+ * device, all the registered relocatable images are linked into one module
+ * the first time a kernel of any of them is launched (from their cubins when
+ * all have one for the device's arch, else from their PTX). A kernel name is
+ * then looked up in that module, so kernel and function names must be unique
+ * across the relocatable images of a program. Other images load alone.
+ *
+ * `relocatable` sits in the padding after abi_version, so the size and every
+ * other offset are those of ABI version 1 (8-byte pointers: 72 bytes). */
 struct __ptxrt_image {
   __ptxrt_u32 abi_version;        /* PTXRT_ABI_VERSION */
+  __ptxrt_u32 relocatable;        /* 1: link with the other relocatable images; 0: load alone */
   const char *source;          /* the .c file it was compiled from, for messages */
   const char *ptx;             /* NUL-terminated PTX text */
   __ptxrt_size_t ptx_len;              /* strlen(ptx) */

@@ -18,6 +18,12 @@ pub struct Image<'a> {
     pub cubin: Option<(&'a [u8], &'a str)>,
     /// accc's library directory (where libptxrt-cuda.so lives).
     pub plugin_dir: Option<&'a str>,
+    /// The code calls device functions of other images or defines some for
+    /// them: the runtime links it with the program's other relocatable images
+    /// instead of loading it alone, and its cubin must come from `ptxas -c`
+    /// (ptxrt.h, `struct __ptxrt_image`). The driver decides it
+    /// (`nvptx::needs_link` for now).
+    pub relocatable: bool,
 }
 
 fn bytes_array(out: &mut String, name: &str, bytes: &[u8], nul: bool) {
@@ -58,7 +64,8 @@ pub fn write_c(img: &Image) -> String {
         .unwrap_or_else(|| "(const char *)0".into());
     let _ = writeln!(
         out,
-        "static struct __ptxrt_image {IMAGE} = {{PTXRT_ABI_VERSION, {}, (const char *)__accc_ptx, {}, {cubin}, {cubin_len}, {arch}, {dir}, (void *)0}};",
+        "static struct __ptxrt_image {IMAGE} = {{PTXRT_ABI_VERSION, {}u, {}, (const char *)__accc_ptx, {}, {cubin}, {cubin_len}, {arch}, {dir}, (void *)0}};",
+        u32::from(img.relocatable),
         c_str(img.source),
         img.ptx.len()
     );
@@ -67,4 +74,91 @@ pub fn write_c(img: &Image) -> String {
         "__attribute__((constructor)) static void __accc_register_image(void) {{ __ptxrt_register_image(&{IMAGE}); }}"
     );
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+    use std::process::Command;
+
+    /// A C program: `write_c`'s output after what the host rewrite puts
+    /// first, a stand-in for libptxrt's registration that prints the image.
+    fn program(img: &Image) -> String {
+        format!(
+            r#"#include <stdio.h>
+#include <string.h>
+#include <ptxrt.h>
+static struct __ptxrt_image {IMAGE};
+static struct __ptxrt_image *seen;
+void __ptxrt_register_image(struct __ptxrt_image *img) {{ seen = img; }}
+int main(void) {{
+  if (seen != &{IMAGE}) return 2;
+  printf("abi=%u relocatable=%u source=%s ptx=%s ptx_len=%zu cubin_len=%zu arch=%s dir=%s\n",
+         (unsigned)seen->abi_version, (unsigned)seen->relocatable, seen->source, seen->ptx,
+         (size_t)seen->ptx_len, (size_t)seen->cubin_len,
+         seen->cubin_arch ? seen->cubin_arch : "-", seen->plugin_dir ? seen->plugin_dir : "-");
+  return seen->cubin_len && memcmp(seen->cubin, "\x7f" "ELF", 4) != 0;
+}}
+{}"#,
+            write_c(img)
+        )
+    }
+
+    /// Compiles and runs `program(img)` with the host cc; its stdout.
+    fn run(img: &Image) -> String {
+        let dir = tempfile::tempdir().unwrap();
+        let src = dir.path().join("img.c");
+        std::fs::write(&src, program(img)).unwrap();
+        let exe = dir.path().join("img");
+        let include = Path::new(env!("CARGO_MANIFEST_DIR")).join("ptx-runtime/include");
+        let cc = std::env::var("ACCC_HOST_CC").unwrap_or_else(|_| "cc".into());
+        let out = Command::new(cc)
+            .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-I"])
+            .arg(&include)
+            .arg(&src)
+            .arg("-o")
+            .arg(&exe)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let out = Command::new(&exe).output().unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    #[test]
+    fn relocatable_image_with_cubin() {
+        let cubin = b"\x7fELF\x02\x01\x01";
+        let img = Image {
+            source: "dir/a \"b\".c",
+            ptx: ".visible .func f()",
+            cubin: Some((cubin, "sm_90")),
+            plugin_dir: Some("/opt/accc/lib"),
+            relocatable: true,
+        };
+        assert_eq!(
+            run(&img),
+            "abi=2 relocatable=1 source=dir/a \"b\".c ptx=.visible .func f() ptx_len=18 cubin_len=7 arch=sm_90 dir=/opt/accc/lib\n"
+        );
+    }
+
+    #[test]
+    fn image_that_loads_alone() {
+        let img = Image {
+            source: "a.c",
+            ptx: ".entry k()",
+            cubin: None,
+            plugin_dir: None,
+            relocatable: false,
+        };
+        assert_eq!(
+            run(&img),
+            "abi=2 relocatable=0 source=a.c ptx=.entry k() ptx_len=10 cubin_len=0 arch=- dir=-\n"
+        );
+    }
 }

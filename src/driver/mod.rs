@@ -190,10 +190,15 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
     } else {
         String::new()
     };
+    // Code that calls or exports device functions across translation units
+    // is assembled relocatable and linked by the runtime.
+    let relocatable = has_kernels && nvptx::needs_link(&ptx);
     let cubin = match (&tools.ptxas, has_kernels) {
-        (Some(ptxas), true) => Some(nvptx::ptxas::assemble(&ptx, &opts.arch, ptxas).map_err(
-            |e| anyhow!("{file}: internal compiler error: ptxas rejected the generated PTX: {e}"),
-        )?),
+        (Some(ptxas), true) => Some(
+            nvptx::ptxas::assemble(&ptx, &opts.arch, ptxas, relocatable).map_err(|e| {
+                anyhow!("{file}: internal compiler error: ptxas rejected the generated PTX: {e}")
+            })?,
+        ),
         (None, true) if std::env::var_os("ACCC_REQUIRE_PTXAS").is_some_and(|v| v != "0") => {
             bail!("ACCC_REQUIRE_PTXAS is set but ptxas was not found (set ACCC_PTXAS or run scripts/setup.sh)")
         }
@@ -213,6 +218,7 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
             ptx: &ptx,
             cubin: cubin.as_deref().map(|c| (c, opts.arch.as_str())),
             plugin_dir: dir.as_deref(),
+            relocatable,
         }));
     }
     if emit == Some("host-c") {

@@ -4,13 +4,17 @@
 
 use std::ffi::{c_char, c_int, c_void, CStr};
 
-/// `PTXRT_ABI_VERSION` of ptxrt.h.
-pub const PTXRT_ABI_VERSION: u32 = 1;
+/// `PTXRT_ABI_VERSION` of ptxrt.h (2: `Image::relocatable` added).
+pub const PTXRT_ABI_VERSION: u32 = 2;
 
 /// `struct __ptxrt_image`.
 #[repr(C)]
 pub struct Image {
     pub abi_version: u32,
+    /// Nonzero: link with the other relocatable images before loading
+    /// (ptxrt.h says when). In the padding after `abi_version`, so the
+    /// layout is otherwise that of version 1.
+    pub relocatable: u32,
     pub source: *const c_char,
     pub ptx: *const c_char,
     pub ptx_len: usize,
@@ -21,7 +25,42 @@ pub struct Image {
     pub runtime_state: *mut c_void,
 }
 
+// The C layout of ptxrt.h on 64-bit targets (checked on the C side by
+// ptx-runtime/core/tests/c_api.rs).
+#[cfg(target_pointer_width = "64")]
+const _: () = {
+    assert!(std::mem::offset_of!(Image, relocatable) == 4);
+    assert!(std::mem::offset_of!(Image, source) == 8);
+    assert!(std::mem::size_of::<Image>() == 72);
+    assert!(std::mem::offset_of!(Image, runtime_state) == 64);
+};
+
 impl Image {
+    /// Whether the image must be linked with the other relocatable images
+    /// (only an image of this ABI version has the field).
+    pub fn is_relocatable(&self) -> bool {
+        self.abi_version == PTXRT_ABI_VERSION && self.relocatable != 0
+    }
+    /// The PTX text without its NUL, or `None` when there is none.
+    pub fn ptx_bytes(&self) -> Option<&[u8]> {
+        if self.ptx.is_null() {
+            return None;
+        }
+        let len = if self.ptx_len > 0 {
+            self.ptx_len
+        } else {
+            // SAFETY: the PTX text is NUL-terminated (ptxrt.h).
+            unsafe { CStr::from_ptr(self.ptx) }.to_bytes().len()
+        };
+        // SAFETY: the image holds ptx_len bytes (plus a NUL) at ptx.
+        (len > 0).then(|| unsafe { std::slice::from_raw_parts(self.ptx.cast::<u8>(), len) })
+    }
+    /// The cubin, or `None` when there is none.
+    pub fn cubin_bytes(&self) -> Option<&[u8]> {
+        // SAFETY: the image holds cubin_len bytes at cubin (ptxrt.h).
+        (!self.cubin.is_null() && self.cubin_len > 0)
+            .then(|| unsafe { std::slice::from_raw_parts(self.cubin, self.cubin_len) })
+    }
     /// The .c file the image was compiled from.
     pub fn source_name(&self) -> String {
         // SAFETY: an image's strings are NUL-terminated or null (ptxrt.h).

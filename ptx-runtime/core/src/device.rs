@@ -199,11 +199,16 @@ impl Runtime {
 
     /// The device, when constructs run on it now (never initialises).
     pub fn active(&mut self) -> Option<&mut DeviceState> {
+        self.active_with_images().map(|(d, _)| d)
+    }
+
+    /// [`Runtime::active`] with the registered images (to load modules).
+    pub fn active_with_images(&mut self) -> Option<(&mut DeviceState, &Images)> {
         if self.selected == Selected::Host {
             return None;
         }
         match &mut self.slot {
-            Slot::Open(d) => Some(d),
+            Slot::Open(d) => Some((d, &self.images)),
             _ => None,
         }
     }

@@ -2,16 +2,24 @@
 //! accc emits) and their modules, loaded lazily per device.
 //!
 //! Owns: the list of registered images (`__ptxrt_register_image`), the choice
-//! of code to load (the cubin when its arch matches the device's compute
-//! capability, else the PTX, which the driver JIT-compiles; a cubin that fails
-//! to load falls back to the PTX), and the per-device cache of loaded modules
-//! and kernel handles. Images are static data of the program; they are
-//! identified by address.
-//! May call: [`crate::plugin`] (through the device state), [`crate::error`].
+//! of code to load for an image that loads alone (the cubin when its arch
+//! matches the device's compute capability, else the PTX, which the driver
+//! JIT-compiles; a cubin that fails to load falls back to the PTX), the
+//! grouping of relocatable images (all of them, linked into one module per
+//! device the first time a kernel of any is needed, from the code
+//! [`crate::link::plan`] chooses), and the per-device cache of loaded and
+//! linked modules and kernel handles. Images are static data of the program;
+//! they are identified by address.
+//! May call: [`crate::plugin`] (through the device state), [`crate::link`],
+//! [`crate::error`], [`crate::notify`].
 
 use crate::abi::{Image, PTXRT_ABI_VERSION};
 use crate::device::{lock, DeviceState};
 use crate::error::{fatal, guard};
+use crate::link;
+use crate::notify;
+use crate::plugin::Plugin;
+use ptxrt_plugin_abi::LinkInput;
 use std::collections::HashMap;
 use std::ffi::{c_void, CStr};
 use std::path::PathBuf;
@@ -42,6 +50,17 @@ impl Images {
         self.list.is_empty()
     }
 
+    /// The relocatable images (of this ABI version), in registration order:
+    /// the group linked into one module on a device.
+    pub fn relocatable(&self) -> Vec<usize> {
+        self.list
+            .iter()
+            .copied()
+            // SAFETY: registered images are static objects of the program.
+            .filter(|&a| unsafe { &*(a as *const Image) }.is_relocatable())
+            .collect()
+    }
+
     /// The distinct `plugin_dir`s of the registered images, in order.
     pub fn plugin_dirs(&self) -> Vec<PathBuf> {
         let mut out: Vec<PathBuf> = Vec::new();
@@ -68,16 +87,61 @@ pub fn cubin_matches(arch: &str, major: i32, minor: i32) -> bool {
     num == format!("{major}{minor}")
 }
 
+/// The cubin of `img` and its arch, when it runs on compute capability major.minor.
+pub fn cubin_for(img: &Image, major: i32, minor: i32) -> Option<(String, &[u8])> {
+    let bytes = img.cubin_bytes()?;
+    let arch = img.cubin_arch_name();
+    cubin_matches(&arch, major, minor).then_some((arch, bytes))
+}
+
 /// One module loaded on the device, with the kernels looked up so far.
 struct Loaded {
     module: usize,
     functions: HashMap<String, usize>,
 }
 
-/// Modules loaded on one device, by image address.
+impl Loaded {
+    fn new(module: usize) -> Loaded {
+        Loaded {
+            module,
+            functions: HashMap::new(),
+        }
+    }
+
+    /// The device function `kernel` of this module (looked up once).
+    fn function(
+        &mut self,
+        plugin: &Plugin,
+        ordinal: i32,
+        kernel: &CStr,
+    ) -> Result<*mut c_void, String> {
+        let name = kernel.to_string_lossy();
+        if let Some(f) = self.functions.get(name.as_ref()) {
+            return Ok(*f as *mut c_void);
+        }
+        // SAFETY: the module was loaded (or linked) on this device.
+        let f = unsafe { plugin.get_function(ordinal, self.module as *mut c_void, kernel) }?;
+        self.functions.insert(name.into_owned(), f as usize);
+        Ok(f)
+    }
+}
+
+/// The module linked from the relocatable images, and which images it holds.
+struct Linked {
+    members: Vec<usize>,
+    loaded: Loaded,
+}
+
+/// Modules loaded on one device: one per image that loads alone (by image
+/// address), and the one linked from all relocatable images. When an image
+/// registers after that link (a library opened later), the group is linked
+/// again; the old module is kept (a kernel of it may be running) and
+/// unloaded at shutdown.
 #[derive(Default)]
 pub struct ModuleCache {
     loaded: HashMap<usize, Loaded>,
+    linked: Option<Linked>,
+    retired: Vec<usize>,
 }
 
 impl ModuleCache {
@@ -89,39 +153,28 @@ impl ModuleCache {
 /// The code of `img` to try, in order: ("cubin sm_90", bytes) and/or ("PTX", bytes).
 fn code_to_try(img: &Image, major: i32, minor: i32) -> Vec<(String, &[u8])> {
     let mut out = Vec::new();
-    if !img.cubin.is_null() && img.cubin_len > 0 {
-        let arch = img.cubin_arch_name();
-        if cubin_matches(&arch, major, minor) {
-            // SAFETY: the image holds cubin_len bytes at cubin.
-            out.push((format!("cubin {arch}"), unsafe {
-                std::slice::from_raw_parts(img.cubin, img.cubin_len)
-            }));
-        }
+    if let Some((arch, bytes)) = cubin_for(img, major, minor) {
+        out.push((format!("cubin {arch}"), bytes));
     }
-    if !img.ptx.is_null() {
-        let len = if img.ptx_len > 0 {
-            img.ptx_len
-        } else {
-            // SAFETY: the PTX text is NUL-terminated.
-            unsafe { CStr::from_ptr(img.ptx) }.to_bytes().len()
-        };
-        if len > 0 {
-            // SAFETY: the image holds ptx_len bytes (plus a NUL) at ptx.
-            out.push(("PTX".to_string(), unsafe {
-                std::slice::from_raw_parts(img.ptx.cast::<u8>(), len)
-            }));
-        }
+    if let Some(bytes) = img.ptx_bytes() {
+        out.push(("PTX".to_string(), bytes));
     }
     out
 }
 
-fn load_module(dev: &DeviceState, img: &Image) -> Result<usize, String> {
+fn check_version(img: &Image) -> Result<(), String> {
     if img.abi_version != PTXRT_ABI_VERSION {
         return Err(format!(
-            "the image was compiled for runtime ABI version {}, this libptxrt implements {}",
-            img.abi_version, PTXRT_ABI_VERSION
+            "the image of {} was compiled for runtime ABI version {}, this libptxrt implements {} (recompile it with this accc)",
+            img.source_name(),
+            img.abi_version,
+            PTXRT_ABI_VERSION
         ));
     }
+    Ok(())
+}
+
+fn load_module(dev: &DeviceState, img: &Image) -> Result<usize, String> {
     let code = code_to_try(img, dev.info.cc_major, dev.info.cc_minor);
     if code.is_empty() {
         return Err(format!(
@@ -141,13 +194,88 @@ fn load_module(dev: &DeviceState, img: &Image) -> Result<usize, String> {
     Err(errors.join("; "))
 }
 
-/// The device function `kernel` of `img`, loading the module on first use.
+/// Link the relocatable images at `members` (addresses of static images)
+/// into one module, trying the attempts of [`link::plan`] in order.
+fn link_module(dev: &DeviceState, members: &[usize]) -> Result<usize, String> {
+    // SAFETY: members are registered (or launched) images: static objects.
+    let images: Vec<&Image> = members
+        .iter()
+        .map(|&a| unsafe { &*(a as *const Image) })
+        .collect();
+    let attempts = link::plan(&images, dev.info.cc_major, dev.info.cc_minor)?;
+    let names = link::names(&images);
+    let mut errors = Vec::new();
+    for a in attempts {
+        let inputs: Vec<LinkInput> = a
+            .inputs
+            .iter()
+            .map(|i| LinkInput {
+                kind: i.kind,
+                data: i.bytes.as_ptr(),
+                len: i.bytes.len(),
+                name: i.image.source,
+            })
+            .collect();
+        match dev.plugin.link_module(dev.ordinal, &inputs) {
+            Ok(m) => {
+                notify::debug(&format!("linked the {} of {names} into one module", a.what));
+                return Ok(m as usize);
+            }
+            Err(e) => errors.push(format!("linking the {} of {names}: {e}", a.what)),
+        }
+    }
+    Err(errors.join("; "))
+}
+
+/// The module of `img` on `dev`, loading or linking it on first use.
+fn module_of<'d>(
+    dev: &'d mut DeviceState,
+    images: &Images,
+    img: &Image,
+    key: usize,
+) -> Result<&'d mut Loaded, String> {
+    if img.is_relocatable() {
+        let current = dev.modules.linked.as_ref();
+        if !current.is_some_and(|l| l.members.contains(&key)) {
+            let mut members = images.relocatable();
+            if !members.contains(&key) {
+                members.push(key);
+            }
+            let module = link_module(dev, &members)?;
+            let linked = Linked {
+                members,
+                loaded: Loaded::new(module),
+            };
+            if let Some(old) = dev.modules.linked.replace(linked) {
+                dev.modules.retired.push(old.loaded.module);
+            }
+        }
+        return dev
+            .modules
+            .linked
+            .as_mut()
+            .map(|l| &mut l.loaded)
+            .ok_or_else(|| "internal error: no linked module".to_string());
+    }
+    if !dev.modules.loaded.contains_key(&key) {
+        let module = load_module(dev, img)?;
+        dev.modules.loaded.insert(key, Loaded::new(module));
+    }
+    dev.modules
+        .loaded
+        .get_mut(&key)
+        .ok_or_else(|| "internal error: module not cached".to_string())
+}
+
+/// The device function `kernel` of `img`, loading the image's module (or
+/// linking all relocatable `images`) on first use.
 ///
 /// # Safety
 /// `img` must be null or point at a valid `__ptxrt_image` that lives as long
 /// as the program.
 pub unsafe fn function(
     dev: &mut DeviceState,
+    images: &Images,
     img: *mut Image,
     kernel: &CStr,
 ) -> Result<*mut c_void, String> {
@@ -155,46 +283,19 @@ pub unsafe fn function(
     let Some(image) = (unsafe { img.as_ref() }) else {
         return Err("null device image".to_string());
     };
-    let key = img as usize;
-    if !dev.modules.loaded.contains_key(&key) {
-        let module = load_module(dev, image)?;
-        dev.modules.loaded.insert(
-            key,
-            Loaded {
-                module,
-                functions: HashMap::new(),
-            },
-        );
-    }
-    let name = kernel.to_string_lossy();
-    if let Some(f) = dev
-        .modules
-        .loaded
-        .get(&key)
-        .and_then(|l| l.functions.get(name.as_ref()))
-    {
-        return Ok(*f as *mut c_void);
-    }
-    let module = dev.modules.loaded.get(&key).map(|l| l.module).unwrap_or(0);
-    // SAFETY: module was loaded on this device by load_module.
-    let f = unsafe {
-        dev.plugin
-            .get_function(dev.ordinal, module as *mut c_void, kernel)
-    }?;
-    if let Some(l) = dev.modules.loaded.get_mut(&key) {
-        l.functions.insert(name.into_owned(), f as usize);
-    }
-    Ok(f)
+    check_version(image)?;
+    let (plugin, ordinal) = (dev.plugin, dev.ordinal);
+    module_of(dev, images, image, img as usize)?.function(plugin, ordinal, kernel)
 }
 
 /// Unload every module of `dev` (shutdown); errors are ignored.
 pub fn unload_all(dev: &mut DeviceState) {
-    for (_, l) in dev.modules.loaded.drain() {
-        // SAFETY: loaded on this device by load_module, unloaded once (drained).
-        let _ = unsafe {
-            dev.plugin
-                .module_unload(dev.ordinal, l.module as *mut c_void)
-        };
+    let cache = std::mem::take(&mut dev.modules);
+    let linked = cache.linked.map(|l| l.loaded.module);
+    let modules = cache.loaded.into_values().map(|l| l.module);
+    for m in modules.chain(linked).chain(cache.retired) {
+        // SAFETY: loaded or linked on this device, unloaded once (taken).
+        let _ = unsafe { dev.plugin.module_unload(dev.ordinal, m as *mut c_void) };
     }
 }
 
@@ -232,6 +333,7 @@ mod tests {
     fn image(ptx: &'static CStr, cubin: &'static [u8], arch: *const std::ffi::c_char) -> Image {
         Image {
             abi_version: PTXRT_ABI_VERSION,
+            relocatable: 0,
             source: c"t.c".as_ptr(),
             ptx: ptx.as_ptr(),
             ptx_len: ptx.to_bytes().len(),
@@ -269,4 +371,32 @@ mod tests {
         assert_eq!(imgs.len(), 2);
         assert_eq!(imgs.plugin_dirs(), [PathBuf::from("/opt/accc/lib")]);
     }
+
+    #[test]
+    fn relocatable_images_form_one_group() {
+        let leak = |relocatable, abi_version| {
+            let mut i = image(c"x", b"", ptr::null());
+            i.relocatable = relocatable;
+            i.abi_version = abi_version;
+            Box::leak(Box::new(i)) as *mut Image
+        };
+        let alone = leak(0, PTXRT_ABI_VERSION);
+        let a = leak(1, PTXRT_ABI_VERSION);
+        let old = leak(1, 1); // ABI 1 had no such field: never relocatable
+        let b = leak(1, PTXRT_ABI_VERSION);
+        let mut imgs = Images::new();
+        for i in [alone, a, old, b, a] {
+            imgs.register(i);
+        }
+        assert_eq!(imgs.relocatable(), [a as usize, b as usize]);
+        // SAFETY: leaked above.
+        assert!(!unsafe { &*old }.is_relocatable());
+        assert!(check_version(unsafe { &*old })
+            .unwrap_err()
+            .contains("runtime ABI version 1"));
+    }
 }
+
+#[cfg(test)]
+#[path = "image_tests.rs"]
+mod fake_plugin_tests;

@@ -1,6 +1,6 @@
 //! Kernel launches and launch-geometry defaults.
 //!
-//! Owns: `__ptxrt_launch` (find the kernel, loading its module lazily;
+//! Owns: `__ptxrt_launch` (find the kernel, loading or linking its module lazily;
 //! launch; wait; report a failure with the kernel name and source line) and
 //! `__ptxrt_default_gangs`. The runtime lock is released while the kernel
 //! runs.
@@ -78,7 +78,7 @@ pub unsafe extern "C" fn __ptxrt_launch(
         let kname = kernel.to_string_lossy().into_owned();
         let (plugin, ordinal, func) = {
             let mut rt = lock();
-            let Some(dev) = rt.active() else {
+            let Some((dev, images)) = rt.active_with_images() else {
                 fatal_at(
                     &loc,
                     "internal error: kernel launch while running on the host",
@@ -87,7 +87,7 @@ pub unsafe extern "C" fn __ptxrt_launch(
                 )
             };
             // SAFETY: img is the program's static image (caller contract).
-            match unsafe { image::function(dev, img, kernel) } {
+            match unsafe { image::function(dev, images, img, kernel) } {
                 Ok(f) => (dev.plugin, dev.ordinal, f),
                 Err(e) => fatal_at(&loc, "cannot load the kernel", Some(&kname), Some(&e)),
             }

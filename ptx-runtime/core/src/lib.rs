@@ -11,7 +11,9 @@
 //! * [`plugin`] — finding and dlopening the device plugin (libptxrt-cuda.so).
 //! * [`device`] — the global runtime state: device selection, lazy init,
 //!   `ACC_DEVICE_TYPE`, host fallback; `__ptxrt_use_device`.
-//! * [`image`] — registered device images and lazy module loading.
+//! * [`image`] — registered device images and lazy module loading (and
+//!   linking of relocatable images).
+//! * [`link`] — which code of the relocatable images is linked on a device.
 //! * [`data`] — data clauses: `__ptxrt_data_begin/end`, `__ptxrt_deviceptr`.
 //! * [`launch`] — `__ptxrt_launch`, `__ptxrt_default_gangs`.
 //! * [`api`] — the `acc_*` functions.
@@ -28,6 +30,7 @@ pub mod device;
 pub mod error;
 pub mod image;
 pub mod launch;
+pub mod link;
 pub mod notify;
 pub mod plugin;
 pub mod present;

@@ -15,7 +15,7 @@
 //! dlerror text for messages. The plugin is never unloaded.
 //! May call: `ptxrt-plugin-abi`, libc (dlopen, dlsym, dlerror).
 
-use ptxrt_plugin_abi::{DeviceInfo, PluginFns};
+use ptxrt_plugin_abi::{DeviceInfo, LinkInput, PluginFns};
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::path::{Path, PathBuf};
 
@@ -212,8 +212,18 @@ impl Plugin {
         Ok(m)
     }
 
+    /// Link relocatable images into one module (its inputs' bytes and names
+    /// must be valid for the call).
+    pub fn link_module(&self, dev: i32, inputs: &[LinkInput]) -> Result<*mut c_void, String> {
+        let mut m = std::ptr::null_mut();
+        // SAFETY: array pointer and length of valid inputs; out-pointer to a local.
+        self.check(unsafe { (self.fns.link_module)(dev, inputs.as_ptr(), inputs.len(), &mut m) })?;
+        Ok(m)
+    }
+
     /// # Safety
-    /// `module` must come from [`Plugin::module_load`] on `dev`.
+    /// `module` must come from [`Plugin::module_load`] or
+    /// [`Plugin::link_module`] on `dev`.
     pub unsafe fn get_function(
         &self,
         dev: i32,
@@ -227,7 +237,8 @@ impl Plugin {
     }
 
     /// # Safety
-    /// `module` must come from [`Plugin::module_load`] on `dev`, unloaded once.
+    /// `module` must come from [`Plugin::module_load`] or
+    /// [`Plugin::link_module`] on `dev`, unloaded once.
     pub unsafe fn module_unload(&self, dev: i32, module: *mut c_void) -> Result<(), String> {
         // SAFETY: module from module_load.
         self.check(unsafe { (self.fns.module_unload)(dev, module) })

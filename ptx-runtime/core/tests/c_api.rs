@@ -13,6 +13,13 @@ const PROG: &str = r#"
 #include <openacc.h>
 #include <ptxrt.h>
 
+/* The layout abi::Image assumes (x86-64): `relocatable` fills the padding
+ * after abi_version, so every other field is where ABI version 1 had it. */
+_Static_assert(sizeof(struct __ptxrt_image) == 72, "size of struct __ptxrt_image");
+_Static_assert(__builtin_offsetof(struct __ptxrt_image, relocatable) == 4, "relocatable");
+_Static_assert(__builtin_offsetof(struct __ptxrt_image, source) == 8, "source");
+_Static_assert(__builtin_offsetof(struct __ptxrt_image, runtime_state) == 64, "runtime_state");
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "host";
   if (strcmp(mode, "use") == 0) {
@@ -242,4 +249,45 @@ fn plugin_over_failing_driver() {
         "{err}"
     );
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Dynamic symbols of a shared library (`nm -D`): the undefined ones when
+/// `undefined`, else the defined ones.
+fn dynamic_symbols(lib: &Path, undefined: bool) -> Vec<String> {
+    let flag = if undefined {
+        "--undefined-only"
+    } else {
+        "--defined-only"
+    };
+    let out = Command::new("nm")
+        .args(["-D", flag])
+        .arg(lib)
+        .output()
+        .expect("run nm");
+    assert!(out.status.success(), "nm {}", lib.display());
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.split_whitespace().last().map(str::to_string))
+        .collect()
+}
+
+/// Every driver function the plugin calls (the cuLink* calls of
+/// link_module too) is one the stub libcuda defines, so the plugin builds and
+/// loads on machines without CUDA. Skipped when either is not built.
+#[test]
+fn stub_libcuda_has_every_driver_call_of_the_plugin() {
+    let plugin = target_dir().join("libptxrt_cuda.so");
+    let stub = crate_dir().join("../../.tools/cuda-stub/lib64/libcuda.so");
+    if !plugin.exists() || !stub.exists() {
+        eprintln!("skipped: build ptxrt-cuda and run scripts/stub-libcuda.sh first");
+        return;
+    }
+    let calls: Vec<String> = dynamic_symbols(&plugin, true)
+        .into_iter()
+        .filter(|s| s.starts_with("cu"))
+        .collect();
+    assert!(calls.iter().any(|c| c == "cuLinkComplete"), "{calls:?}");
+    let stubbed = dynamic_symbols(&stub, false);
+    let missing: Vec<&String> = calls.iter().filter(|c| !stubbed.contains(c)).collect();
+    assert!(missing.is_empty(), "not in the stub libcuda: {missing:?}");
 }

@@ -9,20 +9,26 @@
 //! Loaded only with dlopen by libptxrt (never linked into a program), so a
 //! program runs on a machine with no CUDA driver. Every driver call's result is
 //! checked; a failure becomes "<call>: <CUDA_ERROR_NAME>: <driver string>"
-//! (plus the JIT logs for a module load), kept for `last_error`. Every entry
-//! point that names a device makes its primary context current in the calling
-//! thread first. No panic crosses the C boundary (each entry point is wrapped
-//! in `catch_unwind`).
+//! (plus the JIT or linker logs for a module load or link), kept for
+//! `last_error`. Every entry point that names a device makes its primary
+//! context current in the calling thread first. No panic crosses the C
+//! boundary (each entry point is wrapped in `catch_unwind`).
+//!
+//! [`module`] holds the module entry points (load, link, lookup, unload); this
+//! file the driver state, error handling and the other entry points.
 
 use cust::context::Context;
 use cust::device::Device;
 use cust::sys as cu;
 use ptxrt_plugin_abi::{check_exports, DeviceInfo, PLUGIN_ABI_VERSION};
 use std::cell::RefCell;
-use std::ffi::{c_char, c_uint, c_void, CStr};
+use std::ffi::{c_char, c_void, CStr};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr;
 use std::sync::{Mutex, MutexGuard};
+
+pub mod module;
+pub use module::{link_module, module_get_function, module_load_data, module_unload};
 
 ptxrt_plugin_abi::for_each_entry!(check_exports);
 
@@ -46,7 +52,7 @@ fn state() -> MutexGuard<'static, State> {
     STATE.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-type R<T> = Result<T, String>;
+pub(crate) type R<T> = Result<T, String>;
 
 /// "<CUDA_ERROR_NAME>: <description>" for a driver status; works even when
 /// the driver cannot name it (e.g. the link-time stub).
@@ -80,7 +86,7 @@ fn describe(r: cu::CUresult) -> String {
 }
 
 /// Turn a driver status into `Ok` or the error text naming the call.
-fn check(call: &str, r: cu::CUresult) -> R<()> {
+pub(crate) fn check(call: &str, r: cu::CUresult) -> R<()> {
     if r == cu::CUresult::CUDA_SUCCESS {
         Ok(())
     } else {
@@ -104,7 +110,7 @@ fn check_cust<T>(call: &str, r: cust::error::CudaResult<T>) -> R<T> {
 }
 
 /// Run one entry point: catch panics, store the error text, return a status.
-fn entry(f: impl FnOnce() -> R<()>) -> i32 {
+pub(crate) fn entry(f: impl FnOnce() -> R<()>) -> i32 {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(Ok(())) => 0,
         Ok(Err(msg)) => {
@@ -122,7 +128,7 @@ fn set_error(msg: String) {
     LAST_ERROR.with(|e| *e.borrow_mut() = msg);
 }
 
-fn out<T>(p: *mut T, what: &str) -> R<&'static mut T> {
+pub(crate) fn out<T>(p: *mut T, what: &str) -> R<&'static mut T> {
     // SAFETY: libptxrt passes valid, aligned out-pointers or null.
     unsafe { p.as_mut() }.ok_or_else(|| format!("libptxrt-cuda: null {what} pointer"))
 }
@@ -139,7 +145,7 @@ fn do_init(st: &mut State) -> R<()> {
 }
 
 /// Retain `dev`'s primary context if needed and make it current here.
-fn make_current(dev: i32) -> R<()> {
+pub(crate) fn make_current(dev: i32) -> R<()> {
     let mut st = state();
     do_init(&mut st)?;
     let n = st.contexts.len();
@@ -268,139 +274,6 @@ pub unsafe extern "C" fn device_info(dev: i32, info: *mut DeviceInfo) -> i32 {
 #[export_name = "__ptxrt_plugin_set_device"]
 pub unsafe extern "C" fn set_device(dev: i32) -> i32 {
     entry(|| make_current(dev))
-}
-
-const LOG_BYTES: usize = 16 * 1024;
-
-/// Text of a JIT log buffer, one line (newlines become "; ").
-fn log_text(buf: &[u8], filled: usize) -> String {
-    let n = filled.min(buf.len());
-    let s = String::from_utf8_lossy(&buf[..n]);
-    let s = s.trim_end_matches('\0').trim();
-    s.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect::<Vec<_>>()
-        .join("; ")
-}
-
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_module_load_data"]
-pub unsafe extern "C" fn module_load_data(
-    dev: i32,
-    image: *const u8,
-    len: usize,
-    module: *mut *mut c_void,
-) -> i32 {
-    entry(|| {
-        make_current(dev)?;
-        let module = out(module, "module")?;
-        if image.is_null() || len == 0 {
-            return Err("libptxrt-cuda: empty device image".to_string());
-        }
-        // SAFETY: libptxrt passes the image's bytes and their length.
-        let bytes = unsafe { std::slice::from_raw_parts(image, len) };
-        let is_cubin = bytes.starts_with(b"\x7fELF");
-        // PTX must be NUL-terminated for the driver.
-        let owned;
-        let data: *const c_void = if is_cubin || bytes.last() == Some(&0) {
-            image.cast()
-        } else {
-            owned = [bytes, &[0u8]].concat();
-            owned.as_ptr().cast()
-        };
-        let mut info_log = vec![0u8; LOG_BYTES];
-        let mut error_log = vec![0u8; LOG_BYTES];
-        use cu::CUjit_option::*;
-        let mut opts = [
-            CU_JIT_INFO_LOG_BUFFER,
-            CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
-            CU_JIT_ERROR_LOG_BUFFER,
-            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
-        ];
-        // Sizes are passed by value in the pointer slot and written back there.
-        let mut vals: [*mut c_void; 4] = [
-            info_log.as_mut_ptr().cast(),
-            LOG_BYTES as *mut c_void,
-            error_log.as_mut_ptr().cast(),
-            LOG_BYTES as *mut c_void,
-        ];
-        let mut m: cu::CUmodule = ptr::null_mut();
-        // SAFETY: data is a NUL-terminated PTX text or a cubin; the option
-        // arrays have 4 entries and the log buffers LOG_BYTES bytes.
-        let r = unsafe {
-            cu::cuModuleLoadDataEx(
-                &mut m,
-                data,
-                opts.len() as c_uint,
-                opts.as_mut_ptr(),
-                vals.as_mut_ptr(),
-            )
-        };
-        let call = if is_cubin {
-            "cuModuleLoadDataEx(cubin)"
-        } else {
-            "cuModuleLoadDataEx(PTX)"
-        };
-        if let Err(mut msg) = check(call, r) {
-            let err = log_text(&error_log, (vals[3] as usize) & 0xffff_ffff);
-            let info = log_text(&info_log, (vals[1] as usize) & 0xffff_ffff);
-            if !err.is_empty() {
-                msg.push_str(&format!("; JIT error log: {err}"));
-            }
-            if !info.is_empty() {
-                msg.push_str(&format!("; JIT info log: {info}"));
-            }
-            return Err(msg);
-        }
-        *module = m.cast();
-        Ok(())
-    })
-}
-
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_module_get_function"]
-pub unsafe extern "C" fn module_get_function(
-    dev: i32,
-    module: *mut c_void,
-    name: *const c_char,
-    func: *mut *mut c_void,
-) -> i32 {
-    entry(|| {
-        make_current(dev)?;
-        let func = out(func, "function")?;
-        if name.is_null() {
-            return Err("libptxrt-cuda: null kernel name".to_string());
-        }
-        let mut f: cu::CUfunction = ptr::null_mut();
-        // SAFETY: module came from module_load_data; name is NUL-terminated.
-        check("cuModuleGetFunction", unsafe {
-            cu::cuModuleGetFunction(&mut f, module.cast(), name)
-        })?;
-        *func = f.cast();
-        Ok(())
-    })
-}
-
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_module_unload"]
-pub unsafe extern "C" fn module_unload(dev: i32, module: *mut c_void) -> i32 {
-    entry(|| {
-        make_current(dev)?;
-        // SAFETY: module came from module_load_data.
-        check("cuModuleUnload", unsafe {
-            cu::cuModuleUnload(module.cast())
-        })
-    })
 }
 
 /// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.

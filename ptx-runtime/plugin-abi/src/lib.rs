@@ -5,7 +5,8 @@
 //! both the function-pointer vtable with its `dlsym`-style loader
 //! ([`PluginFns::load`], used by core) and the compile-time signature check of
 //! the plugin's exports ([`check_exports!`], used by the plugin) are generated;
-//! the plugin ABI version; the plain-data types passed across ([`DeviceInfo`]).
+//! the plugin ABI version; the plain-data types passed across ([`DeviceInfo`],
+//! [`LinkInput`]).
 //! May call: nothing but `core`/`std` (no dlopen here: the caller passes a
 //! symbol lookup function, so this crate links into both sides).
 //!
@@ -22,8 +23,9 @@
 use std::ffi::{c_char, c_void, CStr};
 use std::fmt;
 
-/// Version of this ABI; bump on any change to [`for_each_entry!`] or [`DeviceInfo`].
-pub const PLUGIN_ABI_VERSION: u32 = 1;
+/// Version of this ABI; bump on any change to [`for_each_entry!`], [`DeviceInfo`]
+/// or [`LinkInput`]. Version 2 added `link_module`.
+pub const PLUGIN_ABI_VERSION: u32 = 2;
 
 /// Symbol of the version function, `extern "C" fn() -> u32`, checked first.
 pub const ABI_VERSION_SYMBOL: &CStr = c"__ptxrt_plugin_abi_version";
@@ -79,6 +81,26 @@ impl DeviceInfo {
     }
 }
 
+/// [`LinkInput::kind`] of PTX text (the driver's JIT compiles it for the device).
+pub const LINK_INPUT_PTX: i32 = 0;
+/// [`LinkInput::kind`] of a relocatable cubin (`ptxas -c`) for the device's arch.
+pub const LINK_INPUT_CUBIN: i32 = 1;
+
+/// One input of `link_module`: the code of one relocatable device image.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct LinkInput {
+    /// [`LINK_INPUT_PTX`] or [`LINK_INPUT_CUBIN`].
+    pub kind: i32,
+    /// The bytes: PTX text (NUL-terminated or not) or a relocatable cubin.
+    pub data: *const u8,
+    /// Number of bytes at `data` (without a terminating NUL).
+    pub len: usize,
+    /// NUL-terminated name of the input in the linker's messages (the
+    /// image's source file), or null.
+    pub name: *const c_char,
+}
+
 /// The list of plugin entry points: calls `$cb! { ... }` with one
 /// `fn name(args) -> ret;` per entry point, exported by the plugin as
 /// `__ptxrt_plugin_<name>`. This is the only place the ABI is written down.
@@ -96,6 +118,12 @@ macro_rules! for_each_entry {
             fn set_device(dev: i32) -> i32;
             /// Load a module from PTX text (NUL-terminated or not) or a cubin image.
             fn module_load_data(dev: i32, image: *const u8, len: usize, module: *mut *mut ::std::ffi::c_void) -> i32;
+            /// Link the `n` relocatable images at `inputs` into one module with
+            /// the driver's JIT linker (PTX is compiled first) and load it; the
+            /// module is used and unloaded like one from `module_load_data`. On
+            /// failure the error text includes the linker's error log (e.g. an
+            /// undefined symbol, named with the input that refers to it).
+            fn link_module(dev: i32, inputs: *const $crate::LinkInput, n: usize, module: *mut *mut ::std::ffi::c_void) -> i32;
             /// Look up kernel `name` (NUL-terminated) in `module`.
             fn module_get_function(dev: i32, module: *mut ::std::ffi::c_void, name: *const ::std::ffi::c_char, func: *mut *mut ::std::ffi::c_void) -> i32;
             /// Unload a module.
@@ -246,6 +274,7 @@ mod tests {
     fn loads_all_symbols() {
         assert!(load(&table(v1 as *mut c_void, None)).is_ok());
         assert!(SYMBOLS.contains(&"__ptxrt_plugin_launch"));
+        assert!(SYMBOLS.contains(&"__ptxrt_plugin_link_module"));
     }
 
     #[test]

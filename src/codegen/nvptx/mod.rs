@@ -1,8 +1,9 @@
 //! The NVPTX back end: scheduled IR → LLVM IR (through inkwell) → PTX, with
 //! libdevice linked when math functions are used, and ptxas for cubins.
 //!
-//! Owns: [`Options`], [`Error`], [`write_llvm`], [`write_ptx`] and
-//! [`ptxas::assemble`]; the target machine (triple `nvptx64-nvidia-cuda`,
+//! Owns: [`Options`], [`Error`], [`write_llvm`], [`write_ptx`],
+//! [`ptxas::assemble`] and [`needs_link`] (`rdc.rs`: whether the PTX must be
+//! linked with other images); the target machine (triple `nvptx64-nvidia-cuda`,
 //! CPU = [`Options::arch`], data layout from the machine, PTX version chosen
 //! by LLVM for the arch — ISA 7.8 for `sm_90` with LLVM 22) and the pipeline
 //! (`default<On>`; none at `-O0`). `writer.rs` (module, kernels, statements)
@@ -12,7 +13,10 @@
 
 mod expr;
 pub mod ptxas;
+mod rdc;
 mod writer;
+
+pub use rdc::needs_link;
 
 use crate::ir::Module;
 use inkwell::context::Context;

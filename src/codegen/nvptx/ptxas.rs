@@ -1,13 +1,19 @@
 //! Running ptxas: PTX text → cubin for one architecture.
 //!
-//! Owns: [`assemble`]. May call: nothing else in accc.
+//! Owns: [`assemble`] and the ptxas flags. Relocatable code (see
+//! [`super::needs_link`]) is assembled with `-c` (compile only): the cubin is
+//! then a relocatable ELF object (type `ET_REL`) that the runtime links with
+//! the other images' cubins; without `-c` ptxas makes an executable cubin and
+//! rejects a call to a function it cannot see.
+//! May call: nothing else in accc.
 
 use super::Error;
 use std::path::Path;
 use std::process::Command;
 
-/// Assembles `ptx` for `arch` with the ptxas at `ptxas`; returns the cubin.
-pub fn assemble(ptx: &str, arch: &str, ptxas: &Path) -> Result<Vec<u8>, Error> {
+/// Assembles `ptx` for `arch` with the ptxas at `ptxas`; returns the cubin,
+/// relocatable (`ptxas -c`) when `relocatable` is set.
+pub fn assemble(ptx: &str, arch: &str, ptxas: &Path, relocatable: bool) -> Result<Vec<u8>, Error> {
     let dir = tempfile::Builder::new()
         .prefix("accc-ptxas")
         .tempdir()
@@ -16,9 +22,12 @@ pub fn assemble(ptx: &str, arch: &str, ptxas: &Path) -> Result<Vec<u8>, Error> {
     let out = dir.path().join("k.cubin");
     std::fs::write(&src, ptx)
         .map_err(|e| Error::Ptxas(format!("cannot write {}: {e}", src.display())))?;
-    let r = Command::new(ptxas)
-        .arg(format!("-arch={arch}"))
-        .arg("-O3")
+    let mut cmd = Command::new(ptxas);
+    cmd.arg(format!("-arch={arch}")).arg("-O3");
+    if relocatable {
+        cmd.arg("-c");
+    }
+    let r = cmd
         .arg("-o")
         .arg(&out)
         .arg(&src)
@@ -32,4 +41,39 @@ pub fn assemble(ptx: &str, arch: &str, ptxas: &Path) -> Result<Vec<u8>, Error> {
         )));
     }
     std::fs::read(&out).map_err(|e| Error::Ptxas(format!("cannot read {}: {e}", out.display())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codegen::nvptx::{needs_link, tests::tool};
+
+    /// The hand-written PTX pair of tests/rdc: a kernel calling `add_one`,
+    /// which the other image defines.
+    const ADD_ONE: &str = include_str!("../../../tests/rdc/add_one.ptx");
+    const KERNEL: &str = include_str!("../../../tests/rdc/kernel.ptx");
+
+    /// The ELF type of a cubin: 1 = relocatable (ET_REL), 2 = executable.
+    fn elf_type(cubin: &[u8]) -> u16 {
+        assert!(cubin.starts_with(b"\x7fELF"));
+        u16::from_le_bytes([cubin[16], cubin[17]])
+    }
+
+    #[test]
+    fn relocatable_pair_assembles_with_c() {
+        assert!(needs_link(ADD_ONE) && needs_link(KERNEL));
+        let Some(p) = tool("ACCC_PTXAS", "bin/ptxas") else {
+            return;
+        };
+        for ptx in [ADD_ONE, KERNEL] {
+            let cubin = assemble(ptx, "sm_90", &p, true).unwrap();
+            assert_eq!(elf_type(&cubin), 1);
+        }
+        // Without -c: an executable cubin, and a call it cannot resolve fails.
+        assert_eq!(elf_type(&assemble(ADD_ONE, "sm_90", &p, false).unwrap()), 2);
+        let e = assemble(KERNEL, "sm_90", &p, false)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("Unresolved extern function 'add_one'"), "{e}");
+    }
 }

@@ -8,7 +8,7 @@ use crate::ir::*;
 use std::path::PathBuf;
 
 /// The first existing file among `$env` and the known install places.
-fn tool(env: &str, rel: &str) -> Option<PathBuf> {
+pub(super) fn tool(env: &str, rel: &str) -> Option<PathBuf> {
     let env = std::env::var_os(env).map(PathBuf::from);
     let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".tools/pip/nvidia/cu13");
     let found = env
@@ -38,7 +38,8 @@ fn ptx(m: &Module, o: &Options) -> String {
     let ptx = write_ptx(m, o).unwrap_or_else(|e| panic!("{e}\n{}", print_module(m)));
     assert!(ptx.contains(".target sm_90"), "{ptx}");
     if let Some(p) = tool("ACCC_PTXAS", "bin/ptxas") {
-        let cubin = ptxas::assemble(&ptx, "sm_90", &p).unwrap_or_else(|e| panic!("{e}\n{ptx}"));
+        let cubin =
+            ptxas::assemble(&ptx, "sm_90", &p, false).unwrap_or_else(|e| panic!("{e}\n{ptx}"));
         assert!(cubin.starts_with(b"\x7fELF"));
     }
     ptx
