@@ -9,7 +9,7 @@
 //! * `main.c` — that unit's host code (launches the kernel, checks the result).
 //!
 //! Each image is embedded with accc's `embed::write_c`, its cubin made with
-//! accc's `ptxas::assemble` (`-c`, as [`needs_link`] says), the units compiled
+//! accc's `ptxas::assemble` (`-c`: both are relocatable), the units compiled
 //! with `cc` and linked with libptxrt.a — the steps accc takes for
 //! `accc -c main.c; accc -c add_one.c; accc main.o add_one.o`.
 //!
@@ -27,7 +27,7 @@
 //! `ACCC_NVLINK` or `.tools/pip` (scripts/setup.sh), and must exist on CI.
 
 use accc::codegen::embed::{self, Image};
-use accc::codegen::nvptx::{needs_link, ptxas};
+use accc::codegen::nvptx::ptxas;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -130,8 +130,7 @@ fn run_ok(cmd: &mut Command) -> Output {
 /// The C of one device image as accc embeds it; the cubin assembled
 /// relocatable when `cubin` and ptxas is installed.
 fn image_c(source: &str, ptx: &str, cubin: bool) -> String {
-    let relocatable = needs_link(ptx);
-    assert!(relocatable, "{source}: the PTX pair must need linking");
+    let relocatable = true; // the pair calls across images
     let cubin = match (cubin, tool("ACCC_PTXAS", "ptxas")) {
         (true, Some(p)) => Some(ptxas::assemble(ptx, ARCH, &p, relocatable).expect("ptxas -c")),
         _ => None,

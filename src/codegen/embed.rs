@@ -22,7 +22,7 @@ pub struct Image<'a> {
     /// them: the runtime links it with the program's other relocatable images
     /// instead of loading it alone, and its cubin must come from `ptxas -c`
     /// (ptxrt.h, `struct __ptxrt_image`). The driver decides it
-    /// (`nvptx::needs_link` for now).
+    /// (`ir::Module::relocatable`).
     pub relocatable: bool,
 }
 

@@ -184,15 +184,16 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
         let ll = nvptx::write_llvm(&t.module, &opts).map_err(|e| anyhow!("{file}: {e}"))?;
         return write_out(args.output.as_deref(), ll.as_bytes());
     }
-    let has_kernels = !t.module.kernels.is_empty();
+    // Device code: kernels, or device functions other files' code calls.
+    // Code that calls or exports device functions across translation units
+    // is assembled relocatable and linked by the runtime.
+    let relocatable = t.module.relocatable();
+    let has_kernels = !t.module.kernels.is_empty() || relocatable;
     let ptx = if has_kernels {
         nvptx::write_ptx(&t.module, &opts).map_err(|e| anyhow!("{file}: {e}"))?
     } else {
         String::new()
     };
-    // Code that calls or exports device functions across translation units
-    // is assembled relocatable and linked by the runtime.
-    let relocatable = has_kernels && nvptx::needs_link(&ptx);
     let cubin = match (&tools.ptxas, has_kernels) {
         (Some(ptxas), true) => Some(
             nvptx::ptxas::assemble(&ptx, &opts.arch, ptxas, relocatable).map_err(|e| {

@@ -346,7 +346,10 @@ impl Walker<'_> {
         };
         let kernel = self.module.kernels.len();
         self.module.kernels.push(Kernel {
-            name: format!("__accc_{}_{}_l{}", self.function, kernel, loc.line),
+            name: format!(
+                "__accc_{}_{}_l{}_{}",
+                self.function, kernel, loc.line, self.unit_tag
+            ),
             construct: name.to_string(),
             loc: loc.clone(),
             params,

@@ -117,6 +117,7 @@ pub fn translate(mut text: String, main_file: &str) -> DResult<Translated> {
         errors: vec![],
         data_stack: vec![],
         function: String::new(),
+        unit_tag: unit_tag(main_file),
     };
     w.named_routines();
     for ext in &parse.unit.0 {
@@ -128,6 +129,15 @@ pub fn translate(mut text: String, main_file: &str) -> DResult<Translated> {
     }
     let (module, plan) = (w.module, w.plan);
     Ok(Translated { module, plan, text })
+}
+
+/// 32-bit FNV-1a of the file name, in hex.
+fn unit_tag(file: &str) -> String {
+    let mut h: u32 = 0x811c_9dc5;
+    for b in file.bytes() {
+        h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
+    }
+    format!("{h:08x}")
 }
 
 /// The walk over host code.
@@ -150,6 +160,10 @@ pub struct Walker<'a> {
     pub data_stack: Vec<Vec<(String, String)>>,
     /// The host function being walked.
     pub function: String,
+    /// A short hash of the source file's name, part of every kernel name so
+    /// kernels of different files never clash when their images are linked
+    /// together (static functions of the same name and line).
+    pub unit_tag: String,
 }
 
 impl<'a> Walker<'a> {

@@ -2,8 +2,8 @@
 //! libdevice linked when math functions are used, and ptxas for cubins.
 //!
 //! Owns: [`Options`], [`Error`], [`write_llvm`], [`write_ptx`],
-//! [`ptxas::assemble`] and [`needs_link`] (`rdc.rs`: whether the PTX must be
-//! linked with other images); the target machine (triple `nvptx64-nvidia-cuda`,
+//! [`ptxas::assemble`] (with `-c` for relocatable code: device functions
+//! shared with other translation units); the target machine (triple `nvptx64-nvidia-cuda`,
 //! CPU = [`Options::arch`], data layout from the machine, PTX version chosen
 //! by LLVM for the arch — ISA 7.8 for `sm_90` with LLVM 22) and the pipeline
 //! (`default<On>`; none at `-O0`). `writer.rs` (module, kernels, statements)
@@ -13,10 +13,7 @@
 
 mod expr;
 pub mod ptxas;
-mod rdc;
 mod writer;
-
-pub use rdc::needs_link;
 
 use crate::ir::Module;
 use inkwell::context::Context;
