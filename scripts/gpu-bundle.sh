@@ -3,6 +3,7 @@
 # GPU machine: carry the folder there and run `bash run.sh` inside it.
 #
 #   bin/<name>             tests/programs/<name>.c compiled by target/release/accc -O2
+#                          (or tests/programs/<name>/*.c: each file accc -c, then linked)
 #   bin/libptxrt-cuda.so   the CUDA plugin (also as libptxrt_cuda.so, cargo's name)
 #   expected/<name>.out    stdout of the plain-cc build (pragmas ignored), run here
 #   expected/<name>.rc     its exit status
@@ -53,22 +54,42 @@ cp "$PLUGIN" "$BUNDLE/bin/libptxrt_cuda.so"
 
 compile_failures=0
 : >"$BUNDLE/programs.txt"
-for src in "$ROOT"/tests/programs/*.c; do
+# accc-builds $1 (a .c file, or a folder of .c files making one program: each
+# compiled with -c, then linked) into $2; its messages go to $3.
+build_accc() {
+    local src="$1" exe="$2" err="$3"
+    if [ -d "$src" ]; then
+        local objs=() f i=0
+        for f in "$src"/*.c; do
+            "$ACCC" -O2 -c "$f" -o "$WORK/obj.$i.o" 2>>"$err" || return 1
+            objs+=("$WORK/obj.$i.o")
+            i=$((i + 1))
+        done
+        "$ACCC" "${objs[@]}" -o "$exe" -lm 2>>"$err"
+    else
+        "$ACCC" -O2 "$src" -o "$exe" -lm 2>"$err"
+    fi
+}
+
+for src in "$ROOT"/tests/programs/*.c "$ROOT"/tests/programs/*/; do
+    src="${src%/}"
     name="$(basename "$src" .c)"
+    if [ -d "$src" ]; then files=("$src"/*.c); else files=("$src"); fi
     echo "$name" >>"$BUNDLE/programs.txt"
 
     # Oracle: plain cc, pragmas ignored (GCC's -fopenacc without offloading when the
     # program includes <openacc.h>).
     cc_flags=(-O1 -w)
-    if grep -q '<openacc.h>' "$src"; then cc_flags+=(-fopenacc -foffload=disable); fi
-    "$HOST_CC" "${cc_flags[@]}" "$src" -o "$WORK/$name.cc" -lm
+    if grep -q '<openacc.h>' "${files[@]}"; then cc_flags+=(-fopenacc -foffload=disable); fi
+    "$HOST_CC" "${cc_flags[@]}" "${files[@]}" -o "$WORK/$name.cc" -lm
     rc=0
     "$WORK/$name.cc" >"$BUNDLE/expected/$name.out" || rc=$?
     echo "$rc" >"$BUNDLE/expected/$name.rc"
-    tol="$(sed -n 's|^// tolerance:[[:space:]]*\([^[:space:]]*\).*|\1|p' "$src" | head -n1)"
+    tol="$(sed -n 's|^// tolerance:[[:space:]]*\([^[:space:]]*\).*|\1|p' "${files[@]}" | sort -g | tail -n1)"
     echo "${tol:-0}" >"$BUNDLE/expected/$name.tol"
 
-    if "$ACCC" -O2 "$src" -o "$BUNDLE/bin/$name" -lm 2>"$WORK/$name.err"; then
+    : >"$WORK/$name.err"
+    if build_accc "$src" "$BUNDLE/bin/$name" "$WORK/$name.err"; then
         strip --strip-debug "$BUNDLE/bin/$name" 2>/dev/null || true
         echo "compiled $name"
     else

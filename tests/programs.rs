@@ -357,18 +357,12 @@ fn run_and_compare(exe: &Path, want: &Run, tol: f64, dir: &Path, tag: &str) -> R
     Err(msg)
 }
 
-fn check_program(src: &Path) -> Result<(), String> {
-    let text = fs::read_to_string(src).map_err(|e| format!("cannot read: {e}"))?;
-    let tol = tolerance(&text)?;
-    let tmp = tempfile::tempdir().map_err(|e| e.to_string())?;
-    let dir = tmp.path();
-    let name = stem(src);
-    let want = oracle(&[src.to_path_buf()], dir, &name)?;
-
-    let exe = dir.join(format!("{name}.accc"));
+/// Runs accc with `args` in `dir`; an error with its stderr unless it
+/// succeeded without a panic.
+fn accc_step(args: &[&OsStr], dir: &Path, tag: &str) -> Result<(), String> {
     let mut cmd = accc();
-    cmd.arg("-O2").arg(src).arg("-o").arg(&exe).arg("-lm");
-    let built = run(cmd, dir, &format!("{name}.accc-build"), COMPILE_TIMEOUT);
+    cmd.args(args);
+    let built = run(cmd, dir, tag, COMPILE_TIMEOUT);
     if !built.ok() || panicked(&built.stderr) {
         return Err(format!(
             "accc failed ({}):\n{}",
@@ -376,17 +370,87 @@ fn check_program(src: &Path) -> Result<(), String> {
             tail(&built.stderr, 3000)
         ));
     }
+    Ok(())
+}
+
+/// A test program: one `.c` file, or a folder whose `.c` files make one
+/// program (each compiled with `accc -c`, then linked by accc).
+fn check_program(src: &Path) -> Result<(), String> {
+    let tmp = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let dir = tmp.path();
+    let name = stem(src);
+    let files = if src.is_dir() {
+        sources(&format!("programs/{name}"))
+    } else {
+        vec![src.to_path_buf()]
+    };
+    let mut tol = 0.0f64;
+    for f in &files {
+        let text = fs::read_to_string(f).map_err(|e| format!("cannot read: {e}"))?;
+        tol = tol.max(tolerance(&text)?);
+    }
+    let want = oracle(&files, dir, &name)?;
+
+    let exe = dir.join(format!("{name}.accc"));
+    if src.is_dir() {
+        let mut objects = vec![];
+        for (i, f) in files.iter().enumerate() {
+            let obj = dir.join(format!("{name}.{i}.o"));
+            accc_step(
+                &[
+                    OsStr::new("-O2"),
+                    OsStr::new("-c"),
+                    f.as_os_str(),
+                    OsStr::new("-o"),
+                    obj.as_os_str(),
+                ],
+                dir,
+                &format!("{name}.{i}.accc-compile"),
+            )?;
+            objects.push(obj);
+        }
+        let mut link: Vec<&OsStr> = objects.iter().map(|o| o.as_os_str()).collect();
+        link.extend([OsStr::new("-o"), exe.as_os_str(), OsStr::new("-lm")]);
+        accc_step(&link, dir, &format!("{name}.accc-link"))?;
+    } else {
+        accc_step(
+            &[
+                OsStr::new("-O2"),
+                src.as_os_str(),
+                OsStr::new("-o"),
+                exe.as_os_str(),
+                OsStr::new("-lm"),
+            ],
+            dir,
+            &format!("{name}.accc-build"),
+        )?;
+    }
     if !exe.exists() {
         return Err("accc exited successfully but wrote no executable".to_string());
     }
     run_and_compare(&exe, &want, tol, dir, &name)
 }
 
+/// The single-file programs and the program folders of `tests/programs`.
+fn programs_list() -> Vec<PathBuf> {
+    let mut v = sources("programs");
+    let dir = tests_dir().join("programs");
+    if let Ok(entries) = fs::read_dir(&dir) {
+        v.extend(
+            entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.is_dir()),
+        );
+    }
+    v.sort();
+    v
+}
+
 #[test]
 fn programs() {
     check_all(
         "program",
-        &sources("programs"),
+        &programs_list(),
         |p| stem(p),
         |p| check_program(p),
     );

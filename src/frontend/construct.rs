@@ -63,6 +63,11 @@ impl Walker<'_> {
                 Some(self.pragma_loc(p, d.kind_span.start)),
                 "'#pragma acc routine' without a name must be followed by a function declaration or definition",
             )),
+            // In a routine, loop directives belong to its device version.
+            DirectiveKind::Loop if self.in_routine => {
+                self.stmt_with(s, rest);
+                Ok(())
+            }
             DirectiveKind::Loop => Err(Diagnostics::one(
                 Some(self.pragma_loc(p, d.kind_span.start)),
                 "a 'loop' directive outside a compute construct (orphaned loop) is not supported yet",
@@ -311,7 +316,7 @@ impl Walker<'_> {
         }
 
         // Launch geometry.
-        let used = levels_used(&body.body);
+        let used = levels_used(&body.body, |f| self.routines.level_of(f));
         let (has_vector, has_worker) = (used.vector, used.worker);
         let launch = if serial {
             Launch {
@@ -587,10 +592,18 @@ impl Walker<'_> {
     }
 }
 
-/// Which levels (gang, worker, vector) any loop of the body is partitioned on.
-fn levels_used(b: &[Stmt]) -> Levels {
+/// Which levels (gang, worker, vector) any loop of the body, or of a
+/// routine it calls (whose level `level_of` gives), is partitioned on.
+fn levels_used(b: &[Stmt], level_of: impl Fn(usize) -> crate::ir::RoutineLevel) -> Levels {
+    use crate::ir::RoutineLevel as R;
     let mut used = Levels::default();
     crate::ir::walk_stmts(b, &mut |s| {
+        if let Stmt::Call { func, .. } = s {
+            let l = level_of(*func);
+            used.gang |= l >= R::Gang;
+            used.worker |= l >= R::Worker;
+            used.vector |= l >= R::Vector;
+        }
         if let Stmt::Loop(l) = s {
             if let Parallelism::Par {
                 gang,

@@ -86,6 +86,19 @@ impl Routines {
         self.defined.insert(name.to_string());
     }
 
+    /// True when a routine directive names function `name`.
+    pub fn is_routine(&self, name: &str) -> bool {
+        self.info.contains_key(name)
+    }
+
+    /// The level of device function `func` (by index) as known so far.
+    pub fn level_of(&self, func: usize) -> RoutineLevel {
+        self.entries
+            .get(func)
+            .and_then(|e| self.info.get(&e.name))
+            .map_or(RoutineLevel::Seq, |i| i.level)
+    }
+
     /// True when this translation unit defines function `name`.
     pub fn has_definition(&self, name: &str) -> bool {
         self.defined.contains(name)

@@ -118,6 +118,7 @@ pub fn translate(mut text: String, main_file: &str) -> DResult<Translated> {
         data_stack: vec![],
         function: String::new(),
         unit_tag: unit_tag(main_file),
+        in_routine: false,
     };
     w.named_routines();
     for ext in &parse.unit.0 {
@@ -164,6 +165,9 @@ pub struct Walker<'a> {
     /// kernels of different files never clash when their images are linked
     /// together (static functions of the same name and line).
     pub unit_tag: String,
+    /// The function being walked is a routine: its loop directives are
+    /// compiled with its device version, not here.
+    pub in_routine: bool,
 }
 
 impl<'a> Walker<'a> {
@@ -185,12 +189,12 @@ impl<'a> Walker<'a> {
                 self.report(r);
             }
             ExternalDeclaration::FunctionDefinition(f) => {
-                self.function_definition(f);
                 if let Some(name) = super::routine::defined_name(f) {
                     self.routines.define(&name);
                     self.fn_defs.insert(name.clone(), f);
                     self.routine_on_decl(ext.span.start, &[name]);
                 }
+                self.function_definition(f);
             }
             ExternalDeclaration::StaticAssert(_) => {}
         }
@@ -249,6 +253,7 @@ impl<'a> Walker<'a> {
             return;
         };
         self.function = name.node.name.clone();
+        self.in_routine = self.routines.is_routine(&self.function);
         self.scope.insert(Symbol {
             name: name.node.name.clone(),
             ty,
