@@ -2,7 +2,8 @@
 //! (C11 6.4.4: the type of an integer constant depends on its value, base and
 //! suffix).
 //!
-//! Owns: [`int_constant`], [`float_constant`], [`char_constant`].
+//! Owns: [`int_constant`], [`float_constant`], [`char_constant`],
+//! [`string_literal`] and the one decoder of escape sequences.
 
 use super::ctype::CType;
 use crate::ir::{FloatKind, IntKind};
@@ -106,6 +107,56 @@ fn parse_hex_float(text: &str) -> Option<f64> {
     Some(v * 2f64.powi(exp))
 }
 
+/// The bytes C escape sequences in `inner` (the text between the quotes of
+/// a character constant or string literal) stand for; UTF-8 text stays as
+/// its bytes.
+fn unescape(inner: &str) -> Result<Vec<u8>, String> {
+    let b = inner.as_bytes();
+    let mut out = vec![];
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'\\' {
+            out.push(b[i]);
+            i += 1;
+            continue;
+        }
+        let Some(&c) = b.get(i + 1) else {
+            return Err("a backslash at the end of a literal".into());
+        };
+        i += 2;
+        let v = match c {
+            b'n' => 10,
+            b't' => 9,
+            b'r' => 13,
+            b'a' => 7,
+            b'b' => 8,
+            b'f' => 12,
+            b'v' => 11,
+            b'0'..=b'7' => {
+                let mut v = u32::from(c - b'0');
+                let mut n = 1;
+                while n < 3 && i < b.len() && (b'0'..=b'7').contains(&b[i]) {
+                    v = v * 8 + u32::from(b[i] - b'0');
+                    i += 1;
+                    n += 1;
+                }
+                v
+            }
+            b'x' => {
+                let start = i;
+                while i < b.len() && b[i].is_ascii_hexdigit() {
+                    i += 1;
+                }
+                u32::from_str_radix(&inner[start..i], 16)
+                    .map_err(|e| format!("bad \\x escape: {e}"))?
+            }
+            c => u32::from(c),
+        };
+        out.push((v & 0xff) as u8);
+    }
+    Ok(out)
+}
+
 /// Value of a character constant as written (`'a'`, `'\n'`, `'\x41'`); its
 /// type is `int`.
 pub fn char_constant(text: &str) -> Result<i128, String> {
@@ -113,27 +164,25 @@ pub fn char_constant(text: &str) -> Result<i128, String> {
         .strip_prefix('\'')
         .and_then(|s| s.strip_suffix('\''))
         .ok_or_else(|| format!("unsupported character constant {text}"))?;
-    let mut chars = inner.chars();
-    let v = match chars.next() {
-        Some('\\') => match chars.next() {
-            Some('n') => 10,
-            Some('t') => 9,
-            Some('r') => 13,
-            Some('0'..='7') => {
-                let o: String = inner[1..].chars().take_while(|c| c.is_digit(8)).collect();
-                i128::from_str_radix(&o, 8).map_err(|e| e.to_string())?
-            }
-            Some('x') => i128::from_str_radix(&inner[2..], 16).map_err(|e| e.to_string())?,
-            Some('a') => 7,
-            Some('b') => 8,
-            Some('f') => 12,
-            Some('v') => 11,
-            Some(c) => c as i128,
-            None => return Err(format!("invalid character constant {text}")),
-        },
-        Some(c) => c as i128,
-        None => return Err(format!("empty character constant {text}")),
+    let bytes = unescape(inner)?;
+    let [v] = bytes.as_slice() else {
+        return Err(format!("unsupported character constant {text}"));
     };
     // char is signed on x86-64.
-    Ok(((v as u8) as i8) as i128)
+    Ok(i128::from(*v as i8))
+}
+
+/// The bytes of a (possibly concatenated) narrow string literal, without
+/// the terminating NUL.
+pub fn string_literal(parts: &[String]) -> Result<Vec<u8>, String> {
+    let mut out = vec![];
+    for p in parts {
+        let inner = p
+            .strip_prefix("u8\"")
+            .or_else(|| p.strip_prefix('"'))
+            .and_then(|s| s.strip_suffix('"'))
+            .ok_or_else(|| format!("unsupported string literal {p} (only narrow strings)"))?;
+        out.extend(unescape(inner)?);
+    }
+    Ok(out)
 }

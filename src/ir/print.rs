@@ -228,6 +228,15 @@ impl Printer<'_> {
                     None => writeln!(out, "{ind}call @{name}({})", a.join(", ")),
                 };
             }
+            Stmt::Print { format, args } => {
+                let a: Vec<String> = args.iter().map(|a| self.expr(*a)).collect();
+                let _ = writeln!(
+                    out,
+                    "{ind}print {:?}({})",
+                    String::from_utf8_lossy(format),
+                    a.join(", ")
+                );
+            }
             Stmt::Copy { dst, src, bytes } => {
                 let _ = writeln!(
                     out,

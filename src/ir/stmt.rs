@@ -106,6 +106,11 @@ pub enum Stmt {
         src: ExprId,
         bytes: u64,
     },
+    /// `printf(format, args…)` on the device: `format` holds the C format
+    /// string's bytes (no terminating NUL), `args` are already promoted as
+    /// C promotes variadic arguments (32- and 64-bit integers, `f64`,
+    /// pointers).
+    Print { format: Vec<u8>, args: Vec<ExprId> },
     /// A nested block.
     Block(Block),
 }
@@ -151,7 +156,8 @@ pub fn walk_stmts(b: &[Stmt], f: &mut impl FnMut(&Stmt)) {
             | Stmt::Continue
             | Stmt::Return(_)
             | Stmt::Call { .. }
-            | Stmt::Copy { .. } => {}
+            | Stmt::Copy { .. }
+            | Stmt::Print { .. } => {}
         }
     }
 }

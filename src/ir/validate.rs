@@ -238,6 +238,17 @@ impl Validator<'_> {
                     self.errors.push("copy of zero bytes".into());
                 }
             }
+            Stmt::Print { args, .. } => {
+                for a in args {
+                    match self.expr(*a) {
+                        Some(Type::Int(k)) if k.bits() >= 32 => {}
+                        Some(Type::Float(crate::ir::FloatKind::F64) | Type::Ptr(_)) | None => {}
+                        Some(t) => self
+                            .errors
+                            .push(format!("print argument {a} of type {t} is not promoted")),
+                    }
+                }
+            }
             Stmt::Block(b) => self.block(b),
         }
     }

@@ -104,7 +104,8 @@ fn stmt(f: &mut Function, s: Stmt) -> Stmt {
         | Stmt::Continue
         | Stmt::Return(_)
         | Stmt::Call { .. }
-        | Stmt::Copy { .. }) => s,
+        | Stmt::Copy { .. }
+        | Stmt::Print { .. }) => s,
     }
 }
 

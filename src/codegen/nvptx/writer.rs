@@ -492,6 +492,7 @@ impl<'a, 'c> Writer<'a, 'c> {
                 let n = self.ctx.i64_type().const_int(*bytes, false);
                 llvm(self.b.build_memcpy(d, 1, s, 1, n).map(|_| ()))?;
             }
+            Stmt::Print { format, args } => self.print(format, args)?,
             Stmt::Block(b) => self.block(b)?,
             Stmt::Loop(_) => return internal("counted loop reached the back end unscheduled"),
         }
@@ -500,6 +501,60 @@ impl<'a, 'c> Writer<'a, 'c> {
 }
 
 impl<'c> Writer<'_, 'c> {
+    /// A device `printf`: CUDA's `vprintf(format, buffer)`, the format a
+    /// private constant string, the arguments stored in a struct of their
+    /// types (natural alignment, as the driver reads them) allocated in the
+    /// entry block.
+    fn print(&mut self, format: &[u8], args: &[crate::ir::ExprId]) -> Result<(), Error> {
+        let bytes = self.ctx.const_string(format, true);
+        let g = self.module.add_global(bytes.get_type(), None, "fmt");
+        g.set_initializer(&bytes);
+        g.set_constant(true);
+        g.set_linkage(Linkage_::Private);
+        g.set_unnamed_addr(true);
+        let mut vals = vec![];
+        for a in args {
+            vals.push(self.expr(*a)?);
+        }
+        let ptr_t = self.ctx.ptr_type(AddressSpace::default());
+        let buf = if vals.is_empty() {
+            ptr_t.const_null()
+        } else {
+            let types: Vec<BasicTypeEnum> = vals.iter().map(|v| v.get_type()).collect();
+            let st = self.ctx.struct_type(&types, false);
+            let Some(entry) = self.func.and_then(|f| f.get_first_basic_block()) else {
+                return internal("print outside a function");
+            };
+            let at = self.ctx.create_builder();
+            match entry.get_first_instruction() {
+                Some(i) => at.position_before(&i),
+                None => at.position_at_end(entry),
+            }
+            let buf = llvm(at.build_alloca(st, "printf.args"))?;
+            for (k, v) in vals.iter().enumerate() {
+                let slot = llvm(self.b.build_struct_gep(st, buf, k as u32, "printf.arg"))?;
+                llvm(self.b.build_store(slot, *v))?;
+            }
+            buf
+        };
+        let vprintf = match self.module.get_function("vprintf") {
+            Some(f) => f,
+            None => {
+                let t = self
+                    .ctx
+                    .i32_type()
+                    .fn_type(&[ptr_t.into(), ptr_t.into()], false);
+                self.module.add_function("vprintf", t, None)
+            }
+        };
+        llvm(self.b.build_call(
+            vprintf,
+            &[g.as_pointer_value().into(), buf.into()],
+            "printf",
+        ))?;
+        Ok(())
+    }
+
     /// A `switch`: one block per arm, in order, each falling through into
     /// the next; unmatched values go to the `default` arm or past the end.
     fn switch(

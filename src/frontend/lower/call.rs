@@ -48,6 +48,9 @@ impl Lower<'_> {
                 )
             }
         };
+        if name == "printf" && !self.routines.has_definition(name) {
+            return self.printf(&c.arguments, span);
+        }
         if name == "acc_on_device" && c.arguments.len() == 1 {
             return self.acc_on_device(&c.arguments[0], span);
         }
@@ -60,6 +63,46 @@ impl Lower<'_> {
             return self.abs(name, &c.arguments[0], span);
         }
         self.device_call(name, &sig, &c.arguments, span)
+    }
+
+    /// `printf` with a string literal format: printed by the threads that
+    /// perform side effects here (once per gang in gang-redundant code).
+    fn printf(&mut self, args: &[lang_c::span::Node<Expression>], span: Span) -> DResult<Val> {
+        let Some((fmt, rest)) = args.split_first() else {
+            return self.err(span, "'printf' needs a format string");
+        };
+        let Expression::StringLiteral(parts) = &fmt.node else {
+            return self.err(
+                fmt.span,
+                "in device code the format of 'printf' must be a string literal",
+            );
+        };
+        let format = match crate::frontend::literal::string_literal(&parts.node) {
+            Ok(b) => b,
+            Err(m) => return self.err(fmt.span, m),
+        };
+        let mut vals = vec![];
+        for a in rest {
+            if let Expression::StringLiteral(_) = &a.node {
+                return self.err(a.span, "string literal arguments of 'printf' are not supported in device code (put the text in the format)");
+            }
+            let (x, t) = self.rvalue(a)?;
+            // The default argument promotions (C11 6.5.2.2p6).
+            let to = match &t {
+                CType::Float(_) => CType::DOUBLE,
+                t if t.is_integer() => crate::frontend::conv::promote(t),
+                CType::Ptr(_) => t.clone(),
+                t => {
+                    return self.err(
+                        a.span,
+                        format!("an argument of type '{t}' cannot be printed"),
+                    )
+                }
+            };
+            vals.push(self.convert(x, &t, &to, a.span)?);
+        }
+        self.emit_single(Stmt::Print { format, args: vals });
+        Ok(Val::R(self.int_lit(0, &CType::INT), CType::INT))
     }
 
     fn acc_on_device(&mut self, arg: &lang_c::span::Node<Expression>, span: Span) -> DResult<Val> {

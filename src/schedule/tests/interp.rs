@@ -114,7 +114,9 @@ impl Interp<'_> {
                     }
                 }
             }
-            Stmt::Call { .. } | Stmt::Copy { .. } => panic!("interpreter: {s:?}"),
+            Stmt::Call { .. } | Stmt::Copy { .. } | Stmt::Print { .. } => {
+                panic!("interpreter: {s:?}")
+            }
             Stmt::Block(b) => return self.block(b),
             Stmt::Loop(_) => panic!("unscheduled loop"),
         }
