@@ -117,6 +117,15 @@ impl CType {
         }
     }
 
+    /// True when the type is or points to a type of run-time size (a
+    /// variable-length array parameter is a pointer to one).
+    pub fn has_vla(&self) -> bool {
+        match self {
+            CType::Ptr(t) => t.has_vla(),
+            t => t.runtime_sized(),
+        }
+    }
+
     /// Size in bytes; `None` for incomplete and variable-length types.
     pub fn size(&self) -> Option<u64> {
         Some(match self {

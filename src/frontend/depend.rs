@@ -7,7 +7,8 @@
 //! subscripts (`a[…]…`), and (3) every access to an array it stores into
 //! uses the same subscripts, which mention the loop variable. Anything else
 //! (a recurrence `a[i] = a[i-1]`, a sum into an outer scalar, a store through
-//! a pointer) keeps the loop sequential. The full affine test of the
+//! a pointer, a call of anything but the math library) keeps the loop
+//! sequential. The full affine test of the
 //! scheduling work will replace this. May call: `canon`.
 
 use super::canon::declarator_name;
@@ -137,6 +138,19 @@ impl<'ast> Visit<'ast> for Deps<'_> {
             return;
         }
         match e {
+            // A call may write memory (through a pointer argument or in a
+            // routine's own right); only the math library is known pure.
+            Expression::Call(c) => {
+                let pure = matches!(&c.node.callee.node, Expression::Identifier(id)
+                    if crate::ir::MathFunc::from_c_name(&id.node.name).is_some()
+                        || matches!(id.node.name.as_str(), "abs" | "labs" | "llabs"));
+                if !pure {
+                    self.problem = Some(format!(
+                        "it calls '{}', which may write memory",
+                        &self.text[c.node.callee.span.start..c.node.callee.span.end]
+                    ));
+                }
+            }
             Expression::BinaryOperator(b) if assigns(&b.node.operator.node) => {
                 self.target(&b.node.lhs)
             }
@@ -188,5 +202,7 @@ mod tests {
         assert!(check("s += a[i];").is_err());
         assert!(check("a[0] = b[i];").is_err());
         assert!(check("*(a + i) = 1.0f;").is_err());
+        assert!(check("a[i] = g(a, i);").is_err());
+        assert_eq!(check("a[i] = sqrtf(b[i]);"), Ok(()));
     }
 }

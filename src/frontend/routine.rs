@@ -550,7 +550,7 @@ impl<'a> Walker<'a> {
         };
         // Variable-length array parameters: their sizes from the lengths.
         for (n, b, t) in named {
-            if t.runtime_sized() {
+            if t.has_vla() {
                 let t = lower.materialize_lengths(&t, span)?;
                 lower.bind(&n, b, t);
             }

@@ -53,6 +53,8 @@ int main(void)
         f[i][13] = fmodf(xf * 10.0f, 3.0f);
         f[i][14] = MIN(xf, yf) * MAX(1.0f, yf);
         f[i][15] = sqrtf(fabsf(sinf(xf))) + (float)i;
+        // floating literals of every form
+        d[i][15] += 1e3 + 1.5e-2 + .25 + 3. + 0x1p4 + 0x1.8p-1 + 2.5E+1 + 1e3f + 0.5F + 0X.8P1;
         ints[i] = abs(i - 30) * 1000L + labs((long)i - 40L) + MAX(i, 17) - MIN(i, 17);
     }
     for (int i = 0; i < N; i += 9) {

@@ -44,6 +44,15 @@ static void row_only(int n, int m, double a[n][m], int row)
         a[row][j] = -a[row][j];
 }
 
+#pragma acc routine seq
+static double weighted_trace(int n, int m, const double a[n][m])   // a VLA parameter of a routine
+{
+    double t = 0;
+    for (int i = 0; i < n && i < m; i++)
+        t += a[i][i] * (i + 1) + a[n - 1 - i][0];
+    return t;
+}
+
 int coef[5] = { 1, 2, 3, 4, 5 };
 
 int main(void)
@@ -81,6 +90,10 @@ int main(void)
         }
     vla_stencil(n, m, (const double (*)[m])a, b);
     row_only(n, m, a, 4);
+    double traces[3];
+#pragma acc parallel loop copyin(a[0:n][0:m]) copyout(traces)
+    for (int q = 0; q < 3; q++)
+        traces[q] = weighted_trace(n - q, m, (const double (*)[m])a) + q;
 
     double s = 0;
     long t = 0;
@@ -99,6 +112,7 @@ int main(void)
     for (int i = 0; i < n; i++)
         for (int j = 0; j < m; j++)
             s += a[i][j] * 3 + b[i][j];
+    s += traces[0] + traces[1] * 2 + traces[2] * 3;
     printf("%.10e %ld\n", s, t);
     free(a);
     free(b);
