@@ -9,7 +9,8 @@
 #   expected/<name>.rc     its exit status
 #   expected/<name>.tol    relative tolerance for floating tokens (0: exact)
 #   expected/<name>.compile-error   accc's stderr when it could not compile <name>
-#   expected/<name>.stderr an extended regex stderr must match (a program that must fail)
+#   expected/<name>.stderr an extended regex stderr must match (a program that must fail:
+#                          `// gpu-expect-fail:`); `// gpu-stdout:` lines replace .out
 #   bin/rdc_*              the relocatable-image check (tests/rdc.rs): two hand-made
 #                          units whose kernel calls a device function of the other,
 #                          linked by the runtime from cubins (rdc_link) or PTX
@@ -85,6 +86,17 @@ for src in "$ROOT"/tests/programs/*.c "$ROOT"/tests/programs/*/; do
     rc=0
     "$WORK/$name.cc" >"$BUNDLE/expected/$name.out" || rc=$?
     echo "$rc" >"$BUNDLE/expected/$name.rc"
+    # The answer on the GPU when it is not the oracle's (separate memories),
+    # or the runtime error it must stop with.
+    if grep -q '^// gpu-stdout:' "${files[@]}"; then
+        sed -n 's|^// gpu-stdout:[[:space:]]*||p' "${files[@]}" >"$BUNDLE/expected/$name.out"
+    fi
+    fail="$(sed -n 's|^// gpu-expect-fail:[[:space:]]*||p' "${files[@]}" | head -n1)"
+    if [ -n "$fail" ]; then
+        echo "$fail" >"$BUNDLE/expected/$name.stderr"
+        echo 1 >"$BUNDLE/expected/$name.rc"
+        : >"$BUNDLE/expected/$name.out"
+    fi
     tol="$(sed -n 's|^// tolerance:[[:space:]]*\([^[:space:]]*\).*|\1|p' "${files[@]}" | sort -g | tail -n1)"
     echo "${tol:-0}" >"$BUNDLE/expected/$name.tol"
 

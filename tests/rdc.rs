@@ -141,6 +141,7 @@ fn image_c(source: &str, ptx: &str, cubin: bool) -> String {
         cubin: cubin.as_deref().map(|c| (c, ARCH)),
         plugin_dir: None,
         relocatable,
+        cells: &[],
     })
 }
 

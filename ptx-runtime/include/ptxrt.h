@@ -19,8 +19,12 @@ typedef __SIZE_TYPE__ __ptxrt_size_t;
 typedef __UINT32_TYPE__ __ptxrt_u32;
 typedef __UINT64_TYPE__ __ptxrt_u64;
 
-/* 2: struct __ptxrt_image gained `relocatable`. */
-#define PTXRT_ABI_VERSION 2
+/* 2: struct __ptxrt_image gained `relocatable`.
+ * 3: the whole data environment (OpenACC 3.3 2.6-2.8, 2.13): more map kinds
+ *    and modifier flags in struct __ptxrt_map, enter/exit data, update,
+ *    host_data, declare (struct __ptxrt_declare, device address cells in
+ *    struct __ptxrt_image), region cleanup for early exits. */
+#define PTXRT_ABI_VERSION 3
 
 /* One device image: the PTX (and, when ptxas was available at compile time,
  * a cubin) of one translation unit. Defined by the object accc produces and
@@ -49,8 +53,22 @@ struct __ptxrt_image {
   const char *plugin_dir;      /* accc's lib directory at compile time (where
                                   libptxrt-cuda.so was installed), or NULL */
   void *runtime_state;         /* owned by libptxrt; zero-initialised */
+  const struct __ptxrt_cell *cells;  /* device address cells of this image (see below), or NULL */
+  __ptxrt_size_t ncells;
 };
 void __ptxrt_register_image(struct __ptxrt_image *img);
+
+/* A device address cell: a pointer-sized `.global` variable of the image's
+ * device code (PTX symbol `symbol`) through which its device functions reach
+ * the device copy of host global `host` (a variable in an `acc declare`
+ * directive). Whenever the image's code is loaded on a device, and whenever
+ * the device copy of `host` appears or goes (declare link: by data clauses),
+ * the runtime stores into the cell the device address of `host` (or 0 when it
+ * has none), before any kernel of the image runs. */
+struct __ptxrt_cell {
+  const char *symbol;
+  const void *host;
+};
 
 /* Where a construct is in the user's source. */
 struct __ptxrt_loc {
@@ -60,14 +78,27 @@ struct __ptxrt_loc {
   const char *construct;       /* "parallel loop", "kernels", "data", ... */
 };
 
-/* Data clause kinds. */
+/* Data clause kinds (OpenACC 3.3 2.7). On a structured construct (data,
+ * compute, declare in a function) a reference is taken at begin and dropped
+ * at end; on enter data / exit data the dynamic reference count moves. */
 enum __ptxrt_map_kind {
-  PTXRT_MAP_COPY = 0,
-  PTXRT_MAP_COPYIN = 1,
-  PTXRT_MAP_COPYOUT = 2,
-  PTXRT_MAP_CREATE = 3,
-  PTXRT_MAP_PRESENT = 4
+  PTXRT_MAP_COPY = 0,       /* present, or allocate + copy in; at end copy out when the last reference goes */
+  PTXRT_MAP_COPYIN = 1,     /* present, or allocate + copy in */
+  PTXRT_MAP_COPYOUT = 2,    /* present, or allocate; copy out when the last reference goes */
+  PTXRT_MAP_CREATE = 3,     /* present, or allocate */
+  PTXRT_MAP_PRESENT = 4,    /* must be present: else a runtime error naming the item */
+  PTXRT_MAP_NO_CREATE = 5,  /* a reference when present; else nothing (a kernel sees the host address) */
+  PTXRT_MAP_DELETE = 6,     /* exit data: drop a reference, no copy out */
+  PTXRT_MAP_ATTACH = 7,     /* host = address of a host pointer (bytes = its size): attach it
+                               (its device copy, if present, gets the device address of its
+                               target, counted per pointer); detach at end */
+  PTXRT_MAP_DETACH = 8,     /* exit data: detach the pointer at host */
+  PTXRT_MAP_DEVICEPTR = 9   /* the item is a device address already: nothing to do */
 };
+
+/* Modifier flags of struct __ptxrt_map. */
+#define PTXRT_MAP_ZERO 1      /* create/copyout(zero:): new device memory is zeroed */
+#define PTXRT_MAP_READONLY 2  /* copyin(readonly:), present(readonly:) */
 
 /* One data clause item: a contiguous host range. */
 struct __ptxrt_map {
@@ -75,7 +106,14 @@ struct __ptxrt_map {
   const void *host;            /* first byte of the section */
   __ptxrt_size_t bytes;                /* length of the section in bytes (may be 0) */
   int kind;                    /* enum __ptxrt_map_kind */
+  int flags;                   /* PTXRT_MAP_ZERO | PTXRT_MAP_READONLY */
 };
+
+/* Async arguments of the data directives: `async` is the queue (an
+ * acc_async_t value or a non-negative queue number; PTXRT_ASYNC_NONE when no
+ * async clause: synchronous), `waits` the `nwaits` queues of a wait clause
+ * (nwaits = -1: `wait` with no list, every queue; 0: no wait clause). */
+#define PTXRT_ASYNC_NONE (-2)
 
 /* Nonzero when the construct runs on the device: cond is the value of the
  * if clause (1 when absent). Initialises the runtime on first use, loading the
@@ -89,15 +127,61 @@ int __ptxrt_use_device(int cond);
  * returned handle is passed to end. */
 void *__ptxrt_data_begin(const struct __ptxrt_loc *loc, const struct __ptxrt_map *maps, int n);
 void __ptxrt_data_end(void *region);
+/* __ptxrt_data_end for `void *r __attribute__((cleanup(__ptxrt_data_cleanup)))`:
+ * ends the region *r (if not null) when control leaves its scope by any
+ * route (return, break, goto); sets *r to null. */
+void __ptxrt_data_cleanup(void **region);
+
+/* enter data / exit data (2.14.6, 2.14.7): the items in order, moving the
+ * dynamic reference counts; `finalize` drops them to zero. With `async`, the
+ * copies go to that queue (device memory is freed only after they ran). */
+void __ptxrt_enter_data(const struct __ptxrt_loc *loc, const struct __ptxrt_map *maps, int n,
+                        int async, int nwaits, const int *waits);
+void __ptxrt_exit_data(const struct __ptxrt_loc *loc, const struct __ptxrt_map *maps, int n,
+                       int finalize, int async, int nwaits, const int *waits);
+
+/* update (2.14.4): copy each present range to the device or to the host.
+ * Not present: a runtime error naming the item, or nothing with if_present. */
+struct __ptxrt_update {
+  const char *name;
+  const void *host;
+  __ptxrt_size_t bytes;
+  int to_device;               /* 1: device(…); 0: self(…) / host(…) */
+};
+void __ptxrt_update(const struct __ptxrt_loc *loc, const struct __ptxrt_update *items, int n,
+                    int if_present, int async, int nwaits, const int *waits);
+
+/* host_data use_device (2.8): the device address of host address p, found
+ * through the present range containing it; not present: a runtime error, or
+ * p itself with if_present. */
+void *__ptxrt_host_data_ptr(const struct __ptxrt_loc *loc, const char *name, const void *p,
+                         int if_present);
+
+/* A global in an `acc declare` directive (2.13), registered by a constructor
+ * of every translation unit whose directive names it (the same range more
+ * than once is one entry). create / copyin / device_resident: the device copy
+ * exists from the device's initialisation until shutdown (copyin: filled from
+ * the host then). link: no copy of its own; its cells follow whatever data
+ * clause maps the range. */
+struct __ptxrt_declare {
+  const char *name;            /* the variable as written */
+  const void *host;
+  __ptxrt_size_t bytes;
+  int kind;                    /* PTXRT_MAP_CREATE, PTXRT_MAP_COPYIN, or PTXRT_DECLARE_LINK */
+  struct __ptxrt_loc loc;      /* where the directive is */
+};
+#define PTXRT_DECLARE_LINK 100
+void __ptxrt_register_declare(const struct __ptxrt_declare *d);
 
 /* The device address that corresponds to host address p. The present range is
  * found through `section` (an address inside a present range: the start of the
  * clause's section, or p itself when NULL); the result is that range's device
  * base plus (p - host base), computed with wrapping arithmetic so a pointer to
  * the start of an array whose section starts later still translates. A NULL p
- * gives NULL. Not present: a runtime error naming `name`. */
+ * gives NULL. Not present: a runtime error naming `name`; with `if_present`
+ * (a no_create item) p itself. */
 void *__ptxrt_deviceptr(const struct __ptxrt_loc *loc, const char *name, const void *p,
-                        const void *section);
+                        const void *section, int if_present);
 
 /* Launch geometry defaults: number of gangs (blocks) for a loop of `trip`
  * iterations run by blocks of `block` threads, chosen from the device (SM

@@ -24,6 +24,9 @@ pub struct Image<'a> {
     /// (ptxrt.h, `struct __ptxrt_image`). The driver decides it
     /// (`ir::Module::relocatable`).
     pub relocatable: bool,
+    /// Device address cells: (PTX symbol of the cell, C name of the declared
+    /// host global whose device address it holds).
+    pub cells: &'a [(String, String)],
 }
 
 fn bytes_array(out: &mut String, name: &str, bytes: &[u8], nul: bool) {
@@ -62,9 +65,24 @@ pub fn write_c(img: &Image) -> String {
         .plugin_dir
         .map(c_str)
         .unwrap_or_else(|| "(const char *)0".into());
+    let cells = if img.cells.is_empty() {
+        "(const struct __ptxrt_cell *)0, 0".to_string()
+    } else {
+        let items: Vec<String> = img
+            .cells
+            .iter()
+            .map(|(sym, host)| format!("{{{}, (const void *)&({host})}}", c_str(sym)))
+            .collect();
+        let _ = writeln!(
+            out,
+            "static const struct __ptxrt_cell __accc_cells[] = {{{}}};",
+            items.join(", ")
+        );
+        format!("__accc_cells, {}", img.cells.len())
+    };
     let _ = writeln!(
         out,
-        "static struct __ptxrt_image {IMAGE} = {{PTXRT_ABI_VERSION, {}u, {}, (const char *)__accc_ptx, {}, {cubin}, {cubin_len}, {arch}, {dir}, (void *)0}};",
+        "static struct __ptxrt_image {IMAGE} = {{PTXRT_ABI_VERSION, {}u, {}, (const char *)__accc_ptx, {}, {cubin}, {cubin_len}, {arch}, {dir}, (void *)0, {cells}}};",
         u32::from(img.relocatable),
         c_str(img.source),
         img.ptx.len()
@@ -89,15 +107,19 @@ mod tests {
             r#"#include <stdio.h>
 #include <string.h>
 #include <ptxrt.h>
+double declared_global;
 static struct __ptxrt_image {IMAGE};
 static struct __ptxrt_image *seen;
 void __ptxrt_register_image(struct __ptxrt_image *img) {{ seen = img; }}
 int main(void) {{
   if (seen != &{IMAGE}) return 2;
-  printf("abi=%u relocatable=%u source=%s ptx=%s ptx_len=%zu cubin_len=%zu arch=%s dir=%s\n",
+  printf("abi=%u relocatable=%u source=%s ptx=%s ptx_len=%zu cubin_len=%zu arch=%s dir=%s",
          (unsigned)seen->abi_version, (unsigned)seen->relocatable, seen->source, seen->ptx,
          (size_t)seen->ptx_len, (size_t)seen->cubin_len,
          seen->cubin_arch ? seen->cubin_arch : "-", seen->plugin_dir ? seen->plugin_dir : "-");
+  for (size_t i = 0; i < seen->ncells; i++)
+    printf(" cell=%s%s", seen->cells[i].symbol, seen->cells[i].host == &declared_global ? "@declared_global" : "@?");
+  printf("\n");
   return seen->cubin_len && memcmp(seen->cubin, "\x7f" "ELF", 4) != 0;
 }}
 {}"#,
@@ -140,10 +162,14 @@ int main(void) {{
             cubin: Some((cubin, "sm_90")),
             plugin_dir: Some("/opt/accc/lib"),
             relocatable: true,
+            cells: &[(
+                "__accc_cell_declared_global".into(),
+                "declared_global".into(),
+            )],
         };
         assert_eq!(
             run(&img),
-            "abi=2 relocatable=1 source=dir/a \"b\".c ptx=.visible .func f() ptx_len=18 cubin_len=7 arch=sm_90 dir=/opt/accc/lib\n"
+            "abi=3 relocatable=1 source=dir/a \"b\".c ptx=.visible .func f() ptx_len=18 cubin_len=7 arch=sm_90 dir=/opt/accc/lib cell=__accc_cell_declared_global@declared_global\n"
         );
     }
 
@@ -155,10 +181,11 @@ int main(void) {{
             cubin: None,
             plugin_dir: None,
             relocatable: false,
+            cells: &[],
         };
         assert_eq!(
             run(&img),
-            "abi=2 relocatable=0 source=a.c ptx=.entry k() ptx_len=10 cubin_len=0 arch=- dir=-\n"
+            "abi=3 relocatable=0 source=a.c ptx=.entry k() ptx_len=10 cubin_len=0 arch=- dir=-\n"
         );
     }
 }

@@ -220,6 +220,7 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
             cubin: cubin.as_deref().map(|c| (c, opts.arch.as_str())),
             plugin_dir: dir.as_deref(),
             relocatable,
+            cells: &[],
         }));
     }
     if emit == Some("host-c") {

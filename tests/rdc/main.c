@@ -23,9 +23,9 @@ int main(void) {
     return 0;
   }
   static const struct __ptxrt_loc loc = {"tests/rdc/main.c", __LINE__, 1, "parallel loop"};
-  struct __ptxrt_map map = {"out[0:N]", out, sizeof out, PTXRT_MAP_COPYOUT};
+  struct __ptxrt_map map = {"out[0:N]", out, sizeof out, PTXRT_MAP_COPYOUT, 0};
   void *region = __ptxrt_data_begin(&loc, &map, 1);
-  void *dout = __ptxrt_deviceptr(&loc, "out", out, out);
+  void *dout = __ptxrt_deviceptr(&loc, "out", out, out, 0);
   unsigned n = N;
   void *args[2] = {&dout, &n};
   __ptxrt_launch(&loc, &__accc_image, "rdc_add_one", (N + 127) / 128, 1, 1, 128, 1, 1, 0, args);

@@ -4,8 +4,9 @@
 
 use std::ffi::{c_char, c_int, c_void, CStr};
 
-/// `PTXRT_ABI_VERSION` of ptxrt.h (2: `Image::relocatable` added).
-pub const PTXRT_ABI_VERSION: u32 = 2;
+/// `PTXRT_ABI_VERSION` of ptxrt.h (2: `Image::relocatable` added; 3: the
+/// data environment: `Image::cells`, `Map::flags`).
+pub const PTXRT_ABI_VERSION: u32 = 3;
 
 /// `struct __ptxrt_image`.
 #[repr(C)]
@@ -23,6 +24,17 @@ pub struct Image {
     pub cubin_arch: *const c_char,
     pub plugin_dir: *const c_char,
     pub runtime_state: *mut c_void,
+    /// Device address cells (`struct __ptxrt_cell`), `ncells` of them.
+    pub cells: *const Cell,
+    pub ncells: usize,
+}
+
+/// `struct __ptxrt_cell`: a pointer-sized device global of an image that
+/// must hold the device address of a declared host global.
+#[repr(C)]
+pub struct Cell {
+    pub symbol: *const c_char,
+    pub host: *const c_void,
 }
 
 // The C layout of ptxrt.h on 64-bit targets (checked on the C side by
@@ -31,8 +43,10 @@ pub struct Image {
 const _: () = {
     assert!(std::mem::offset_of!(Image, relocatable) == 4);
     assert!(std::mem::offset_of!(Image, source) == 8);
-    assert!(std::mem::size_of::<Image>() == 72);
+    assert!(std::mem::size_of::<Image>() == 88);
     assert!(std::mem::offset_of!(Image, runtime_state) == 64);
+    assert!(std::mem::offset_of!(Image, cells) == 72);
+    assert!(std::mem::size_of::<Map>() == 32);
 };
 
 impl Image {
@@ -94,6 +108,8 @@ pub struct Map {
     pub host: *const c_void,
     pub bytes: usize,
     pub kind: c_int,
+    /// `PTXRT_MAP_ZERO | PTXRT_MAP_READONLY`.
+    pub flags: c_int,
 }
 
 impl Map {

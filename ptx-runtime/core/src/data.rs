@@ -197,7 +197,7 @@ pub unsafe extern "C" fn __ptxrt_data_end(region: *mut c_void) {
     })
 }
 
-/// `void *__ptxrt_deviceptr(loc, name, p, section)`.
+/// `void *__ptxrt_deviceptr(loc, name, p, section, if_present)`.
 ///
 /// # Safety
 /// Strings must be NUL-terminated or null; the pointers are only compared.
@@ -207,6 +207,7 @@ pub unsafe extern "C" fn __ptxrt_deviceptr(
     name: *const c_char,
     p: *const c_void,
     section: *const c_void,
+    if_present: c_int,
 ) -> *mut c_void {
     guard(|| {
         if p.is_null() {
@@ -219,6 +220,7 @@ pub unsafe extern "C" fn __ptxrt_deviceptr(
         let s = if section.is_null() { p } else { section };
         match dev.present.translate(p as usize, s as usize) {
             Some(d) => d as usize as *mut c_void,
+            None if if_present != 0 => p.cast_mut(),
             None => fatal_at(
                 // SAFETY: as for __ptxrt_data_begin.
                 unsafe { &SrcLoc::from_c(loc) },

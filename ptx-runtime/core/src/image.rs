@@ -346,6 +346,8 @@ mod tests {
             cubin_arch: arch,
             plugin_dir: c"/opt/accc/lib".as_ptr(),
             runtime_state: ptr::null_mut(),
+            cells: ptr::null(),
+            ncells: 0,
         }
     }
 

@@ -199,6 +199,8 @@ fn image(
         cubin_arch: c"sm_90".as_ptr(),
         plugin_dir: ptr::null(),
         runtime_state: ptr::null_mut(),
+        cells: ptr::null(),
+        ncells: 0,
     }))
 }
 

@@ -144,6 +144,8 @@ mod tests {
             },
             plugin_dir: ptr::null(),
             runtime_state: ptr::null_mut(),
+            cells: ptr::null(),
+            ncells: 0,
         }
     }
 

@@ -15,7 +15,9 @@ const PROG: &str = r#"
 
 /* The layout abi::Image assumes (x86-64): `relocatable` fills the padding
  * after abi_version, so every other field is where ABI version 1 had it. */
-_Static_assert(sizeof(struct __ptxrt_image) == 72, "size of struct __ptxrt_image");
+_Static_assert(sizeof(struct __ptxrt_image) == 88, "size of struct __ptxrt_image");
+_Static_assert(__builtin_offsetof(struct __ptxrt_image, cells) == 72, "cells");
+_Static_assert(sizeof(struct __ptxrt_map) == 32, "size of struct __ptxrt_map");
 _Static_assert(__builtin_offsetof(struct __ptxrt_image, relocatable) == 4, "relocatable");
 _Static_assert(__builtin_offsetof(struct __ptxrt_image, source) == 8, "source");
 _Static_assert(__builtin_offsetof(struct __ptxrt_image, runtime_state) == 64, "runtime_state");
@@ -43,12 +45,12 @@ int main(int argc, char **argv) {
   /* Host mode: data clauses do nothing, addresses are host addresses. */
   double a[16];
   struct __ptxrt_loc loc = { "t.c", 7, 1, "data" };
-  struct __ptxrt_map m[2] = { { "a[0:16]", a, sizeof a, PTXRT_MAP_COPY },
-                              { "a[4:0]", a + 4, 0, PTXRT_MAP_PRESENT } };
+  struct __ptxrt_map m[2] = { { "a[0:16]", a, sizeof a, PTXRT_MAP_COPY, 0 },
+                              { "a[4:0]", a + 4, 0, PTXRT_MAP_PRESENT, 0 } };
   void *r = __ptxrt_data_begin(&loc, m, 2);
   CHECK(r == NULL);
-  CHECK(__ptxrt_deviceptr(&loc, "a", a, a + 2) == (void *)a);
-  CHECK(__ptxrt_deviceptr(&loc, "a", NULL, NULL) == NULL);
+  CHECK(__ptxrt_deviceptr(&loc, "a", a, a + 2, 0) == (void *)a);
+  CHECK(__ptxrt_deviceptr(&loc, "a", NULL, NULL, 0) == NULL);
   __ptxrt_data_end(r);
   acc_init(acc_device_host);
   acc_shutdown(acc_device_nvidia);

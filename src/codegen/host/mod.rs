@@ -143,7 +143,7 @@ impl Writer<'_> {
                         }
                         HostArg::DevicePtr { name, ptr, section } => {
                             out.push_str(&format!(
-                                "void *__accc_d{id}_{i} = __ptxrt_deviceptr(&__accc_loc{id}, {}, (const void *){ptr}, {}); ",
+                                "void *__accc_d{id}_{i} = __ptxrt_deviceptr(&__accc_loc{id}, {}, (const void *){ptr}, {}, 0); ",
                                 c_str(name),
                                 section.clone().unwrap_or_else(|| "(const void *)0".into())
                             ));
@@ -190,7 +190,7 @@ impl Writer<'_> {
 
 fn map_init(m: &HostMap) -> String {
     format!(
-        "{{{}, {}, {}, {}}}",
+        "{{{}, {}, {}, {}, 0}}",
         c_str(&m.name),
         m.start,
         m.bytes,
