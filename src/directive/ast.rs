@@ -406,6 +406,25 @@ impl ReductionOp {
     }
 }
 
+impl DirectiveKind {
+    /// An executable directive that stands alone (applies where it is, not
+    /// to a following statement): `enter data`, `exit data`, `update`,
+    /// `wait`, `init`, `shutdown`, `set`, and `declare`.
+    pub fn is_standalone(&self) -> bool {
+        matches!(
+            self,
+            DirectiveKind::EnterData
+                | DirectiveKind::ExitData
+                | DirectiveKind::Update
+                | DirectiveKind::Wait(_)
+                | DirectiveKind::Init
+                | DirectiveKind::Shutdown
+                | DirectiveKind::Set
+                | DirectiveKind::Declare
+        )
+    }
+}
+
 impl BindName {
     /// The bound name: the identifier, or the literal without its quotes.
     pub fn name(&self) -> &str {

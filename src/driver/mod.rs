@@ -210,6 +210,12 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
     }
     let mut host_c = host::write(&t.text, &t.plan, &t.module);
     if has_kernels {
+        let cells: Vec<(String, String)> = t
+            .module
+            .cells
+            .iter()
+            .map(|c| (c.symbol.clone(), c.host.clone()))
+            .collect();
         let dir = tools
             .lib_dir
             .as_ref()
@@ -220,7 +226,7 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
             cubin: cubin.as_deref().map(|c| (c, opts.arch.as_str())),
             plugin_dir: dir.as_deref(),
             relocatable,
-            cells: &[],
+            cells: &cells,
         }));
     }
     if emit == Some("host-c") {

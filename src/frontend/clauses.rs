@@ -27,12 +27,34 @@ pub struct ClauseCtx<'a> {
 
 /// A data clause item resolved in the host scope.
 pub struct DataItem {
-    /// The variable's name.
+    /// The variable the reference starts from.
     pub var: String,
     /// Its type.
     pub ty: CType,
+    /// The item is the variable itself or a sub-array of it (not one of its
+    /// members).
+    pub whole: bool,
     /// The host range.
     pub map: HostMap,
+    /// For a sub-array through a pointer that is a struct member
+    /// (`s.p[0:n]`): that pointer, attached once the range is present.
+    pub attach: Option<HostMap>,
+}
+
+/// The host bytes a variable reference denotes, as C text.
+pub struct HostRange {
+    /// Address of the first byte (`const void *`).
+    pub start: String,
+    /// Length in bytes.
+    pub bytes: String,
+    /// The reference goes through a struct member.
+    pub member: bool,
+    /// The C lvalue of the pointer a sub-array goes through, when that
+    /// pointer is a struct member.
+    pub pointer_member: Option<String>,
+    /// The type of the object the reference ends at (for a sub-array: the
+    /// array or pointer it is taken of).
+    pub ty: CType,
 }
 
 struct Idents(Vec<(String, Span)>);
@@ -89,7 +111,62 @@ impl ClauseCtx<'_> {
     }
 
     /// Resolves one data clause item to a host range.
-    pub fn data_item(&self, v: &VarRef, kind: MapKind) -> DResult<DataItem> {
+    pub fn data_item(&self, v: &VarRef, kind: MapKind, flags: u32) -> DResult<DataItem> {
+        let (ty, r) = self.range(v)?;
+        let attach = r.pointer_member.as_ref().map(|p| HostMap {
+            name: p.clone(),
+            start: format!("(const void *)&({p})"),
+            bytes: format!("sizeof({p})"),
+            kind: MapKind::Attach,
+            flags: 0,
+        });
+        Ok(DataItem {
+            var: v.base.name.clone(),
+            ty,
+            whole: !r.member,
+            map: HostMap {
+                name: v.text.clone(),
+                start: r.start,
+                bytes: r.bytes,
+                kind,
+                flags,
+            },
+            attach,
+        })
+    }
+
+    /// An `attach`/`detach` item: a pointer lvalue (`p`, `s.p`, `a[i]`).
+    pub fn pointer_item(&self, v: &VarRef, kind: MapKind) -> DResult<DataItem> {
+        let (ty, r) = self.range(v)?;
+        if !matches!(r.ty, CType::Ptr(_))
+            || v.path.iter().any(|a| matches!(a, Access::Section { .. }))
+        {
+            return self.err(
+                v.span.start,
+                format!(
+                    "'{}' in an attach or detach clause must be a pointer",
+                    v.text
+                ),
+            );
+        }
+        Ok(DataItem {
+            var: v.base.name.clone(),
+            ty,
+            whole: false,
+            map: HostMap {
+                name: v.text.clone(),
+                start: r.start,
+                bytes: r.bytes,
+                kind,
+                flags: 0,
+            },
+            attach: None,
+        })
+    }
+
+    /// The host range of a variable reference: the variable, a member, a
+    /// sub-array. Returns the variable's type and the range.
+    pub fn range(&self, v: &VarRef) -> DResult<(CType, HostRange)> {
         let name = &v.base.name;
         let Some(sym) = self.scope.lookup(name) else {
             return self.err(
@@ -103,33 +180,99 @@ impl ClauseCtx<'_> {
                 format!("'{name}' in a data clause is not a variable"),
             );
         }
-        let ty = sym.ty.clone();
-        let (start, bytes) = if v.path.is_empty() {
-            match &ty {
-                CType::Ptr(_) => {
+        let var_ty = sym.ty.clone();
+        // Everything up to the last member access selects one object; the
+        // subscripts after it may be sub-arrays.
+        let split = v
+            .path
+            .iter()
+            .rposition(|a| matches!(a, Access::Member { .. }))
+            .map_or(0, |i| i + 1);
+        let (prefix, suffix) = v.path.split_at(split);
+        let mut text = name.clone();
+        let mut t = var_ty.clone();
+        for a in prefix {
+            match a {
+                Access::Member { name: m, arrow } => {
+                    let st = match (&t, arrow) {
+                        (CType::Struct(s), false) => s.clone(),
+                        (CType::Ptr(inner), true) => match &**inner {
+                            CType::Struct(s) => s.clone(),
+                            _ => return self.err(m.span.start, format!("'->{}' on '{text}', which is not a pointer to a struct or union", m.name)),
+                        },
+                        _ => return self.err(m.span.start, format!("member '{}' of '{text}', which is not a struct or union", m.name)),
+                    };
+                    if let Some(why) = st.unusable() {
+                        return self.err(m.span.start, why);
+                    }
+                    let Some((mt, _)) = st.member(&m.name) else {
+                        return self.err(
+                            m.span.start,
+                            format!("no member named '{}' in '{}'", m.name, st.name()),
+                        );
+                    };
+                    text = if *arrow {
+                        format!("({text})->{}", m.name)
+                    } else {
+                        format!("({text}).{}", m.name)
+                    };
+                    t = mt;
+                }
+                Access::Index(i) => {
+                    let Some(e) = t.element().cloned() else {
+                        return self.err(
+                            v.span.start,
+                            format!("subscript of '{text}', which is not an array or pointer"),
+                        );
+                    };
+                    text = format!("({text})[{}]", self.check_expr(i)?);
+                    t = e;
+                }
+                Access::Section { span, .. } => {
                     return self.err(
-                        v.span.start,
-                        format!("pointer '{name}' in a data clause needs a sub-array giving its extent (e.g. '{name}[0:n]')"),
+                        span.start,
+                        format!(
+                            "'{}': a sub-array followed by a member access is not contiguous",
+                            v.text
+                        ),
                     )
                 }
-                t if t.size().is_none() && !t.runtime_sized() => {
-                    return self.err(v.span.start, format!("'{name}' of type '{t}' cannot appear in a data clause"))
-                }
-                _ => (format!("(const void *)&({name})"), format!("sizeof({name})")),
             }
-        } else {
-            self.section(v, name, &ty)?
-        };
-        Ok(DataItem {
-            var: name.clone(),
-            ty,
-            map: HostMap {
-                name: v.text.clone(),
+        }
+        let member = split > 0;
+        if suffix.is_empty() {
+            return match &t {
+                CType::Ptr(_) => self.err(
+                    v.span.start,
+                    format!("pointer '{}' in a data clause needs a sub-array giving its extent (e.g. '{}[0:n]')", v.text, v.text),
+                ),
+                t if t.size().is_none() && !t.runtime_sized() => {
+                    self.err(v.span.start, format!("'{}' of type '{t}' cannot appear in a data clause", v.text))
+                }
+                _ => Ok((
+                    var_ty,
+                    HostRange {
+                        start: format!("(const void *)&({text})"),
+                        bytes: format!("sizeof({text})"),
+                        member,
+                        pointer_member: None,
+                        ty: t,
+                    },
+                )),
+            };
+        }
+        let pointer_member = (member && matches!(t, CType::Ptr(_))).then(|| text.clone());
+        let (start, bytes) = self.section(v, &text, suffix, &t)?;
+        Ok((
+            var_ty,
+            HostRange {
                 start,
                 bytes,
-                kind,
+                member,
+                pointer_member,
+                ty: t,
             },
-        })
+        ))
     }
 
     /// An integer constant clause expression's value, if it is one.
@@ -156,7 +299,13 @@ impl ClauseCtx<'_> {
     /// (`a[0:n]`, `u[1:k]`, `a[i][0:m]`, `b[0:n][0:M]`): it must be
     /// contiguous — after the first dimension that selects more than one
     /// element, every dimension must be complete.
-    fn section(&self, v: &VarRef, name: &str, ty: &CType) -> DResult<(String, String)> {
+    fn section(
+        &self,
+        v: &VarRef,
+        name: &str,
+        path: &[Access],
+        ty: &CType,
+    ) -> DResult<(String, String)> {
         struct Dim {
             lo: String,
             len: String,
@@ -165,7 +314,7 @@ impl ClauseCtx<'_> {
         }
         let mut dims = vec![];
         let mut t = ty.clone();
-        for (k, acc) in v.path.iter().enumerate() {
+        for (k, acc) in path.iter().enumerate() {
             // A variable-length dimension whose length is a variable is
             // complete when the section's length names that variable.
             let mut vla_len: Option<String> = None;

@@ -9,13 +9,12 @@
 
 use super::canon::{canonical, trip_text};
 use super::clauses::ClauseCtx;
-use super::ctype::CType;
 use super::lower::{LoopSpec, Lower};
 use super::unit::Walker;
 use crate::diag::{DResult, Diagnostics};
-use crate::directive::{Clause, ClauseKind, DataKind, DefaultKind, Directive, DirectiveKind};
-use crate::ir::host::{Construct, ConstructKind, HostArg, MapKind};
-use crate::ir::{GridSize, Kernel, Launch, Parallelism, ParamMode, Stmt};
+use crate::directive::{Clause, ClauseKind, DefaultKind, DirectiveKind};
+use crate::ir::host::{Construct, ConstructKind};
+use crate::ir::{GridSize, Kernel, Launch, Parallelism, Stmt};
 use lang_c::ast::*;
 use lang_c::span::Node;
 use std::collections::HashMap;
@@ -30,13 +29,6 @@ pub struct Levels {
 }
 
 impl Walker<'_> {
-    fn clause_err<T>(&self, p: usize, c: &Clause, msg: String) -> DResult<T> {
-        Err(Diagnostics::one(
-            Some(self.pragma_loc(p, c.span.start)),
-            msg,
-        ))
-    }
-
     fn not_yet<T>(&self, p: usize, c: &Clause, on: &str) -> DResult<T> {
         self.clause_err(
             p,
@@ -59,6 +51,16 @@ impl Walker<'_> {
             | DirectiveKind::ParallelLoop
             | DirectiveKind::KernelsLoop
             | DirectiveKind::SerialLoop => self.compute(p, rest, s),
+            DirectiveKind::HostData => self.host_data(p, rest, s),
+            DirectiveKind::EnterData
+            | DirectiveKind::ExitData
+            | DirectiveKind::Update
+            | DirectiveKind::Declare => {
+                // Standalone: runs where its line is, before the statement.
+                self.standalone(p);
+                self.stmt_with(s, rest);
+                Ok(())
+            }
             DirectiveKind::Routine(_) => Err(Diagnostics::one(
                 Some(self.pragma_loc(p, d.kind_span.start)),
                 "'#pragma acc routine' without a name must be followed by a function declaration or definition",
@@ -80,79 +82,6 @@ impl Walker<'_> {
         self.report(r);
     }
 
-    /// The data clauses of directive `p` as host maps, checked in scope.
-    fn data_maps(&self, p: usize, d: &Directive) -> DResult<Vec<super::clauses::DataItem>> {
-        let ctx = ClauseCtx {
-            sm: self.sm,
-            scope: &self.scope,
-            base: self.pragmas[p].text_start,
-        };
-        let mut items = vec![];
-        for c in &d.clauses {
-            let ClauseKind::Data(dc) = &c.kind else {
-                continue;
-            };
-            let kind = match dc.kind {
-                DataKind::Copy => MapKind::Copy,
-                DataKind::CopyIn => MapKind::CopyIn,
-                DataKind::CopyOut => MapKind::CopyOut,
-                DataKind::Create => MapKind::Create,
-                DataKind::Present => MapKind::Present,
-                _ => return self.not_yet(p, c, d.kind.name()),
-            };
-            if dc.readonly || dc.zero {
-                let m = if dc.readonly { "readonly" } else { "zero" };
-                return self.clause_err(p, c, format!("the '{m}' modifier is not supported yet"));
-            }
-            for v in &dc.vars {
-                items.push(ctx.data_item(v, kind)?);
-            }
-        }
-        Ok(items)
-    }
-
-    fn if_cond(&self, p: usize, d: &Directive) -> DResult<Option<String>> {
-        let ctx = ClauseCtx {
-            sm: self.sm,
-            scope: &self.scope,
-            base: self.pragmas[p].text_start,
-        };
-        for c in &d.clauses {
-            if let ClauseKind::If(e) = &c.kind {
-                return Ok(Some(ctx.check_expr(e)?));
-            }
-        }
-        Ok(None)
-    }
-
-    fn data(&mut self, p: usize, rest: &[usize], s: &Node<Statement>) -> DResult<()> {
-        let d = &self.dirs[p];
-        for c in &d.clauses {
-            if !matches!(c.kind, ClauseKind::Data(_) | ClauseKind::If(_)) {
-                return self.not_yet(p, c, "data");
-            }
-        }
-        let items = self.data_maps(p, d)?;
-        let cond = self.if_cond(p, d)?;
-        self.data_stack.push(
-            items
-                .iter()
-                .map(|i| (i.var.clone(), i.map.start.clone()))
-                .collect(),
-        );
-        self.plan.constructs.push(Construct {
-            kind: ConstructKind::Data,
-            name: "data".into(),
-            loc: self.pragma_loc(p, d.kind_span.start),
-            stmt: s.span.start..s.span.end,
-            cond,
-            maps: items.into_iter().map(|i| i.map).collect(),
-        });
-        self.stmt_with(s, rest);
-        self.data_stack.pop();
-        Ok(())
-    }
-
     fn compute(&mut self, p: usize, rest: &[usize], s: &Node<Statement>) -> DResult<()> {
         let d = &self.dirs[p];
         let name = d.kind.name();
@@ -169,9 +98,11 @@ impl Walker<'_> {
         };
         let (mut num_gangs, mut num_workers, mut vector_length, mut default_none) =
             (None, None, None, false);
+        let mut default_present = false;
         for c in &d.clauses {
             match &c.kind {
                 ClauseKind::Data(_) | ClauseKind::If(_) => {}
+                ClauseKind::Default(DefaultKind::Present) => default_present = true,
                 ClauseKind::NumGangs(v) if v.len() == 1 => num_gangs = Some(ctx.check_expr(&v[0])?),
                 ClauseKind::NumWorkers(e) => num_workers = Some(ctx.check_expr(e)?),
                 ClauseKind::VectorLength(e) => vector_length = Some(ctx.check_expr(e)?),
@@ -190,7 +121,7 @@ impl Walker<'_> {
                 _ => return self.not_yet(p, c, name),
             }
         }
-        let items = self.data_maps(p, d)?;
+        let items = self.data_items(p, d)?;
         let cond = self.if_cond(p, d)?;
         let loc = self.pragma_loc(p, d.kind_span.start);
 
@@ -250,7 +181,9 @@ impl Walker<'_> {
 
         if default_none {
             for v in vars.iter().filter(|v| v.size_of.is_none()) {
-                if !items.iter().any(|i| i.var == v.name) && (v.by_ref || !v.ty.is_arithmetic()) {
+                let has_attribute = items.iter().any(|i| i.whole && i.var == v.name)
+                    || self.data_stack.iter().flatten().any(|x| x.var == v.name);
+                if !has_attribute && (v.by_ref || !v.ty.is_arithmetic()) {
                     return Err(Diagnostics::one(
                         Some(loc),
                         format!("'{}' is used in the region but appears in no data clause, and the construct has 'default(none)'", v.name),
@@ -259,61 +192,8 @@ impl Walker<'_> {
             }
         }
 
-        // Host side: maps (explicit, then implicit copies of whole arrays)
-        // and arguments.
-        let mut maps: Vec<_> = items.iter().map(|i| i.map.clone()).collect();
-        let mut args = vec![];
-        for (param, var) in params.iter().zip(&vars) {
-            let explicit = items.iter().find(|i| i.var == var.name);
-            let section = explicit.map(|i| i.map.start.clone()).or_else(|| {
-                self.data_stack
-                    .iter()
-                    .rev()
-                    .flatten()
-                    .find(|(v, _)| *v == var.name)
-                    .map(|(_, s)| s.clone())
-            });
-            if let Some(path) = &var.size_of {
-                args.push(HostArg::Size {
-                    expr: format!("sizeof({path})"),
-                });
-                continue;
-            }
-            match param.mode {
-                ParamMode::Value => args.push(HostArg::Value {
-                    var: var.name.clone(),
-                }),
-                ParamMode::DevicePtr { .. } => {
-                    if explicit.is_none() {
-                        if var.by_ref {
-                            maps.push(crate::ir::host::HostMap {
-                                name: var.name.clone(),
-                                start: format!("(const void *)&({})", var.name),
-                                bytes: format!("sizeof({})", var.name),
-                                kind: MapKind::Copy,
-                            });
-                        } else if matches!(var.ty, CType::Array(_, Some(_)) | CType::Vla(..)) {
-                            maps.push(crate::ir::host::HostMap {
-                                name: var.name.clone(),
-                                start: format!("(const void *)({})", var.name),
-                                bytes: format!("sizeof({})", var.name),
-                                kind: MapKind::Copy,
-                            });
-                        }
-                    }
-                    let ptr = if var.by_ref {
-                        format!("&({})", var.name)
-                    } else {
-                        format!("({})", var.name)
-                    };
-                    args.push(HostArg::DevicePtr {
-                        name: var.name.clone(),
-                        ptr,
-                        section,
-                    });
-                }
-            }
-        }
+        // Host side: maps and arguments.
+        let (maps, args) = self.kernel_data(&items, &params, &vars, default_present);
 
         // Launch geometry.
         let used = levels_used(&body.body, |f| self.routines.level_of(f));

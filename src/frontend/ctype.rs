@@ -174,6 +174,16 @@ impl CType {
         })
     }
 
+    /// The IR type of a pointer to an object of this type (arrays: to their
+    /// first element).
+    pub fn decay_or_pointer_ir(&self) -> Option<Type> {
+        if self.is_array() {
+            self.decay().to_ir()
+        } else {
+            self.pointee_ir().map(|t| t.ptr_to())
+        }
+    }
+
     /// The IR pointee type of a pointer to this type. Pointers to arrays of
     /// unknown or run-time length point at their first element (address
     /// arithmetic on them is done in bytes); `void *` is a byte pointer.

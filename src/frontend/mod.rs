@@ -14,6 +14,7 @@ mod clauses;
 mod construct;
 mod conv;
 mod ctype;
+mod data;
 mod declare;
 mod depend;
 mod effects;

@@ -58,6 +58,11 @@ pub struct Routines {
     index: HashMap<String, usize>,
     info: HashMap<String, RoutineInfo>,
     defined: HashSet<String>,
+    /// Globals of file-scope `declare` directives.
+    declared: HashSet<String>,
+    /// The device address cells device functions use, by IR index: the
+    /// declared global each one holds.
+    cells: Vec<String>,
 }
 
 impl Routines {
@@ -97,6 +102,38 @@ impl Routines {
             .get(func)
             .and_then(|e| self.info.get(&e.name))
             .map_or(RoutineLevel::Seq, |i| i.level)
+    }
+
+    /// Records a global of a file-scope `declare` directive.
+    pub fn declare_global(&mut self, name: &str) {
+        self.declared.insert(name.to_string());
+    }
+
+    /// The cell (IR index) through which device functions reach declared
+    /// global `name`; `None` when it is not declared.
+    pub fn cell(&mut self, name: &str) -> Option<u32> {
+        if !self.declared.contains(name) {
+            return None;
+        }
+        let i = match self.cells.iter().position(|c| c == name) {
+            Some(i) => i,
+            None => {
+                self.cells.push(name.to_string());
+                self.cells.len() - 1
+            }
+        };
+        u32::try_from(i).ok()
+    }
+
+    /// The module's cells, with symbols unique to translation unit `tag`.
+    pub fn ir_cells(&self, tag: &str) -> Vec<crate::ir::Cell> {
+        self.cells
+            .iter()
+            .map(|c| crate::ir::Cell {
+                symbol: format!("__accc_cell_{tag}_{c}"),
+                host: c.clone(),
+            })
+            .collect()
     }
 
     /// True when this translation unit defines function `name`.
@@ -331,6 +368,7 @@ impl<'a> Walker<'a> {
         }
         self.check_levels();
         self.module.functions = out;
+        self.module.cells = self.routines.ir_cells(&self.unit_tag);
     }
 
     /// Every call site against its callee's level.

@@ -57,17 +57,19 @@ pub fn translate(mut text: String, main_file: &str) -> DResult<Translated> {
         }
     }
     let att = attach(&text, &parse.unit, &pragmas);
-    // A directive before a declaration is a routine (handled with the
-    // declaration) or misplaced, as one before nothing.
+    // A directive before a declaration or before nothing is a standalone
+    // one (handled where it is: see `Walker::standalone`), a routine
+    // (handled with the declaration), or misplaced.
     let mut misplaced = att.unattached.clone();
     for idx in att.by_decl.values() {
-        misplaced.extend(idx.iter().filter(|&&i| {
-            !matches!(
-                dirs[i].as_ref().map(|d| &d.kind),
-                Some(DirectiveKind::Routine(_)) | None
-            )
-        }));
+        misplaced.extend(idx);
     }
+    misplaced.retain(|&i| {
+        !matches!(
+            dirs[i].as_ref().map(|d| &d.kind),
+            Some(DirectiveKind::Routine(_)) | None
+        ) && !dirs[i].as_ref().is_some_and(|d| d.kind.is_standalone())
+    });
     misplaced.sort();
     for &i in &misplaced {
         if let Some(d) = &dirs[i] {
@@ -112,6 +114,7 @@ pub fn translate(mut text: String, main_file: &str) -> DResult<Translated> {
             source: main_file.to_string(),
             kernels: vec![],
             functions: vec![],
+            cells: vec![],
         },
         plan: HostPlan::default(),
         errors: vec![],
@@ -119,11 +122,13 @@ pub fn translate(mut text: String, main_file: &str) -> DResult<Translated> {
         function: String::new(),
         unit_tag: unit_tag(main_file),
         in_routine: false,
+        standalone_done: Default::default(),
     };
     w.named_routines();
     for ext in &parse.unit.0 {
         w.external(ext);
     }
+    w.file_scope_directives();
     w.finish_routines();
     if !w.errors.is_empty() {
         return Err(Diagnostics(w.errors));
@@ -158,13 +163,15 @@ pub struct Walker<'a> {
     pub errors: Vec<Diagnostic>,
     /// Sections mapped by the enclosing data constructs: (variable, C
     /// expression of the section's start).
-    pub data_stack: Vec<Vec<(String, String)>>,
+    pub data_stack: Vec<Vec<super::data::Visible>>,
     /// The host function being walked.
     pub function: String,
     /// A short hash of the source file's name, part of every kernel name so
     /// kernels of different files never clash when their images are linked
     /// together (static functions of the same name and line).
     pub unit_tag: String,
+    /// Standalone directives already handled.
+    pub standalone_done: std::collections::HashSet<usize>,
     /// The function being walked is a routine: its loop directives are
     /// compiled with its device version, not here.
     pub in_routine: bool,
@@ -322,9 +329,11 @@ impl<'a> Walker<'a> {
         match &s.node {
             Statement::Compound(items) => {
                 self.scope.push();
+                self.data_stack.push(vec![]); // what `declare`s here map
                 for item in items {
                     match &item.node {
                         BlockItem::Declaration(d) => {
+                            self.standalone_before(item.span.start);
                             let r = self.declaration(d, SymKind::Local);
                             self.report(r);
                         }
@@ -332,6 +341,20 @@ impl<'a> Walker<'a> {
                         BlockItem::StaticAssert(_) => {}
                     }
                 }
+                // Standalone directives before the closing brace.
+                let trailing: Vec<usize> = self
+                    .att
+                    .unattached
+                    .iter()
+                    .copied()
+                    .filter(|&i| {
+                        s.span.start < self.pragmas[i].start && self.pragmas[i].end <= s.span.end
+                    })
+                    .collect();
+                for i in trailing {
+                    self.standalone_once(i);
+                }
+                self.data_stack.pop();
                 self.scope.pop();
             }
             Statement::If(i) => {
@@ -354,6 +377,24 @@ impl<'a> Walker<'a> {
             Statement::Switch(w) => self.stmt(&w.node.statement),
             Statement::Labeled(l) => self.stmt(&l.node.statement),
             _ => {}
+        }
+    }
+
+    /// The standalone directives attached to the declaration at `start`.
+    fn standalone_before(&mut self, start: usize) {
+        let dirs: Vec<usize> = self.att.by_decl.get(&start).cloned().unwrap_or_default();
+        for p in dirs {
+            if self.dirs[p].kind.is_standalone() {
+                self.standalone_once(p);
+            }
+        }
+    }
+
+    /// Handles standalone directive `p` unless already done (an inner
+    /// block handles those before its own closing brace first).
+    fn standalone_once(&mut self, p: usize) {
+        if self.standalone_done.insert(p) {
+            self.standalone(p);
         }
     }
 

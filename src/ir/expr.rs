@@ -201,4 +201,7 @@ pub enum Expr {
     Special(Special),
     /// A `<math.h>` function.
     Math { func: MathFunc, args: Vec<ExprId> },
+    /// The device address held in cell number `n` of the module (a
+    /// pointer: the device copy of a declared global).
+    Cell(u32),
 }

@@ -86,7 +86,11 @@ impl Function {
     /// The operands of an expression.
     pub fn children(&self, id: ExprId) -> Vec<ExprId> {
         match self.expr(id) {
-            Expr::Literal(_) | Expr::Local(_) | Expr::LocalAddr(_) | Expr::Special(_) => vec![],
+            Expr::Literal(_)
+            | Expr::Local(_)
+            | Expr::LocalAddr(_)
+            | Expr::Special(_)
+            | Expr::Cell(_) => vec![],
             Expr::Load(a) | Expr::Cast(a) | Expr::Unary { arg: a, .. } => vec![*a],
             Expr::PtrAdd { base: a, index: b }
             | Expr::Binary { lhs: a, rhs: b, .. }

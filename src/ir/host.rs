@@ -16,7 +16,18 @@ pub enum MapKind {
     CopyOut = 2,
     Create = 3,
     Present = 4,
+    NoCreate = 5,
+    Delete = 6,
+    /// The range is a host pointer to attach.
+    Attach = 7,
+    Detach = 8,
+    DevicePtr = 9,
 }
+
+/// `PTXRT_MAP_ZERO`: new device memory is zeroed.
+pub const MAP_ZERO: u32 = 1;
+/// `PTXRT_MAP_READONLY`.
+pub const MAP_READONLY: u32 = 2;
 
 /// One data clause item (or an implicit one): a contiguous host range.
 #[derive(Clone, Debug, PartialEq)]
@@ -28,6 +39,29 @@ pub struct HostMap {
     /// C expression: length in bytes.
     pub bytes: String,
     pub kind: MapKind,
+    /// [`MAP_ZERO`] | [`MAP_READONLY`].
+    pub flags: u32,
+}
+
+/// One item of an `update` directive.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UpdateItem {
+    pub name: String,
+    /// C expressions: first byte and length in bytes.
+    pub start: String,
+    pub bytes: String,
+    /// `device(…)`; else `self(…)`/`host(…)`.
+    pub to_device: bool,
+}
+
+/// The `async` and `wait` clauses of a directive, as C expressions.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AsyncSpec {
+    /// The queue: `None` without `async`; `Some(None)` for `async` alone
+    /// (`acc_async_noval`).
+    pub queue: Option<Option<String>>,
+    /// `None` without `wait`; `Some(vec![])` for `wait` alone (all queues).
+    pub waits: Option<Vec<String>>,
 }
 
 /// How the host passes one kernel parameter.
@@ -46,6 +80,8 @@ pub enum HostArg {
         name: String,
         ptr: String,
         section: Option<String>,
+        /// `no_create`: the host address itself when not present.
+        if_present: bool,
     },
 }
 
@@ -56,6 +92,27 @@ pub enum ConstructKind {
     Compute { kernel: usize, args: Vec<HostArg> },
     /// A `data` construct.
     Data,
+    /// A `declare` directive in a function: a data region from the
+    /// directive to the end of the enclosing block (`stmt` is the
+    /// directive's own line).
+    DeclareLocal,
+    /// `enter data` (`stmt` is the directive's own line, replaced).
+    EnterData { asyncs: AsyncSpec },
+    /// `exit data`.
+    ExitData { finalize: bool, asyncs: AsyncSpec },
+    /// `update`.
+    Update {
+        items: Vec<UpdateItem>,
+        if_present: bool,
+        asyncs: AsyncSpec,
+    },
+    /// `host_data use_device(…)`: in the statement, each named pointer or
+    /// array (name, C type of a pointer to its elements) stands for its
+    /// device address.
+    HostData {
+        vars: Vec<(String, String)>,
+        if_present: bool,
+    },
 }
 
 /// One construct to rewrite.
@@ -73,9 +130,28 @@ pub struct Construct {
     pub maps: Vec<HostMap>,
 }
 
+/// A global variable in a file-scope `declare` directive, registered with
+/// the runtime at program start (ptxrt.h, `struct __ptxrt_declare`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct GlobalDeclare {
+    /// As written.
+    pub name: String,
+    /// C expressions: its address and size.
+    pub start: String,
+    pub bytes: String,
+    /// `PTXRT_MAP_CREATE`, `PTXRT_MAP_COPYIN` or `PTXRT_DECLARE_LINK`.
+    pub kind: i32,
+    pub loc: SrcLoc,
+}
+
+/// `PTXRT_DECLARE_LINK`.
+pub const DECLARE_LINK: i32 = 100;
+
 /// All constructs of a translation unit, ordered by statement start; when two
 /// constructs apply to one statement the outer comes first.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct HostPlan {
     pub constructs: Vec<Construct>,
+    /// The file-scope `declare`d globals.
+    pub declares: Vec<GlobalDeclare>,
 }

@@ -31,7 +31,7 @@ mod validate;
 pub use expr::{BinOp, CmpOp, Expr, ExprId, Literal, MathFunc, Special, UnOp};
 pub use function::{Function, Local, LocalId};
 pub use module::{
-    DeviceFunction, GridSize, Kernel, Launch, Linkage, Module, Param, ParamMode, RoutineLevel,
+    Cell, DeviceFunction, GridSize, Kernel, Launch, Linkage, Module, Param, ParamMode, RoutineLevel,
 };
 pub use print::print_module;
 pub use stmt::{walk_stmts, Block, Loop, LoopCmp, Parallelism, Stmt, SwitchArm};

@@ -117,6 +117,21 @@ pub struct Module {
     pub kernels: Vec<Kernel>,
     /// Device functions that kernels (and other device functions) call.
     pub functions: Vec<DeviceFunction>,
+    /// Device address cells (see [`Cell`]), by [`Expr::Cell`] index.
+    ///
+    /// [`Expr::Cell`]: super::Expr::Cell
+    pub cells: Vec<Cell>,
+}
+
+/// A pointer-sized device global the runtime fills with the device address
+/// of a host global in an `acc declare` directive (ptxrt.h, `struct
+/// __ptxrt_cell`): how device functions reach declared globals.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cell {
+    /// The global's symbol in the PTX (unique across linked images).
+    pub symbol: String,
+    /// The host global's C name (the host side takes its address).
+    pub host: String,
 }
 
 impl Module {

@@ -314,6 +314,14 @@ impl Printer<'_> {
                 let a: Vec<String> = args.iter().map(|a| self.expr(*a)).collect();
                 format!("{}.{ty}({})", func.c_name(), a.join(", "))
             }
+            Expr::Cell(n) => {
+                let sym = self
+                    .m
+                    .cells
+                    .get(*n as usize)
+                    .map_or("?", |c| c.symbol.as_str());
+                format!("cell.{ty}(@{sym})")
+            }
         }
     }
 }

@@ -265,6 +265,11 @@ impl Validator<'_> {
         let bad = |v: &mut Self, what: &str| v.errors.push(format!("{id}: {what}"));
         match self.f.expr(id) {
             Expr::Literal(_) | Expr::Special(_) => {}
+            Expr::Cell(n) => {
+                if *n as usize >= self.m.cells.len() || !matches!(ty, Type::Ptr(_)) {
+                    bad(self, "cell out of range or not a pointer");
+                }
+            }
             Expr::Local(l) => {
                 if self.local_ty(*l).as_ref() != Some(&ty) {
                     bad(self, "local read with the wrong type");

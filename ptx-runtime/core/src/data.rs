@@ -197,6 +197,23 @@ pub unsafe extern "C" fn __ptxrt_data_end(region: *mut c_void) {
     })
 }
 
+/// `void __ptxrt_data_cleanup(void **region)`: `__ptxrt_data_end(*region)`
+/// for a variable with `__attribute__((cleanup))`, which runs however
+/// control leaves its block.
+///
+/// # Safety
+/// `region` points at a handle from `__ptxrt_data_begin` (or null).
+#[no_mangle]
+pub unsafe extern "C" fn __ptxrt_data_cleanup(region: *mut *mut c_void) {
+    if region.is_null() {
+        return;
+    }
+    // SAFETY: the compiler passes the address of its handle variable.
+    let r = unsafe { std::mem::replace(&mut *region, ptr::null_mut()) };
+    // SAFETY: as __ptxrt_data_end.
+    unsafe { __ptxrt_data_end(r) }
+}
+
 /// `void *__ptxrt_deviceptr(loc, name, p, section, if_present)`.
 ///
 /// # Safety

@@ -5,7 +5,7 @@
 //!
 //! Owns: [`write`]. May call: `ir` (the module and the host plan) only.
 
-use crate::ir::host::{Construct, ConstructKind, HostArg, HostMap, HostPlan};
+use crate::ir::host::{AsyncSpec, Construct, ConstructKind, HostArg, HostMap, HostPlan};
 use crate::ir::{GridSize, Module};
 
 /// Name of the (static) image object every launch refers to; `embed`
@@ -28,6 +28,29 @@ pub fn write(text: &str, plan: &HostPlan, module: &Module) -> String {
         out.push_str(&format!("static struct __ptxrt_image {IMAGE};\n"));
     }
     w.range(&mut out, 0..text.len());
+    if !plan.declares.is_empty() {
+        let items: Vec<String> = plan
+            .declares
+            .iter()
+            .map(|d| {
+                format!(
+                    "{{{}, {}, {}, {}, {{{}, {}, {}, \"declare\"}}}}",
+                    c_str(&d.name),
+                    d.start,
+                    d.bytes,
+                    d.kind,
+                    c_str(&d.loc.file),
+                    d.loc.line,
+                    d.loc.col
+                )
+            })
+            .collect();
+        out.push_str(&format!(
+            "\nstatic const struct __ptxrt_declare __accc_declares[] = {{{}}};\n__attribute__((constructor)) static void __accc_register_declares(void) {{ for (unsigned long i = 0; i < {}; i++) __ptxrt_register_declare(&__accc_declares[i]); }}\n",
+            items.join(", "),
+            plan.declares.len()
+        ));
+    }
     out
 }
 
@@ -113,16 +136,91 @@ impl Writer<'_> {
         let cond = c.cond.clone().unwrap_or_else(|| "1".into());
         match &c.kind {
             ConstructKind::Data => {
+                // The region ends however control leaves the block
+                // (return, break, goto): a cleanup, not a call at the end.
                 out.push_str("{ ");
                 self.prologue(out, c, id);
                 out.push_str(&format!(
-                    "void *__accc_r{id} = __ptxrt_use_device(({cond}) != 0) ? __ptxrt_data_begin(&__accc_loc{id}, {}) : (void *)0; ",
+                    "void *__accc_r{id} __attribute__((cleanup(__ptxrt_data_cleanup))) = __ptxrt_use_device(({cond}) != 0) ? __ptxrt_data_begin(&__accc_loc{id}, {}) : (void *)0; ",
                     Self::maps_args(c, id)
                 ));
                 self.range(out, c.stmt.clone());
+                out.push_str(" }");
+            }
+            ConstructKind::DeclareLocal => {
+                // Until the end of the enclosing block.
+                self.prologue(out, c, id);
                 out.push_str(&format!(
-                    " if (__accc_r{id}) __ptxrt_data_end(__accc_r{id}); }}"
+                    "void *__accc_r{id} __attribute__((cleanup(__ptxrt_data_cleanup))) = __ptxrt_use_device(1) ? __ptxrt_data_begin(&__accc_loc{id}, {}) : (void *)0;",
+                    Self::maps_args(c, id)
                 ));
+            }
+            ConstructKind::EnterData { asyncs } | ConstructKind::ExitData { asyncs, .. } => {
+                out.push_str(&format!("{{ if (__ptxrt_use_device(({cond}) != 0)) {{ "));
+                self.prologue(out, c, id);
+                let (queue, waits) = async_args(out, asyncs, id);
+                match &c.kind {
+                    ConstructKind::ExitData { finalize, .. } => out.push_str(&format!(
+                        "__ptxrt_exit_data(&__accc_loc{id}, {}, {}, {queue}, {waits}); }} }}",
+                        Self::maps_args(c, id),
+                        i32::from(*finalize)
+                    )),
+                    _ => out.push_str(&format!(
+                        "__ptxrt_enter_data(&__accc_loc{id}, {}, {queue}, {waits}); }} }}",
+                        Self::maps_args(c, id)
+                    )),
+                }
+            }
+            ConstructKind::Update {
+                items,
+                if_present,
+                asyncs,
+            } => {
+                out.push_str(&format!("{{ if (__ptxrt_use_device(({cond}) != 0)) {{ "));
+                self.prologue(out, c, id);
+                let list: Vec<String> = items
+                    .iter()
+                    .map(|u| {
+                        format!(
+                            "{{{}, {}, {}, {}}}",
+                            c_str(&u.name),
+                            u.start,
+                            u.bytes,
+                            i32::from(u.to_device)
+                        )
+                    })
+                    .collect();
+                out.push_str(&format!(
+                    "struct __ptxrt_update __accc_u{id}[] = {{{}}}; ",
+                    list.join(", ")
+                ));
+                let (queue, waits) = async_args(out, asyncs, id);
+                out.push_str(&format!(
+                    "__ptxrt_update(&__accc_loc{id}, __accc_u{id}, {}, {}, {queue}, {waits}); }} }}",
+                    items.len(),
+                    i32::from(*if_present)
+                ));
+            }
+            ConstructKind::HostData { vars, if_present } => {
+                // Each variable is shadowed by its device address.
+                out.push_str("{ ");
+                self.prologue(out, c, id);
+                out.push_str(&format!(
+                    "int __accc_on{id} = __ptxrt_use_device(({cond}) != 0); "
+                ));
+                for (k, (v, ptr_t)) in vars.iter().enumerate() {
+                    out.push_str(&format!(
+                        "{ptr_t} __accc_hd{id}_{k} = __accc_on{id} ? ({ptr_t})__ptxrt_host_data_ptr(&__accc_loc{id}, {}, (const void *)({v}), {}) : ({v}); ",
+                        c_str(v),
+                        i32::from(*if_present)
+                    ));
+                }
+                out.push_str("{ ");
+                for (k, (v, ptr_t)) in vars.iter().enumerate() {
+                    out.push_str(&format!("{ptr_t} {v} = __accc_hd{id}_{k}; "));
+                }
+                self.range(out, c.stmt.clone());
+                out.push_str(" } }");
             }
             ConstructKind::Compute { kernel, args } => {
                 out.push_str(&format!("{{ if (__ptxrt_use_device(({cond}) != 0)) {{ "));
@@ -141,11 +239,17 @@ impl Writer<'_> {
                             ));
                             arg_ptrs.push(format!("(void *)&__accc_s{id}_{i}"));
                         }
-                        HostArg::DevicePtr { name, ptr, section } => {
+                        HostArg::DevicePtr {
+                            name,
+                            ptr,
+                            section,
+                            if_present,
+                        } => {
                             out.push_str(&format!(
-                                "void *__accc_d{id}_{i} = __ptxrt_deviceptr(&__accc_loc{id}, {}, (const void *){ptr}, {}, 0); ",
+                                "void *__accc_d{id}_{i} = __ptxrt_deviceptr(&__accc_loc{id}, {}, (const void *){ptr}, {}, {}); ",
                                 c_str(name),
-                                section.clone().unwrap_or_else(|| "(const void *)0".into())
+                                section.clone().unwrap_or_else(|| "(const void *)0".into()),
+                                i32::from(*if_present)
                             ));
                             arg_ptrs.push(format!("(void *)&__accc_d{id}_{i}"));
                         }
@@ -190,10 +294,31 @@ impl Writer<'_> {
 
 fn map_init(m: &HostMap) -> String {
     format!(
-        "{{{}, {}, {}, {}, 0}}",
+        "{{{}, {}, {}, {}, {}}}",
         c_str(&m.name),
         m.start,
         m.bytes,
-        m.kind as i32
+        m.kind as i32,
+        m.flags
     )
+}
+
+/// The `async, nwaits, waits` arguments of a data directive (declaring the
+/// wait list array first).
+fn async_args(out: &mut String, a: &AsyncSpec, id: usize) -> (String, String) {
+    let queue = match &a.queue {
+        None => "PTXRT_ASYNC_NONE".to_string(),
+        Some(None) => "-1 /* acc_async_noval */".to_string(),
+        Some(Some(e)) => format!("(int)({e})"),
+    };
+    let waits = match &a.waits {
+        None => "0, (const int *)0".to_string(),
+        Some(w) if w.is_empty() => "-1, (const int *)0".to_string(),
+        Some(w) => {
+            let list: Vec<String> = w.iter().map(|e| format!("(int)({e})")).collect();
+            out.push_str(&format!("int __accc_w{id}[] = {{{}}}; ", list.join(", ")));
+            format!("{}, __accc_w{id}", w.len())
+        }
+    };
+    (queue, waits)
 }

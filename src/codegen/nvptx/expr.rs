@@ -109,6 +109,13 @@ impl<'c> Writer<'_, 'c> {
             Expr::Logical { and, lhs, rhs } => self.logical(*and, *lhs, *rhs)?,
             Expr::Special(s) => self.special(*s)?,
             Expr::Math { func, args } => self.math_call(*func, args, ty)?,
+            Expr::Cell(n) => {
+                let Some(g) = self.cells.get(*n as usize) else {
+                    return internal("cell out of range");
+                };
+                let t = self.ctx.ptr_type(inkwell::AddressSpace::default());
+                llvm(self.b.build_load(t, g.as_pointer_value(), "cell"))?
+            }
         })
     }
 

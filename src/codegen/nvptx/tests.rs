@@ -76,6 +76,7 @@ fn module(kernels: Vec<Kernel>) -> Module {
         source: "t.c".into(),
         kernels,
         functions: vec![],
+        cells: vec![],
     };
     crate::schedule::schedule(&mut m);
     m

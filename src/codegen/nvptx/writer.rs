@@ -68,10 +68,22 @@ pub fn translate<'c>(
     for f in &m.functions {
         fns.push(declare_function(ctx, &module, f)?);
     }
+    // Cells: visible pointer-sized globals the runtime writes (never
+    // constant-folded: externally initialised).
+    let mut cells = vec![];
+    for c in &m.cells {
+        let t = ctx.ptr_type(AddressSpace::default());
+        let g = module.add_global(t, Some(AddressSpace::from(1u16)), &c.symbol);
+        g.set_initializer(&t.const_null());
+        g.set_externally_initialized(true);
+        g.set_alignment(8);
+        cells.push(g);
+    }
     let shared = Shared {
         ctx,
         module: &module,
         fns: &fns,
+        cells: &cells,
         math: &math,
     };
     for (f, &func) in m.functions.iter().zip(&fns) {
@@ -161,7 +173,8 @@ fn internalize(module: &inkwell::module::Module, m: &Module) {
     }
     let mut g = module.get_first_global();
     while let Some(global) = g {
-        if global.get_initializer().is_some() {
+        let name = global.get_name().to_string_lossy();
+        if global.get_initializer().is_some() && !keep(&name) {
             global.set_linkage(Linkage_::Internal);
         }
         g = global.get_next_global();
@@ -173,6 +186,7 @@ struct Shared<'a, 'c> {
     ctx: &'c Context,
     module: &'a inkwell::module::Module<'c>,
     fns: &'a [FunctionValue<'c>],
+    cells: &'a [inkwell::values::GlobalValue<'c>],
     math: &'a Cell<Option<String>>,
 }
 
@@ -198,6 +212,8 @@ pub(super) struct Writer<'a, 'c> {
     pub ret: Type,
     /// The device functions of the module, by index.
     pub fns: &'a [FunctionValue<'c>],
+    /// The device address cells of the module, by index.
+    pub cells: &'a [inkwell::values::GlobalValue<'c>],
     /// The C name of the first math function used (libdevice is linked
     /// when set).
     pub math: &'a Cell<Option<String>>,
@@ -259,6 +275,7 @@ impl<'a, 'c> Writer<'a, 'c> {
             func,
             ret,
             fns: s.fns,
+            cells: s.cells,
             math: s.math,
         }
     }

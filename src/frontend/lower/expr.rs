@@ -216,6 +216,7 @@ impl Lower<'_> {
                 Ok(Val::L(Place::Mem(p), t))
             }
             Resolved::Const(v) => Ok(Val::R(self.int_lit(v, &CType::INT), CType::INT)),
+            Resolved::Global(p, t) => Ok(Val::L(Place::Mem(p), t)),
             Resolved::Param(i) => {
                 let p = &self.params[i];
                 let (local, ty) = (p.local, self.vars[i].ty.clone());

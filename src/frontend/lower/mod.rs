@@ -317,6 +317,14 @@ impl<'a> Lower<'a> {
             SymKind::Function => Ok(Resolved::Function(name.to_string(), sym.ty)),
             SymKind::Global | SymKind::Local | SymKind::Param => {
                 if let Mode::Routine { name: f, .. } = &self.mode {
+                    // A declared global: through its device address cell.
+                    if let Some(cell) = self.routines.cell(name) {
+                        let Some(ptr) = sym.ty.decay_or_pointer_ir() else {
+                            return self.err(span, format!("global variable '{name}' of type '{}' is not supported in device code", sym.ty));
+                        };
+                        let p = self.f.add(Expr::Cell(cell), ptr);
+                        return Ok(Resolved::Global(p, sym.ty.clone()));
+                    }
                     return self.err(
                         span,
                         format!("global variable '{name}' is used in device function '{f}', but it is not in an 'acc declare' directive"),
@@ -424,6 +432,8 @@ pub enum Resolved {
     Const(i128),
     /// A function, with its type.
     Function(String, CType),
+    /// A declared global in device memory at this address.
+    Global(ExprId, CType),
 }
 
 /// The locals through which the function may store: those read in the

@@ -91,6 +91,7 @@ fn module(body: Function, a: LocalId) -> Module {
             },
         }],
         functions: vec![],
+        cells: vec![],
     }
 }
 
