@@ -137,7 +137,7 @@ impl ClauseCtx<'_> {
 
     /// An `attach`/`detach` item: a pointer lvalue (`p`, `s.p`, `a[i]`).
     pub fn pointer_item(&self, v: &VarRef, kind: MapKind) -> DResult<DataItem> {
-        let (ty, r) = self.range(v)?;
+        let (ty, r) = self.range_of(v, true)?;
         if !matches!(r.ty, CType::Ptr(_))
             || v.path.iter().any(|a| matches!(a, Access::Section { .. }))
         {
@@ -152,7 +152,7 @@ impl ClauseCtx<'_> {
         Ok(DataItem {
             var: v.base.name.clone(),
             ty,
-            whole: false,
+            whole: v.path.is_empty(),
             map: HostMap {
                 name: v.text.clone(),
                 start: r.start,
@@ -167,6 +167,13 @@ impl ClauseCtx<'_> {
     /// The host range of a variable reference: the variable, a member, a
     /// sub-array. Returns the variable's type and the range.
     pub fn range(&self, v: &VarRef) -> DResult<(CType, HostRange)> {
+        self.range_of(v, false)
+    }
+
+    /// [`Self::range`]; a pointer with no sub-array denotes the pointer
+    /// itself when `pointer_itself` (attach, detach, deviceptr), else it is
+    /// an error (its extent is unknown).
+    fn range_of(&self, v: &VarRef, pointer_itself: bool) -> DResult<(CType, HostRange)> {
         let name = &v.base.name;
         let Some(sym) = self.scope.lookup(name) else {
             return self.err(
@@ -242,7 +249,7 @@ impl ClauseCtx<'_> {
         let member = split > 0;
         if suffix.is_empty() {
             return match &t {
-                CType::Ptr(_) => self.err(
+                CType::Ptr(_) if !pointer_itself => self.err(
                     v.span.start,
                     format!("pointer '{}' in a data clause needs a sub-array giving its extent (e.g. '{}[0:n]')", v.text, v.text),
                 ),

@@ -118,9 +118,17 @@ impl Walker<'_> {
 
     /// What the data items give their variables, for nested constructs.
     fn visible(items: &[DataItem]) -> Vec<Visible> {
+        // An attach or detach item names the pointer's own storage, not
+        // what it points to: it gives the variable no data attribute.
         items
             .iter()
-            .filter(|i| i.whole)
+            .filter(|i| {
+                i.whole
+                    && !matches!(
+                        i.map.kind,
+                        MapKind::Attach | MapKind::Detach | MapKind::Delete
+                    )
+            })
             .map(|i| Visible {
                 var: i.var.clone(),
                 start: i.map.start.clone(),
@@ -425,7 +433,7 @@ impl Walker<'_> {
                 });
                 continue;
             }
-            let explicit = items.iter().any(|i| i.whole && i.var == var.name);
+            let explicit = vis.is_some();
             if !explicit {
                 let whole = |start: String| HostMap {
                     name: var.name.clone(),

@@ -1,0 +1,73 @@
+// Data clauses beyond copy/copyin/copyout/create/present: no_create,
+// deviceptr (with acc_malloc), attach/detach, the readonly and zero
+// modifiers, the present_or_ and p spellings, default(present), and an
+// early return out of a data region (its copy-out still happens).
+#include <stdio.h>
+#include <openacc.h>
+
+static int early(int *v, int n)
+{
+#pragma acc data copy(v[0:n])
+    {
+#pragma acc parallel loop
+        for (int i = 0; i < n; i++)
+            v[i] += 1000;
+        if (n > 0)
+            return v[0];   // leaves the region: v must still be copied out
+    }
+    return -1;
+}
+
+int main(void)
+{
+    enum { N = 256 };
+    static float a[N], b[N], c[N], z[N];
+    for (int i = 0; i < N; i++) {
+        a[i] = i;
+        b[i] = 2 * i;
+        z[i] = 0;
+    }
+    float *d = (float *)acc_malloc(N * sizeof(float));
+    int have_dev = d != NULL;
+
+#pragma acc data pcopyin(a) present_or_copyout(c) pcreate(b)
+    {
+#pragma acc parallel loop no_create(b) copyin(readonly: a) copyout(zero: z[0:N / 2])
+        for (int i = 0; i < N; i++) {
+            c[i] = a[i] + 1;
+            if (i < N / 2)
+                z[i] += 1;   // zero: starts from 0 on the device
+        }
+    }
+    if (have_dev) {
+#pragma acc parallel loop deviceptr(d)
+        for (int i = 0; i < N; i++)
+            d[i] = 3.0f * i;
+#pragma acc parallel loop deviceptr(d) copyout(b)
+        for (int i = 0; i < N; i++)
+            b[i] = d[i] + 1;
+        acc_free(d);
+    }
+
+    struct { float *q; int n; } h = { a, N };
+#pragma acc data copyin(a) copyin(h)
+    {
+#pragma acc enter data attach(h.q)
+#pragma acc parallel loop default(present) copy(c)
+        for (int i = 0; i < h.n; i++)
+            c[i] += h.q[i] + a[i];
+#pragma acc exit data detach(h.q)
+    }
+
+    int v[8];
+    for (int i = 0; i < 8; i++)
+        v[i] = i;
+    int first = early(v, 8);
+
+    double s = 0;
+    for (int i = 0; i < N; i++)
+        s += a[i] + b[i] * 2 + c[i] * 3 + (i < N / 2 ? z[i] : 0);
+    printf("%.1f %d %d %d\n", s, first, v[0], v[7]);
+    printf("PASS\n");
+    return 0;
+}

@@ -1,0 +1,24 @@
+// The zero modifier (create(zero:), copyout(zero:)): new device memory
+// starts zeroed whatever the host array holds; update if_present on data
+// that is not present does nothing.
+// gpu-stdout: z: 1 1 1 1 99
+// gpu-stdout: w: 0 0 7
+// gpu-stdout: PASS
+#include <stdio.h>
+
+int main(void)
+{
+    int z[5] = { 99, 99, 99, 99, 99 }, w[3] = { 5, 5, 7 };
+#pragma acc parallel loop copyout(zero: z[0:4])
+    for (int i = 0; i < 4; i++)
+        z[i] += 1;
+#pragma acc data create(zero: w[0:2])
+    {
+#pragma acc update self(w[0:2])
+    }
+#pragma acc update self(w) if_present
+    printf("z: %d %d %d %d %d\n", z[0], z[1], z[2], z[3], z[4]);
+    printf("w: %d %d %d\n", w[0], w[1], w[2]);
+    printf("PASS\n");
+    return 0;
+}
