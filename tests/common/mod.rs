@@ -181,9 +181,9 @@ impl Tolerance {
 impl std::fmt::Display for Tolerance {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if self.short == self.long {
-            write!(f, "{}", self.short)
+            write!(f, "{:e}", self.short)
         } else {
-            write!(f, "{} (long tokens {})", self.short, self.long)
+            write!(f, "{:e} (long tokens {:e})", self.short, self.long)
         }
     }
 }
