@@ -5,9 +5,15 @@
 #   bin/<name>             tests/programs/<name>.c compiled by target/release/accc -O2
 #                          (or tests/programs/<name>/*.c: each file accc -c, then linked)
 #   bin/libptxrt-cuda.so   the CUDA plugin (also as libptxrt_cuda.so, cargo's name)
+#   difftest-bin.tar.xz    dtbin/difftest_<seed>: the generated programs of
+#                          tests/difftest (ACCC_DIFFTEST_COUNT, default 200, from seed
+#                          ACCC_DIFFTEST_FIRST, default 0), compiled the same way;
+#                          packed because they share most of their bytes (the runtime)
+#   src/difftest_<seed>.c  their sources
 #   expected/<name>.out    stdout of the plain-cc build (pragmas ignored), run here
 #   expected/<name>.rc     its exit status
-#   expected/<name>.tol    relative tolerance for floating tokens (0: exact)
+#   expected/<name>.tol    relative tolerance for floating tokens (0: exact; `A B`:
+#                          A for tokens of up to 9 digits, B for longer ones)
 #   expected/<name>.compile-error   accc's stderr when it could not compile <name>
 #   expected/<name>.stderr an extended regex stderr must match (a program that must fail:
 #                          `// gpu-expect-fail:`); `// gpu-stdout:` lines replace .out
@@ -46,9 +52,20 @@ HOST_CC="${ACCC_HOST_CC:-cc}"
 
 BUNDLE="$ROOT/.gpu/bundle"
 rm -rf "$BUNDLE"
-mkdir -p "$BUNDLE/bin" "$BUNDLE/expected"
+mkdir -p "$BUNDLE/bin" "$BUNDLE/expected" "$BUNDLE/src"
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
+
+# The generated programs of tests/difftest, written by its test entry so the
+# generator lives in one place.
+DIFFTEST_COUNT="${ACCC_DIFFTEST_COUNT:-200}"
+mkdir -p "$WORK/difftest" "$WORK/dtbin"
+if [ "$DIFFTEST_COUNT" -gt 0 ]; then
+    echo "==> generating $DIFFTEST_COUNT difftest programs"
+    ACCC_DIFFTEST_OUT="$WORK/difftest" ACCC_DIFFTEST_COUNT="$DIFFTEST_COUNT" \
+        cargo test --release --test difftest -- --ignored --exact write_programs
+    cp "$WORK"/difftest/*.c "$BUNDLE/src/"
+fi
 
 cp "$PLUGIN" "$BUNDLE/bin/libptxrt-cuda.so"
 cp "$PLUGIN" "$BUNDLE/bin/libptxrt_cuda.so"
@@ -72,11 +89,16 @@ build_accc() {
     fi
 }
 
-for src in "$ROOT"/tests/programs/*.c "$ROOT"/tests/programs/*/; do
+for src in "$ROOT"/tests/programs/*.c "$ROOT"/tests/programs/*/ "$WORK"/difftest/*.c; do
     src="${src%/}"
+    [ -e "$src" ] || continue
     name="$(basename "$src" .c)"
     if [ -d "$src" ]; then files=("$src"/*.c); else files=("$src"); fi
     echo "$name" >>"$BUNDLE/programs.txt"
+    case "$name" in
+        difftest_*) bin="$WORK/dtbin/$name" ;;
+        *) bin="$BUNDLE/bin/$name" ;;
+    esac
 
     # Oracle: plain cc, pragmas ignored (GCC's -fopenacc without offloading when the
     # program includes <openacc.h>).
@@ -97,21 +119,28 @@ for src in "$ROOT"/tests/programs/*.c "$ROOT"/tests/programs/*/; do
         echo 1 >"$BUNDLE/expected/$name.rc"
         : >"$BUNDLE/expected/$name.out"
     fi
-    tol="$(sed -n 's|^// tolerance:[[:space:]]*\([^[:space:]]*\).*|\1|p' "${files[@]}" | sort -g | tail -n1)"
+    tol="$(sed -n 's|^// tolerance:[[:space:]]*\(.*[^[:space:]]\)[[:space:]]*$|\1|p' "${files[@]}" | head -n1)"
     echo "${tol:-0}" >"$BUNDLE/expected/$name.tol"
 
     : >"$WORK/$name.err"
-    if build_accc "$src" "$BUNDLE/bin/$name" "$WORK/$name.err"; then
-        strip --strip-debug "$BUNDLE/bin/$name" 2>/dev/null || true
+    if build_accc "$src" "$bin" "$WORK/$name.err"; then
+        case "$name" in
+            difftest_*) strip "$bin" 2>/dev/null || true ;;
+            *) strip --strip-debug "$bin" 2>/dev/null || true ;;
+        esac
         echo "compiled $name"
     else
         compile_failures=$((compile_failures + 1))
         cp "$WORK/$name.err" "$BUNDLE/expected/$name.compile-error"
-        rm -f "$BUNDLE/bin/$name"
+        rm -f "$bin"
         echo "gpu-bundle: accc failed on $name:" >&2
         sed 's/^/    /' "$WORK/$name.err" | head -n 20 >&2
     fi
 done
+if [ -n "$(ls -A "$WORK/dtbin")" ]; then
+    echo "==> packing the difftest binaries"
+    XZ_OPT=-6 tar -C "$WORK" -cJf "$BUNDLE/difftest-bin.tar.xz" dtbin
+fi
 
 echo "==> relocatable-image check (tests/rdc.rs)"
 if ! ACCC_RDC_BUNDLE="$BUNDLE" cargo test --release -p accc --test rdc -- \
@@ -125,8 +154,10 @@ cat >"$BUNDLE/compare.py" <<'PY'
 #!/usr/bin/env python3
 """compare.py EXPECTED ACTUAL TOL: token-wise comparison of two program outputs.
 Tokens are whitespace-separated; floating tokens (spelled with . e E inf nan) may differ
-by the relative tolerance TOL, every other token must be equal. Exit 0 when they
-match, else 1 with the first difference on stdout."""
+by a relative tolerance, every other token must be equal. TOL is "A" (every floating
+token) or "A B" (A for tokens of up to 9 digits such as %.6e, B for longer ones such
+as %.15e), as tests/common/mod.rs reads `// tolerance:`. Exit 0 when they match, else
+1 with the first difference on stdout."""
 import math
 import sys
 
@@ -149,9 +180,15 @@ def tokens(path):
     return out
 
 
-def same(want, got, tol):
+def tol_for(tok, short, long):
+    mantissa = tok.replace("E", "e").split("e")[0]
+    return long if sum(c.isdigit() for c in mantissa) > 9 else short
+
+
+def same(want, got, short, long):
     if want == got:
         return True
+    tol = max(tol_for(want, short, long), tol_for(got, short, long))
     w, g = as_float(want), as_float(got)
     if w is None or g is None or tol <= 0:
         return False
@@ -161,10 +198,12 @@ def same(want, got, tol):
 
 
 def main():
-    want, got, tol = tokens(sys.argv[1]), tokens(sys.argv[2]), float(sys.argv[3])
+    want, got = tokens(sys.argv[1]), tokens(sys.argv[2])
+    tols = [float(t) for t in sys.argv[3].split()]
+    short, long = tols[0], tols[-1]
     for i, ((wl, wt), (gl, gt)) in enumerate(zip(want, got), 1):
-        if not same(wt, gt, tol):
-            print(f"token {i} differs: expected '{wt}' (line {wl}), got '{gt}' (line {gl}), tolerance {tol:g}")
+        if not same(wt, gt, short, long):
+            print(f"token {i} differs: expected '{wt}' (line {wl}), got '{gt}' (line {gl}), tolerance {sys.argv[3]}")
             return 1
     if len(want) != len(got):
         print(f"expected {len(want)} tokens, got {len(got)}")
@@ -179,13 +218,27 @@ cat >"$BUNDLE/run.sh" <<'SH'
 #!/usr/bin/env bash
 # Runs every bundled test program on the GPU (ACC_DEVICE_TYPE=nvidia: no host
 # fallback) and compares its output with the plain-cc build's. Logs go to
-# $GPU_BUNDLE_LOGS (default: logs/ next to this script).
+# $GPU_BUNDLE_LOGS (default: logs/ next to this script). The generated programs
+# (difftest_*) get their own summary line.
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 logs="${GPU_BUNDLE_LOGS:-$here/logs}"
 mkdir -p "$logs"
 
 nvidia-smi -L || echo "run.sh: nvidia-smi -L failed"
+
+dtbin=""
+if [ -f "$here/difftest-bin.tar.xz" ]; then
+    dtdir="$(mktemp -d)"
+    trap 'rm -rf "$dtdir"' EXIT
+    if tar -C "$dtdir" -xJf "$here/difftest-bin.tar.xz" 2>/dev/null ||
+        python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' \
+            "$here/difftest-bin.tar.xz" "$dtdir"; then
+        dtbin="$dtdir/dtbin"
+    else
+        echo "run.sh: cannot unpack difftest-bin.tar.xz"
+    fi
+fi
 
 export ACC_DEVICE_TYPE=nvidia
 export PTXRT_NOTIFY=1
@@ -194,18 +247,31 @@ unset PTXRT_DEBUG
 
 passed=0
 failed=0
+dt_ran=0       # difftest programs that launched kernels
+dt_disagreed=0 # ... and whose exit status or output differs from cc's
+dt_norun=0     # difftest programs that did not compile or launched nothing
 while read -r name; do
     [ -n "$name" ] || continue
     exp="$here/expected/$name"
+    case "$name" in
+        difftest_*) difftest=1 bin="$dtbin/$name" ;;
+        *) difftest=0 bin="$here/bin/$name" ;;
+    esac
     if [ -f "$exp.compile-error" ]; then
         echo "FAIL $name: accc could not compile it ($(head -n1 "$exp.compile-error"))"
         failed=$((failed + 1))
+        dt_norun=$((dt_norun + difftest))
         continue
     fi
     rc=0
-    timeout 300 "$here/bin/$name" >"$logs/$name.out" 2>"$logs/$name.err" || rc=$?
+    timeout 300 "$bin" >"$logs/$name.out" 2>"$logs/$name.err" || rc=$?
     launches="$(grep -c '^ptxrt: launch' "$logs/$name.err" || true)"
     want_rc="$(cat "$exp.rc")"
+    if [ "$launches" -gt 0 ]; then
+        dt_ran=$((dt_ran + difftest))
+    else
+        dt_norun=$((dt_norun + difftest))
+    fi
     if [ "$rc" != "$want_rc" ]; then
         why="exit status $rc (expected $want_rc): $(grep -v '^ptxrt: ' "$logs/$name.err" | tail -n 3 | tr '\n' ' ')"
     elif [ -f "$exp.stderr" ]; then
@@ -226,9 +292,16 @@ while read -r name; do
     else
         echo "FAIL $name: $why"
         failed=$((failed + 1))
+        if [ "$launches" -gt 0 ]; then dt_disagreed=$((dt_disagreed + difftest)); fi
     fi
 done <"$here/programs.txt"
 
+if [ $((dt_ran + dt_norun)) -gt 0 ]; then
+    echo "difftest: $dt_ran ran on the GPU, $dt_disagreed disagreed"
+    if [ "$dt_norun" -gt 0 ]; then
+        echo "difftest: $dt_norun did not run on the GPU (not compiled, or no launches)"
+    fi
+fi
 echo "gpu-bundle: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
 SH

@@ -1,5 +1,7 @@
 //! Integration tests of the `accc` binary (see tests/README.md).
 //!
+//! Shared helpers (running commands, output comparison) live in `common/mod.rs`.
+//!
 //! * `programs`: every `tests/programs/*.c` is built twice, by plain `cc` (pragmas
 //!   ignored: the oracle) and by `accc -O2`, both are run, and their outputs must match
 //!   token by token (floating tokens within the file's `// tolerance:`). Without a GPU
@@ -13,219 +15,17 @@
 //! with `ACCC_REQUIRE_PTXAS=1`, so every PTX it produces here is assembled.
 //! `ACCC_TEST_BIN` replaces the compiler under test (e.g. an installed accc).
 
+mod common;
+
+use common::{
+    accc, check_all, compare_outputs, header_values, host_cc, panicked, ptxas_path, run, tail,
+    tests_dir, tolerance, Run, Tolerance, COMPILE_TIMEOUT, RUN_TIMEOUT,
+};
 use std::ffi::OsStr;
 use std::fmt::Write as _;
-use std::fs::{self, File};
+use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitStatus, Stdio};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
-
-/// How long one compile may take.
-const COMPILE_TIMEOUT: Duration = Duration::from_secs(300);
-/// How long one test program may run.
-const RUN_TIMEOUT: Duration = Duration::from_secs(120);
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn tests_dir() -> PathBuf {
-    root().join("tests")
-}
-
-/// The compiler under test.
-fn accc_bin() -> PathBuf {
-    match std::env::var_os("ACCC_TEST_BIN") {
-        Some(p) => PathBuf::from(p),
-        None => PathBuf::from(env!("CARGO_BIN_EXE_accc")),
-    }
-}
-
-fn ptxas_path() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("ACCC_PTXAS") {
-        return Some(PathBuf::from(p));
-    }
-    let p = root().join(".tools/pip/nvidia/cu13/bin/ptxas");
-    p.exists().then_some(p)
-}
-
-fn require_ptxas() -> bool {
-    ptxas_path().is_some() || std::env::var_os("CI").is_some()
-}
-
-/// A command running accc with the test environment: no forced device type, and
-/// ptxas required when it is installed.
-fn accc() -> Command {
-    let mut cmd = Command::new(accc_bin());
-    cmd.env_remove("ACC_DEVICE_TYPE");
-    if require_ptxas() {
-        cmd.env("ACCC_REQUIRE_PTXAS", "1");
-    }
-    cmd
-}
-
-fn host_cc() -> String {
-    std::env::var("ACCC_HOST_CC").unwrap_or_else(|_| "cc".to_string())
-}
-
-/// The result of running a command to completion (or to its timeout).
-struct Run {
-    status: Option<ExitStatus>,
-    stdout: String,
-    stderr: String,
-    timed_out: bool,
-}
-
-impl Run {
-    fn ok(&self) -> bool {
-        self.status.is_some_and(|s| s.success())
-    }
-
-    fn describe_status(&self) -> String {
-        match (self.timed_out, self.status) {
-            (true, _) => "timed out".to_string(),
-            (false, Some(s)) => s.to_string(),
-            (false, None) => "did not start".to_string(),
-        }
-    }
-}
-
-/// Runs `cmd` with stdout and stderr going to files in `dir` (named after `tag`), so a
-/// chatty child never blocks on a pipe; kills it after `timeout`.
-fn run(mut cmd: Command, dir: &Path, tag: &str, timeout: Duration) -> Run {
-    let out_path = dir.join(format!("{tag}.stdout"));
-    let err_path = dir.join(format!("{tag}.stderr"));
-    let spawned = File::create(&out_path).and_then(|out| {
-        let err = File::create(&err_path)?;
-        cmd.stdin(Stdio::null())
-            .stdout(Stdio::from(out))
-            .stderr(Stdio::from(err))
-            .spawn()
-    });
-    let mut child = match spawned {
-        Ok(c) => c,
-        Err(e) => {
-            return Run {
-                status: None,
-                stdout: String::new(),
-                stderr: format!("cannot run {cmd:?}: {e}"),
-                timed_out: false,
-            }
-        }
-    };
-    let start = Instant::now();
-    let mut timed_out = false;
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(s)) => break Some(s),
-            Ok(None) if start.elapsed() > timeout => {
-                let _ = child.kill();
-                timed_out = true;
-                break child.wait().ok();
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(10)),
-            Err(_) => break None,
-        }
-    };
-    let read = |p: &Path| String::from_utf8_lossy(&fs::read(p).unwrap_or_default()).into_owned();
-    Run {
-        status,
-        stdout: read(&out_path),
-        stderr: read(&err_path),
-        timed_out,
-    }
-}
-
-/// Values of the header lines `// <key>: value` of a test source.
-fn header_values(src: &str, key: &str) -> Vec<String> {
-    let prefix = format!("// {key}:");
-    src.lines()
-        .filter_map(|l| l.trim().strip_prefix(prefix.as_str()))
-        .map(|v| v.trim().to_string())
-        .collect()
-}
-
-/// Relative tolerance for floating tokens, from `// tolerance: X` (default 0: exact).
-fn tolerance(src: &str) -> Result<f64, String> {
-    match header_values(src, "tolerance").first() {
-        None => Ok(0.0),
-        Some(v) => v
-            .parse::<f64>()
-            .ok()
-            .filter(|t| *t >= 0.0)
-            .ok_or_else(|| format!("bad `// tolerance:` value `{v}`")),
-    }
-}
-
-/// A floating token: parses as f64 and is spelled like a float, not an integer.
-fn as_float(tok: &str) -> Option<f64> {
-    let looks_float = tok.contains(['.', 'e', 'E'])
-        || tok.to_ascii_lowercase().contains("inf")
-        || tok.to_ascii_lowercase().contains("nan");
-    if looks_float {
-        tok.parse::<f64>().ok()
-    } else {
-        None
-    }
-}
-
-fn tokens_match(want: &str, got: &str, tol: f64) -> bool {
-    if want == got {
-        return true;
-    }
-    match (as_float(want), as_float(got)) {
-        (Some(w), Some(g)) if tol > 0.0 => {
-            if w.is_nan() || g.is_nan() {
-                return w.is_nan() && g.is_nan();
-            }
-            (w - g).abs() <= tol * w.abs().max(g.abs())
-        }
-        _ => false,
-    }
-}
-
-/// Compares two program outputs token by token; floating tokens may differ by the
-/// relative tolerance `tol`, every other token must be equal. Err says where they differ.
-fn compare_outputs(want: &str, got: &str, tol: f64) -> Result<(), String> {
-    let toks = |s: &str| -> Vec<(usize, String)> {
-        s.lines()
-            .enumerate()
-            .flat_map(|(n, l)| l.split_whitespace().map(move |t| (n + 1, t.to_string())))
-            .collect()
-    };
-    let (w, g) = (toks(want), toks(got));
-    for (i, ((wl, wt), (gl, gt))) in w.iter().zip(g.iter()).enumerate() {
-        if !tokens_match(wt, gt, tol) {
-            return Err(format!(
-                "token {} differs: expected `{wt}` (line {wl}), got `{gt}` (line {gl}), tolerance {tol}",
-                i + 1
-            ));
-        }
-    }
-    if w.len() != g.len() {
-        return Err(format!("expected {} tokens, got {}", w.len(), g.len()));
-    }
-    Ok(())
-}
-
-/// The last `max` bytes of `s` (whole lines where possible), for failure reports.
-fn tail(s: &str, max: usize) -> String {
-    if s.len() <= max {
-        return s.to_string();
-    }
-    let mut start = s.len() - max;
-    while !s.is_char_boundary(start) {
-        start += 1;
-    }
-    let cut = &s[start..];
-    let cut = cut.find('\n').map_or(cut, |i| &cut[i + 1..]);
-    format!("[...]\n{cut}")
-}
-
-fn panicked(stderr: &str) -> bool {
-    stderr.contains("panicked") || stderr.contains("RUST_BACKTRACE")
-}
+use std::process::Command;
 
 /// `*.c` files of a tests subfolder, sorted.
 fn sources(sub: &str) -> Vec<PathBuf> {
@@ -242,52 +42,6 @@ fn sources(sub: &str) -> Vec<PathBuf> {
 
 fn stem(p: &Path) -> String {
     p.file_stem().unwrap().to_string_lossy().into_owned()
-}
-
-/// Runs `check` on every item on a few threads; collects every failure message and
-/// panics with all of them at the end.
-fn check_all<T: Sync>(
-    what: &str,
-    items: &[T],
-    name: impl Fn(&T) -> String + Sync,
-    check: impl Fn(&T) -> Result<(), String> + Sync,
-) {
-    let next = Mutex::new(0usize);
-    let failures = Mutex::new(Vec::new());
-    let workers = std::thread::available_parallelism()
-        .map_or(4, |n| n.get())
-        .clamp(1, 8);
-    std::thread::scope(|s| {
-        for _ in 0..workers {
-            s.spawn(|| loop {
-                let i = {
-                    let mut n = next.lock().unwrap();
-                    *n += 1;
-                    *n - 1
-                };
-                let Some(item) = items.get(i) else { break };
-                match check(item) {
-                    Ok(()) => eprintln!("ok   {what} {}", name(item)),
-                    Err(msg) => {
-                        eprintln!("FAIL {what} {}", name(item));
-                        failures
-                            .lock()
-                            .unwrap()
-                            .push(format!("--- {what} {}: {msg}", name(item)));
-                    }
-                }
-            });
-        }
-    });
-    let failures = failures.into_inner().unwrap();
-    if !failures.is_empty() {
-        panic!(
-            "{} of {} {what} tests failed:\n{}",
-            failures.len(),
-            items.len(),
-            failures.join("\n\n")
-        );
-    }
 }
 
 /// Builds `srcs` with plain cc (pragmas ignored) and runs the result: the oracle.
@@ -328,7 +82,13 @@ fn oracle(srcs: &[PathBuf], dir: &Path, tag: &str) -> Result<Run, String> {
 }
 
 /// Runs the accc-built `exe` (no forced device type) and compares with the oracle.
-fn run_and_compare(exe: &Path, want: &Run, tol: f64, dir: &Path, tag: &str) -> Result<(), String> {
+fn run_and_compare(
+    exe: &Path,
+    want: &Run,
+    tol: Tolerance,
+    dir: &Path,
+    tag: &str,
+) -> Result<(), String> {
     let mut cmd = Command::new(exe);
     cmd.env_remove("ACC_DEVICE_TYPE");
     let got = run(cmd, dir, &format!("{tag}.accc-run"), RUN_TIMEOUT);
@@ -384,11 +144,15 @@ fn check_program(src: &Path) -> Result<(), String> {
     } else {
         vec![src.to_path_buf()]
     };
-    let mut tol = 0.0f64;
+    let mut tol = Tolerance::EXACT;
     let mut gpu_only = false;
     for f in &files {
         let text = fs::read_to_string(f).map_err(|e| format!("cannot read: {e}"))?;
-        tol = tol.max(tolerance(&text)?);
+        let t = tolerance(&text)?;
+        tol = Tolerance {
+            short: tol.short.max(t.short),
+            long: tol.long.max(t.long),
+        };
         gpu_only |= !header_values(&text, "gpu-expect-fail").is_empty();
     }
     // A program that must fail on the GPU (data not present, …) only
@@ -666,7 +430,7 @@ fn cli_separate_compilation_and_link() {
         r.describe_status(),
         r.stderr
     );
-    if let Err(e) = run_and_compare(&exe, &want, 0.0, dir, "separate") {
+    if let Err(e) = run_and_compare(&exe, &want, Tolerance::EXACT, dir, "separate") {
         panic!("{e}");
     }
 }
@@ -739,33 +503,54 @@ fn cli_emit_ir_and_llvm_to_stdout() {
 
 // ---- the harness's own checks -------------------------------------------------
 
+/// One tolerance for every floating token.
+fn tol(x: f64) -> Tolerance {
+    Tolerance { short: x, long: x }
+}
+
 #[test]
 fn harness_compare_outputs() {
-    assert!(compare_outputs("a 1\nPASS\n", "a 1\nPASS\n", 0.0).is_ok());
+    assert!(compare_outputs("a 1\nPASS\n", "a 1\nPASS\n", tol(0.0)).is_ok());
     assert!(
-        compare_outputs("a 1\n", "a 2\n", 0.5).is_err(),
+        compare_outputs("a 1\n", "a 2\n", tol(0.5)).is_err(),
         "integers are exact"
     );
-    assert!(compare_outputs("x 1.000000e+00\n", "x 1.000001e+00\n", 0.0).is_err());
-    assert!(compare_outputs("x 1.000000e+00\n", "x 1.000001e+00\n", 1e-5).is_ok());
-    assert!(compare_outputs("x 1.000000e+00\n", "x 1.100000e+00\n", 1e-5).is_err());
-    assert!(compare_outputs("x -2.5\n", "x 2.5\n", 1e-3).is_err());
-    assert!(compare_outputs("PASS\n", "PASS\nextra\n", 0.0).is_err());
-    assert!(compare_outputs("PASS\nmore\n", "PASS\n", 0.0).is_err());
-    assert!(compare_outputs("PASS\n", "FAIL\n", 1.0).is_err());
-    assert!(compare_outputs("nan\n", "nan\n", 1e-6).is_ok());
+    assert!(compare_outputs("x 1.000000e+00\n", "x 1.000001e+00\n", tol(0.0)).is_err());
+    assert!(compare_outputs("x 1.000000e+00\n", "x 1.000001e+00\n", tol(1e-5)).is_ok());
+    assert!(compare_outputs("x 1.000000e+00\n", "x 1.100000e+00\n", tol(1e-5)).is_err());
+    assert!(compare_outputs("x -2.5\n", "x 2.5\n", tol(1e-3)).is_err());
+    assert!(compare_outputs("PASS\n", "PASS\nextra\n", tol(0.0)).is_err());
+    assert!(compare_outputs("PASS\nmore\n", "PASS\n", tol(0.0)).is_err());
+    assert!(compare_outputs("PASS\n", "FAIL\n", tol(1.0)).is_err());
+    assert!(compare_outputs("nan\n", "nan\n", tol(1e-6)).is_ok());
     assert!(
-        compare_outputs("a  b\n", "a b\n", 0.0).is_ok(),
+        compare_outputs("a  b\n", "a b\n", tol(0.0)).is_ok(),
         "tokens, not spacing"
     );
+    // Two tolerances: `%.6e` tokens get the first, `%.15e` tokens the second.
+    let two = Tolerance {
+        short: 1e-5,
+        long: 1e-9,
+    };
+    assert!(compare_outputs("1.000000e+00\n", "1.000005e+00\n", two).is_ok());
+    assert!(compare_outputs("1.000000000000000e+00\n", "1.000000000100000e+00\n", two).is_ok());
+    assert!(compare_outputs("1.000000000000000e+00\n", "1.000005000000000e+00\n", two).is_err());
 }
 
 #[test]
 fn harness_headers() {
     let src = "// tolerance: 1e-9\n// expect-error: foo bar\n// expect-error: baz\nint x;\n";
-    assert_eq!(tolerance(src), Ok(1e-9));
-    assert_eq!(tolerance("int x;\n"), Ok(0.0));
+    assert_eq!(tolerance(src), Ok(tol(1e-9)));
+    assert_eq!(tolerance("int x;\n"), Ok(Tolerance::EXACT));
     assert!(tolerance("// tolerance: lots\n").is_err());
+    assert!(tolerance("// tolerance: 1e-5 1e-9 1\n").is_err());
+    assert_eq!(
+        tolerance("// tolerance: 1e-5 1e-9\n"),
+        Ok(Tolerance {
+            short: 1e-5,
+            long: 1e-9
+        })
+    );
     assert_eq!(header_values(src, "expect-error"), vec!["foo bar", "baz"]);
     assert!(header_values(src, "expect-error-at").is_empty());
 }

@@ -9,7 +9,7 @@
 int main(void)
 {
     int z[5] = { 99, 99, 99, 99, 99 }, w[3] = { 5, 5, 7 };
-#pragma acc parallel loop copyout(zero: z[0:4])
+#pragma acc parallel loop copyout(zero: z[0:4]) copyin(readonly: w)
     for (int i = 0; i < 4; i++)
         z[i] += 1;
 #pragma acc data create(zero: w[0:2])

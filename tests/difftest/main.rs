@@ -1,0 +1,323 @@
+//! Differential test: a small Csmith for OpenACC C (see tests/README.md).
+//!
+//! `program::generate(seed, features)` writes a random, type-correct C program with
+//! 1-4 OpenACC compute regions and no undefined behaviour; the same seed always gives
+//! the same program. Each program is built by plain `cc` (pragmas ignored: the
+//! oracle) and by `accc -O2`, both are run, and their outputs must match (integers
+//! exactly, floats and doubles within the program's `// tolerance:`). Without a GPU
+//! accc's build runs through the host fallback, so CI mostly checks that accc
+//! accepts the program and that ptxas accepts its PTX; `scripts/gpu-bundle.sh` runs
+//! the same programs on a GPU (`write_programs`).
+//!
+//! * `ACCC_DIFFTEST_SEED=N cargo test --test difftest` checks program N only;
+//!   `ACCC_DIFFTEST_COUNT` / `ACCC_DIFFTEST_FIRST` choose how many from which seed;
+//!   `ACCC_DIFFTEST_FEATURES=switch,do_while` (or `all`) adds gated constructs.
+//! * A failing program is kept in `target/tmp/difftest-failures/`.
+//!
+//! The generator: `program.rs` (main, arrays, output) → `region.rs` (compute
+//! regions, data clauses) → `stmt.rs` (loop bodies) → `exprgen.rs` (expressions)
+//! → `ops.rs` (UB-free operator forms) over `span.rs` (value ranges, exactness),
+//! `ty.rs` (C types), `literal.rs`; `features.rs` gates what accc cannot compile yet.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod ctx;
+mod env;
+mod expr;
+mod exprgen;
+mod features;
+mod literal;
+mod model;
+mod ops;
+mod program;
+mod region;
+mod rng;
+mod span;
+mod stmt;
+mod ty;
+
+use common::{
+    accc, check_all, compare_outputs, host_cc, panicked, run, tail, tolerance, Run, COMPILE_TIMEOUT,
+};
+use features::Features;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+/// Programs the CI test checks.
+const CI_COUNT: u64 = 40;
+/// Programs `write_programs` writes for the gpu bundle.
+const BUNDLE_COUNT: u64 = 200;
+/// How long a generated program may run (they take milliseconds).
+const RUN_TIMEOUT: Duration = Duration::from_secs(20);
+
+fn env_u64(name: &str) -> Option<u64> {
+    let v = std::env::var(name).ok()?;
+    Some(
+        v.trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("{name}={v}: not a number")),
+    )
+}
+
+/// The seeds to check: `ACCC_DIFFTEST_SEED`, or `ACCC_DIFFTEST_COUNT` (default
+/// `count`) seeds from `ACCC_DIFFTEST_FIRST` (default 0).
+fn seeds(count: u64) -> Vec<u64> {
+    if let Some(s) = env_u64("ACCC_DIFFTEST_SEED") {
+        return vec![s];
+    }
+    let first = env_u64("ACCC_DIFFTEST_FIRST").unwrap_or(0);
+    let count = env_u64("ACCC_DIFFTEST_COUNT").unwrap_or(count);
+    (first..first + count).collect()
+}
+
+/// The features of the programs to check: `ACCC_DIFFTEST_FEATURES` (see
+/// `Features::parse`), by default what accc compiles today.
+fn features() -> Features {
+    let spec = std::env::var("ACCC_DIFFTEST_FEATURES").unwrap_or_default();
+    Features::parse(&spec).unwrap_or_else(|e| panic!("ACCC_DIFFTEST_FEATURES: {e}"))
+}
+
+/// Builds `src` with the host compiler and `flags`, runs it; Err unless both
+/// succeed.
+fn build_and_run(src: &Path, flags: &[&str], dir: &Path, tag: &str) -> Result<Run, String> {
+    let exe = dir.join(tag);
+    let mut cc = Command::new(host_cc());
+    cc.args(flags).arg(src).arg("-o").arg(&exe).arg("-lm");
+    let built = run(cc, dir, &format!("{tag}.build"), COMPILE_TIMEOUT);
+    if !built.ok() {
+        return Err(format!(
+            "`{} {}` failed ({}):\n{}",
+            host_cc(),
+            flags.join(" "),
+            built.describe_status(),
+            tail(&built.stderr, 3000)
+        ));
+    }
+    let ran = run(Command::new(&exe), dir, &format!("{tag}.run"), RUN_TIMEOUT);
+    if !ran.ok() {
+        return Err(format!(
+            "the `{}` build exits with {}:\n{}\n{}",
+            flags.join(" "),
+            ran.describe_status(),
+            tail(&ran.stdout, 1500),
+            tail(&ran.stderr, 3000)
+        ));
+    }
+    Ok(ran)
+}
+
+/// Keeps a failing program where the developer can find it; returns the path.
+fn keep(name: &str, text: &str) -> String {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("difftest-failures");
+    let path = dir.join(name);
+    match fs::create_dir_all(&dir).and_then(|()| fs::write(&path, text)) {
+        Ok(()) => path.display().to_string(),
+        Err(e) => format!("(not kept: {e})"),
+    }
+}
+
+/// Generates program `seed`, builds it with cc and accc, runs both, compares.
+fn check_seed(seed: u64, feat: Features) -> Result<(), String> {
+    let p = program::generate(seed, feat);
+    let name = format!("difftest_{seed}.c");
+    let fail = |msg: String| {
+        format!(
+            "{msg}\nprogram: {}\nrerun: ACCC_DIFFTEST_SEED={seed}{} cargo test --test difftest",
+            keep(&name, &p.text),
+            if feat == Features::ACCC {
+                String::new()
+            } else {
+                format!(" ACCC_DIFFTEST_FEATURES='{}'", feat.names())
+            }
+        )
+    };
+    let tmp = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let dir = tmp.path();
+    let src = dir.join(&name);
+    fs::write(&src, &p.text).map_err(|e| e.to_string())?;
+    let tol = tolerance(&p.text)?;
+
+    let want =
+        build_and_run(&src, &["-O1", "-w"], dir, "cc").map_err(|e| fail(format!("oracle: {e}")))?;
+    let exe = dir.join("accc");
+    let mut cmd = accc();
+    cmd.arg("-O2").arg(&src).arg("-o").arg(&exe).arg("-lm");
+    let built = run(cmd, dir, "accc.build", COMPILE_TIMEOUT);
+    if !built.ok() || panicked(&built.stderr) || !exe.exists() {
+        return Err(fail(format!(
+            "accc failed ({}):\n{}",
+            built.describe_status(),
+            tail(&built.stderr, 3000)
+        )));
+    }
+    let mut cmd = Command::new(&exe);
+    cmd.env_remove("ACC_DEVICE_TYPE");
+    let got = run(cmd, dir, "accc.run", RUN_TIMEOUT);
+    if !got.ok() {
+        return Err(fail(format!(
+            "accc's build exits with {} (the oracle: 0):\n{}",
+            got.describe_status(),
+            tail(&got.stderr, 2000)
+        )));
+    }
+    compare_outputs(&want.stdout, &got.stdout, tol)
+        .map_err(|e| fail(format!("output differs: {e}")))
+}
+
+/// `CI_COUNT` generated programs: accc's build (host fallback without a GPU) must
+/// print what plain cc's does.
+#[test]
+fn generated_programs_match_cc() {
+    let feat = features();
+    check_all(
+        "difftest",
+        &seeds(CI_COUNT),
+        |s| format!("seed {s}"),
+        |s| check_seed(*s, feat),
+    );
+}
+
+/// The sanitizer flags of the UB check, or why they cannot be used here.
+fn sanitizer_flags(dir: &Path) -> Result<Vec<&'static str>, String> {
+    let probe = dir.join("probe.c");
+    fs::write(
+        &probe,
+        "#include <stdlib.h>\nint main(void) { free(malloc(4)); return 0; }\n",
+    )
+    .map_err(|e| e.to_string())?;
+    let ub = [
+        "-O0",
+        "-w",
+        "-fsanitize=undefined,float-cast-overflow,float-divide-by-zero",
+        "-fno-sanitize-recover=all",
+    ];
+    build_and_run(&probe, &ub, dir, "probe-ub")?;
+    let mut with_asan = ub.to_vec();
+    with_asan.push("-fsanitize=address");
+    Ok(match build_and_run(&probe, &with_asan, dir, "probe-asan") {
+        Ok(_) => with_asan,
+        Err(_) => ub.to_vec(),
+    })
+}
+
+/// Every construct the generator knows (`Features::ALL`, including those accc cannot
+/// compile yet) and the CI set give programs that plain cc compiles and runs, that
+/// the sanitizers find no undefined behaviour in, and whose output does not depend
+/// on the optimisation level.
+#[test]
+fn generated_c_is_valid_and_ub_free() {
+    let probe_dir = tempfile::tempdir().unwrap();
+    let sanitize = sanitizer_flags(probe_dir.path());
+    if let Err(e) = &sanitize {
+        eprintln!(
+            "generated_c_is_valid_and_ub_free: SKIPPING the sanitizer check (the sanitizer \
+             runtime is missing: {e}); checking plain cc builds only"
+        );
+    }
+    let cases: Vec<(u64, Features)> = (0..16)
+        .map(|s| (s, Features::ALL))
+        .chain((0..8).map(|s| (1000 + s, Features::ACCC)))
+        .collect();
+    check_all(
+        "ub-check",
+        &cases,
+        |(s, f)| {
+            format!(
+                "seed {s} ({})",
+                if *f == Features::ALL {
+                    "all features"
+                } else {
+                    "accc features"
+                }
+            )
+        },
+        |&(seed, feat)| {
+            let p = program::generate(seed, feat);
+            let tmp = tempfile::tempdir().map_err(|e| e.to_string())?;
+            let src = tmp.path().join(format!("difftest_{seed}.c"));
+            fs::write(&src, &p.text).map_err(|e| e.to_string())?;
+            let keep_it =
+                |e: String| format!("{e}\nprogram: {}", keep(&format!("ub_{seed}.c"), &p.text));
+            let plain = build_and_run(&src, &["-O1", "-w", "-std=c11"], tmp.path(), "plain")
+                .map_err(keep_it)?;
+            if let Ok(flags) = &sanitize {
+                let checked =
+                    build_and_run(&src, flags, tmp.path(), "sanitized").map_err(keep_it)?;
+                if checked.stdout != plain.stdout {
+                    return Err(keep_it(
+                        "the -O0 sanitized build prints something else than the -O1 build".into(),
+                    ));
+                }
+            }
+            Ok(())
+        },
+    );
+}
+
+#[test]
+fn generator_is_deterministic_and_seeded() {
+    for seed in [0, 7, 123_456_789, u64::MAX] {
+        let a = program::generate(seed, Features::ACCC);
+        let b = program::generate(seed, Features::ACCC);
+        assert_eq!(a.text, b.text, "seed {seed} gives two programs");
+        assert!(
+            a.text.starts_with(&format!("// difftest seed {seed}:")),
+            "the header names the seed"
+        );
+        assert!(a.text.contains(&format!("ACCC_DIFFTEST_SEED={seed}")));
+    }
+    assert_ne!(
+        program::generate(1, Features::ACCC).text,
+        program::generate(2, Features::ACCC).text
+    );
+}
+
+/// A feature that is off is never generated; every feature is generated somewhere
+/// when all are on.
+#[test]
+fn features_gate_generation() {
+    let mut seen = Features::NONE;
+    for seed in 0..80 {
+        let all = program::generate(seed, Features::ALL);
+        seen = seen.union(&all.used);
+        let accc = program::generate(seed, Features::ACCC);
+        assert!(
+            accc.used.within(&Features::ACCC),
+            "seed {seed}: {:?}",
+            accc.used
+        );
+        let none = program::generate(seed, Features::NONE);
+        assert_eq!(none.used, Features::NONE, "seed {seed}");
+        for needle in [
+            "do {", "switch (", "struct ", "routine", "[R][C]", "collapse", "= {",
+        ] {
+            assert!(
+                !none.text.contains(needle),
+                "seed {seed} without features has `{needle}`"
+            );
+        }
+    }
+    assert_eq!(seen, Features::ALL, "some feature is never generated");
+}
+
+/// Writes `ACCC_DIFFTEST_COUNT` (default 200) programs `difftest_<seed>.c` into
+/// `ACCC_DIFFTEST_OUT`, for `scripts/gpu-bundle.sh`.
+#[test]
+#[ignore = "writes programs for the gpu bundle; needs ACCC_DIFFTEST_OUT=dir"]
+fn write_programs() {
+    let out = PathBuf::from(
+        std::env::var_os("ACCC_DIFFTEST_OUT").expect("ACCC_DIFFTEST_OUT=dir is required"),
+    );
+    fs::create_dir_all(&out).unwrap_or_else(|e| panic!("cannot create {}: {e}", out.display()));
+    let seeds = seeds(BUNDLE_COUNT);
+    let feat = features();
+    for &seed in &seeds {
+        let p = program::generate(seed, feat);
+        let path = out.join(format!("difftest_{seed}.c"));
+        fs::write(&path, p.text).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+    }
+    eprintln!("wrote {} programs to {}", seeds.len(), out.display());
+}
