@@ -31,14 +31,14 @@ pub struct Features {
 impl Features {
     /// What accc compiles today (the CI test's set).
     pub const ACCC: Features = Features {
-        do_while: false,
-        switch: false,
-        structs: false,
-        routine: false,
+        do_while: true,
+        switch: true,
+        structs: true,
+        routine: true,
         local_arrays: true,
-        init_lists: false,
+        init_lists: true,
         multi_dim: true,
-        multi_dim_subarrays: false,
+        multi_dim_subarrays: true,
         collapse: false,
     };
 
