@@ -163,6 +163,51 @@ impl<'ast> Visit<'ast> for Deps<'_> {
     }
 }
 
+/// How many array accesses in `body` walk memory contiguously with `var`:
+/// their last subscript (the fastest-varying one; for a flattened array the
+/// whole index) has `var` as a term of its own (`a[…][j]`, `a[i * n + j]`,
+/// `a[j - 1]`). The loop with the most is the one to put on consecutive
+/// threads (coalescing).
+pub fn contiguity(body: &Node<Statement>, var: &str) -> u32 {
+    struct C<'v> {
+        var: &'v str,
+        n: u32,
+    }
+    /// `e` is `var`, `var ± c`, or a sum with `var` as one term.
+    fn unit_term(e: &Expression, var: &str) -> bool {
+        match e {
+            Expression::Identifier(id) => id.node.name == var,
+            Expression::BinaryOperator(b)
+                if matches!(
+                    b.node.operator.node,
+                    BinaryOperator::Plus | BinaryOperator::Minus
+                ) =>
+            {
+                unit_term(&b.node.lhs.node, var)
+                    || (b.node.operator.node == BinaryOperator::Plus
+                        && unit_term(&b.node.rhs.node, var))
+            }
+            Expression::Cast(c) => unit_term(&c.node.expression.node, var),
+            _ => false,
+        }
+    }
+    impl<'ast> Visit<'ast> for C<'_> {
+        fn visit_expression(&mut self, e: &'ast Expression, span: &'ast Span) {
+            if let Expression::BinaryOperator(b) = e {
+                if b.node.operator.node == BinaryOperator::Index
+                    && unit_term(&b.node.rhs.node, self.var)
+                {
+                    self.n += 1;
+                }
+            }
+            visit::visit_expression(self, e, span);
+        }
+    }
+    let mut c = C { var, n: 0 };
+    c.visit_statement(&body.node, &body.span);
+    c.n
+}
+
 #[cfg(test)]
 mod tests {
     use super::independent;

@@ -180,8 +180,8 @@ fn parameters(d: &Node<Declarator>) -> Vec<&Node<ParameterDeclaration>> {
 
 /// The IR types of a device function's parameters and result for C
 /// signature `sig`: scalars as themselves, structs by address; a struct
-/// result becomes a hidden pointer parameter after the others, and two
-/// hidden `bool`s (the guards) come last.
+/// result becomes a hidden pointer parameter after the others, and three
+/// hidden `bool`s (the guards, per block dimension) come last.
 fn ir_signature(sig: &FnType) -> Result<(Vec<Type>, Type, bool), String> {
     let mut params = vec![];
     for p in sig.params.iter().flatten() {
@@ -219,8 +219,7 @@ fn ir_signature(sig: &FnType) -> Result<(Vec<Type>, Type, bool), String> {
                 .unwrap_or(Type::U64),
         );
     }
-    params.push(Type::BOOL);
-    params.push(Type::BOOL);
+    params.extend([Type::BOOL, Type::BOOL, Type::BOOL]);
     Ok((params, ret, sret))
 }
 
@@ -508,23 +507,19 @@ impl<'a> Walker<'a> {
         file: &super::scope::Scope,
     ) -> DResult<(Function, Vec<LocalId>)> {
         // Loop directives inside: levels up to the routine's own.
-        let outer = super::construct::Levels {
+        let outer = super::levels::Levels {
             gang: level < RoutineLevel::Gang,
             worker: level < RoutineLevel::Worker,
             vector: level < RoutineLevel::Vector,
         };
-        let mut loops = HashMap::new();
-        let mut top_gang = None;
-        self.assign_levels(
+        let plan = self.plan_loops(
             &def.node.statement,
             &[],
+            super::levels::RegionKind::Parallel,
             outer,
-            false,
-            false,
-            false,
-            &mut loops,
-            &mut top_gang,
         )?;
+        self.remarks.extend(plan.remarks.iter().cloned());
+        let loops = plan.loops;
         let mut scope = file.clone();
         let mut lower = Lower::new(
             self.sm,
@@ -575,8 +570,9 @@ impl<'a> Walker<'a> {
         });
         params.extend(sret_local);
         let guards = [
-            lower.f.new_local("single.v", Type::BOOL),
-            lower.f.new_local("single.w", Type::BOOL),
+            lower.f.new_local("single.x", Type::BOOL),
+            lower.f.new_local("single.y", Type::BOOL),
+            lower.f.new_local("single.z", Type::BOOL),
         ];
         params.extend(guards);
         lower.mode = Mode::Routine {

@@ -32,7 +32,7 @@ fn err(src: &str) -> String {
 fn vector_add() {
     let out = ir("void f(int n, float *a, const float *b) {\n#pragma acc parallel loop copy(a[0:n]) copyin(b[0:n])\n  for (int i = 0; i < n; i++) a[i] += 2.0f * b[i];\n}\n");
     assert!(out.contains("kernel @__accc_f_0_l2"), "{out}");
-    assert!(out.contains("loop gang vector"), "{out}");
+    assert!(out.contains("loop gang.x vector.x"), "{out}");
     assert!(
         out.contains("param %4 b: ptr<f32> deviceptr readonly"),
         "{out}"
@@ -43,8 +43,8 @@ fn vector_add() {
 #[test]
 fn unbraced_nest() {
     let out = ir("double u[100][64];\nvoid f(int n) {\n#pragma acc parallel loop gang\n  for (int i = 0; i < n; i++)\n#pragma acc loop vector\n    for (int j = 0; j < 64; j++)\n      u[i][j] = i + j;\n}\n");
-    assert!(out.contains("loop gang"), "{out}");
-    assert!(out.contains("loop vector"), "{out}");
+    assert!(out.contains("loop gang.x "), "{out}");
+    assert!(out.contains("loop vector.x "), "{out}");
 }
 
 #[test]

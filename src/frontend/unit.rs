@@ -123,6 +123,7 @@ pub fn translate(mut text: String, main_file: &str) -> DResult<Translated> {
         unit_tag: unit_tag(main_file),
         in_routine: false,
         standalone_done: Default::default(),
+        remarks: vec![],
     };
     w.named_routines();
     for ext in &parse.unit.0 {
@@ -170,6 +171,8 @@ pub struct Walker<'a> {
     /// kernels of different files never clash when their images are linked
     /// together (static functions of the same name and line).
     pub unit_tag: String,
+    /// Remarks (`-Minfo=accel`): what was decided, where.
+    pub remarks: Vec<(crate::ir::SrcLoc, String)>,
     /// Standalone directives already handled.
     pub standalone_done: std::collections::HashSet<usize>,
     /// The function being walked is a routine: its loop directives are

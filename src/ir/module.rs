@@ -38,20 +38,38 @@ pub enum GridSize {
     /// A host C expression (from a clause such as `num_gangs(n)`), evaluated
     /// in the construct's scope.
     Host(String),
-    /// Chosen by the runtime from the device (`__ptxrt_default_gangs`) for a
-    /// gang loop of `trip` iterations (a host C expression); when `spread`,
-    /// the loop is also partitioned over the block's threads, so a gang
-    /// takes a block's worth of iterations.
-    FromTrip { trip: String, spread: bool },
+    /// Enough gangs for a loop of `trip` iterations (a host C expression)
+    /// that is also partitioned over the block dimensions `threads` (a gang
+    /// takes a block's worth of iterations): along grid x the runtime
+    /// chooses from the device (`__ptxrt_default_gangs`, at most a wave of
+    /// resident blocks: the loop strides), along y and z enough to cover the
+    /// loop (at most 65535).
+    /// `trip: None`: not known where the construct is (as many gangs as the
+    /// device runs at once along x, 64 along y and z).
+    FromTrip {
+        trip: Option<String>,
+        threads: Vec<u8>,
+    },
 }
 
 /// Launch geometry of a kernel.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Launch {
-    /// Number of gangs: blocks in x (y and z are 1 for now).
-    pub grid: GridSize,
-    /// Threads per block in x (vector lanes), y (workers).
-    pub block: [GridSize; 2],
+    /// Number of gangs: blocks in x, y, z.
+    pub grid: [GridSize; 3],
+    /// Threads per block in x, y, z (vector lanes in x; workers in y).
+    pub block: [GridSize; 3],
+}
+
+impl Launch {
+    /// One gang of one thread (`serial`).
+    pub fn single() -> Launch {
+        let one = || GridSize::Const(1);
+        Launch {
+            grid: [one(), one(), one()],
+            block: [one(), one(), one()],
+        }
+    }
 }
 
 /// One compute construct outlined as a kernel.

@@ -68,20 +68,26 @@ fn grid(g: &GridSize) -> String {
     match g {
         GridSize::Const(n) => n.to_string(),
         GridSize::Host(e) => format!("host({e})"),
-        GridSize::FromTrip { trip, spread } => format!("auto(trip={trip}, spread={spread})"),
+        GridSize::FromTrip { trip, threads } => format!(
+            "auto(trip={}, threads={threads:?})",
+            trip.as_deref().unwrap_or("?")
+        ),
     }
 }
 
 fn print_kernel(out: &mut String, k: &Kernel, m: &Module) {
     let _ = writeln!(
         out,
-        "\nkernel @{} \"{}\" at {}\n  launch grid={} block=({}, {})",
+        "\nkernel @{} \"{}\" at {}\n  launch grid=({}, {}, {}) block=({}, {}, {})",
         k.name,
         k.construct,
         k.loc,
-        grid(&k.launch.grid),
+        grid(&k.launch.grid[0]),
+        grid(&k.launch.grid[1]),
+        grid(&k.launch.grid[2]),
         grid(&k.launch.block[0]),
-        grid(&k.launch.block[1])
+        grid(&k.launch.block[1]),
+        grid(&k.launch.block[2])
     );
     for p in &k.params {
         let l = k.body.local(p.local);
@@ -152,15 +158,19 @@ impl Printer<'_> {
                         worker,
                         vector,
                     } => {
+                        const DIM: [&str; 3] = ["x", "y", "z"];
                         let mut v = vec![];
-                        if gang {
-                            v.push("gang");
+                        if let Some(d) = gang {
+                            v.push(format!("gang.{}", DIM.get(usize::from(d)).unwrap_or(&"?")));
                         }
                         if worker {
-                            v.push("worker");
+                            v.push("worker".to_string());
                         }
-                        if vector {
-                            v.push("vector");
+                        if let Some(d) = vector {
+                            v.push(format!(
+                                "vector.{}",
+                                DIM.get(usize::from(d)).unwrap_or(&"?")
+                            ));
                         }
                         v.join(" ")
                     }
@@ -192,6 +202,9 @@ impl Printer<'_> {
             }
             Stmt::Break => {
                 let _ = writeln!(out, "{ind}break");
+            }
+            Stmt::Barrier(scope) => {
+                let _ = writeln!(out, "{ind}barrier {scope:?}");
             }
             Stmt::Continue => {
                 let _ = writeln!(out, "{ind}continue");

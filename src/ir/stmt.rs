@@ -19,19 +19,49 @@ pub enum LoopCmp {
     Ge,
 }
 
-/// The parallelism a loop was given (by clauses or by `schedule`'s choice).
+/// The parallelism a loop was given (by clauses or by the front end's
+/// choice), with the launch axes that carry it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Parallelism {
     /// Runs sequentially in each thread that reaches it.
     #[default]
     Seq,
-    /// Iterations are shared among gangs, workers and/or vector lanes (at
-    /// least one flag is set).
+    /// Iterations are shared among gangs (blocks along grid dimension
+    /// `gang`: 0 = x, 1 = y, 2 = z), workers (threads along block y) and/or
+    /// vector lanes (threads along block dimension `vector`); at least one
+    /// is set. Levels combine gang-major, vector-minor.
     Par {
-        gang: bool,
+        gang: Option<u8>,
         worker: bool,
-        vector: bool,
+        vector: Option<u8>,
     },
+}
+
+impl Parallelism {
+    /// The OpenACC parallel construct's mapping: gang → grid x, worker →
+    /// block y, vector → block x.
+    pub fn levels(gang: bool, worker: bool, vector: bool) -> Parallelism {
+        if !(gang || worker || vector) {
+            return Parallelism::Seq;
+        }
+        Parallelism::Par {
+            gang: gang.then_some(0),
+            worker,
+            vector: vector.then_some(0),
+        }
+    }
+
+    /// (gang, worker, vector) as flags.
+    pub fn flags(self) -> (bool, bool, bool) {
+        match self {
+            Parallelism::Seq => (false, false, false),
+            Parallelism::Par {
+                gang,
+                worker,
+                vector,
+            } => (gang.is_some(), worker, vector.is_some()),
+        }
+    }
 }
 
 /// A counted C loop `for (var = init; var cmp limit; var += step)`, as the
@@ -99,6 +129,11 @@ pub enum Stmt {
         args: Vec<ExprId>,
         result: Option<LocalId>,
     },
+    /// Wait until the threads of `scope` reach this point, with their
+    /// memory effects visible: between a loop partitioned over threads and
+    /// the code around it, which one thread performs. Only where every
+    /// thread of the scope arrives.
+    Barrier(BarrierScope),
     /// Copy `bytes` bytes from the address `src` to the address `dst` (struct
     /// assignment); the ranges do not overlap or are equal.
     Copy {
@@ -113,6 +148,18 @@ pub enum Stmt {
     Print { format: Vec<u8>, args: Vec<ExprId> },
     /// A nested block.
     Block(Block),
+}
+
+/// Which threads a [`Stmt::Barrier`] synchronises.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BarrierScope {
+    /// Every thread of the block (gang).
+    Block,
+    /// The threads that share their block y and z indices (one worker's
+    /// vector lanes): a named barrier of `ntid.x` threads when that is a
+    /// multiple of the warp size, a warp-level sync of the row's lanes when
+    /// it divides it (other vector lengths have no such barrier: none).
+    Row,
 }
 
 /// One arm of a [`Stmt::Switch`]: its case labels and the statements up to
@@ -157,7 +204,8 @@ pub fn walk_stmts(b: &[Stmt], f: &mut impl FnMut(&Stmt)) {
             | Stmt::Return(_)
             | Stmt::Call { .. }
             | Stmt::Copy { .. }
-            | Stmt::Print { .. } => {}
+            | Stmt::Print { .. }
+            | Stmt::Barrier(_) => {}
         }
     }
 }

@@ -249,6 +249,7 @@ impl Validator<'_> {
                     }
                 }
             }
+            Stmt::Barrier(_) => {}
             Stmt::Block(b) => self.block(b),
         }
     }

@@ -20,32 +20,120 @@ mod build;
 mod par;
 mod seq;
 
-use crate::ir::{Block, Function, Module, Parallelism, Stmt, Type};
+use crate::ir::{BarrierScope, Block, Expr, Function, Module, Parallelism, Stmt, Type};
 use build::Emit;
 use par::Levels;
 
-/// Schedules every kernel of the module: each counted loop becomes a
-/// [`Stmt::Block`] holding its setup and a [`Stmt::While`].
+/// Schedules every kernel and device function of the module: each counted
+/// loop becomes a [`Stmt::Block`] holding its setup and a [`Stmt::While`].
+/// A loop partitioned over threads gets a [`Stmt::Barrier`] before and
+/// after it when code beside it touches memory (that code's stores are one
+/// thread's: see `frontend::lower`): a block barrier in code every thread of
+/// the block runs, a row barrier inside worker (block y) loops; none at the
+/// very start and end of a kernel.
 pub fn schedule(m: &mut Module) {
-    let bodies = m
-        .kernels
-        .iter_mut()
-        .map(|k| &mut k.body)
-        .chain(m.functions.iter_mut().map(|f| &mut f.body));
-    for f in bodies {
-        let body = std::mem::take(&mut f.body);
-        f.body = block(f, body);
+    for k in &mut m.kernels {
+        let body = std::mem::take(&mut k.body.body);
+        let mut b = block(&mut k.body, body, [false; 3]);
+        while matches!(b.first(), Some(Stmt::Barrier(_))) {
+            b.remove(0);
+        }
+        while matches!(b.last(), Some(Stmt::Barrier(_))) {
+            b.pop();
+        }
+        k.body.body = b;
+    }
+    for f in &mut m.functions {
+        let body = std::mem::take(&mut f.body.body);
+        f.body.body = block(&mut f.body, body, [false; 3]);
     }
 }
 
-fn block(f: &mut Function, b: Block) -> Block {
-    b.into_iter().map(|s| stmt(f, s)).collect()
+/// The block dimensions a loop partitions over threads.
+fn thread_dims(par: Parallelism) -> [bool; 3] {
+    let mut d = [false; 3];
+    if let Parallelism::Par { worker, vector, .. } = par {
+        d[1] |= worker;
+        if let Some(v) = vector {
+            d[usize::from(v).min(2)] = true;
+        }
+    }
+    d
 }
 
-fn stmt(f: &mut Function, s: Stmt) -> Stmt {
+/// The barrier around a loop partitioning `dims` inside loops partitioning
+/// `outer`: block-wide outside every thread loop; per row inside loops
+/// that partition only y and z, for a loop on x; else none (no barrier
+/// covers exactly the threads that meet there).
+fn fence(outer: [bool; 3], dims: [bool; 3]) -> Option<BarrierScope> {
+    if !dims.iter().any(|d| *d) {
+        return None;
+    }
+    if !outer.iter().any(|d| *d) {
+        return Some(BarrierScope::Block);
+    }
+    (!outer[0] && dims[0] && !dims[1] && !dims[2]).then_some(BarrierScope::Row)
+}
+
+/// True when statement `s` reads or writes memory (or calls, or prints).
+fn touches_memory(f: &Function, s: &Stmt) -> bool {
+    let mut hit = false;
+    let mut exprs = vec![];
+    crate::ir::walk_stmts(std::slice::from_ref(s), &mut |s| match s {
+        Stmt::Store { .. } | Stmt::Copy { .. } | Stmt::Call { .. } | Stmt::Print { .. } => {
+            hit = true
+        }
+        Stmt::Assign { value, .. } => exprs.push(*value),
+        Stmt::If { cond, .. } | Stmt::While { cond, .. } => exprs.push(*cond),
+        Stmt::Switch { value, .. } => exprs.push(*value),
+        Stmt::Return(Some(v)) => exprs.push(*v),
+        Stmt::Loop(l) => exprs.extend([l.init, l.limit, l.step]),
+        _ => {}
+    });
+    while let Some(e) = exprs.pop() {
+        if hit {
+            break;
+        }
+        if matches!(f.expr(e), Expr::Load(_) | Expr::Cell(_)) {
+            hit = true;
+        }
+        exprs.extend(f.children(e));
+    }
+    hit
+}
+
+/// Schedules a block inside loops that partition the block dimensions
+/// `outer` over threads.
+fn block(f: &mut Function, b: Block, outer: [bool; 3]) -> Block {
+    // Fences only where something beside the loop touches memory.
+    let busy: Vec<bool> = b.iter().map(|s| touches_memory(f, s)).collect();
+    let mut out = vec![];
+    for (i, s) in b.into_iter().enumerate() {
+        let scope = match &s {
+            Stmt::Loop(l) => fence(outer, thread_dims(l.par)),
+            _ => None,
+        };
+        let others = busy.iter().enumerate().any(|(j, t)| j != i && *t);
+        let scope = scope.filter(|_| others);
+        if let Some(sc) = scope {
+            if out.last() != Some(&Stmt::Barrier(sc)) {
+                out.push(Stmt::Barrier(sc));
+            }
+        }
+        out.push(stmt(f, s, outer));
+        if let Some(sc) = scope {
+            out.push(Stmt::Barrier(sc));
+        }
+    }
+    out
+}
+
+fn stmt(f: &mut Function, s: Stmt, outer: [bool; 3]) -> Stmt {
     match s {
         Stmt::Loop(mut l) => {
-            let body = block(f, std::mem::take(&mut l.body));
+            let mine = thread_dims(l.par);
+            let inner = std::array::from_fn(|d| outer[d] || mine[d]);
+            let body = block(f, std::mem::take(&mut l.body), inner);
             let mut e = Emit::new(f);
             let kind = match &e.f.local(l.var).ty {
                 Type::Int(k) => Some(*k),
@@ -79,25 +167,25 @@ fn stmt(f: &mut Function, s: Stmt) -> Stmt {
             otherwise,
         } => Stmt::If {
             cond,
-            then: block(f, then),
-            otherwise: block(f, otherwise),
+            then: block(f, then, outer),
+            otherwise: block(f, otherwise, outer),
         },
         Stmt::While { cond, body, step } => Stmt::While {
             cond,
-            body: block(f, body),
-            step: block(f, step),
+            body: block(f, body, outer),
+            step: block(f, step, outer),
         },
         Stmt::Switch { value, arms } => Stmt::Switch {
             value,
             arms: arms
                 .into_iter()
                 .map(|a| crate::ir::SwitchArm {
-                    body: block(f, a.body),
+                    body: block(f, a.body, outer),
                     ..a
                 })
                 .collect(),
         },
-        Stmt::Block(b) => Stmt::Block(block(f, b)),
+        Stmt::Block(b) => Stmt::Block(block(f, b, outer)),
         s @ (Stmt::Assign { .. }
         | Stmt::Store { .. }
         | Stmt::Break
@@ -105,7 +193,8 @@ fn stmt(f: &mut Function, s: Stmt) -> Stmt {
         | Stmt::Return(_)
         | Stmt::Call { .. }
         | Stmt::Copy { .. }
-        | Stmt::Print { .. }) => s,
+        | Stmt::Print { .. }
+        | Stmt::Barrier(_)) => s,
     }
 }
 

@@ -3,23 +3,24 @@
 //!
 //! Owns: [`par_loop`] (the trip count and the counter loop) and
 //! [`start_stride`] (each thread's first iteration and the stride for a set
-//! of levels). Mapping: gang → `ctaid.x`/`nctaid.x`, worker →
-//! `tid.y`/`ntid.y`, vector → `tid.x`/`ntid.x`; combined levels linearise
-//! gang-major, vector-minor, so consecutive vector lanes take consecutive
-//! iterations (coalescing).
+//! of levels). Mapping: gang → `ctaid`/`nctaid` of its grid dimension,
+//! worker → `tid.y`/`ntid.y`, vector → `tid`/`ntid` of its block dimension
+//! (the parallel construct: x, y, x; `kernels` strategies use y and z too);
+//! combined levels linearise gang-major, vector-minor, so consecutive vector
+//! lanes take consecutive iterations (coalescing).
 
 use super::build::Emit;
 use crate::ir::{BinOp, Block, CmpOp, ExprId, IntKind, Loop, LoopCmp, Special, Stmt, Type, UnOp};
 
-/// Which levels share a loop's iterations.
+/// Which launch axes share a loop's iterations.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Levels {
-    /// Shared among gangs (blocks, x).
-    pub gang: bool,
-    /// Shared among workers (threads, y).
+    /// Shared among gangs: blocks along this grid dimension.
+    pub gang: Option<u8>,
+    /// Shared among workers (threads along block y).
     pub worker: bool,
-    /// Shared among vector lanes (threads, x).
-    pub vector: bool,
+    /// Shared among vector lanes: threads along this block dimension.
+    pub vector: Option<u8>,
 }
 
 /// Rewrites the counted loop `l` (whose index has the integer kind `kind`)
@@ -133,14 +134,13 @@ pub(super) fn start_stride(e: &mut Emit, lv: Levels) -> (ExprId, ExprId) {
     let mut idx: Option<ExprId> = None;
     let mut count: Option<ExprId> = None;
     let levels = [
-        (lv.gang, Special::BlockIdx(0), Special::GridDim(0)),
-        (lv.worker, Special::ThreadIdx(1), Special::BlockDim(1)),
-        (lv.vector, Special::ThreadIdx(0), Special::BlockDim(0)),
+        lv.gang.map(|d| (Special::BlockIdx(d), Special::GridDim(d))),
+        lv.worker
+            .then_some((Special::ThreadIdx(1), Special::BlockDim(1))),
+        lv.vector
+            .map(|d| (Special::ThreadIdx(d), Special::BlockDim(d))),
     ];
-    for (on, id, n) in levels {
-        if !on {
-            continue;
-        }
+    for (id, n) in levels.into_iter().flatten() {
         let i = e.special(id);
         idx = Some(match idx {
             None => i,

@@ -82,11 +82,33 @@ pub fn c_str(s: &str) -> String {
     out
 }
 
-fn size(g: &GridSize) -> String {
+/// One launch dimension as C: a block size, or a grid size (dimension
+/// `dim`) given the block sizes `block` (C text).
+fn size(g: &GridSize, dim: usize, block: &[String; 3]) -> String {
     match g {
         GridSize::Const(n) => format!("{n}u"),
         GridSize::Host(e) => format!("(unsigned int)({e})"),
-        GridSize::FromTrip { trip, .. } => format!("(unsigned int)({trip})"),
+        GridSize::FromTrip { trip, threads } => {
+            let per: Vec<&str> = threads
+                .iter()
+                .filter_map(|&t| block.get(usize::from(t)).map(String::as_str))
+                .collect();
+            let per = if per.is_empty() {
+                "1u".to_string()
+            } else {
+                per.join(" * ")
+            };
+            match (dim, trip) {
+                // x: as many as the device runs at once at most (the loop strides).
+                (0, Some(t)) => format!("__ptxrt_default_gangs((unsigned long long)({t}), {per})"),
+                (0, None) => format!("__ptxrt_default_gangs(~0ULL, {per})"),
+                // y, z: enough to cover the loop, at most 65535.
+                (_, Some(t)) => format!(
+                    "(unsigned int)(((unsigned long long)({t}) / ({per}) + 1) < 65535ULL ? ((unsigned long long)({t}) + ({per}) - 1) / ({per}) + ((unsigned long long)({t}) == 0) : 65535ULL)"
+                ),
+                (_, None) => "64u".to_string(),
+            }
+        }
     }
 }
 
@@ -265,23 +287,20 @@ impl Writer<'_> {
                     format!("__accc_a{id}")
                 };
                 if let Some(k) = self.module.kernels.get(*kernel) {
-                    let [bx, by] = &k.launch.block;
-                    let grid = match &k.launch.grid {
-                        GridSize::FromTrip { trip, spread } => format!(
-                            "__ptxrt_default_gangs((unsigned long long)({trip}), {})",
-                            if *spread {
-                                format!("{} * {}", size(bx), size(by))
-                            } else {
-                                "1u".into()
-                            }
-                        ),
-                        g => size(g),
-                    };
+                    let none = [String::new(), String::new(), String::new()];
+                    let block: [String; 3] =
+                        std::array::from_fn(|d| size(&k.launch.block[d], d, &none));
+                    let grid: [String; 3] =
+                        std::array::from_fn(|d| size(&k.launch.grid[d], d, &block));
                     out.push_str(&format!(
-                        "__ptxrt_launch(&__accc_loc{id}, &{IMAGE}, {}, {grid}, 1u, 1u, {}, {}, 1u, 0u, {args_expr}); ",
+                        "__ptxrt_launch(&__accc_loc{id}, &{IMAGE}, {}, {}, {}, {}, {}, {}, {}, 0u, {args_expr}); ",
                         c_str(&k.name),
-                        size(bx),
-                        size(by)
+                        grid[0],
+                        grid[1],
+                        grid[2],
+                        block[0],
+                        block[1],
+                        block[2]
                     ));
                 }
                 out.push_str(&format!("__ptxrt_data_end(__accc_r{id}); }} else {{ "));

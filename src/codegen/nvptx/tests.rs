@@ -65,8 +65,8 @@ fn kernel(name: &str, params: Vec<Param>, body: Function) -> Kernel {
         params,
         body,
         launch: Launch {
-            grid: GridSize::Const(1),
-            block: [GridSize::Const(128), GridSize::Const(1)],
+            grid: [GridSize::Const(1), GridSize::Const(1), GridSize::Const(1)],
+            block: [GridSize::Const(128), GridSize::Const(1), GridSize::Const(1)],
         },
     }
 }
@@ -110,11 +110,7 @@ fn gv_loop(f: &mut Function, i: LocalId, n: LocalId, body: Block) {
         limit,
         step,
         body,
-        par: Parallelism::Par {
-            gang: true,
-            worker: false,
-            vector: true,
-        },
+        par: Parallelism::levels(true, false, true),
         loc: SrcLoc::default(),
     })];
 }

@@ -35,7 +35,7 @@ use inkwell::context::Context;
 use inkwell::module::{FlagBehavior, Linkage as Linkage_};
 use inkwell::targets::TargetMachine;
 use inkwell::types::{BasicMetadataTypeEnum, BasicType, BasicTypeEnum};
-use inkwell::values::{BasicValue, FunctionValue, IntValue, PointerValue};
+use inkwell::values::{BasicValue, BasicValueEnum, FunctionValue, IntValue, PointerValue};
 use inkwell::AddressSpace;
 use std::cell::Cell;
 
@@ -510,6 +510,7 @@ impl<'a, 'c> Writer<'a, 'c> {
                 llvm(self.b.build_memcpy(d, 1, s, 1, n).map(|_| ()))?;
             }
             Stmt::Print { format, args } => self.print(format, args)?,
+            Stmt::Barrier(scope) => self.barrier(*scope)?,
             Stmt::Block(b) => self.block(b)?,
             Stmt::Loop(_) => return internal("counted loop reached the back end unscheduled"),
         }
@@ -518,6 +519,130 @@ impl<'a, 'c> Writer<'a, 'c> {
 }
 
 impl<'c> Writer<'_, 'c> {
+    /// An intrinsic by name (declared on first use).
+    fn intrinsic_fn(&self, name: &str) -> Result<FunctionValue<'c>, Error> {
+        let Some(i) = inkwell::intrinsics::Intrinsic::find(name) else {
+            return internal(&format!("LLVM has no intrinsic {name}"));
+        };
+        match i.get_declaration(self.module, &[]) {
+            Some(f) => Ok(f),
+            None => internal(&format!("cannot declare {name}")),
+        }
+    }
+
+    /// A launch register (`u32`) as an LLVM value.
+    fn sreg(&self, s: crate::ir::Special) -> Result<IntValue<'c>, Error> {
+        let (reg, d) = match s {
+            crate::ir::Special::ThreadIdx(d) => ("tid", d),
+            crate::ir::Special::BlockIdx(d) => ("ctaid", d),
+            crate::ir::Special::BlockDim(d) => ("ntid", d),
+            crate::ir::Special::GridDim(d) => ("nctaid", d),
+        };
+        let dim = ["x", "y", "z"].get(usize::from(d)).copied().unwrap_or("x");
+        let f = self.intrinsic_fn(&format!("llvm.nvvm.read.ptx.sreg.{reg}.{dim}"))?;
+        match llvm(self.b.build_call(f, &[], reg))?
+            .try_as_basic_value()
+            .basic()
+        {
+            Some(BasicValueEnum::IntValue(v)) => Ok(v),
+            _ => internal("special register read returned no integer"),
+        }
+    }
+
+    /// A barrier: block-wide `barrier.sync.aligned 0`; for a row (threads
+    /// sharing tid.y and tid.z) a named barrier `1 + tid.y + tid.z * ntid.y`
+    /// of `ntid.x` threads when ntid.x is a multiple of 32 (and there are at
+    /// most 15 rows), a `bar.warp.sync` of the row's lanes when ntid.x divides
+    /// 32, else nothing.
+    fn barrier(&mut self, scope: crate::ir::BarrierScope) -> Result<(), Error> {
+        use crate::ir::Special::{BlockDim, ThreadIdx};
+        let i32t = self.ctx.i32_type();
+        if scope == crate::ir::BarrierScope::Block {
+            let f = self.intrinsic_fn("llvm.nvvm.barrier.cta.sync.aligned.all")?;
+            llvm(self.b.build_call(f, &[i32t.const_zero().into()], ""))?;
+            return Ok(());
+        }
+        let (nx, ny, nz) = (
+            self.sreg(BlockDim(0))?,
+            self.sreg(BlockDim(1))?,
+            self.sreg(BlockDim(2))?,
+        );
+        let (tx, ty, tz) = (
+            self.sreg(ThreadIdx(0))?,
+            self.sreg(ThreadIdx(1))?,
+            self.sreg(ThreadIdx(2))?,
+        );
+        let c = |v: u64| i32t.const_int(v, false);
+        let b = &self.b;
+        let rows = llvm(b.build_int_mul(ny, nz, "rows"))?;
+        let rem = llvm(b.build_int_unsigned_rem(nx, c(32), "rem"))?;
+        let whole_warps = llvm(b.build_int_compare(inkwell::IntPredicate::EQ, rem, c(0), "ww"))?;
+        let few_rows = llvm(b.build_int_compare(inkwell::IntPredicate::ULE, rows, c(15), "fr"))?;
+        let named = llvm(b.build_and(whole_warps, few_rows, "named"))?;
+        let (b_named, b_other, b_warp, b_end) = (
+            self.new_bb("bar.named")?,
+            self.new_bb("bar.other")?,
+            self.new_bb("bar.warp")?,
+            self.new_bb("bar.end")?,
+        );
+        llvm(self.b.build_conditional_branch(named, b_named, b_other))?;
+        // Named barrier 1 + row of ntid.x threads.
+        self.b.position_at_end(b_named);
+        let row = llvm(self.b.build_int_add(
+            ty,
+            llvm(self.b.build_int_mul(tz, ny, "tzny"))?,
+            "row",
+        ))?;
+        let id = llvm(self.b.build_int_add(row, c(1), "id"))?;
+        let f = self.intrinsic_fn("llvm.nvvm.barrier.cta.sync.count")?;
+        llvm(self.b.build_call(f, &[id.into(), nx.into()], ""))?;
+        llvm(self.b.build_unconditional_branch(b_end))?;
+        // A row inside one warp: sync its lanes.
+        self.b.position_at_end(b_other);
+        let r32 = llvm(self.b.build_int_unsigned_rem(c(32), nx, "r32"))?;
+        let divides = llvm(
+            self.b
+                .build_int_compare(inkwell::IntPredicate::EQ, r32, c(0), "div"),
+        )?;
+        llvm(self.b.build_conditional_branch(divides, b_warp, b_end))?;
+        self.b.position_at_end(b_warp);
+        let linear =
+            llvm(self.b.build_int_add(
+                tx,
+                llvm(
+                    self.b.build_int_mul(
+                        nx,
+                        llvm(self.b.build_int_add(
+                            ty,
+                            llvm(self.b.build_int_mul(tz, ny, "a"))?,
+                            "b",
+                        ))?,
+                        "c",
+                    ),
+                )?,
+                "lin",
+            ))?;
+        let lane = llvm(self.b.build_int_unsigned_rem(linear, c(32), "lane"))?;
+        let base = llvm(self.b.build_int_sub(lane, tx, "base"))?;
+        // ((1 << nx) - 1) << base, in 64 bits so nx = 32 does not overflow.
+        let i64t = self.ctx.i64_type();
+        let one = i64t.const_int(1, false);
+        let nx64 = llvm(self.b.build_int_z_extend(nx, i64t, "nx64"))?;
+        let ones = llvm(self.b.build_int_sub(
+            llvm(self.b.build_left_shift(one, nx64, "s"))?,
+            one,
+            "ones",
+        ))?;
+        let base64 = llvm(self.b.build_int_z_extend(base, i64t, "b64"))?;
+        let mask64 = llvm(self.b.build_left_shift(ones, base64, "m64"))?;
+        let mask = llvm(self.b.build_int_truncate(mask64, i32t, "mask"))?;
+        let f = self.intrinsic_fn("llvm.nvvm.bar.warp.sync")?;
+        llvm(self.b.build_call(f, &[mask.into()], ""))?;
+        llvm(self.b.build_unconditional_branch(b_end))?;
+        self.b.position_at_end(b_end);
+        Ok(())
+    }
+
     /// A device `printf`: CUDA's `vprintf(format, buffer)`, the format a
     /// private constant string, the arguments stored in a struct of their
     /// types (natural alignment, as the driver reads them) allocated in the

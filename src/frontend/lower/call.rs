@@ -5,16 +5,17 @@
 //! Owns: the methods of `Lower` that lower calls, and the device calling
 //! convention's hidden arguments: a struct result goes through a pointer
 //! (`sret`) to the caller's temporary, a struct argument is a pointer to the
-//! caller's copy, and two `bool`s say whether the calling thread performs the
-//! side effects of code outside the callee's vector and worker loops.
+//! caller's copy, and three `bool`s say, per block dimension, whether the
+//! calling thread performs the side effects of code the callee's own loops
+//! do not partition along it.
 //! May call: `frontend::routine` (to request the callee).
 
 use super::expr::{Place, Val};
-use super::{Lower, Mode};
+use super::Lower;
 use crate::diag::DResult;
 use crate::frontend::ctype::{CType, FnType};
 use crate::frontend::routine::CallSite;
-use crate::ir::{CmpOp, Expr, ExprId, FloatKind, IntKind, MathFunc, Stmt, Type, UnOp};
+use crate::ir::{CmpOp, Expr, ExprId, FloatKind, MathFunc, Stmt, Type, UnOp};
 use lang_c::ast::*;
 use lang_c::span::Span;
 
@@ -207,38 +208,14 @@ impl Lower<'_> {
         ))
     }
 
-    /// The hidden guard arguments: per dimension (vector, worker), whether
-    /// this thread performs side effects outside loops of that level.
-    fn guard_args(&mut self) -> [ExprId; 2] {
-        let mut out = [ExprId(0); 2];
-        for (i, inside) in [self.inside.vector, self.inside.worker]
-            .into_iter()
-            .enumerate()
-        {
-            out[i] = if inside {
-                self.f.int(1, Type::BOOL)
-            } else {
-                match &self.mode {
-                    Mode::Routine { guards, .. } => self.f.read(guards[i]),
-                    Mode::Region => {
-                        let r = self.f.add(
-                            Expr::Special(crate::ir::Special::ThreadIdx(i as u8)),
-                            Type::Int(IntKind::U32),
-                        );
-                        let z = self.f.int(0, Type::Int(IntKind::U32));
-                        self.f.add(
-                            Expr::Cmp {
-                                op: CmpOp::Eq,
-                                lhs: r,
-                                rhs: z,
-                            },
-                            Type::BOOL,
-                        )
-                    }
-                }
-            };
-        }
-        out
+    /// The hidden guard arguments: per block dimension (x, y, z), whether
+    /// this thread performs the side effects of code not partitioned
+    /// along it.
+    fn guard_args(&mut self) -> [ExprId; 3] {
+        std::array::from_fn(|d| match self.single_condition(d as u8) {
+            Some(c) => c,
+            None => self.f.int(1, Type::BOOL),
+        })
     }
 
     /// A call of the device version of function `name`.

@@ -37,6 +37,9 @@ pub struct LoopSpec {
     pub par: Parallelism,
     /// Where the directive is (for messages).
     pub loc: SrcLoc,
+    /// `collapse(n)`: the loop and the n - 1 loops tightly nested in it
+    /// are one iteration space.
+    pub collapse: u32,
 }
 
 /// A host variable that the region uses, passed as a kernel parameter.
@@ -62,15 +65,15 @@ pub enum Mode {
     /// A compute region's body (a kernel).
     Region,
     /// The body of device function `name` (a routine of `level`) returning
-    /// `ret`; `guards` are its hidden parameters saying whether this thread
-    /// performs the side effects of code outside the function's own vector
-    /// and worker loops; `sret` is the hidden parameter holding where a
-    /// struct result goes.
+    /// `ret`; `guards` are its hidden parameters saying, per block dimension
+    /// (x, y, z), whether this thread performs the side effects of code that
+    /// the function's own loops do not partition along that dimension;
+    /// `sret` is the hidden parameter holding where a struct result goes.
     Routine {
         name: String,
         ret: CType,
         level: RoutineLevel,
-        guards: [LocalId; 2],
+        guards: [LocalId; 3],
         sret: Option<LocalId>,
     },
 }
@@ -88,9 +91,13 @@ pub enum Binding {
 /// The partitioned loops around the code being lowered.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Inside {
+    /// The OpenACC levels (for the rules about calling routines).
     pub gang: bool,
     pub worker: bool,
     pub vector: bool,
+    /// The block dimensions (x, y, z) the loops partition: only threads
+    /// with index 0 along each other dimension perform side effects.
+    pub block: [bool; 3],
 }
 
 /// The state of lowering one body.
@@ -234,36 +241,40 @@ impl<'a> Lower<'a> {
     }
 
     /// The conditions (all must hold) under which this thread performs the
-    /// side effects of the current position: outside vector loops only one
-    /// lane of each worker does, outside worker loops only one worker of
-    /// each gang (the others run the same code redundantly).
+    /// side effects of the current position: along each block dimension no
+    /// enclosing loop partitions (outside vector loops, outside worker
+    /// loops), only the thread of index 0 does (the others run the same
+    /// code redundantly).
     pub fn single_conditions(&mut self) -> Vec<ExprId> {
-        let mut conds = vec![];
-        for (inside, dim) in [(self.inside.vector, 0u8), (self.inside.worker, 1u8)] {
-            if inside {
-                continue;
-            }
-            let c = match &self.mode {
-                Mode::Routine { guards, .. } => self.f.read(guards[usize::from(dim)]),
-                Mode::Region => {
-                    let r = self.f.add(
-                        Expr::Special(Special::ThreadIdx(dim)),
-                        Type::Int(IntKind::U32),
-                    );
-                    let z = self.f.int(0, Type::Int(IntKind::U32));
-                    self.f.add(
-                        Expr::Cmp {
-                            op: CmpOp::Eq,
-                            lhs: r,
-                            rhs: z,
-                        },
-                        Type::BOOL,
-                    )
-                }
-            };
-            conds.push(c);
+        (0..3u8).filter_map(|d| self.single_condition(d)).collect()
+    }
+
+    /// Whether this thread performs side effects here, as far as block
+    /// dimension `dim` goes: `None` when an enclosing loop partitions that
+    /// dimension (every thread does), else thread index 0 along it (in a
+    /// routine: the caller's say, the guard parameter).
+    pub fn single_condition(&mut self, dim: u8) -> Option<ExprId> {
+        if self.inside.block[usize::from(dim)] {
+            return None;
         }
-        conds
+        Some(match &self.mode {
+            Mode::Routine { guards, .. } => self.f.read(guards[usize::from(dim)]),
+            Mode::Region => {
+                let r = self.f.add(
+                    Expr::Special(Special::ThreadIdx(dim)),
+                    Type::Int(IntKind::U32),
+                );
+                let z = self.f.int(0, Type::Int(IntKind::U32));
+                self.f.add(
+                    Expr::Cmp {
+                        op: CmpOp::Eq,
+                        lhs: r,
+                        rhs: z,
+                    },
+                    Type::BOOL,
+                )
+            }
+        })
     }
 
     /// Emits `s` so that only the threads [`Self::single_conditions`] allow

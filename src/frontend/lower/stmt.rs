@@ -501,9 +501,15 @@ impl Lower<'_> {
             vector,
         } = par
         {
-            self.inside.gang |= gang;
+            self.inside.gang |= gang.is_some();
             self.inside.worker |= worker;
-            self.inside.vector |= vector;
+            self.inside.vector |= vector.is_some();
+            if let Some(d) = vector {
+                self.inside.block[usize::from(d).min(2)] = true;
+            }
+            if worker {
+                self.inside.block[1] = true;
+            }
         }
         // break may not leave a partitioned loop.
         (self.loop_depth, self.break_depth) = if matches!(par, Parallelism::Seq) {

@@ -114,6 +114,7 @@ impl Interp<'_> {
                     }
                 }
             }
+            Stmt::Barrier(_) => {}
             Stmt::Call { .. } | Stmt::Copy { .. } | Stmt::Print { .. } => {
                 panic!("interpreter: {s:?}")
             }

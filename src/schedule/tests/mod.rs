@@ -9,9 +9,9 @@ use crate::ir::*;
 use interp::{norm, run_grid};
 
 const GV: Parallelism = Parallelism::Par {
-    gang: true,
+    gang: Some(0),
     worker: false,
-    vector: true,
+    vector: Some(0),
 };
 
 /// `for (i = init; i cmp limit; i += step) { [if (i % 2 == 0) continue;] *a = (i64)i; }`
@@ -86,8 +86,8 @@ fn module(body: Function, a: LocalId) -> Module {
             }],
             body,
             launch: Launch {
-                grid: GridSize::Const(1),
-                block: [GridSize::Const(128), GridSize::Const(1)],
+                grid: [GridSize::Const(1), GridSize::Const(1), GridSize::Const(1)],
+                block: [GridSize::Const(128), GridSize::Const(1), GridSize::Const(1)],
             },
         }],
         functions: vec![],
@@ -187,11 +187,7 @@ fn every_level_and_bound_runs_each_iteration_once() {
         let par = if bits == 0 {
             Parallelism::Seq
         } else {
-            Parallelism::Par {
-                gang: bits & 1 != 0,
-                worker: bits & 2 != 0,
-                vector: bits & 4 != 0,
-            }
+            Parallelism::levels(bits & 1 != 0, bits & 2 != 0, bits & 4 != 0)
         };
         for &(k, cmp, b) in &cases {
             for skip in [false, true] {
@@ -204,14 +200,7 @@ fn every_level_and_bound_runs_each_iteration_once() {
                     let got = run_grid(&m.kernels[0].body, grid, block);
                     // Threads at the levels the loop is not shared among
                     // run its iterations redundantly.
-                    let (g, w, v) = match par {
-                        Parallelism::Seq => (false, false, false),
-                        Parallelism::Par {
-                            gang,
-                            worker,
-                            vector,
-                        } => (gang, worker, vector),
-                    };
+                    let (g, w, v) = par.flags();
                     let n = [(g, grid), (w, block[1]), (v, block[0])]
                         .iter()
                         .map(|&(on, size)| if on { 1 } else { size as usize })
@@ -276,16 +265,8 @@ fn nested_gang_and_vector_loops_use_their_own_levels() {
             loc: SrcLoc::default(),
         })
     };
-    let vector = Parallelism::Par {
-        gang: false,
-        worker: false,
-        vector: true,
-    };
-    let gang = Parallelism::Par {
-        gang: true,
-        worker: false,
-        vector: false,
-    };
+    let vector = Parallelism::levels(false, false, true);
+    let gang = Parallelism::levels(true, false, false);
     let inner = counted(&mut f, j, 6, vector, vec![Stmt::Store { ptr, value }]);
     f.body = vec![counted(&mut f, i, 5, gang, vec![inner])];
     let m = scheduled(module(f, a));
@@ -330,11 +311,7 @@ fn gang_vector_loop_snapshot() {
 #[test]
 fn downward_unsigned_and_seq_snapshots() {
     let m = scheduled(kernel(
-        Parallelism::Par {
-            gang: false,
-            worker: true,
-            vector: true,
-        },
+        Parallelism::levels(false, true, true),
         IntKind::U32,
         LoopCmp::Ge,
         [10, 0, norm(-2, IntKind::U32)],

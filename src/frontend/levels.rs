@@ -1,0 +1,867 @@
+//! Loop levels: which loops of a compute region are partitioned, over which
+//! levels and launch axes, and the region's launch geometry.
+//!
+//! Owns: [`RegionPlan`], `Walker::plan_loops` and the mapping strategies.
+//! * `parallel`: gang → grid x (`gang(dim:n)`: grid dimension n), worker →
+//!   block y, vector → block x. A loop directive with no level takes, when
+//!   loops with directives are nested in it, the outermost free level (gang,
+//!   then worker), else every free level.
+//! * `kernels`: the OpenUH mappings (`shared/seeds/openuh-loop-mapping-
+//!   runtime.txt` §3.1). In a nest, gang loops take grid dimensions and
+//!   vector loops block dimensions: x for the loop whose index walks memory
+//!   contiguously (coalescing; the innermost when no access tells), then y
+//!   and z outward. A loop without level clauses is parallelised when
+//!   `independent` says so or the dependence test proves it (the coalescing
+//!   loop becomes gang-vector, the others gang), at most three per nest.
+//! * `serial`: every loop sequential, one thread.
+//!
+//! Every decision is a remark (`-Minfo=accel`). May call: `canon`,
+//! `depend`, `effects`, `clauses`, `ir`.
+
+use super::canon::{canonical, trip_text};
+use super::lower::LoopSpec;
+use super::unit::Walker;
+use crate::diag::{DResult, Diagnostics};
+use crate::directive::{ClauseKind, DirectiveKind, SizeExpr};
+use crate::ir::{GridSize, Launch, Parallelism, SrcLoc};
+use lang_c::ast::*;
+use lang_c::span::Node;
+use std::collections::HashMap;
+
+/// Which compute construct a region belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RegionKind {
+    Parallel,
+    Kernels,
+    Serial,
+}
+
+/// The levels enclosing loops use (parallel construct), or that a routine
+/// may not use (a routine of a lower level).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Levels {
+    pub gang: bool,
+    pub worker: bool,
+    pub vector: bool,
+}
+
+/// The loop clauses of one candidate loop.
+#[derive(Clone, Debug, Default)]
+struct Clauses {
+    gang: bool,
+    /// `gang(num:n)`.
+    gang_num: Option<String>,
+    /// `gang(dim:n)`, as a grid dimension index.
+    gang_dim: Option<u8>,
+    worker: bool,
+    worker_num: Option<String>,
+    vector: bool,
+    vector_len: Option<String>,
+    seq: bool,
+    independent: bool,
+    collapse: u32,
+}
+
+impl Clauses {
+    fn explicit(&self) -> bool {
+        self.gang || self.worker || self.vector
+    }
+}
+
+/// A loop the plan decides about.
+struct Cand<'a> {
+    stmt: &'a Node<Statement>,
+    f: &'a Node<ForStatement>,
+    /// Has a loop directive (else: a kernels loop the compiler may
+    /// parallelise on its own).
+    directive: bool,
+    clauses: Clauses,
+    loc: SrcLoc,
+    children: Vec<Cand<'a>>,
+}
+
+/// What was decided for one loop.
+#[derive(Clone, Debug)]
+struct Decision {
+    par: Parallelism,
+    /// Trip count as host C text, when the bounds can be evaluated where
+    /// the construct is.
+    trip: Option<String>,
+    /// `gang(num:)` / `vector(len)` / `worker(num)`.
+    gang_num: Option<String>,
+    worker_num: Option<String>,
+    vector_len: Option<String>,
+    why: String,
+}
+
+/// The plan of one compute region.
+pub struct RegionPlan {
+    /// Loop specs by the offset of their `for` statements.
+    pub loops: HashMap<usize, LoopSpec>,
+    /// `file:line: text` remarks, in source order.
+    pub remarks: Vec<(SrcLoc, String)>,
+    kind: RegionKind,
+    decisions: Vec<Decision>,
+}
+
+/// The construct-level sizes: `num_gangs(…)`, `num_workers`,
+/// `vector_length`, as host C text.
+#[derive(Clone, Debug, Default)]
+pub struct Sizes {
+    pub num_gangs: Vec<String>,
+    pub num_workers: Option<String>,
+    pub vector_length: Option<String>,
+}
+
+const DIM: [&str; 3] = ["x", "y", "z"];
+
+/// The identifiers of an expression.
+fn idents(e: &Node<Expression>) -> Vec<String> {
+    struct I(Vec<String>);
+    impl<'ast> lang_c::visit::Visit<'ast> for I {
+        fn visit_identifier(&mut self, i: &'ast Identifier, _: &'ast lang_c::span::Span) {
+            self.0.push(i.name.clone());
+        }
+    }
+    let mut v = I(vec![]);
+    lang_c::visit::Visit::visit_expression(&mut v, &e.node, &e.span);
+    v.0
+}
+
+/// The names a statement declares (locals, loop variables).
+fn declared(s: &Node<Statement>) -> Vec<String> {
+    struct D(Vec<String>);
+    impl<'ast> lang_c::visit::Visit<'ast> for D {
+        fn visit_declarator(&mut self, d: &'ast Declarator, span: &'ast lang_c::span::Span) {
+            if let DeclaratorKind::Identifier(id) = &d.kind.node {
+                self.0.push(id.node.name.clone());
+            }
+            lang_c::visit::visit_declarator(self, d, span);
+        }
+        fn visit_for_statement(&mut self, f: &'ast ForStatement, span: &'ast lang_c::span::Span) {
+            if let Ok(c) = canonical(f) {
+                self.0.push(c.var.to_string());
+            }
+            lang_c::visit::visit_for_statement(self, f, span);
+        }
+    }
+    let mut d = D(vec![]);
+    lang_c::visit::Visit::visit_statement(&mut d, &s.node, &s.span);
+    d.0
+}
+
+impl Walker<'_> {
+    /// The loop clauses of directive `p`.
+    fn loop_clauses(&self, p: usize) -> DResult<Clauses> {
+        let d = &self.dirs[p];
+        let ctx = self.clause_ctx(p);
+        let mut c = Clauses {
+            collapse: 1,
+            ..Clauses::default()
+        };
+        for cl in &d.clauses {
+            match &cl.kind {
+                ClauseKind::Gang(g) => {
+                    c.gang = true;
+                    if let Some(n) = &g.num {
+                        c.gang_num = Some(ctx.check_expr(n)?);
+                    }
+                    if let Some(dim) = &g.dim {
+                        match ctx
+                            .check_expr(dim)?
+                            .trim_matches(['(', ')'])
+                            .trim()
+                            .parse::<u8>()
+                        {
+                            Ok(n @ 1..=3) => c.gang_dim = Some(n - 1),
+                            _ => {
+                                return self.clause_err(
+                                    p,
+                                    cl,
+                                    "'gang(dim:n)' needs n = 1, 2 or 3 (an integer constant)"
+                                        .into(),
+                                )
+                            }
+                        }
+                    }
+                    if g.static_size.is_some() {
+                        return self.clause_err(
+                            p,
+                            cl,
+                            "'gang(static:…)' is not supported yet".into(),
+                        );
+                    }
+                }
+                ClauseKind::Worker(n) => {
+                    c.worker = true;
+                    if let Some(n) = n {
+                        c.worker_num = Some(ctx.check_expr(n)?);
+                    }
+                }
+                ClauseKind::Vector(n) => {
+                    c.vector = true;
+                    if let Some(n) = n {
+                        c.vector_len = Some(ctx.check_expr(n)?);
+                    }
+                }
+                ClauseKind::Seq => c.seq = true,
+                ClauseKind::Auto => {}
+                ClauseKind::Independent => c.independent = true,
+                ClauseKind::Collapse { count, .. } => {
+                    match ctx
+                        .check_expr(count)?
+                        .trim_matches(['(', ')'])
+                        .trim()
+                        .parse::<u32>()
+                    {
+                        Ok(n) if n >= 1 => c.collapse = n,
+                        _ => {
+                            return self.clause_err(
+                                p,
+                                cl,
+                                "'collapse(n)' needs a positive integer constant".into(),
+                            )
+                        }
+                    }
+                }
+                ClauseKind::Tile(sizes) => {
+                    let _ = sizes.iter().any(|s| matches!(s, SizeExpr::Star(_)));
+                    return self.clause_err(p, cl, "the 'tile' clause is not supported yet".into());
+                }
+                // Construct clauses of a combined directive, checked by `compute`.
+                _ if d.kind != DirectiveKind::Loop => {}
+                ClauseKind::Private(_)
+                | ClauseKind::FirstPrivate(_)
+                | ClauseKind::Reduction { .. } => {
+                    return self.clause_err(
+                        p,
+                        cl,
+                        format!(
+                            "the '{}' clause on 'loop' is not supported yet",
+                            cl.name().as_str()
+                        ),
+                    );
+                }
+                _ => {}
+            }
+        }
+        if c.seq && c.explicit() {
+            return Err(Diagnostics::one(
+                Some(self.pragma_loc(p, d.kind_span.start)),
+                "a 'seq' loop cannot also be 'gang', 'worker' or 'vector'",
+            ));
+        }
+        Ok(c)
+    }
+
+    /// The candidate loops of statement `s` (with `dirs` attached): loops
+    /// with a loop directive, and in `kernels` every `for` loop.
+    fn candidates<'a>(
+        &self,
+        s: &'a Node<Statement>,
+        dirs: &[usize],
+        kind: RegionKind,
+    ) -> DResult<Vec<Cand<'a>>> {
+        for &i in dirs {
+            let d = &self.dirs[i];
+            if !matches!(
+                d.kind,
+                DirectiveKind::Loop
+                    | DirectiveKind::ParallelLoop
+                    | DirectiveKind::KernelsLoop
+                    | DirectiveKind::SerialLoop
+            ) {
+                return Err(Diagnostics::one(
+                    Some(self.pragma_loc(i, d.kind_span.start)),
+                    format!(
+                        "a '{}' directive inside a compute construct is not supported yet",
+                        d.kind.name()
+                    ),
+                ));
+            }
+        }
+        if let Statement::For(f) = &s.node {
+            let (clauses, loc) = match dirs.last() {
+                Some(&i) => (
+                    self.loop_clauses(i)?,
+                    self.pragma_loc(i, self.dirs[i].kind_span.start),
+                ),
+                None if kind == RegionKind::Kernels && canonical(&f.node).is_ok() => (
+                    Clauses {
+                        collapse: 1,
+                        ..Clauses::default()
+                    },
+                    self.sm.loc(s.span.start),
+                ),
+                None => {
+                    let b = &f.node.statement;
+                    let dirs: Vec<usize> = self
+                        .att
+                        .by_stmt
+                        .get(&b.span.start)
+                        .cloned()
+                        .unwrap_or_default();
+                    return self.candidates(b, &dirs, kind);
+                }
+            };
+            // A collapsed nest is one loop: its inner loops are not candidates.
+            let mut body = &f.node.statement;
+            for _ in 1..clauses.collapse {
+                match &body.node {
+                    Statement::For(inner) => body = &inner.node.statement,
+                    Statement::Compound(items) if items.len() == 1 => match &items[0].node {
+                        BlockItem::Statement(st) => match &st.node {
+                            Statement::For(inner) => body = &inner.node.statement,
+                            _ => {
+                                return Err(Diagnostics::one(
+                                    Some(loc),
+                                    "the loops of 'collapse' must be tightly nested",
+                                ))
+                            }
+                        },
+                        _ => {
+                            return Err(Diagnostics::one(
+                                Some(loc),
+                                "the loops of 'collapse' must be tightly nested",
+                            ))
+                        }
+                    },
+                    _ => {
+                        return Err(Diagnostics::one(
+                            Some(loc),
+                            "the loops of 'collapse' must be tightly nested",
+                        ))
+                    }
+                }
+            }
+            let body_dirs: Vec<usize> = self
+                .att
+                .by_stmt
+                .get(&body.span.start)
+                .cloned()
+                .unwrap_or_default();
+            let children = self.candidates(body, &body_dirs, kind)?;
+            return Ok(vec![Cand {
+                stmt: s,
+                f,
+                directive: !dirs.is_empty(),
+                clauses,
+                loc,
+                children,
+            }]);
+        }
+        if let Some(&i) = dirs.last() {
+            return Err(Diagnostics::one(
+                Some(self.sm.loc(s.span.start)),
+                format!(
+                    "a '{}' directive must be followed by a 'for' loop",
+                    self.dirs[i].kind.name()
+                ),
+            ));
+        }
+        self.children(s, kind)
+    }
+
+    /// The candidates nested in `s` (not `s` itself).
+    fn children<'a>(&self, s: &'a Node<Statement>, kind: RegionKind) -> DResult<Vec<Cand<'a>>> {
+        let mut out = vec![];
+        let mut visit = |st: &'a Node<Statement>| -> DResult<()> {
+            let dirs: Vec<usize> = self
+                .att
+                .by_stmt
+                .get(&st.span.start)
+                .cloned()
+                .unwrap_or_default();
+            out.extend(self.candidates(st, &dirs, kind)?);
+            Ok(())
+        };
+        match &s.node {
+            Statement::Compound(items) => {
+                for item in items {
+                    if let BlockItem::Statement(st) = &item.node {
+                        visit(st)?;
+                    }
+                }
+            }
+            Statement::If(i) => {
+                visit(&i.node.then_statement)?;
+                if let Some(e) = &i.node.else_statement {
+                    visit(e)?;
+                }
+            }
+            Statement::For(f) => visit(&f.node.statement)?,
+            Statement::While(w) => visit(&w.node.statement)?,
+            Statement::DoWhile(w) => visit(&w.node.statement)?,
+            Statement::Switch(w) => visit(&w.node.statement)?,
+            Statement::Labeled(l) => visit(&l.node.statement)?,
+            _ => {}
+        }
+        Ok(out)
+    }
+
+    /// The trip count of loop `f` as host C text, when its bounds are free
+    /// of side effects and of names the region declares.
+    fn host_trip(&self, f: &Node<ForStatement>, region_names: &[String]) -> Option<String> {
+        let c = canonical(&f.node).ok()?;
+        let text = |e: &Node<Expression>| -> Option<String> {
+            let ok = super::effects::pure(e) && idents(e).iter().all(|i| !region_names.contains(i));
+            ok.then(|| self.text[e.span.start..e.span.end].to_string())
+        };
+        let step = match c.step {
+            Some(e) => Some(text(e)?),
+            None => None,
+        };
+        Some(trip_text(
+            &c,
+            &text(c.init)?,
+            &text(c.limit)?,
+            step.as_deref(),
+        ))
+    }
+
+    /// Plans the loops of region statement `s` of a `kind` construct;
+    /// `dirs` are the loop directives attached to `s` itself (a combined
+    /// construct's own directive). In a routine, `outer` marks the levels
+    /// above the routine's.
+    pub fn plan_loops(
+        &self,
+        s: &Node<Statement>,
+        dirs: &[usize],
+        kind: RegionKind,
+        outer: Levels,
+    ) -> DResult<RegionPlan> {
+        let cands = self.candidates(s, dirs, kind)?;
+        let region_names = declared(s);
+        let mut plan = RegionPlan {
+            loops: HashMap::new(),
+            remarks: vec![],
+            kind,
+            decisions: vec![],
+        };
+        match kind {
+            RegionKind::Serial => self.plan_serial(&cands, &region_names, &mut plan),
+            RegionKind::Parallel => {
+                for c in &cands {
+                    self.plan_parallel(c, outer, &region_names, &mut plan)?;
+                }
+            }
+            RegionKind::Kernels => {
+                for c in &cands {
+                    self.plan_kernels_nest(c, &region_names, &mut plan)?;
+                }
+            }
+        }
+        plan.remarks.sort_by_key(|(l, _)| (l.line, l.col));
+        Ok(plan)
+    }
+
+    fn record(&self, plan: &mut RegionPlan, c: &Cand, d: Decision) {
+        plan.remarks.push((c.loc.clone(), d.why.clone()));
+        // A loop without directive that stays sequential keeps C's semantics.
+        if !c.directive && d.par == Parallelism::Seq {
+            return;
+        }
+        plan.loops.insert(
+            c.stmt.span.start,
+            LoopSpec {
+                par: d.par,
+                loc: c.loc.clone(),
+                collapse: c.clauses.collapse,
+            },
+        );
+        plan.decisions.push(d);
+    }
+
+    fn plan_serial(&self, cands: &[Cand], names: &[String], plan: &mut RegionPlan) {
+        for c in cands {
+            let d = Decision {
+                par: Parallelism::Seq,
+                trip: self.host_trip(c.f, names),
+                gang_num: None,
+                worker_num: None,
+                vector_len: None,
+                why: "loop run sequentially: serial construct".into(),
+            };
+            self.record(plan, c, d);
+            self.plan_serial(&c.children, names, plan);
+        }
+    }
+
+    /// A loop of a parallel construct (or routine) and, recursively, the
+    /// loops in it.
+    fn plan_parallel(
+        &self,
+        c: &Cand,
+        outer: Levels,
+        names: &[String],
+        plan: &mut RegionPlan,
+    ) -> DResult<()> {
+        let cl = &c.clauses;
+        let (mut gang, mut worker, mut vector) = (cl.gang, cl.worker, cl.vector);
+        let mut why = String::new();
+        if cl.seq {
+            why = "loop run sequentially: seq clause".into();
+        } else if !cl.explicit() {
+            // Auto: the free levels, outermost first when loops nest in it.
+            let nested = !c.children.is_empty();
+            (gang, worker, vector) = match (outer.gang, outer.worker, outer.vector) {
+                (_, _, true) => (false, false, false),
+                (false, false, false) if nested => (true, false, false),
+                (false, false, false) => (true, false, true),
+                (true, false, false)
+                    if nested && c.children.iter().any(|k| !k.children.is_empty()) =>
+                {
+                    (false, true, false)
+                }
+                (true, false, false) if nested => (false, false, true),
+                _ => (false, !outer.worker && !nested, true),
+            };
+            if !(gang || worker || vector) {
+                why = "loop run sequentially: every level is used by enclosing loops".into();
+            }
+        }
+        let nest_err = |what: &str| -> DResult<()> {
+            Err(Diagnostics::one(
+                Some(c.loc.clone()),
+                format!("a {what} loop may not be nested inside a loop of the same or an inner level (or appear in a routine of a lower level)"),
+            ))
+        };
+        if gang && (outer.gang || outer.worker || outer.vector) {
+            return nest_err("gang");
+        }
+        if worker && (outer.worker || outer.vector) {
+            return nest_err("worker");
+        }
+        if vector && outer.vector {
+            return nest_err("vector");
+        }
+        let par = if gang || worker || vector {
+            Parallelism::Par {
+                gang: gang.then_some(cl.gang_dim.unwrap_or(0)),
+                worker,
+                vector: vector.then_some(0),
+            }
+        } else {
+            Parallelism::Seq
+        };
+        if why.is_empty() {
+            why = describe(par, cl.collapse);
+        }
+        let d = Decision {
+            par,
+            trip: self.host_trip(c.f, names),
+            gang_num: cl.gang_num.clone(),
+            worker_num: cl.worker_num.clone(),
+            vector_len: cl.vector_len.clone(),
+            why,
+        };
+        self.record(plan, c, d);
+        let inner = Levels {
+            gang: outer.gang || gang,
+            worker: outer.worker || worker,
+            vector: outer.vector || vector,
+        };
+        for k in &c.children {
+            self.plan_parallel(k, inner, names, plan)?;
+        }
+        Ok(())
+    }
+
+    /// A loop nest of a kernels construct.
+    fn plan_kernels_nest(
+        &self,
+        root: &Cand,
+        names: &[String],
+        plan: &mut RegionPlan,
+    ) -> DResult<()> {
+        // 1. Which loops are parallel: by clause or by the dependence test.
+        struct Info<'c, 'a> {
+            c: &'c Cand<'a>,
+            depth: usize,
+            parallel: bool,
+            why: Option<String>,
+            score: u32,
+        }
+        fn flatten<'c, 'a>(w: &Walker, c: &'c Cand<'a>, depth: usize, out: &mut Vec<Info<'c, 'a>>) {
+            let cl = &c.clauses;
+            let (parallel, why) = if cl.seq {
+                (false, Some("loop run sequentially: seq clause".to_string()))
+            } else if cl.explicit() || cl.independent {
+                (true, None)
+            } else {
+                let proven =
+                    canonical(&c.f.node)
+                        .map_err(str::to_string)
+                        .and_then(|k| match k.decl {
+                            // Parallel, the loop's variable would be private:
+                            // one declared outside may be used after the loop.
+                            None if !c.directive => Err(format!(
+                                "its variable '{}' is declared outside the loop",
+                                k.var
+                            )),
+                            _ => super::depend::independent(w.text, &c.f.node.statement, k.var),
+                        });
+                match proven {
+                    Ok(()) => (true, None),
+                    Err(e) => (false, Some(format!("loop not parallelized: {e}"))),
+                }
+            };
+            let score = canonical(&c.f.node)
+                .map(|k| super::depend::contiguity(&c.f.node.statement, k.var))
+                .unwrap_or(0);
+            out.push(Info {
+                c,
+                depth,
+                parallel,
+                why,
+                score,
+            });
+            let next = depth + usize::from(parallel);
+            for k in &c.children {
+                flatten(w, k, next, out);
+            }
+        }
+        let mut infos = vec![];
+        flatten(self, root, 0, &mut infos);
+        // At most three parallel levels per nest.
+        for i in infos.iter_mut() {
+            if i.parallel && i.depth >= 3 {
+                i.parallel = false;
+                i.why = Some("loop run sequentially: three enclosing loops already use the grid's dimensions".into());
+            }
+        }
+        let depths = infos
+            .iter()
+            .filter(|i| i.parallel)
+            .map(|i| i.depth + 1)
+            .max()
+            .unwrap_or(0);
+        let explicit = infos.iter().any(|i| i.parallel && i.c.clauses.explicit());
+
+        // 2. Levels per parallel depth: (gang, vector).
+        let mut roles: Vec<(bool, bool)> = vec![(false, false); depths];
+        let mut score = vec![0u32; depths];
+        for i in infos.iter().filter(|i| i.parallel) {
+            score[i.depth] += i.score;
+            let cl = &i.c.clauses;
+            if explicit {
+                roles[i.depth].0 |= cl.gang || cl.worker;
+                roles[i.depth].1 |= cl.vector;
+            }
+        }
+        // The coalescing depth: the most unit-stride accesses, else the innermost.
+        let coalesce = (0..depths).rev().max_by_key(|&d| score[d]).unwrap_or(0);
+        if !explicit {
+            for (d, r) in roles.iter_mut().enumerate() {
+                *r = (true, d == coalesce);
+            }
+        } else {
+            // Loops with only `independent` at a depth no clause gave a level.
+            for r in roles.iter_mut() {
+                if !r.0 && !r.1 {
+                    r.0 = true;
+                }
+            }
+        }
+        // 3. Dimensions: vector x for the coalescing vector depth, then y, z
+        //    from inner to outer; gang x for the depth that is vector x when
+        //    it is a gang too, else the innermost gang depth; then y, z.
+        let mut vdim: Vec<Option<u8>> = vec![None; depths];
+        let vector_depths: Vec<usize> = (0..depths).filter(|&d| roles[d].1).collect();
+        let vx = vector_depths.iter().copied().max_by_key(|&d| (score[d], d));
+        let mut next = 0u8;
+        if let Some(x) = vx {
+            vdim[x] = Some(0);
+            next = 1;
+        }
+        for &d in vector_depths.iter().rev() {
+            if vdim[d].is_none() {
+                vdim[d] = Some(next);
+                next += 1;
+            }
+        }
+        let mut gdim: Vec<Option<u8>> = vec![None; depths];
+        let gang_depths: Vec<usize> = (0..depths).filter(|&d| roles[d].0).collect();
+        let gx = vx
+            .filter(|&d| roles[d].0)
+            .or_else(|| gang_depths.last().copied());
+        let mut next = 0u8;
+        if let Some(x) = gx {
+            gdim[x] = Some(0);
+            next = 1;
+        }
+        for &d in gang_depths.iter().rev() {
+            if gdim[d].is_none() {
+                gdim[d] = Some(next);
+                next += 1;
+            }
+        }
+        // 4. Record.
+        for i in &infos {
+            let cl = &i.c.clauses;
+            let par = if i.parallel {
+                Parallelism::Par {
+                    gang: gdim[i.depth],
+                    worker: false,
+                    vector: vdim[i.depth],
+                }
+            } else {
+                Parallelism::Seq
+            };
+            let why = match (&i.why, par) {
+                (Some(w), _) => w.clone(),
+                (None, p) => {
+                    let how = if cl.explicit() {
+                        ""
+                    } else if cl.independent {
+                        " (independent)"
+                    } else {
+                        " (independent: no dependence found)"
+                    };
+                    format!("{}{how}", describe(p, cl.collapse))
+                }
+            };
+            let d = Decision {
+                par,
+                trip: self.host_trip(i.c.f, names),
+                gang_num: cl.gang_num.clone().or_else(|| cl.worker_num.clone()),
+                worker_num: None,
+                vector_len: cl.vector_len.clone(),
+                why,
+            };
+            self.record(plan, i.c, d);
+        }
+        Ok(())
+    }
+}
+
+/// A remark's description of a loop's parallelism.
+fn describe(par: Parallelism, collapse: u32) -> String {
+    let Parallelism::Par {
+        gang,
+        worker,
+        vector,
+    } = par
+    else {
+        return "loop run sequentially".into();
+    };
+    let mut parts = vec![];
+    if let Some(d) = gang {
+        parts.push(format!("gangs(grid.{})", DIM[usize::from(d).min(2)]));
+    }
+    if worker {
+        parts.push("workers(block.y)".into());
+    }
+    if let Some(d) = vector {
+        parts.push(format!("vector(block.{})", DIM[usize::from(d).min(2)]));
+    }
+    let mut s = format!("loop parallelized across {}", parts.join(" and "));
+    if collapse > 1 {
+        s.push_str(&format!(", collapse({collapse})"));
+    }
+    s
+}
+
+impl RegionPlan {
+    /// The launch geometry: the construct's sizes, the loops' clauses, the
+    /// trip counts of the loops on each grid dimension; `used` adds the
+    /// levels of routines the region calls.
+    pub fn launch(&self, sizes: &Sizes, used: Levels) -> Launch {
+        if self.kind == RegionKind::Serial {
+            return Launch::single();
+        }
+        let one = || GridSize::Const(1);
+        let mut grid = [one(), one(), one()];
+        let mut block = [one(), one(), one()];
+        let mut gdims = [false; 3];
+        let mut vdims = [false; 3];
+        let mut worker = used.worker;
+        for d in &self.decisions {
+            if let Parallelism::Par {
+                gang,
+                worker: w,
+                vector,
+            } = d.par
+            {
+                if let Some(g) = gang {
+                    gdims[usize::from(g).min(2)] = true;
+                }
+                if let Some(v) = vector {
+                    vdims[usize::from(v).min(2)] = true;
+                }
+                worker |= w;
+            }
+        }
+        gdims[0] |= used.gang;
+        vdims[0] |= used.vector;
+        let nvec = vdims.iter().filter(|v| **v).count();
+        // Block: explicit sizes, else by how many dimensions vectors use.
+        let defaults: [u32; 3] = match nvec {
+            0 | 1 => [128, 1, 1],
+            2 => [32, 8, 1],
+            _ => [32, 4, 2],
+        };
+        for k in 0..3 {
+            if vdims[k] {
+                let explicit = self.decisions.iter().find_map(|d| match d.par {
+                    Parallelism::Par {
+                        vector: Some(v), ..
+                    } if usize::from(v) == k => d.vector_len.clone(),
+                    _ => None,
+                });
+                block[k] = match (k, &sizes.vector_length, explicit) {
+                    (_, _, Some(e)) => GridSize::Host(e),
+                    (0, Some(e), None) => GridSize::Host(e.clone()),
+                    _ => GridSize::Const(defaults[k]),
+                };
+            }
+        }
+        if worker {
+            let explicit = self.decisions.iter().find_map(|d| d.worker_num.clone());
+            block[1] = match (&sizes.num_workers, explicit) {
+                (Some(e), _) => GridSize::Host(e.clone()),
+                (None, Some(e)) => GridSize::Host(e),
+                (None, None) => GridSize::Const(4),
+            };
+        } else if let (Some(e), false) = (&sizes.num_workers, vdims[1]) {
+            block[1] = GridSize::Host(e.clone());
+        }
+        // Grid: num_gangs, gang(num:), else from the trip count of the
+        // outermost loop on each dimension.
+        for k in 0..3 {
+            if let Some(e) = sizes.num_gangs.get(k) {
+                grid[k] = GridSize::Host(e.clone());
+                continue;
+            }
+            if !gdims[k] {
+                continue;
+            }
+            let on_k = self.decisions.iter().find(
+                |d| matches!(d.par, Parallelism::Par { gang: Some(g), .. } if usize::from(g) == k),
+            );
+            grid[k] = match on_k {
+                Some(Decision {
+                    gang_num: Some(e), ..
+                }) => GridSize::Host(e.clone()),
+                Some(d) => {
+                    let Parallelism::Par { worker, vector, .. } = d.par else {
+                        continue;
+                    };
+                    let mut threads: Vec<u8> = vector.into_iter().collect();
+                    if worker {
+                        threads.push(1);
+                    }
+                    GridSize::FromTrip {
+                        trip: d.trip.clone(),
+                        threads,
+                    }
+                }
+                None => GridSize::FromTrip {
+                    trip: None,
+                    threads: vec![],
+                },
+            };
+        }
+        Launch { grid, block }
+    }
+}
