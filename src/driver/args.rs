@@ -28,6 +28,10 @@ pub struct Own {
     /// Print the commands accc runs.
     #[arg(short = 'v')]
     pub verbose: bool,
+    /// Print what accc decided for each loop of every compute region (also
+    /// -Minfo, -Minfo=accel).
+    #[arg(long)]
+    pub remarks: bool,
 }
 
 /// What a cc-style command line asks for.
@@ -114,7 +118,13 @@ pub fn parse(argv: &[String]) -> Result<Args, String> {
                 _ => 3,
             };
             a.cc_flags.push(arg.clone());
-        } else if matches!(arg.as_str(), "-acc" | "-fopenacc" | "-Minfo" | "-fast")
+        } else if arg == "-Minfo"
+            || arg
+                .strip_prefix("-Minfo=")
+                .is_some_and(|v| v.split(',').any(|k| matches!(k, "accel" | "all" | "par")))
+        {
+            own.push("--remarks".into());
+        } else if matches!(arg.as_str(), "-acc" | "-fopenacc" | "-fast")
             || arg.starts_with("-acc=")
             || arg.starts_with("-ta=")
             || arg.starts_with("-gpu=")

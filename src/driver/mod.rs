@@ -160,6 +160,11 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
     let text = preprocess(tools, args, src)?;
     let file = src.to_string_lossy().to_string();
     let mut t = frontend::translate(text, &file).map_err(report)?;
+    if args.own.remarks {
+        for (loc, text) in &t.remarks {
+            eprintln!("{}:{}: {text}", loc.file, loc.line);
+        }
+    }
     crate::schedule::schedule(&mut t.module);
     let problems = crate::ir::validate(&t.module, true);
     if !problems.is_empty() {

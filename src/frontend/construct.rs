@@ -117,8 +117,6 @@ impl Walker<'_> {
         let cond = self.if_cond(p, d)?;
         let loc = self.pragma_loc(p, d.kind_span.start);
 
-        // Loop levels, by the offset of each `for` with a loop directive.
-        let top_dirs: Vec<usize> = if combined { vec![p] } else { rest.to_vec() };
         let kind = if serial {
             RegionKind::Serial
         } else if kernels {
@@ -126,50 +124,80 @@ impl Walker<'_> {
         } else {
             RegionKind::Parallel
         };
-        let plan = self.plan_loops(s, &top_dirs, kind, Levels::default())?;
-        let loops = plan.loops.clone();
+        // A kernels construct holding several loop nests: one kernel per nest
+        // (and per run of other statements), launched in order, inside one
+        // data region (OpenACC 3.3 2.5.3).
+        let segments = if kind == RegionKind::Kernels && !combined {
+            self.kernels_segments(s)
+        } else {
+            vec![s]
+        };
+        let top_dirs: Vec<usize> = if combined { vec![p] } else { rest.to_vec() };
+        let mut plans = vec![];
+        for seg in &segments {
+            let dirs: Vec<usize> = if segments.len() == 1 {
+                top_dirs.clone()
+            } else {
+                self.att
+                    .by_stmt
+                    .get(&seg.span.start)
+                    .cloned()
+                    .unwrap_or_default()
+            };
+            plans.push(self.plan_loops(seg, &dirs, kind, Levels::default())?);
+        }
 
-        // Lower the region. Scalars in data clauses live in device memory;
-        // in `kernels`, so do the scalars the region assigns (implicitly
-        // `copy`, OpenACC 3.3 2.5.3): found by lowering once, then again.
+        // Lower every segment. Scalars in data clauses live in device
+        // memory; in `kernels`, so do the scalars the region assigns
+        // (implicitly `copy`, OpenACC 3.3 2.5.3): found by lowering once,
+        // then again.
         let mut by_ref: std::collections::HashSet<String> = items
             .iter()
             .filter(|i| i.ty.is_arithmetic())
             .map(|i| i.var.clone())
             .collect();
-        let (body, params, vars) = loop {
-            let mut scope = self.scope.clone();
-            let mut lower = Lower::new(
-                self.sm,
-                &mut scope,
-                &mut self.routines,
-                &loops,
-                super::lower::Mode::Region,
-            );
-            lower.by_ref = by_ref.clone();
-            lower.stmt(s)?;
-            let (body, params, vars) = lower.finish();
-            let assigned = assigned_params(&body, &params);
-            let more: Vec<String> = vars
-                .iter()
-                .zip(&params)
-                .filter(|(v, p)| {
-                    kernels
-                        && !v.by_ref
-                        && v.size_of.is_none()
-                        && v.ty.is_arithmetic()
-                        && assigned.contains(&p.local)
-                })
-                .map(|(v, _)| v.name.clone())
-                .collect();
+        let lowered = loop {
+            let mut out = vec![];
+            let mut more = vec![];
+            for (seg, plan) in segments.iter().zip(&plans) {
+                let mut scope = self.scope.clone();
+                let mut lower = Lower::new(
+                    self.sm,
+                    &mut scope,
+                    &mut self.routines,
+                    &plan.loops,
+                    super::lower::Mode::Region,
+                );
+                lower.by_ref = by_ref.clone();
+                lower.stmt(seg)?;
+                let (body, params, vars) = lower.finish();
+                let assigned = assigned_params(&body, &params);
+                more.extend(
+                    vars.iter()
+                        .zip(&params)
+                        .filter(|(v, p)| {
+                            kernels
+                                && !v.by_ref
+                                && v.size_of.is_none()
+                                && v.ty.is_arithmetic()
+                                && assigned.contains(&p.local)
+                        })
+                        .map(|(v, _)| v.name.clone()),
+                );
+                out.push((body, params, vars));
+            }
             if more.is_empty() {
-                break (body, params, vars);
+                break out;
             }
             by_ref.extend(more);
         };
 
         if default_none {
-            for v in vars.iter().filter(|v| v.size_of.is_none()) {
+            for v in lowered
+                .iter()
+                .flat_map(|l| &l.2)
+                .filter(|v| v.size_of.is_none())
+            {
                 let has_attribute = items.iter().any(|i| i.whole && i.var == v.name)
                     || self.data_stack.iter().flatten().any(|x| x.var == v.name);
                 if !has_attribute && (v.by_ref || !v.ty.is_arithmetic()) {
@@ -181,36 +209,143 @@ impl Walker<'_> {
             }
         }
 
-        // Host side: maps and arguments.
-        let (maps, args) = self.kernel_data(&items, &params, &vars, default_present);
-
-        // Launch geometry.
-        let launch = plan.launch(
-            &sizes,
-            call_levels(&body.body, |f| self.routines.level_of(f)),
-        );
-        self.remarks.extend(plan.remarks.iter().cloned());
-        let kernel = self.module.kernels.len();
-        self.module.kernels.push(Kernel {
-            name: format!(
-                "__accc_{}_{}_l{}_{}",
-                self.function, kernel, loc.line, self.unit_tag
-            ),
-            construct: name.to_string(),
-            loc: loc.clone(),
-            params,
-            body,
-            launch,
-        });
-        self.plan.constructs.push(Construct {
-            kind: ConstructKind::Compute { kernel, args },
-            name: name.to_string(),
-            loc,
-            stmt: s.span.start..s.span.end,
-            cond,
-            maps,
-        });
+        // One kernel: its maps and arguments. Several: one data region with
+        // the clauses and every variable's implicit map, then the kernels.
+        let whole_maps = if segments.len() > 1 {
+            let (mut params, mut vars) = (vec![], vec![]);
+            for (_, ps, vs) in &lowered {
+                for (p, v) in ps.iter().zip(vs) {
+                    if v.size_of.is_none()
+                        && !vars
+                            .iter()
+                            .any(|x: &super::lower::HostVar| x.name == v.name)
+                    {
+                        params.push(p.clone());
+                        vars.push(v.clone());
+                    }
+                }
+            }
+            let (maps, _) = self.kernel_data(&items, &params, &vars, default_present);
+            self.plan.constructs.push(Construct {
+                kind: ConstructKind::Data,
+                name: name.to_string(),
+                loc: loc.clone(),
+                stmt: s.span.start..s.span.end,
+                cond: cond.clone(),
+                maps,
+            });
+            let mut visible: Vec<super::data::Visible> = vars
+                .iter()
+                .map(|v| super::data::Visible {
+                    var: v.name.clone(),
+                    start: if v.by_ref {
+                        format!("(const void *)&({})", v.name)
+                    } else {
+                        format!("(const void *)({})", v.name)
+                    },
+                    deviceptr: false,
+                    no_create: false,
+                })
+                .collect();
+            visible.extend(
+                items
+                    .iter()
+                    .filter(|i| i.whole)
+                    .map(|i| super::data::Visible {
+                        var: i.var.clone(),
+                        start: i.map.start.clone(),
+                        deviceptr: i.map.kind == crate::ir::host::MapKind::DevicePtr,
+                        no_create: i.map.kind == crate::ir::host::MapKind::NoCreate,
+                    }),
+            );
+            self.data_stack.push(visible);
+            false
+        } else {
+            true
+        };
+        for ((seg, plan), (body, params, vars)) in segments.iter().zip(&plans).zip(lowered) {
+            let (maps, args) = if whole_maps {
+                self.kernel_data(&items, &params, &vars, default_present)
+            } else {
+                (
+                    vec![],
+                    self.kernel_data(&[], &params, &vars, default_present).1,
+                )
+            };
+            let launch = plan.launch(
+                &sizes,
+                call_levels(&body.body, |f| self.routines.level_of(f)),
+            );
+            self.remarks.extend(plan.remarks.iter().cloned());
+            let kernel = self.module.kernels.len();
+            let kloc = if whole_maps {
+                loc.clone()
+            } else {
+                self.sm.loc(seg.span.start)
+            };
+            self.module.kernels.push(Kernel {
+                name: format!(
+                    "__accc_{}_{}_l{}_{}",
+                    self.function, kernel, kloc.line, self.unit_tag
+                ),
+                construct: name.to_string(),
+                loc: kloc.clone(),
+                params,
+                body,
+                launch,
+            });
+            self.plan.constructs.push(Construct {
+                kind: ConstructKind::Compute { kernel, args },
+                name: name.to_string(),
+                loc: kloc,
+                stmt: seg.span.start..seg.span.end,
+                cond: cond.clone(),
+                maps,
+            });
+        }
+        if !whole_maps {
+            self.data_stack.pop();
+        }
         Ok(())
+    }
+
+    /// The parts of a kernels construct's block that become kernels of
+    /// their own: each statement holding a loop, and each run of other
+    /// statements between them. One part (the whole) when the block
+    /// declares something (later parts would need it) or holds fewer than
+    /// two loops.
+    fn kernels_segments<'s>(&self, s: &'s Node<Statement>) -> Vec<&'s Node<Statement>> {
+        let Statement::Compound(items) = &s.node else {
+            return vec![s];
+        };
+        let mut stmts = vec![];
+        for item in items {
+            match &item.node {
+                BlockItem::Statement(st) => stmts.push(st),
+                _ => return vec![s],
+            }
+        }
+        let has_loop = |st: &Node<Statement>| {
+            struct F(bool);
+            impl<'ast> lang_c::visit::Visit<'ast> for F {
+                fn visit_for_statement(
+                    &mut self,
+                    _: &'ast ForStatement,
+                    _: &'ast lang_c::span::Span,
+                ) {
+                    self.0 = true;
+                }
+            }
+            let mut f = F(false);
+            lang_c::visit::Visit::visit_statement(&mut f, &st.node, &st.span);
+            f.0
+        };
+        if stmts.iter().filter(|st| has_loop(st)).count() < 2 {
+            return vec![s];
+        }
+        // Each statement is a segment of its own (runs of plain statements
+        // would need a node spanning them; one small kernel each is correct).
+        stmts
     }
 }
 

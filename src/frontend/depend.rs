@@ -193,14 +193,25 @@ pub fn contiguity(body: &Node<Statement>, var: &str) -> u32 {
     }
     impl<'ast> Visit<'ast> for C<'_> {
         fn visit_expression(&mut self, e: &'ast Expression, span: &'ast Span) {
-            if let Expression::BinaryOperator(b) = e {
-                if b.node.operator.node == BinaryOperator::Index
-                    && unit_term(&b.node.rhs.node, self.var)
-                {
-                    self.n += 1;
-                }
+            let b = match e {
+                Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => b,
+                _ => return visit::visit_expression(self, e, span),
+            };
+            // The outermost subscript of an access `a[…]…[e]` is the
+            // fastest-varying one; the others only contain accesses.
+            if unit_term(&b.node.rhs.node, self.var) {
+                self.n += 1;
             }
-            visit::visit_expression(self, e, span);
+            self.visit_expression(&b.node.rhs.node, &b.node.rhs.span);
+            let mut base = &b.node.lhs;
+            while let Expression::BinaryOperator(inner) = &base.node {
+                if inner.node.operator.node != BinaryOperator::Index {
+                    break;
+                }
+                self.visit_expression(&inner.node.rhs.node, &inner.node.rhs.span);
+                base = &inner.node.lhs;
+            }
+            self.visit_expression(&base.node, &base.span);
         }
     }
     let mut c = C { var, n: 0 };
@@ -212,6 +223,38 @@ pub fn contiguity(body: &Node<Statement>, var: &str) -> u32 {
 mod tests {
     use super::independent;
     use lang_c::ast::{BlockItem, ExternalDeclaration, Statement};
+
+    /// The loop body of `for (int i …) BODY` inside a function.
+    fn with_body<T>(body: &str, f: impl Fn(&str, &lang_c::span::Node<Statement>) -> T) -> T {
+        let src = format!(
+            "void f(int n, float *a, float *b, float s, double (*m)[4][4]) {{ for (int i = 0; i < n; i++) {body} }}"
+        );
+        let p =
+            lang_c::driver::parse_preprocessed(&lang_c::driver::Config::with_gcc(), src.clone())
+                .expect("test source parses");
+        let ExternalDeclaration::FunctionDefinition(fd) = &p.unit.0[0].node else {
+            panic!("no function");
+        };
+        let Statement::Compound(items) = &fd.node.statement.node else {
+            panic!("no body");
+        };
+        let BlockItem::Statement(st) = &items[0].node else {
+            panic!("no for");
+        };
+        let Statement::For(fs) = &st.node else {
+            panic!("not a for");
+        };
+        f(&src, &fs.node.statement)
+    }
+
+    #[test]
+    fn contiguity_counts_the_fastest_subscript() {
+        let body = "for (int j = 0; j < 4; j++) for (int k = 0; k < 4; k++) m[i][j][k] = a[i * n + k] + a[k * n + j];";
+        let score = |v: &str| with_body(body, |_, b| super::contiguity(b, v));
+        assert_eq!(score("k"), 2); // m[…][k], a[i * n + k]
+        assert_eq!(score("j"), 1); // a[k * n + j]
+        assert_eq!(score("i"), 0);
+    }
 
     fn check(body: &str) -> Result<(), String> {
         let src = format!(

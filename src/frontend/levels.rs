@@ -43,6 +43,9 @@ pub struct Levels {
     pub gang: bool,
     pub worker: bool,
     pub vector: bool,
+    /// The lowest grid dimension enclosing gang loops use (a gang loop
+    /// nested in them must use a lower one: `gang(dim:)`).
+    pub gang_dim: Option<u8>,
 }
 
 /// The loop clauses of one candidate loop.
@@ -526,7 +529,9 @@ impl Walker<'_> {
                 format!("a {what} loop may not be nested inside a loop of the same or an inner level (or appear in a routine of a lower level)"),
             ))
         };
-        if gang && (outer.gang || outer.worker || outer.vector) {
+        let dim = cl.gang_dim.unwrap_or(0);
+        let gang_nests = outer.gang_dim.is_some_and(|o| dim < o) && !outer.worker && !outer.vector;
+        if gang && (outer.gang || outer.worker || outer.vector) && !gang_nests {
             return nest_err("gang");
         }
         if worker && (outer.worker || outer.vector) {
@@ -556,10 +561,12 @@ impl Walker<'_> {
             why,
         };
         self.record(plan, c, d);
+        // Below a gang(dim:d) loop (d > 0) lower dimensions stay free.
         let inner = Levels {
-            gang: outer.gang || gang,
+            gang: outer.gang || (gang && dim == 0),
             worker: outer.worker || worker,
             vector: outer.vector || vector,
+            gang_dim: if gang { Some(dim) } else { outer.gang_dim },
         };
         for k in &c.children {
             self.plan_parallel(k, inner, names, plan)?;

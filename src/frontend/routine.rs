@@ -511,6 +511,7 @@ impl<'a> Walker<'a> {
             gang: level < RoutineLevel::Gang,
             worker: level < RoutineLevel::Worker,
             vector: level < RoutineLevel::Vector,
+            gang_dim: None,
         };
         let plan = self.plan_loops(
             &def.node.statement,

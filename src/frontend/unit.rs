@@ -26,6 +26,8 @@ pub struct Translated {
     pub plan: HostPlan,
     /// The preprocessed text with the `#pragma acc` lines blanked.
     pub text: String,
+    /// What was decided where (`-Minfo=accel`), in source order.
+    pub remarks: Vec<(crate::ir::SrcLoc, String)>,
 }
 
 /// Translates preprocessed C text; `main_file` names the source file.
@@ -134,8 +136,14 @@ pub fn translate(mut text: String, main_file: &str) -> DResult<Translated> {
     if !w.errors.is_empty() {
         return Err(Diagnostics(w.errors));
     }
-    let (module, plan) = (w.module, w.plan);
-    Ok(Translated { module, plan, text })
+    let (module, plan, mut remarks) = (w.module, w.plan, w.remarks);
+    remarks.sort_by(|a, b| (&a.0.file, a.0.line, a.0.col).cmp(&(&b.0.file, b.0.line, b.0.col)));
+    Ok(Translated {
+        module,
+        plan,
+        text,
+        remarks,
+    })
 }
 
 /// 32-bit FNV-1a of the file name, in hex.

@@ -34,7 +34,9 @@ pub use module::{
     Cell, DeviceFunction, GridSize, Kernel, Launch, Linkage, Module, Param, ParamMode, RoutineLevel,
 };
 pub use print::print_module;
-pub use stmt::{walk_stmts, BarrierScope, Block, Loop, LoopCmp, Parallelism, Stmt, SwitchArm};
+pub use stmt::{
+    walk_stmts, BarrierScope, Block, Loop, LoopCmp, LoopHeader, Parallelism, Stmt, SwitchArm,
+};
 pub use types::{FloatKind, IntKind, Type};
 pub use validate::validate;
 

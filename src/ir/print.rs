@@ -190,6 +190,18 @@ impl Printer<'_> {
                     self.expr(l.limit),
                     self.expr(l.step)
                 );
+                for h in &l.collapsed {
+                    let _ = write!(
+                        out,
+                        "collapse {} {} = {}; {:?} {}; += {} ",
+                        h.var,
+                        self.f.local(h.var).name,
+                        self.expr(h.init),
+                        h.cmp,
+                        self.expr(h.limit),
+                        self.expr(h.step)
+                    );
+                }
                 self.block(out, &l.body, depth);
             }
             Stmt::While { cond, body, step } => {

@@ -19,6 +19,16 @@ pub enum LoopCmp {
     Ge,
 }
 
+/// The header of a loop collapsed into an outer [`Loop`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoopHeader {
+    pub var: LocalId,
+    pub init: ExprId,
+    pub cmp: LoopCmp,
+    pub limit: ExprId,
+    pub step: ExprId,
+}
+
 /// The parallelism a loop was given (by clauses or by the front end's
 /// choice), with the launch axes that carry it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -76,6 +86,11 @@ pub struct Loop {
     pub cmp: LoopCmp,
     pub limit: ExprId,
     pub step: ExprId,
+    /// `collapse(n)`: the n - 1 loops tightly nested in this one, outer to
+    /// inner, whose iterations join this loop's into one space (their
+    /// bounds do not use the outer indices; they are evaluated once, with
+    /// this loop's).
+    pub collapsed: Vec<LoopHeader>,
     pub body: Block,
     pub par: Parallelism,
     /// Where the loop is in the source (for remarks and errors).

@@ -136,12 +136,19 @@ impl Validator<'_> {
                     self.errors
                         .push(format!("counted loop at {} left after schedule", l.loc));
                 }
-                let vt = self.local_ty(l.var);
-                for e in [l.init, l.limit, l.step] {
-                    let t = self.expr(e);
-                    if t.is_some() && vt.is_some() && t != vt {
-                        self.errors
-                            .push(format!("loop bound {e} does not have the index type"));
+                let headers = std::iter::once((l.var, [l.init, l.limit, l.step])).chain(
+                    l.collapsed
+                        .iter()
+                        .map(|h| (h.var, [h.init, h.limit, h.step])),
+                );
+                for (var, bounds) in headers {
+                    let vt = self.local_ty(var);
+                    for e in bounds {
+                        let t = self.expr(e);
+                        if t.is_some() && vt.is_some() && t != vt {
+                            self.errors
+                                .push(format!("loop bound {e} does not have the index type"));
+                        }
                     }
                 }
                 self.loop_depth += 1;

@@ -20,7 +20,7 @@ mod build;
 mod par;
 mod seq;
 
-use crate::ir::{BarrierScope, Block, Expr, Function, Module, Parallelism, Stmt, Type};
+use crate::ir::{BarrierScope, Block, Expr, Function, IntKind, Module, Parallelism, Stmt, Type};
 use build::Emit;
 use par::Levels;
 
@@ -87,7 +87,12 @@ fn touches_memory(f: &Function, s: &Stmt) -> bool {
         Stmt::If { cond, .. } | Stmt::While { cond, .. } => exprs.push(*cond),
         Stmt::Switch { value, .. } => exprs.push(*value),
         Stmt::Return(Some(v)) => exprs.push(*v),
-        Stmt::Loop(l) => exprs.extend([l.init, l.limit, l.step]),
+        Stmt::Loop(l) => {
+            exprs.extend([l.init, l.limit, l.step]);
+            for h in &l.collapsed {
+                exprs.extend([h.init, h.limit, h.step]);
+            }
+        }
         _ => {}
     });
     while let Some(e) = exprs.pop() {
@@ -135,26 +140,33 @@ fn stmt(f: &mut Function, s: Stmt, outer: [bool; 3]) -> Stmt {
             let inner = std::array::from_fn(|d| outer[d] || mine[d]);
             let body = block(f, std::mem::take(&mut l.body), inner);
             let mut e = Emit::new(f);
-            let kind = match &e.f.local(l.var).ty {
-                Type::Int(k) => Some(*k),
-                _ => None,
+            let vars = std::iter::once(l.var).chain(l.collapsed.iter().map(|h| h.var));
+            let kinds: Option<Vec<IntKind>> = vars
+                .map(|v| match &e.f.local(v).ty {
+                    Type::Int(k) => Some(*k),
+                    _ => None,
+                })
+                .collect();
+            let lv = match l.par {
+                Parallelism::Par {
+                    gang,
+                    worker,
+                    vector,
+                } => Some(Levels {
+                    gang,
+                    worker,
+                    vector,
+                }),
+                // A collapsed sequential nest is one counted loop too.
+                Parallelism::Seq if !l.collapsed.is_empty() => Some(Levels {
+                    gang: None,
+                    worker: false,
+                    vector: None,
+                }),
+                Parallelism::Seq => None,
             };
-            match (l.par, kind) {
-                (
-                    Parallelism::Par {
-                        gang,
-                        worker,
-                        vector,
-                    },
-                    Some(kind),
-                ) => {
-                    let lv = Levels {
-                        gang,
-                        worker,
-                        vector,
-                    };
-                    par::par_loop(&mut e, l, kind, lv, body);
-                }
+            match (lv, kinds) {
+                (Some(lv), Some(kinds)) => par::par_loop(&mut e, l, &kinds, lv, body),
                 // A parallel loop over a non-integer index cannot be counted;
                 // the front end rejects it, and here it runs sequentially.
                 _ => seq::seq_loop(&mut e, l, body),

@@ -10,7 +10,10 @@
 //! lanes take consecutive iterations (coalescing).
 
 use super::build::Emit;
-use crate::ir::{BinOp, Block, CmpOp, ExprId, IntKind, Loop, LoopCmp, Special, Stmt, Type, UnOp};
+use crate::ir::{
+    BinOp, Block, CmpOp, ExprId, IntKind, LocalId, Loop, LoopCmp, LoopHeader, Special, Stmt, Type,
+    UnOp,
+};
 
 /// Which launch axes share a loop's iterations.
 #[derive(Clone, Copy, Debug)]
@@ -23,35 +26,28 @@ pub(super) struct Levels {
     pub vector: Option<u8>,
 }
 
-/// Rewrites the counted loop `l` (whose index has the integer kind `kind`)
-/// with its already scheduled `body` into:
-///
-/// ```text
-/// init = <init>; limit = <limit>; step = <step>; trip = 0
-/// if init <cmp> limit { trip = <iterations, computed in u64> }
-/// k = <this thread's start>; stride = <threads at these levels>
-/// while k < trip { var = init + (T)k * step; body } step { k = k + stride }
-/// ```
-///
-/// The trip count is exact for every index type: differences are taken in
-/// `u64` after extending by the index's signedness (the true difference of
-/// two values of one type always fits), and the step's magnitude is negated
-/// in the index's own type (unsigned) or in `u64` (signed), so `INT_MIN`
-/// steps and full-range bounds do not overflow. `continue` in the body goes to
-/// the `step` block, which advances `k`. The loop variable is not defined
-/// after the loop (OpenACC makes it private).
-pub(super) fn par_loop(e: &mut Emit, l: Loop, kind: IntKind, lv: Levels, body: Block) {
-    let t = Type::Int(kind);
+/// One level of a (possibly collapsed) loop nest, its bounds held in locals.
+struct Level {
+    var: LocalId,
+    kind: IntKind,
+    init: LocalId,
+    step: LocalId,
+    trip: LocalId,
+}
+
+/// Evaluates a loop header's bounds once into locals and counts its
+/// iterations (in `u64`, 0 when empty).
+fn count(e: &mut Emit, h: LoopHeader, kind: IntKind) -> Level {
     let w = Type::U64;
-    let init = e.hold("init", l.init);
-    let limit = e.hold("limit", l.limit);
-    let step = e.hold("step", l.step);
+    let init = e.hold("init", h.init);
+    let limit = e.hold("limit", h.limit);
+    let step = e.hold("step", h.step);
     let zero = e.int(0, w.clone());
     let trip = e.hold("trip", zero);
 
-    let up = matches!(l.cmp, LoopCmp::Lt | LoopCmp::Le);
-    let strict = matches!(l.cmp, LoopCmp::Lt | LoopCmp::Gt);
-    let op = match l.cmp {
+    let up = matches!(h.cmp, LoopCmp::Lt | LoopCmp::Le);
+    let strict = matches!(h.cmp, LoopCmp::Lt | LoopCmp::Gt);
+    let op = match h.cmp {
         LoopCmp::Lt => CmpOp::Lt,
         LoopCmp::Le => CmpOp::Le,
         LoopCmp::Gt => CmpOp::Gt,
@@ -63,9 +59,9 @@ pub(super) fn par_loop(e: &mut Emit, l: Loop, kind: IntKind, lv: Levels, body: B
     // Inside the `if`: count the iterations.
     let mut inner = Emit::new(e.f);
     let (hi, lo) = if up { (limit, init) } else { (init, limit) };
-    let (h, lw) = (inner.read(hi), inner.read(lo));
-    let (h, lw) = (inner.cast(h, &w), inner.cast(lw, &w));
-    let diff = inner.bin(BinOp::Sub, h, lw);
+    let (hv, lv) = (inner.read(hi), inner.read(lo));
+    let (hv, lv) = (inner.cast(hv, &w), inner.cast(lv, &w));
+    let diff = inner.bin(BinOp::Sub, hv, lv);
     let s = inner.read(step);
     let mag = match (up, kind.is_signed()) {
         (true, _) => inner.cast(s, &w),
@@ -86,32 +82,113 @@ pub(super) fn par_loop(e: &mut Emit, l: Loop, kind: IntKind, lv: Levels, body: B
     };
     let q = inner.bin(BinOp::Div, span, mag);
     let one = inner.int(1, w.clone());
-    let count = inner.bin(BinOp::Add, q, one);
-    inner.assign(trip, count);
+    let n = inner.bin(BinOp::Add, q, one);
+    inner.assign(trip, n);
     let then = inner.out;
     e.out.push(Stmt::If {
         cond: nonempty,
         then,
         otherwise: vec![],
     });
+    Level {
+        var: h.var,
+        kind,
+        init,
+        step,
+        trip,
+    }
+}
+
+/// `var = init + (T)idx * step` for level `lv` and iteration `idx` (`u64`).
+fn set_var(e: &mut Emit, lv: &Level, idx: ExprId) -> Stmt {
+    let t = Type::Int(lv.kind);
+    let it = e.cast(idx, &t);
+    let s = e.read(lv.step);
+    let off = e.bin(BinOp::Mul, it, s);
+    let i = e.read(lv.init);
+    Stmt::Assign {
+        local: lv.var,
+        value: e.bin(BinOp::Add, i, off),
+    }
+}
+
+/// Rewrites the counted loop `l` (with its collapsed inner loops, each index
+/// of an integer kind `kinds[i]`) and its already scheduled `body` into:
+///
+/// ```text
+/// for each level: init = <init>; limit = <limit>; step = <step>;
+///                 trip = init <cmp> limit ? <iterations, in u64> : 0
+/// total = trip0 * trip1 * …
+/// k = <this thread's start>; stride = <threads at these levels>
+/// while k < total {
+///     var_n = init_n + (T)(k % trip_n) * step_n; r = k / trip_n; …   (inner to outer)
+///     body
+/// } step { k = k + stride }
+/// ```
+///
+/// Trip counts are exact for every index type: differences are taken in
+/// `u64` after extending by the index's signedness (the true difference of
+/// two values of one type always fits), and the step's magnitude is negated
+/// in the index's own type (unsigned) or in `u64` (signed), so `INT_MIN`
+/// steps and full-range bounds do not overflow. `continue` in the body goes to
+/// the `step` block, which advances `k`. The loop variables are not defined
+/// after the loop (OpenACC makes them private).
+pub(super) fn par_loop(e: &mut Emit, l: Loop, kinds: &[IntKind], lv: Levels, body: Block) {
+    let headers = std::iter::once(LoopHeader {
+        var: l.var,
+        init: l.init,
+        cmp: l.cmp,
+        limit: l.limit,
+        step: l.step,
+    })
+    .chain(l.collapsed);
+    let levels: Vec<Level> = headers.zip(kinds).map(|(h, &k)| count(e, h, k)).collect();
+    let total = match levels.as_slice() {
+        [one] => one.trip,
+        _ => {
+            let mut acc = e.read(levels[0].trip);
+            for lv in &levels[1..] {
+                let t = e.read(lv.trip);
+                acc = e.bin(BinOp::Mul, acc, t);
+            }
+            e.hold("total", acc)
+        }
+    };
 
     let (start, stride) = start_stride(e, lv);
     let k = e.hold("k", start);
     let stride = e.hold("stride", stride);
-    let (kv, tv) = (e.read(k), e.read(trip));
+    let (kv, tv) = (e.read(k), e.read(total));
     let cond = e.cmp(CmpOp::Lt, kv, tv);
 
-    // var = init + (T)k * step
-    let kv = e.read(k);
-    let kt = e.cast(kv, &t);
-    let s = e.read(step);
-    let off = e.bin(BinOp::Mul, kt, s);
-    let i = e.read(init);
-    let v = e.bin(BinOp::Add, i, off);
-    let mut full = vec![Stmt::Assign {
-        local: l.var,
-        value: v,
-    }];
+    // The indices, innermost first: idx = r % trip, r = r / trip (one
+    // level: k itself).
+    let mut full = vec![];
+    let r = if levels.len() == 1 {
+        k
+    } else {
+        let r = e.f.new_local("rest", Type::U64);
+        let kv = e.read(k);
+        full.push(Stmt::Assign {
+            local: r,
+            value: kv,
+        });
+        r
+    };
+    for (i, lvl) in levels.iter().enumerate().rev() {
+        let idx = if i == 0 {
+            e.read(r)
+        } else {
+            let (rv, tv) = (e.read(r), e.read(lvl.trip));
+            e.bin(BinOp::Rem, rv, tv)
+        };
+        full.push(set_var(e, lvl, idx));
+        if i > 0 {
+            let (rv, tv) = (e.read(r), e.read(lvl.trip));
+            let q = e.bin(BinOp::Div, rv, tv);
+            full.push(Stmt::Assign { local: r, value: q });
+        }
+    }
     full.extend(body);
 
     let (kv, sv) = (e.read(k), e.read(stride));

@@ -109,6 +109,7 @@ fn gv_loop(f: &mut Function, i: LocalId, n: LocalId, body: Block) {
         cmp: LoopCmp::Lt,
         limit,
         step,
+        collapsed: vec![],
         body,
         par: Parallelism::levels(true, false, true),
         loc: SrcLoc::default(),
@@ -383,6 +384,7 @@ fn control_kernel(ty: IntKind) -> Kernel {
         cmp: LoopCmp::Lt,
         limit,
         step,
+        collapsed: vec![],
         body: vec![
             Stmt::If {
                 cond: is3,

@@ -13,7 +13,7 @@ use crate::frontend::conv::promote;
 use crate::frontend::ctype::CType;
 use crate::frontend::declare;
 use crate::frontend::scope::{SymKind, Symbol};
-use crate::ir::{Expr, ExprId, Loop, LoopCmp, Parallelism, Stmt, SwitchArm, Type};
+use crate::ir::{Expr, ExprId, Loop, LoopCmp, LoopHeader, Parallelism, Stmt, SwitchArm, Type};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 
@@ -49,7 +49,7 @@ impl Lower<'_> {
                 Ok(())
             }
             Statement::For(f) => match self.loops.get(&span.start).cloned() {
-                Some(spec) => self.counted_loop(&f.node, span, spec.par, spec.loc),
+                Some(spec) => self.counted_loop(&f.node, span, &spec),
                 None => self.for_loop(&f.node),
             },
             Statement::While(w) => {
@@ -408,34 +408,28 @@ impl Lower<'_> {
         &mut self,
         f: &ForStatement,
         span: Span,
-        par: Parallelism,
-        loc: crate::ir::SrcLoc,
+        spec: &crate::frontend::lower::LoopSpec,
     ) -> DResult<()> {
-        let c = match canonical(f) {
-            Ok(c) => c,
-            Err(what) => {
-                return self.err(
-                    span,
-                    format!("the loop after an OpenACC loop directive must be in canonical form ('for (i = lb; i < ub; i += step)'): {what}"),
-                )
-            }
-        };
         self.push_scope();
-        let r = self.counted_parts(&c, f, span, par, loc);
+        let r = self.counted_parts(f, span, spec);
         self.pop_scope();
         r
     }
 
-    fn counted_parts(
-        &mut self,
-        c: &Canonical,
-        f: &ForStatement,
-        span: Span,
-        par: Parallelism,
-        loc: crate::ir::SrcLoc,
-    ) -> DResult<()> {
-        // The loop variable: declared by the loop, or declared outside (then
-        // it is private to the loop: a fresh local of the same type).
+    /// The canonical form of `f`, or the error saying what is wrong.
+    fn canonical_or_err<'f>(&self, f: &'f ForStatement, span: Span) -> DResult<Canonical<'f>> {
+        canonical(f).or_else(|what| {
+            self.err(
+                span,
+                format!("the loop after an OpenACC loop directive must be in canonical form ('for (i = lb; i < ub; i += step)'): {what}"),
+            )
+        })
+    }
+
+    /// A counted loop's header: its variable (declared by the loop, or
+    /// declared outside: then private to the loop, a fresh local of the
+    /// same type, in the current scope) and its bounds, evaluated here.
+    fn header(&mut self, c: &Canonical, span: Span) -> DResult<LoopHeader> {
         let ty = match c.decl {
             Some(d) => {
                 let base = declare::base_type(
@@ -494,6 +488,64 @@ impl Lower<'_> {
                 irty,
             );
         }
+        Ok(LoopHeader {
+            var,
+            init,
+            cmp: c.cmp,
+            limit,
+            step,
+        })
+    }
+
+    fn counted_parts(
+        &mut self,
+        f: &ForStatement,
+        span: Span,
+        spec: &crate::frontend::lower::LoopSpec,
+    ) -> DResult<()> {
+        let c = self.canonical_or_err(f, span)?;
+        let head = self.header(&c, span)?;
+        // collapse(n): the n - 1 loops tightly nested in this one.
+        let mut collapsed = vec![];
+        let mut body: &Node<Statement> = &f.statement;
+        for _ in 1..spec.collapse {
+            let inner = match &body.node {
+                Statement::For(inner) => inner,
+                Statement::Compound(items) => match items.as_slice() {
+                    [Node {
+                        node: BlockItem::Statement(st),
+                        ..
+                    }] => match &st.node {
+                        Statement::For(inner) => inner,
+                        _ => {
+                            return self
+                                .err(body.span, "the loops of 'collapse' must be tightly nested")
+                        }
+                    },
+                    _ => {
+                        return self
+                            .err(body.span, "the loops of 'collapse' must be tightly nested")
+                    }
+                },
+                _ => return self.err(body.span, "the loops of 'collapse' must be tightly nested"),
+            };
+            let ic = self.canonical_or_err(&inner.node, inner.span)?;
+            let h = self.header(&ic, inner.span)?;
+            // Rectangular: the bounds may not use the outer indices.
+            let mut used = vec![];
+            for e in [h.init, h.limit, h.step] {
+                self.f.locals_read(e, &mut used);
+            }
+            let outer_vars: Vec<_> = std::iter::once(head.var)
+                .chain(collapsed.iter().map(|h: &LoopHeader| h.var))
+                .collect();
+            if used.iter().any(|l| outer_vars.contains(l)) {
+                return self.err(inner.span, "the loops of 'collapse' must be rectangular: the bounds of an inner loop may not use an outer loop's variable");
+            }
+            collapsed.push(h);
+            body = &inner.node.statement;
+        }
+        let par = spec.par;
         let saved = (self.inside, self.loop_depth, self.break_depth);
         if let Parallelism::Par {
             gang,
@@ -511,24 +563,26 @@ impl Lower<'_> {
                 self.inside.block[1] = true;
             }
         }
-        // break may not leave a partitioned loop.
-        (self.loop_depth, self.break_depth) = if matches!(par, Parallelism::Seq) {
-            (saved.1 + 1, saved.2 + 1)
-        } else {
-            (0, 0)
-        };
-        let body = self.in_block(|l| l.stmt(&f.statement));
+        // break may not leave a partitioned (or collapsed) loop.
+        (self.loop_depth, self.break_depth) =
+            if matches!(par, Parallelism::Seq) && collapsed.is_empty() {
+                (saved.1 + 1, saved.2 + 1)
+            } else {
+                (0, 0)
+            };
+        let lowered = self.in_block(|l| l.stmt(body));
         (self.inside, self.loop_depth, self.break_depth) = saved;
-        let ((), body) = body?;
+        let ((), body) = lowered?;
         self.emit(Stmt::Loop(Loop {
-            var,
-            init,
-            cmp: c.cmp,
-            limit,
-            step,
+            var: head.var,
+            init: head.init,
+            cmp: head.cmp,
+            limit: head.limit,
+            step: head.step,
+            collapsed,
             body,
             par,
-            loc,
+            loc: spec.loc.clone(),
         }));
         Ok(())
     }

@@ -65,6 +65,7 @@ fn kernel(par: Parallelism, k: IntKind, cmp: LoopCmp, b: [i128; 3], skip_even: b
         cmp,
         limit,
         step,
+        collapsed: vec![],
         body,
         par,
         loc: SrcLoc::default(),
@@ -260,6 +261,7 @@ fn nested_gang_and_vector_loops_use_their_own_levels() {
             cmp: LoopCmp::Lt,
             limit,
             step,
+            collapsed: vec![],
             body,
             par,
             loc: SrcLoc::default(),
@@ -352,4 +354,83 @@ fn downward_unsigned_and_seq_snapshots() {
   }
 ";
     assert_eq!(body, want, "{text}");
+}
+
+/// `collapse(3)` over i = 4 down to 2 (step -1), j = 0..5 step 2, k = 10..13
+/// (<=): every (i, j, k) exactly once, for any launch shape, in gang and
+/// vector mode and sequentially.
+#[test]
+fn collapsed_nest_visits_each_point_once() {
+    let mut f = Function::default();
+    let a = f.new_local("a", Type::I64.ptr_to());
+    let vars: Vec<LocalId> = ["i", "j", "k"]
+        .iter()
+        .map(|n| f.new_local(n, Type::I64))
+        .collect();
+    let ptr = f.read(a);
+    // value = i * 10000 + j * 100 + k
+    let mut value = f.int(0, Type::I64);
+    for (v, scale) in vars.iter().zip([10000, 100, 1]) {
+        let r = f.read(*v);
+        let s = f.int(scale, Type::I64);
+        let m = f.add(
+            Expr::Binary {
+                op: BinOp::Mul,
+                lhs: r,
+                rhs: s,
+            },
+            Type::I64,
+        );
+        value = f.add(
+            Expr::Binary {
+                op: BinOp::Add,
+                lhs: value,
+                rhs: m,
+            },
+            Type::I64,
+        );
+    }
+    let header = |f: &mut Function, var, init: i128, cmp, limit: i128, step: i128| LoopHeader {
+        var,
+        init: f.int(init, Type::I64),
+        cmp,
+        limit: f.int(limit, Type::I64),
+        step: f.int(step, Type::I64),
+    };
+    let hi = header(&mut f, vars[0], 4, LoopCmp::Ge, 2, -1);
+    let hj = header(&mut f, vars[1], 0, LoopCmp::Lt, 5, 2);
+    let hk = header(&mut f, vars[2], 10, LoopCmp::Le, 13, 1);
+    let want: Vec<i128> = {
+        let mut w: Vec<i128> = [4, 3, 2]
+            .iter()
+            .flat_map(|i| [0, 2, 4].map(move |j| (i, j)))
+            .flat_map(|(i, j)| (10..=13).map(move |k| i * 10000 + j * 100 + k))
+            .collect();
+        w.sort();
+        w
+    };
+    for par in [GV, Parallelism::Seq] {
+        let mut g = f.clone();
+        g.body = vec![Stmt::Loop(Loop {
+            var: hi.var,
+            init: hi.init,
+            cmp: hi.cmp,
+            limit: hi.limit,
+            step: hi.step,
+            collapsed: vec![hj.clone(), hk.clone()],
+            body: vec![Stmt::Store { ptr, value }],
+            par,
+            loc: SrcLoc::default(),
+        })];
+        let m = scheduled(module(g, a));
+        let shapes: &[(u32, [u32; 2])] = if par == Parallelism::Seq {
+            &[(1, [1, 1])]
+        } else {
+            &[(1, [1, 1]), (2, [4, 1]), (5, [8, 1]), (64, [32, 1])]
+        };
+        for &(grid, block) in shapes {
+            let got = run_grid(&m.kernels[0].body, grid, block);
+            assert_eq!(got, want, "{par:?} grid={grid} block={block:?}");
+        }
+    }
 }

@@ -1,0 +1,39 @@
+// collapse(n): rectangular nests of two and three loops joined into one
+// iteration space (with negative and non-unit steps, unsigned and long
+// indices), on gang vector and on vector inside a gang loop, plus a
+// collapsed sequential nest in a serial region.
+#include <stdio.h>
+
+int main(void)
+{
+    enum { A = 37, B = 19, C = 11 };
+    static long t3[A][B][C], t2[A][B], s[A][B];
+#pragma acc parallel loop collapse(3) copyout(t3)
+    for (int i = 0; i < A; i++)
+        for (long j = B - 1; j >= 0; j--)
+            for (unsigned k = 0; k < C; k += 1)
+                t3[i][j][k] = i * 10000 + j * 100 + k;
+#pragma acc parallel loop gang copyout(t2)
+    for (int i = A - 1; i >= 0; i -= 1) {
+#pragma acc loop vector collapse(2)
+        for (int q = 0; q < 1; q++)
+            for (int j = 1; j < B; j += 3)
+                t2[i][j] = i * 1000 + j + q;
+    }
+#pragma acc serial copyout(s)
+    {
+#pragma acc loop seq collapse(2)
+        for (int i = 0; i < A; i++)
+            for (int j = 0; j < B; j++)
+                s[i][j] = (i ^ j) * 3;
+    }
+    long sum = 0;
+    for (int i = 0; i < A; i++)
+        for (int j = 0; j < B; j++) {
+            for (int k = 0; k < C; k++)
+                sum = (sum * 7 + t3[i][j][k]) % 1000000007L;
+            sum = (sum * 3 + t2[i][j] + s[i][j]) % 1000000007L;
+        }
+    printf("%ld\nPASS\n", sum);
+    return 0;
+}
