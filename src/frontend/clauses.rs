@@ -283,7 +283,7 @@ impl ClauseCtx<'_> {
     }
 
     /// An integer constant clause expression's value, if it is one.
-    fn const_value(&self, e: &ClauseExpr) -> Option<i128> {
+    pub fn const_value(&self, e: &ClauseExpr) -> Option<i128> {
         let t = e.text.trim();
         if let Ok(v) = t.parse::<i128>() {
             return Some(v);

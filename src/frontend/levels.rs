@@ -63,6 +63,10 @@ struct Clauses {
     seq: bool,
     independent: bool,
     collapse: u32,
+    /// `tile(…)`: a size per loop of the nest (`None`: `*`).
+    tile: Vec<Option<u32>>,
+    /// `gang(static:…)` (`Some(0)`: `*`).
+    chunk: Option<u32>,
 }
 
 impl Clauses {
@@ -187,12 +191,22 @@ impl Walker<'_> {
                             }
                         }
                     }
-                    if g.static_size.is_some() {
-                        return self.clause_err(
-                            p,
-                            cl,
-                            "'gang(static:…)' is not supported yet".into(),
-                        );
+                    match &g.static_size {
+                        None => {}
+                        Some(SizeExpr::Star(_)) => c.chunk = Some(0),
+                        Some(SizeExpr::Expr(e)) => match ctx.const_value(e) {
+                            Some(n) if n >= 1 && n <= i128::from(u32::MAX) => {
+                                c.chunk = Some(n as u32)
+                            }
+                            _ => {
+                                return self.clause_err(
+                                    p,
+                                    cl,
+                                    "'gang(static:n)' needs a positive integer constant or '*'"
+                                        .into(),
+                                )
+                            }
+                        },
                     }
                 }
                 ClauseKind::Worker(n) => {
@@ -228,8 +242,18 @@ impl Walker<'_> {
                     }
                 }
                 ClauseKind::Tile(sizes) => {
-                    let _ = sizes.iter().any(|s| matches!(s, SizeExpr::Star(_)));
-                    return self.clause_err(p, cl, "the 'tile' clause is not supported yet".into());
+                    for sz in sizes {
+                        c.tile.push(match sz {
+                            SizeExpr::Star(_) => None,
+                            SizeExpr::Expr(e) => match ctx.const_value(e) {
+                                Some(n) if (1..=1024).contains(&n) => Some(n as u32),
+                                _ => return self.clause_err(p, cl, "a 'tile' size must be '*' or an integer constant from 1 to 1024".into()),
+                            },
+                        });
+                    }
+                    // The first size is the innermost loop's (OpenACC 3.3
+                    // 2.9.8); kept outermost first, one per loop of the nest.
+                    c.tile.reverse();
                 }
                 // Construct clauses of a combined directive, checked by `compute`.
                 _ if d.kind != DirectiveKind::Loop => {}
@@ -247,6 +271,15 @@ impl Walker<'_> {
                 }
                 _ => {}
             }
+        }
+        if !c.tile.is_empty() {
+            if c.collapse > 1 {
+                return Err(Diagnostics::one(
+                    Some(self.pragma_loc(p, d.kind_span.start)),
+                    "a loop cannot have both 'tile' and 'collapse'",
+                ));
+            }
+            c.collapse = c.tile.len() as u32;
         }
         if c.seq && c.explicit() {
             return Err(Diagnostics::one(
@@ -458,7 +491,25 @@ impl Walker<'_> {
         Ok(plan)
     }
 
-    fn record(&self, plan: &mut RegionPlan, c: &Cand, d: Decision) {
+    fn record(&self, plan: &mut RegionPlan, c: &Cand, mut d: Decision) {
+        // A tiled loop's vector lanes take a tile's elements: a block is a tile.
+        let tile = tile_sizes(&c.clauses.tile);
+        if !tile.is_empty()
+            && d.vector_len.is_none()
+            && matches!(
+                d.par,
+                Parallelism::Par {
+                    vector: Some(_),
+                    ..
+                }
+            )
+        {
+            d.vector_len = Some(tile.iter().product::<u32>().min(1024).to_string());
+        }
+        if !tile.is_empty() {
+            let sizes: Vec<String> = tile.iter().map(u32::to_string).collect();
+            d.why.push_str(&format!(", tile({})", sizes.join("x")));
+        }
         plan.remarks.push((c.loc.clone(), d.why.clone()));
         // A loop without directive that stays sequential keeps C's semantics.
         if !c.directive && d.par == Parallelism::Seq {
@@ -470,6 +521,8 @@ impl Walker<'_> {
                 par: d.par,
                 loc: c.loc.clone(),
                 collapse: c.clauses.collapse,
+                tile,
+                chunk: c.clauses.chunk,
             },
         );
         plan.decisions.push(d);
@@ -740,6 +793,28 @@ impl Walker<'_> {
         }
         Ok(())
     }
+}
+
+/// The sizes of `tile(…)`, `*` chosen: 32 for the innermost loop, then 8,
+/// then 4 (at most 1024 threads a tile).
+fn tile_sizes(t: &[Option<u32>]) -> Vec<u32> {
+    let n = t.len();
+    t.iter()
+        .enumerate()
+        .map(|(i, s)| {
+            s.unwrap_or(match n - 1 - i {
+                0 => {
+                    if n == 1 {
+                        128
+                    } else {
+                        32
+                    }
+                }
+                1 => 8,
+                _ => 4,
+            })
+        })
+        .collect()
 }
 
 /// A remark's description of a loop's parallelism.

@@ -91,6 +91,14 @@ pub struct Loop {
     /// bounds do not use the outer indices; they are evaluated once, with
     /// this loop's).
     pub collapsed: Vec<LoopHeader>,
+    /// `tile(…)`: the sizes of the tiles, one per loop of the nest (this
+    /// one, then the collapsed ones); the gang level (if any) shares the
+    /// tiles, the worker and vector levels the elements of a tile. Empty:
+    /// not tiled.
+    pub tile: Vec<u32>,
+    /// `gang(static:n)`: the gangs take chunks of `n` consecutive
+    /// iterations, round-robin (`Some(0)`: `static:*`, one chunk per gang).
+    pub chunk: Option<u32>,
     pub body: Block,
     pub par: Parallelism,
     /// Where the loop is in the source (for remarks and errors).

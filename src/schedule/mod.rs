@@ -19,6 +19,7 @@
 mod build;
 mod par;
 mod seq;
+mod tile;
 
 use crate::ir::{BarrierScope, Block, Expr, Function, IntKind, Module, Parallelism, Stmt, Type};
 use build::Emit;
@@ -157,8 +158,8 @@ fn stmt(f: &mut Function, s: Stmt, outer: [bool; 3]) -> Stmt {
                     worker,
                     vector,
                 }),
-                // A collapsed sequential nest is one counted loop too.
-                Parallelism::Seq if !l.collapsed.is_empty() => Some(Levels {
+                // A collapsed (or tiled) sequential nest is one counted loop too.
+                Parallelism::Seq if !l.collapsed.is_empty() || !l.tile.is_empty() => Some(Levels {
                     gang: None,
                     worker: false,
                     vector: None,

@@ -27,17 +27,18 @@ pub(super) struct Levels {
 }
 
 /// One level of a (possibly collapsed) loop nest, its bounds held in locals.
-struct Level {
-    var: LocalId,
-    kind: IntKind,
-    init: LocalId,
-    step: LocalId,
-    trip: LocalId,
+pub(super) struct Level {
+    pub var: LocalId,
+    pub kind: IntKind,
+    pub init: LocalId,
+    pub step: LocalId,
+    /// The number of iterations (`u64`).
+    pub trip: LocalId,
 }
 
 /// Evaluates a loop header's bounds once into locals and counts its
 /// iterations (in `u64`, 0 when empty).
-fn count(e: &mut Emit, h: LoopHeader, kind: IntKind) -> Level {
+pub(super) fn count(e: &mut Emit, h: LoopHeader, kind: IntKind) -> Level {
     let w = Type::U64;
     let init = e.hold("init", h.init);
     let limit = e.hold("limit", h.limit);
@@ -99,8 +100,32 @@ fn count(e: &mut Emit, h: LoopHeader, kind: IntKind) -> Level {
     }
 }
 
+/// Evaluates the bounds of a loop and of the loops collapsed into it, and
+/// counts their iterations.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn count_all(
+    e: &mut Emit,
+    var: LocalId,
+    init: ExprId,
+    cmp: LoopCmp,
+    limit: ExprId,
+    step: ExprId,
+    collapsed: Vec<LoopHeader>,
+    kinds: &[IntKind],
+) -> Vec<Level> {
+    let headers = std::iter::once(LoopHeader {
+        var,
+        init,
+        cmp,
+        limit,
+        step,
+    })
+    .chain(collapsed);
+    headers.zip(kinds).map(|(h, &k)| count(e, h, k)).collect()
+}
+
 /// `var = init + (T)idx * step` for level `lv` and iteration `idx` (`u64`).
-fn set_var(e: &mut Emit, lv: &Level, idx: ExprId) -> Stmt {
+pub(super) fn set_var(e: &mut Emit, lv: &Level, idx: ExprId) -> Stmt {
     let t = Type::Int(lv.kind);
     let it = e.cast(idx, &t);
     let s = e.read(lv.step);
@@ -134,15 +159,10 @@ fn set_var(e: &mut Emit, lv: &Level, idx: ExprId) -> Stmt {
 /// the `step` block, which advances `k`. The loop variables are not defined
 /// after the loop (OpenACC makes them private).
 pub(super) fn par_loop(e: &mut Emit, l: Loop, kinds: &[IntKind], lv: Levels, body: Block) {
-    let headers = std::iter::once(LoopHeader {
-        var: l.var,
-        init: l.init,
-        cmp: l.cmp,
-        limit: l.limit,
-        step: l.step,
-    })
-    .chain(l.collapsed);
-    let levels: Vec<Level> = headers.zip(kinds).map(|(h, &k)| count(e, h, k)).collect();
+    if !l.tile.is_empty() || l.chunk.is_some() {
+        return super::tile::grouped_loop(e, l, kinds, lv, body);
+    }
+    let levels = count_all(e, l.var, l.init, l.cmp, l.limit, l.step, l.collapsed, kinds);
     let total = match levels.as_slice() {
         [one] => one.trip,
         _ => {

@@ -1,7 +1,9 @@
 // collapse(n): rectangular nests of two and three loops joined into one
 // iteration space (with negative and non-unit steps, unsigned and long
 // indices), on gang vector and on vector inside a gang loop, plus a
-// collapsed sequential nest in a serial region.
+// collapsed sequential nest in a serial region; tile(…) (explicit sizes,
+// the first one the innermost loop's, and tile(*)); gang(static:n) and
+// gang(static:*).
 #include <stdio.h>
 
 int main(void)
@@ -27,7 +29,23 @@ int main(void)
             for (int j = 0; j < B; j++)
                 s[i][j] = (i ^ j) * 3;
     }
+    static long tl[A][B], ts[A], st[A * B], ss[A * B];
+#pragma acc parallel loop tile(4, 8) copyout(tl)
+    for (int i = 0; i < A; i++)
+        for (int j = B - 1; j >= 0; j -= 1)
+            tl[i][j] = i * 31 + j;
+#pragma acc parallel loop tile(*) copyout(ts)
+    for (int i = 0; i < A; i++)
+        ts[i] = 5 * i;
+#pragma acc parallel loop gang(static:3) vector num_gangs(4) vector_length(32) copyout(st)
+    for (int k = 0; k < A * B; k++)
+        st[k] = k ^ 5;
+#pragma acc parallel loop gang(static:*) num_gangs(6) copyout(ss)
+    for (int k = A * B - 1; k >= 0; k--)
+        ss[k] = 3 * k;
     long sum = 0;
+    for (int k = 0; k < A * B; k++)
+        sum = (sum * 5 + st[k] + ss[k] + tl[k / B][k % B] + ts[k % A]) % 1000000007L;
     for (int i = 0; i < A; i++)
         for (int j = 0; j < B; j++) {
             for (int k = 0; k < C; k++)

@@ -110,6 +110,8 @@ fn gv_loop(f: &mut Function, i: LocalId, n: LocalId, body: Block) {
         limit,
         step,
         collapsed: vec![],
+        tile: vec![],
+        chunk: None,
         body,
         par: Parallelism::levels(true, false, true),
         loc: SrcLoc::default(),
@@ -385,6 +387,8 @@ fn control_kernel(ty: IntKind) -> Kernel {
         limit,
         step,
         collapsed: vec![],
+        tile: vec![],
+        chunk: None,
         body: vec![
             Stmt::If {
                 cond: is3,

@@ -38,8 +38,12 @@ pub struct LoopSpec {
     /// Where the directive is (for messages).
     pub loc: SrcLoc,
     /// `collapse(n)`: the loop and the n - 1 loops tightly nested in it
-    /// are one iteration space.
+    /// are one iteration space (`tile` with n sizes too).
     pub collapse: u32,
+    /// `tile(…)` sizes (see [`crate::ir::Loop::tile`]).
+    pub tile: Vec<u32>,
+    /// `gang(static:…)` (see [`crate::ir::Loop::chunk`]).
+    pub chunk: Option<u32>,
 }
 
 /// A host variable that the region uses, passed as a kernel parameter.

@@ -580,6 +580,8 @@ impl Lower<'_> {
             limit: head.limit,
             step: head.step,
             collapsed,
+            tile: spec.tile.clone(),
+            chunk: spec.chunk,
             body,
             par,
             loc: spec.loc.clone(),

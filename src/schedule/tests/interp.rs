@@ -180,6 +180,14 @@ impl Interp<'_> {
                     self.expr(otherwise)
                 }
             }
+            Expr::Logical { and, lhs, rhs } => {
+                let a = self.expr(lhs) != 0;
+                i128::from(if and {
+                    a && self.expr(rhs) != 0
+                } else {
+                    a || self.expr(rhs) != 0
+                })
+            }
             Expr::Special(s) => i128::from(match s {
                 Special::ThreadIdx(d) => self.t.tid[d as usize],
                 Special::BlockIdx(_) => self.t.ctaid,

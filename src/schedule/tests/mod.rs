@@ -66,6 +66,8 @@ fn kernel(par: Parallelism, k: IntKind, cmp: LoopCmp, b: [i128; 3], skip_even: b
         limit,
         step,
         collapsed: vec![],
+        tile: vec![],
+        chunk: None,
         body,
         par,
         loc: SrcLoc::default(),
@@ -262,6 +264,8 @@ fn nested_gang_and_vector_loops_use_their_own_levels() {
             limit,
             step,
             collapsed: vec![],
+            tile: vec![],
+            chunk: None,
             body,
             par,
             loc: SrcLoc::default(),
@@ -418,6 +422,8 @@ fn collapsed_nest_visits_each_point_once() {
             limit: hi.limit,
             step: hi.step,
             collapsed: vec![hj.clone(), hk.clone()],
+            tile: vec![],
+            chunk: None,
             body: vec![Stmt::Store { ptr, value }],
             par,
             loc: SrcLoc::default(),
@@ -431,6 +437,78 @@ fn collapsed_nest_visits_each_point_once() {
         for &(grid, block) in shapes {
             let got = run_grid(&m.kernels[0].body, grid, block);
             assert_eq!(got, want, "{par:?} grid={grid} block={block:?}");
+        }
+    }
+}
+
+/// `tile(3, 2)` over a 5 x 7 nest and `gang(static:n)` over 23 iterations:
+/// every iteration exactly once, whatever the launch.
+#[test]
+fn tiled_and_chunked_loops_visit_each_point_once() {
+    let mut f = Function::default();
+    let a = f.new_local("a", Type::I64.ptr_to());
+    let (i, j) = (f.new_local("i", Type::I64), f.new_local("j", Type::I64));
+    let ptr = f.read(a);
+    let (iv, jv) = (f.read(i), f.read(j));
+    let h = f.int(100, Type::I64);
+    let m = f.add(
+        Expr::Binary {
+            op: BinOp::Mul,
+            lhs: iv,
+            rhs: h,
+        },
+        Type::I64,
+    );
+    let value = f.add(
+        Expr::Binary {
+            op: BinOp::Add,
+            lhs: m,
+            rhs: jv,
+        },
+        Type::I64,
+    );
+    let int = |f: &mut Function, v| f.int(v, Type::I64);
+    let (i0, i1, is) = (int(&mut f, 0), int(&mut f, 5), int(&mut f, 1));
+    let (j0, j1, js) = (int(&mut f, 13), int(&mut f, 0), int(&mut f, -2));
+    let tiled = Loop {
+        var: i,
+        init: i0,
+        cmp: LoopCmp::Lt,
+        limit: i1,
+        step: is,
+        collapsed: vec![LoopHeader {
+            var: j,
+            init: j0,
+            cmp: LoopCmp::Gt,
+            limit: j1,
+            step: js,
+        }],
+        tile: vec![2, 3],
+        chunk: None,
+        body: vec![Stmt::Store { ptr, value }],
+        par: GV,
+        loc: SrcLoc::default(),
+    };
+    let want: Vec<i128> = {
+        let mut w: Vec<i128> = (0..5)
+            .flat_map(|i| (1..=13).rev().step_by(2).map(move |j| i * 100 + j))
+            .collect();
+        w.sort();
+        w
+    };
+    for (tile, chunk) in [(vec![2, 3], None), (vec![], Some(4)), (vec![], Some(0))] {
+        let mut g = f.clone();
+        let mut l = tiled.clone();
+        l.tile = tile.clone();
+        l.chunk = chunk;
+        g.body = vec![Stmt::Loop(l)];
+        let m = scheduled(module(g, a));
+        for &(grid, block) in &[(1u32, [1u32, 1u32]), (2, [4, 1]), (5, [6, 1]), (3, [32, 1])] {
+            let got = run_grid(&m.kernels[0].body, grid, block);
+            assert_eq!(
+                got, want,
+                "tile={tile:?} chunk={chunk:?} grid={grid} block={block:?}"
+            );
         }
     }
 }
