@@ -32,10 +32,12 @@ static const char bad_ptx[] =
     ".version 7.0\n.target sm_70\n.address_size 64\n"
     ".visible .entry vadd()\n{\n bogus.instruction %r1;\n ret;\n}\n";
 
-static struct __ptxrt_image good = {PTXRT_ABI_VERSION, "smoke.c", vadd_ptx, sizeof vadd_ptx - 1,
-                                    NULL, 0, NULL, NULL, NULL};
-static struct __ptxrt_image bad = {PTXRT_ABI_VERSION, "bad.c", bad_ptx, sizeof bad_ptx - 1,
-                                   NULL, 0, NULL, NULL, NULL};
+static struct __ptxrt_image good = {PTXRT_ABI_VERSION, 0,    "smoke.c", vadd_ptx,
+                                    sizeof vadd_ptx - 1, NULL, 0,      NULL,
+                                    NULL,                NULL, NULL,   0};
+static struct __ptxrt_image bad = {PTXRT_ABI_VERSION, 0,    "bad.c", bad_ptx,
+                                   sizeof bad_ptx - 1, NULL, 0,       NULL,
+                                   NULL,               NULL, NULL,    0};
 
 __attribute__((constructor)) static void reg(void) {
   __ptxrt_register_image(&good);
@@ -56,26 +58,26 @@ int main(int argc, char **argv) {
   struct __ptxrt_loc loc = {"smoke.c", 60, 1, "parallel loop"};
   unsigned n = N, block = 128, grid = __ptxrt_default_gangs(N, 128);
   if (strcmp(mode, "notpresent") == 0) {
-    struct __ptxrt_map m = {"c[0:N]", c, sizeof c, PTXRT_MAP_PRESENT};
+    struct __ptxrt_map m = {"c[0:N]", c, sizeof c, PTXRT_MAP_PRESENT, 0};
     __ptxrt_data_begin(&loc, &m, 1);
     return 0;
   }
   /* Outer data region holds c; the inner compute construct's copy(c) only counts. */
-  struct __ptxrt_map outer[1] = {{"c[0:N]", c, sizeof c, PTXRT_MAP_COPYOUT}};
+  struct __ptxrt_map outer[1] = {{"c[0:N]", c, sizeof c, PTXRT_MAP_COPYOUT, 0}};
   void *ro = __ptxrt_data_begin(&loc, outer, 1);
-  struct __ptxrt_map maps[4] = {{"a[0:N]", a, sizeof a, PTXRT_MAP_COPYIN},
-                                {"b[0:N]", b, sizeof b, PTXRT_MAP_COPYIN},
-                                {"c[0:N]", c, sizeof c, PTXRT_MAP_COPY},
-                                {"b[5:0]", b + 5, 0, PTXRT_MAP_COPYIN}};
+  struct __ptxrt_map maps[4] = {{"a[0:N]", a, sizeof a, PTXRT_MAP_COPYIN, 0},
+                                {"b[0:N]", b, sizeof b, PTXRT_MAP_COPYIN, 0},
+                                {"c[0:N]", c, sizeof c, PTXRT_MAP_COPY, 0},
+                                {"b[5:0]", b + 5, 0, PTXRT_MAP_COPYIN, 0}};
   void *r = __ptxrt_data_begin(&loc, maps, 4);
-  void *da = __ptxrt_deviceptr(&loc, "a", a, a);
-  void *db = __ptxrt_deviceptr(&loc, "b", b + 10, b); /* interior pointer */
-  void *dc = __ptxrt_deviceptr(&loc, "c", c, NULL);
-  if ((char *)db - (char *)__ptxrt_deviceptr(&loc, "b", b, NULL) != 10 * sizeof(double)) {
+  void *da = __ptxrt_deviceptr(&loc, "a", a, a, 0);
+  void *db = __ptxrt_deviceptr(&loc, "b", b + 10, b, 0); /* interior pointer */
+  void *dc = __ptxrt_deviceptr(&loc, "c", c, NULL, 0);
+  if ((char *)db - (char *)__ptxrt_deviceptr(&loc, "b", b, NULL, 0) != 10 * sizeof(double)) {
     printf("FAIL: interior translation\n");
     return 1;
   }
-  db = __ptxrt_deviceptr(&loc, "b", b, NULL);
+  db = __ptxrt_deviceptr(&loc, "b", b, NULL, 0);
   void *args[4] = {&da, &db, &dc, &n};
   struct __ptxrt_image *img = &good;
   const char *kernel = "vadd";
