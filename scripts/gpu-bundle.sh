@@ -219,7 +219,7 @@ while read -r name; do
     timeout 300 env "${envs[@]}" "$here/bin/$name" >"$logs/$name.out" 2>"$logs/$name.err" || rc=$?
     launches="$(grep -c '^ptxrt: launch' "$logs/$name.err" || true)"
     on_host=0
-    grep -qi '^ACC_DEVICE_TYPE=host$' "$exp.env" 2>/dev/null && on_host=1"
+    grep -qi '^ACC_DEVICE_TYPE=host$' "$exp.env" 2>/dev/null && on_host=1
     want_rc="$(cat "$exp.rc")"
     if [ "$rc" != "$want_rc" ]; then
         why="exit status $rc (expected $want_rc): $(grep -v '^ptxrt: ' "$logs/$name.err" | tail -n 3 | tr '\n' ' ')"

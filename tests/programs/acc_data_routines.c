@@ -14,7 +14,7 @@
 // gpu-stdout: after first copyout a[5] 5 present 1
 // gpu-stdout: after last copyout a[5] 105
 // gpu-stdout: delete keeps host b[7] 0
-// gpu-stdout: finalize c[9] 18
+// gpu-stdout: finalize c[9] 36
 // gpu-stdout: update_device then kernel d[2] 1002
 // gpu-stdout: PASS
 #include <openacc.h>

@@ -12,7 +12,7 @@
 //! be had go straight to the driver. Errors are [`Failure`]s whose detail is
 //! the driver's error.
 //! May call: [`crate::plugin`] (through the device state), [`crate::alloc`],
-//! [`crate::staging`], [`crate::error`].
+//! [`crate::staging`], [`crate::hostcopy`], [`crate::error`].
 
 use crate::alloc::RawMemory;
 use crate::device::DeviceState;
@@ -69,11 +69,11 @@ struct Ops<'a> {
 impl StageOps for Ops<'_> {
     unsafe fn fill(&mut self, buf: usize, src: *const u8, len: usize) {
         // SAFETY: the buffer holds `chunk >= len` bytes; src per the caller.
-        unsafe { staging::copy_parallel(self.p.bufs[buf] as *mut u8, src, len, self.threads) }
+        unsafe { crate::hostcopy::copy(self.p.bufs[buf] as *mut u8, src, len, self.threads) }
     }
     unsafe fn drain(&mut self, buf: usize, dst: *mut u8, len: usize) {
         // SAFETY: as for fill.
-        unsafe { staging::copy_parallel(dst, self.p.bufs[buf] as *const u8, len, self.threads) }
+        unsafe { crate::hostcopy::copy(dst, self.p.bufs[buf] as *const u8, len, self.threads) }
     }
     fn dma_to_device(&mut self, buf: usize, dst: u64, len: usize) -> Result<(), String> {
         let src = self.p.bufs[buf] as *const c_void;

@@ -16,6 +16,7 @@
 //!   counts, attachments).
 //! * [`alloc`] — the caching allocator of device memory.
 //! * [`staging`] — double-buffered pinned staging of large transfers.
+//! * [`hostcopy`] — large host copies over a pool of threads.
 //! * [`devmem`] — a device's memory: allocation and every host/device copy.
 //! * [`mapping`] — the data clause actions (the one place ranges become
 //!   present and are released), attach/detach, update, map/unmap, cells.
@@ -48,6 +49,7 @@ pub mod device;
 pub mod devmem;
 pub mod enter_exit;
 pub mod error;
+pub mod hostcopy;
 pub mod icv;
 pub mod image;
 pub mod launch;
