@@ -11,10 +11,13 @@
 //! usable); default → the device when usable, else the host fallback,
 //! silently (`PTXRT_DEBUG=1` says why).
 //!
-//! Lock order: [`RUNTIME`] is the only lock of libptxrt. Every entry point
-//! takes it once, never nested, and calls back into C while holding it only
-//! through the plugin, whose own lock (the driver state in libptxrt-cuda) is
-//! a leaf below it. A kernel launch releases it while the kernel runs.
+//! Lock order: [`RUNTIME`] is the lock of libptxrt's state. Every entry
+//! point takes it once, never nested, and calls back into C while holding it
+//! only through the plugin. Below it, as leaves (taken while it is held, never
+//! holding another): the plugin's driver state (libptxrt-cuda), the queue
+//! lock of the host copy pool ([`crate::hostcopy`]), and the string table of
+//! `acc_get_property_string`. A kernel launch releases [`RUNTIME`] while the
+//! kernel runs.
 //! May call: [`crate::plugin`], [`crate::present`], [`crate::image`],
 //! [`crate::declare`], [`crate::devmem`], [`crate::icv`], [`crate::error`],
 //! [`crate::notify`].

@@ -248,7 +248,15 @@ impl DeviceState {
                     threads,
                 };
                 // SAFETY: src readable per the caller.
-                unsafe { staging::to_device(&mut ops, dst, src.cast(), bytes, p.chunk) }
+                unsafe {
+                    staging::to_device(
+                        &mut ops,
+                        dst,
+                        src.cast(),
+                        bytes,
+                        staging::chunk_for(bytes, p.chunk),
+                    )
+                }
             }
             // SAFETY: as above.
             None => unsafe { plugin.htod(ordinal, dst, src, bytes) },
@@ -277,7 +285,15 @@ impl DeviceState {
                     threads,
                 };
                 // SAFETY: dst writable per the caller.
-                unsafe { staging::to_host(&mut ops, dst.cast(), src, bytes, p.chunk) }
+                unsafe {
+                    staging::to_host(
+                        &mut ops,
+                        dst.cast(),
+                        src,
+                        bytes,
+                        staging::chunk_for(bytes, p.chunk),
+                    )
+                }
             }
             // SAFETY: as above.
             None => unsafe { plugin.dtoh(ordinal, dst, src, bytes) },

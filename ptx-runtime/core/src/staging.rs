@@ -64,6 +64,17 @@ pub fn settings() -> Settings {
     })
 }
 
+/// The chunk size for a transfer of `bytes` through buffers of `buffer`
+/// bytes: the buffer size, or less for a transfer of fewer than four
+/// buffers, so that it still has four chunks to overlap (never below
+/// [`MIN_STAGED`] / 4; a multiple of 4 KiB).
+pub fn chunk_for(bytes: usize, buffer: usize) -> usize {
+    bytes
+        .div_ceil(4)
+        .next_multiple_of(4096)
+        .clamp(MIN_STAGED / 4, buffer.max(MIN_STAGED / 4))
+}
+
 /// The chunks `(offset, length)` of a transfer of `bytes` in pieces of at
 /// most `chunk` bytes (none for 0 bytes).
 pub fn chunks(bytes: usize, chunk: usize) -> impl Iterator<Item = (usize, usize)> {
@@ -291,6 +302,17 @@ mod tests {
         let total: usize = chunks((1 << 30) + 5, 16 << 20).map(|c| c.1).sum();
         assert_eq!(total, (1 << 30) + 5);
         assert_eq!(chunks(1 << 30, 16 << 20).count(), 64);
+    }
+
+    #[test]
+    fn small_transfers_still_overlap() {
+        let buf = 32 << 20;
+        assert_eq!(chunk_for(1 << 30, buf), buf);
+        assert_eq!(chunk_for(128 << 20, buf), buf);
+        assert_eq!(chunk_for(64 << 20, buf), 16 << 20);
+        assert_eq!(chunk_for(1 << 20, buf), 256 << 10);
+        assert_eq!(chunk_for((3 << 20) + 1, buf), (3 << 18) + 4096);
+        assert_eq!(chunks(16 << 20, chunk_for(16 << 20, buf)).count(), 4);
     }
 
     #[test]
