@@ -15,7 +15,7 @@
 // gpu-stdout: after last copyout a[5] 105
 // gpu-stdout: delete keeps host b[7] 0
 // gpu-stdout: finalize c[9] 36
-// gpu-stdout: update_device then kernel d[2] 1002
+// gpu-stdout: update_device then kernel d[2] 1001
 // gpu-stdout: PASS
 #include <openacc.h>
 #include <stdio.h>
