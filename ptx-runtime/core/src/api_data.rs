@@ -593,7 +593,13 @@ fn memcpy_d2d(
             return s.device_to_device(d_addr, s_addr, bytes);
         }
         // Through host memory: devices of a process need not reach each other.
-        let mut tmp = vec![0u8; bytes];
+        let mut tmp: Vec<u8> = Vec::new();
+        tmp.try_reserve_exact(bytes).map_err(|_| {
+            Failure::new(format!(
+                "cannot allocate {bytes} bytes of host memory to copy through"
+            ))
+        })?;
+        tmp.resize(bytes, 0);
         // SAFETY: tmp holds `bytes` bytes.
         unsafe { s.to_host(tmp.as_mut_ptr().cast(), s_addr, bytes)? };
         let d = rt

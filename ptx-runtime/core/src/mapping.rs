@@ -167,7 +167,7 @@ fn create(
         let _ = dev.free(d);
         return Err(internal(format!("present table: {why:?}")));
     }
-    refresh_cells(dev, host, host + bytes)
+    refresh_cells(dev, host, host.saturating_add(bytes))
 }
 
 /// Drop a reference of kind `r` to the present range containing
@@ -226,7 +226,7 @@ pub fn remove_range(
         // bring device addresses back; the host keeps its own values.
         let saved: Vec<(usize, u64)> = dev
             .present
-            .attached_in(h, h + n)
+            .attached_in(h, h.saturating_add(n))
             .into_iter()
             // SAFETY: an attached pointer lies in a present host range.
             .map(|p| (p, unsafe { std::ptr::read_unaligned(p as *const u64) }))
@@ -389,7 +389,7 @@ pub fn map_user(
     dev.present
         .insert(e)
         .map_err(|why| internal(format!("present table: {why:?}")))?;
-    refresh_cells(dev, host, host + bytes)
+    refresh_cells(dev, host, host.saturating_add(bytes))
 }
 
 /// `acc_unmap_data`: the range mapped at `host` by `acc_map_data` loses its
