@@ -297,12 +297,14 @@ fn check_all<T: Sync>(
 fn env_settings(src: &str) -> Result<Vec<(String, String)>, String> {
     header_values(src, "env")
         .into_iter()
-        .map(|v| match v.split_once('=') {
-            Some((k, val)) if !k.trim().is_empty() && !k.contains(char::is_whitespace) => {
-                Ok((k.trim().to_string(), val.trim().to_string()))
-            }
-            _ => Err(format!("bad `// env:` value `{v}` (want NAME=VALUE)")),
-        })
+        .map(
+            |v| match v.split_once('=').map(|(k, val)| (k.trim(), val.trim())) {
+                Some((k, val)) if !k.is_empty() && !k.contains(char::is_whitespace) => {
+                    Ok((k.to_string(), val.to_string()))
+                }
+                _ => Err(format!("bad `// env:` value `{v}` (want NAME=VALUE)")),
+            },
+        )
         .collect()
 }
 
@@ -310,7 +312,8 @@ fn env_settings(src: &str) -> Result<Vec<(String, String)>, String> {
 /// `// env:` settings.
 fn program_cmd(exe: &Path, env: &[(String, String)]) -> Command {
     let mut cmd = Command::new(exe);
-    cmd.env_remove("ACC_DEVICE_TYPE").env_remove("ACC_DEVICE_NUM");
+    cmd.env_remove("ACC_DEVICE_TYPE")
+        .env_remove("ACC_DEVICE_NUM");
     for (k, v) in env {
         cmd.env(k, v);
     }
@@ -370,7 +373,12 @@ fn run_and_compare(
     dir: &Path,
     tag: &str,
 ) -> Result<(), String> {
-    let got = run(program_cmd(exe, env), dir, &format!("{tag}.accc-run"), RUN_TIMEOUT);
+    let got = run(
+        program_cmd(exe, env),
+        dir,
+        &format!("{tag}.accc-run"),
+        RUN_TIMEOUT,
+    );
     let Some(want) = want else {
         if got.ok() && got.stdout.lines().any(|l| l.trim() == "PASS") {
             return Ok(());

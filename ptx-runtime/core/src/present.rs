@@ -499,6 +499,30 @@ mod tests {
     }
 
     #[test]
+    fn device_to_host_and_attachments() {
+        let mut t = table();
+        assert_eq!(t.host_of(0xD000), Some(1000));
+        assert_eq!(t.host_of(0xD000 + 99), Some(1099));
+        assert_eq!(t.host_of(0xD000 + 100), None);
+        assert_eq!(t.host_of(0xE000 + 49), Some(2049));
+        assert_eq!(t.host_of(0xCFFF), None);
+        let a = Attachment {
+            count: 2,
+            target: 0xE000,
+        };
+        t.set_attachment(1008, a);
+        t.set_attachment(2040, Attachment { count: 1, ..a });
+        assert_eq!(t.attachment(1008), Some(a));
+        assert_eq!(t.attached_in(1000, 1100), [1008]);
+        t.set_attachment(2040, Attachment { count: 0, ..a });
+        assert_eq!(t.attachment(2040), None);
+        // A range takes the attachments of its pointers with it.
+        t.remove(1000);
+        assert_eq!(t.attachment(1008), None);
+        assert_eq!(t.host_of(0xD000), None);
+    }
+
+    #[test]
     fn many_ranges_lookup() {
         let mut t = PresentTable::new();
         for i in 0..10_000usize {
