@@ -17,6 +17,10 @@
 #   expected/<name>.compile-error   accc's stderr when it could not compile <name>
 #   expected/<name>.stderr an extended regex stderr must match (a program that must fail:
 #                          `// gpu-expect-fail:`); `// gpu-stdout:` lines replace .out
+#                          (and are the only expected output of an `// oracle: none`
+#                          program, which has no plain-cc build)
+#   expected/<name>.env    its `// env: NAME=VALUE` settings, one per line (run.sh runs it
+#                          with them; ACC_DEVICE_TYPE=host there means no launches)
 #   bin/rdc_*              the relocatable-image check (tests/rdc.rs): two hand-made
 #                          units whose kernel calls a device function of the other,
 #                          linked by the runtime from cubins (rdc_link) or PTX
@@ -100,13 +104,20 @@ for src in "$ROOT"/tests/programs/*.c "$ROOT"/tests/programs/*/ "$WORK"/difftest
         *) bin="$BUNDLE/bin/$name" ;;
     esac
 
+    # Environment of both runs.
+    sed -n 's|^// env:[[:space:]]*||p' "${files[@]}" | sed 's/[[:space:]]*=[[:space:]]*/=/' >"$BUNDLE/expected/$name.env"
     # Oracle: plain cc, pragmas ignored (GCC's -fopenacc without offloading when the
-    # program includes <openacc.h>).
-    cc_flags=(-O1 -w)
-    if grep -q '<openacc.h>' "${files[@]}"; then cc_flags+=(-fopenacc -foffload=disable); fi
-    "$HOST_CC" "${cc_flags[@]}" "${files[@]}" -o "$WORK/$name.cc" -lm
+    # program includes <openacc.h>), unless the program has none.
     rc=0
-    "$WORK/$name.cc" >"$BUNDLE/expected/$name.out" || rc=$?
+    if grep -q '^// oracle:[[:space:]]*none' "${files[@]}"; then
+        : >"$BUNDLE/expected/$name.out"
+    else
+        cc_flags=(-O1 -w)
+        if grep -q '<openacc.h>' "${files[@]}"; then cc_flags+=(-fopenacc -foffload=disable); fi
+        "$HOST_CC" "${cc_flags[@]}" "${files[@]}" -o "$WORK/$name.cc" -lm
+        mapfile -t envs <"$BUNDLE/expected/$name.env"
+        env -u ACC_DEVICE_TYPE -u ACC_DEVICE_NUM "${envs[@]}" "$WORK/$name.cc" >"$BUNDLE/expected/$name.out" || rc=$?
+    fi
     echo "$rc" >"$BUNDLE/expected/$name.rc"
     # The answer on the GPU when it is not the oracle's (separate memories),
     # or the runtime error it must stop with.
@@ -264,8 +275,12 @@ while read -r name; do
         continue
     fi
     rc=0
-    timeout 300 "$bin" >"$logs/$name.out" 2>"$logs/$name.err" || rc=$?
+    envs=()
+    [ -f "$exp.env" ] && mapfile -t envs <"$exp.env"
+    timeout 300 env "${envs[@]}" "$bin" >"$logs/$name.out" 2>"$logs/$name.err" || rc=$?
     launches="$(grep -c '^ptxrt: launch' "$logs/$name.err" || true)"
+    on_host=0
+    grep -qi '^ACC_DEVICE_TYPE=host$' "$exp.env" 2>/dev/null && on_host=1
     want_rc="$(cat "$exp.rc")"
     if [ "$launches" -gt 0 ]; then
         dt_ran=$((dt_ran + difftest))
@@ -281,7 +296,7 @@ while read -r name; do
         else
             why="stderr does not match '$(cat "$exp.stderr")': $(grep -v '^ptxrt: ' "$logs/$name.err" | tail -n 3 | tr '\n' ' ')"
         fi
-    elif [ "$launches" -eq 0 ]; then
+    elif [ "$launches" -eq 0 ] && [ "$on_host" -eq 0 ]; then
         why="no kernel launches (did it run on the host?)"
     elif why="$(python3 "$here/compare.py" "$exp.out" "$logs/$name.out" "$(cat "$exp.tol")")"; then
         why="" # outputs match

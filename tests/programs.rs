@@ -5,7 +5,10 @@
 //! * `programs`: every `tests/programs/*.c` is built twice, by plain `cc` (pragmas
 //!   ignored: the oracle) and by `accc -O2`, both are run, and their outputs must match
 //!   token by token (floating tokens within the file's `// tolerance:`). Without a GPU
-//!   the accc build runs through the host fallback.
+//!   the accc build runs through the host fallback. `// env: NAME=VALUE` lines set
+//!   environment variables for both runs; a program with `// oracle: none` (it uses
+//!   routines GCC's libgomp lacks) has no oracle: its accc build must exit 0 with a
+//!   `PASS` line.
 //! * `errors`: every `tests/errors/*.c` must be rejected with the diagnostics its
 //!   `// expect-error-at:` and `// expect-error:` lines name, without a panic and
 //!   without writing the output file.
@@ -44,8 +47,40 @@ fn stem(p: &Path) -> String {
     p.file_stem().unwrap().to_string_lossy().into_owned()
 }
 
+/// The `// env: NAME=VALUE` settings of a test source.
+fn env_settings(src: &str) -> Result<Vec<(String, String)>, String> {
+    header_values(src, "env")
+        .into_iter()
+        .map(
+            |v| match v.split_once('=').map(|(k, val)| (k.trim(), val.trim())) {
+                Some((k, val)) if !k.is_empty() && !k.contains(char::is_whitespace) => {
+                    Ok((k.to_string(), val.to_string()))
+                }
+                _ => Err(format!("bad `// env:` value `{v}` (want NAME=VALUE)")),
+            },
+        )
+        .collect()
+}
+
+/// A command for a test program: no forced device type, then the program's
+/// `// env:` settings.
+fn program_cmd(exe: &Path, env: &[(String, String)]) -> Command {
+    let mut cmd = Command::new(exe);
+    cmd.env_remove("ACC_DEVICE_TYPE")
+        .env_remove("ACC_DEVICE_NUM");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd
+}
+
 /// Builds `srcs` with plain cc (pragmas ignored) and runs the result: the oracle.
-fn oracle(srcs: &[PathBuf], dir: &Path, tag: &str) -> Result<Run, String> {
+fn oracle(
+    srcs: &[PathBuf],
+    env: &[(String, String)],
+    dir: &Path,
+    tag: &str,
+) -> Result<Run, String> {
     let exe = dir.join(format!("{tag}.cc"));
     let mut cc = Command::new(host_cc());
     cc.args(["-O1", "-w"]);
@@ -66,7 +101,7 @@ fn oracle(srcs: &[PathBuf], dir: &Path, tag: &str) -> Result<Run, String> {
         ));
     }
     let ran = run(
-        Command::new(&exe),
+        program_cmd(&exe, env),
         dir,
         &format!("{tag}.cc-run"),
         RUN_TIMEOUT,
@@ -81,17 +116,34 @@ fn oracle(srcs: &[PathBuf], dir: &Path, tag: &str) -> Result<Run, String> {
     Ok(ran)
 }
 
-/// Runs the accc-built `exe` (no forced device type) and compares with the oracle.
+/// Runs the accc-built `exe` (no forced device type, the program's `env`)
+/// and compares with the oracle; without an oracle, it must exit 0 with a
+/// `PASS` line.
 fn run_and_compare(
     exe: &Path,
-    want: &Run,
+    want: Option<&Run>,
+    env: &[(String, String)],
     tol: Tolerance,
     dir: &Path,
     tag: &str,
 ) -> Result<(), String> {
-    let mut cmd = Command::new(exe);
-    cmd.env_remove("ACC_DEVICE_TYPE");
-    let got = run(cmd, dir, &format!("{tag}.accc-run"), RUN_TIMEOUT);
+    let got = run(
+        program_cmd(exe, env),
+        dir,
+        &format!("{tag}.accc-run"),
+        RUN_TIMEOUT,
+    );
+    let Some(want) = want else {
+        if got.ok() && got.stdout.lines().any(|l| l.trim() == "PASS") {
+            return Ok(());
+        }
+        return Err(format!(
+            "a program without oracle must exit 0 with a PASS line; it exited with {}\nstdout:\n{}\nstderr:\n{}",
+            got.describe_status(),
+            tail(&got.stdout, 1500),
+            tail(&got.stderr, 2000)
+        ));
+    };
     let mut problems = Vec::new();
     if got.status.and_then(|s| s.code()) != want.status.and_then(|s| s.code()) {
         problems.push(format!(
@@ -146,6 +198,8 @@ fn check_program(src: &Path) -> Result<(), String> {
     };
     let mut tol = Tolerance::EXACT;
     let mut gpu_only = false;
+    let mut no_oracle = false;
+    let mut env = vec![];
     for f in &files {
         let text = fs::read_to_string(f).map_err(|e| format!("cannot read: {e}"))?;
         let t = tolerance(&text)?;
@@ -154,13 +208,15 @@ fn check_program(src: &Path) -> Result<(), String> {
             long: tol.long.max(t.long),
         };
         gpu_only |= !header_values(&text, "gpu-expect-fail").is_empty();
+        no_oracle |= header_values(&text, "oracle").iter().any(|v| v == "none");
+        env.extend(env_settings(&text)?);
     }
     // A program that must fail on the GPU (data not present, …) only
     // compiles here: in host mode there is nothing to fail.
-    let want = if gpu_only {
+    let want = if gpu_only || no_oracle {
         None
     } else {
-        Some(oracle(&files, dir, &name)?)
+        Some(oracle(&files, &env, dir, &name)?)
     };
 
     let exe = dir.join(format!("{name}.accc"));
@@ -200,10 +256,10 @@ fn check_program(src: &Path) -> Result<(), String> {
     if !exe.exists() {
         return Err("accc exited successfully but wrote no executable".to_string());
     }
-    match want {
-        Some(want) => run_and_compare(&exe, &want, tol, dir, &name),
-        None => Ok(()),
+    if gpu_only {
+        return Ok(());
     }
+    run_and_compare(&exe, want.as_ref(), &env, tol, dir, &name)
 }
 
 /// The single-file programs and the program folders of `tests/programs`.
@@ -419,7 +475,7 @@ fn cli_separate_compilation_and_link() {
         srcs.push(src);
         objs.push(obj);
     }
-    let want = oracle(&srcs, dir, "separate").unwrap_or_else(|e| panic!("{e}"));
+    let want = oracle(&srcs, &[], dir, "separate").unwrap_or_else(|e| panic!("{e}"));
     let exe = dir.join("prog");
     let mut cmd = accc();
     cmd.args(&objs).arg("-o").arg(&exe);
@@ -430,7 +486,7 @@ fn cli_separate_compilation_and_link() {
         r.describe_status(),
         r.stderr
     );
-    if let Err(e) = run_and_compare(&exe, &want, Tolerance::EXACT, dir, "separate") {
+    if let Err(e) = run_and_compare(&exe, Some(&want), &[], Tolerance::EXACT, dir, "separate") {
         panic!("{e}");
     }
 }
@@ -553,6 +609,16 @@ fn harness_headers() {
     );
     assert_eq!(header_values(src, "expect-error"), vec!["foo bar", "baz"]);
     assert!(header_values(src, "expect-error-at").is_empty());
+    let env = "// env: ACC_DEVICE_TYPE=host\n// env: X = a b\nint y;\n";
+    assert_eq!(
+        env_settings(env),
+        Ok(vec![
+            ("ACC_DEVICE_TYPE".to_string(), "host".to_string()),
+            ("X".to_string(), "a b".to_string())
+        ])
+    );
+    assert!(env_settings("// env: novalue\n").is_err());
+    assert!(env_settings("// env: =x\n").is_err());
 }
 
 #[test]

@@ -7,7 +7,9 @@
  *
  * Any failure (a variable that is not present, a failed copy, a failed
  * launch) stops the program with exit status 1 and one line on stderr:
- *   <file>:<line>: error: <construct>: <what>: <variable as written>: <device error>
+ *   <file>:<line>: error: <construct>: <what>: '<variable as written>'[: <detail>]
+ * (an API routine of <openacc.h>, which has no location:
+ *   accc runtime: error: <routine>: <what>: '<arguments>'[: <detail>]).
  */
 #ifndef PTXRT_H
 #define PTXRT_H
@@ -91,7 +93,13 @@ enum __ptxrt_map_kind {
   PTXRT_MAP_DELETE = 6,     /* exit data: drop a reference, no copy out */
   PTXRT_MAP_ATTACH = 7,     /* host = address of a host pointer (bytes = its size): attach it
                                (its device copy, if present, gets the device address of its
-                               target, counted per pointer); detach at end */
+                               target, counted per pointer); detach at end. The target must be
+                               present (else a runtime error), found through the pointer's
+                               value or, when that is not present and the item right before
+                               this one is a data item whose section starts after the value
+                               (`s->p[2:n]` then the ATTACH of `&s->p`), through that section.
+                               Attach items run after the data items of the same call, detaches
+                               before them. */
   PTXRT_MAP_DETACH = 8,     /* exit data: detach the pointer at host */
   PTXRT_MAP_DEVICEPTR = 9   /* the item is a device address already: nothing to do */
 };
@@ -111,8 +119,10 @@ struct __ptxrt_map {
 
 /* Async arguments of the data directives: `async` is the queue (an
  * acc_async_t value or a non-negative queue number; PTXRT_ASYNC_NONE when no
- * async clause: synchronous), `waits` the `nwaits` queues of a wait clause
- * (nwaits = -1: `wait` with no list, every queue; 0: no wait clause). */
+ * async clause: synchronous; acc_async_noval (-1) for `async` without an
+ * argument: the thread's default queue), `waits` the `nwaits` queues of a
+ * wait clause (nwaits = -1: `wait` with no list, every queue; 0: no wait
+ * clause). Any other negative value is a runtime error. */
 #define PTXRT_ASYNC_NONE (-2)
 
 /* Nonzero when the construct runs on the device: cond is the value of the

@@ -166,6 +166,7 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
         }
     }
     crate::schedule::schedule(&mut t.module);
+    crate::schedule::specialize(&mut t.module);
     let problems = crate::ir::validate(&t.module, true);
     if !problems.is_empty() {
         bail!(

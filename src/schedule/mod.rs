@@ -1,7 +1,7 @@
 //! Scheduling: maps parallel loops onto the GPU's thread hierarchy and turns
 //! every counted loop into an explicit loop, so back ends only translate.
 //!
-//! Owns: [`schedule`]. May call: `ir` only. Files:
+//! Owns: [`schedule`] and [`specialize`]. May call: `ir` only. Files:
 //! * `mod.rs` — the walk over every kernel's statements;
 //! * `par.rs` — parallel loops: trip count, 64-bit thread-strided counter,
 //!   each thread's start and stride per level;
@@ -47,6 +47,45 @@ pub fn schedule(m: &mut Module) {
     for f in &mut m.functions {
         let body = std::mem::take(&mut f.body.body);
         f.body.body = block(&mut f.body, body, [false; 3]);
+    }
+}
+
+/// Folds the launch sizes each kernel's launch fixes at compile time into
+/// its code: `ntid`/`nctaid` of a constant size become that constant, `tid`
+/// (`ctaid`) along a dimension of one thread (block) becomes 0 — so the
+/// guards of single-thread code on unused dimensions vanish. Run after
+/// [`schedule`], before the back ends.
+pub fn specialize(m: &mut Module) {
+    for k in &mut m.kernels {
+        specialize_kernel(k);
+    }
+}
+
+fn specialize_kernel(k: &mut crate::ir::Kernel) {
+    use crate::ir::{GridSize, Literal, Special};
+    let size = |g: &GridSize| match g {
+        GridSize::Const(n) => Some(*n),
+        _ => None,
+    };
+    let block: Vec<Option<u32>> = k.launch.block.iter().map(size).collect();
+    let grid: Vec<Option<u32>> = k.launch.grid.iter().map(size).collect();
+    for e in &mut k.body.exprs {
+        let v = match *e {
+            Expr::Special(Special::ThreadIdx(d)) if block.get(usize::from(d)) == Some(&Some(1)) => {
+                0
+            }
+            Expr::Special(Special::BlockIdx(d)) if grid.get(usize::from(d)) == Some(&Some(1)) => 0,
+            Expr::Special(Special::BlockDim(d)) => match block.get(usize::from(d)) {
+                Some(Some(n)) => *n,
+                _ => continue,
+            },
+            Expr::Special(Special::GridDim(d)) => match grid.get(usize::from(d)) {
+                Some(Some(n)) => *n,
+                _ => continue,
+            },
+            _ => continue,
+        };
+        *e = Expr::Literal(Literal::Int(i128::from(v)));
     }
 }
 

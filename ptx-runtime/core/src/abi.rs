@@ -1,5 +1,7 @@
-//! The C structs of `include/ptxrt.h` (`__ptxrt_image`, `__ptxrt_loc`,
-//! `__ptxrt_map`) and safe readers for their string fields.
+//! The C structs and constants of `include/ptxrt.h` (`__ptxrt_image`,
+//! `__ptxrt_cell`, `__ptxrt_loc`, `__ptxrt_map`, `__ptxrt_update`,
+//! `__ptxrt_declare`, the map kinds and flags) and safe readers for their
+//! string and array fields.
 //! May call: nothing else in the crate.
 
 use std::ffi::{c_char, c_int, c_void, CStr};
@@ -47,7 +49,19 @@ const _: () = {
     assert!(std::mem::offset_of!(Image, runtime_state) == 64);
     assert!(std::mem::offset_of!(Image, cells) == 72);
     assert!(std::mem::size_of::<Map>() == 32);
+    assert!(std::mem::size_of::<Update>() == 32);
+    assert!(std::mem::size_of::<Declare>() == 56);
+    assert!(std::mem::offset_of!(Declare, loc) == 32);
 };
+
+/// `PTXRT_MAP_ZERO`: new device memory of a create/copyout item is zeroed.
+pub const MAP_ZERO: c_int = 1;
+/// `PTXRT_MAP_READONLY`: the item is only read on the device.
+pub const MAP_READONLY: c_int = 2;
+/// `PTXRT_ASYNC_NONE`: no async clause (also `acc_async_sync`).
+pub const ASYNC_NONE: c_int = -2;
+/// `PTXRT_DECLARE_LINK`: kind of a `declare link` global.
+pub const DECLARE_LINK: c_int = 100;
 
 impl Image {
     /// Whether the image must be linked with the other relocatable images
@@ -74,6 +88,14 @@ impl Image {
         // SAFETY: the image holds cubin_len bytes at cubin (ptxrt.h).
         (!self.cubin.is_null() && self.cubin_len > 0)
             .then(|| unsafe { std::slice::from_raw_parts(self.cubin, self.cubin_len) })
+    }
+    /// The device address cells (none before ABI version 3).
+    pub fn cells_slice(&self) -> &[Cell] {
+        if self.abi_version < 3 || self.cells.is_null() || self.ncells == 0 {
+            return &[];
+        }
+        // SAFETY: the image holds ncells cells at cells (ptxrt.h).
+        unsafe { std::slice::from_raw_parts(self.cells, self.ncells) }
     }
     /// The .c file the image was compiled from.
     pub fn source_name(&self) -> String {
@@ -120,7 +142,7 @@ impl Map {
     }
 }
 
-/// `enum __ptxrt_map_kind`.
+/// `enum __ptxrt_map_kind` (ptxrt.h says what each does).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MapKind {
     Copy,
@@ -128,6 +150,11 @@ pub enum MapKind {
     Copyout,
     Create,
     Present,
+    NoCreate,
+    Delete,
+    Attach,
+    Detach,
+    Deviceptr,
 }
 
 impl MapKind {
@@ -138,6 +165,11 @@ impl MapKind {
             2 => MapKind::Copyout,
             3 => MapKind::Create,
             4 => MapKind::Present,
+            5 => MapKind::NoCreate,
+            6 => MapKind::Delete,
+            7 => MapKind::Attach,
+            8 => MapKind::Detach,
+            9 => MapKind::Deviceptr,
             _ => return None,
         })
     }
@@ -148,6 +180,65 @@ impl MapKind {
     /// Copies device → host when the last reference goes.
     pub fn copies_out(self) -> bool {
         matches!(self, MapKind::Copy | MapKind::Copyout)
+    }
+    /// The clause's name, for messages.
+    pub fn clause(self) -> &'static str {
+        match self {
+            MapKind::Copy => "copy",
+            MapKind::Copyin => "copyin",
+            MapKind::Copyout => "copyout",
+            MapKind::Create => "create",
+            MapKind::Present => "present",
+            MapKind::NoCreate => "no_create",
+            MapKind::Delete => "delete",
+            MapKind::Attach => "attach",
+            MapKind::Detach => "detach",
+            MapKind::Deviceptr => "deviceptr",
+        }
+    }
+}
+
+/// `struct __ptxrt_update`: one item of an update directive.
+#[repr(C)]
+pub struct Update {
+    pub name: *const c_char,
+    pub host: *const c_void,
+    pub bytes: usize,
+    /// 1: `device(...)`; 0: `self(...)` / `host(...)`.
+    pub to_device: c_int,
+}
+
+impl Update {
+    /// The item as written in the clause.
+    pub fn name_str(&self) -> String {
+        // SAFETY: an item's name is NUL-terminated or null (ptxrt.h).
+        unsafe { cstr_or(self.name, "<unnamed>") }
+    }
+}
+
+/// `struct __ptxrt_declare`: a global in an `acc declare` directive.
+#[repr(C)]
+pub struct Declare {
+    pub name: *const c_char,
+    pub host: *const c_void,
+    pub bytes: usize,
+    /// `PTXRT_MAP_CREATE`, `PTXRT_MAP_COPYIN` or [`DECLARE_LINK`].
+    pub kind: c_int,
+    pub loc: Loc,
+}
+
+/// The `n` elements at `p` as a slice (empty when `p` is null or `n <= 0`).
+///
+/// # Safety
+/// When `p` is not null and `n > 0`, `p` must point at `n` valid elements
+/// that outlive the returned slice.
+pub unsafe fn slice_of<'a, T>(p: *const T, n: c_int) -> &'a [T] {
+    match usize::try_from(n) {
+        Ok(n) if n > 0 && !p.is_null() => {
+            // SAFETY: the caller guarantees n elements at p.
+            unsafe { std::slice::from_raw_parts(p, n) }
+        }
+        _ => &[],
     }
 }
 
@@ -173,6 +264,15 @@ pub struct SrcLoc {
 }
 
 impl SrcLoc {
+    /// A location naming an API routine instead of a construct (no file).
+    pub fn routine(name: &str) -> SrcLoc {
+        SrcLoc {
+            file: String::new(),
+            line: 0,
+            construct: name.to_string(),
+        }
+    }
+
     /// # Safety
     /// `loc` must be null or point at a valid `__ptxrt_loc`.
     pub unsafe fn from_c(loc: *const Loc) -> SrcLoc {

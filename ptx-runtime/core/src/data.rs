@@ -1,137 +1,196 @@
-//! Data clauses of structured constructs and host → device address translation.
+//! Structured data lifetimes (data constructs and the data clauses of
+//! compute constructs) and host → device address translation.
 //!
-//! Owns: `__ptxrt_data_begin` / `__ptxrt_data_end` (make each clause item
-//! present in order — allocate and copy in, or count another structured
-//! reference — and undo it in reverse order: copy out and free when the last
-//! reference goes) and `__ptxrt_deviceptr`. A region handle is a boxed
-//! [`Region`]; null stands for a region begun in host mode (nothing to undo).
-//! In host mode (no device in use) data clauses do nothing and `deviceptr`
-//! returns its argument: host and "device" share memory.
-//! May call: [`crate::device`] (state, plugin), [`crate::present`],
-//! [`crate::error`], [`crate::notify`].
+//! Owns: `__ptxrt_data_begin` / `__ptxrt_data_end` / `__ptxrt_data_cleanup`
+//! and `__ptxrt_deviceptr`; [`begin`] and [`end`], the region logic on one
+//! device (tested with a fake plugin); [`item_action`], which says what each
+//! map kind does when it makes a section present (shared with enter data).
+//! At begin, the data items are processed in order, then the `attach` items
+//! (the spec schedules pointer updates after the copies of the same
+//! directive); at end, the attached pointers are detached first, then the
+//! data items are released in reverse order (copy out and free when the last
+//! reference goes). A region handle is a boxed [`Region`]; null stands for a
+//! region begun in host mode (nothing to undo). In host mode (no device in
+//! use) data clauses do nothing and `deviceptr` returns its argument: host
+//! and "device" share memory.
+//! May call: [`crate::device`], [`crate::mapping`], [`crate::abi`],
+//! [`crate::error`].
 
-use crate::abi::{cstr_or, Loc, Map, MapKind, SrcLoc};
+use crate::abi::{cstr_or, slice_of, Loc, Map, MapKind, SrcLoc, MAP_ZERO};
 use crate::device::{lock, DeviceState};
-use crate::error::{fatal_at, guard};
-use crate::notify;
-use crate::present::Lookup;
+use crate::error::{fatal_at, guard, report, Failure};
+use crate::mapping::{self, Acquired, IfAbsent, Ref, Site};
 use std::ffi::{c_char, c_int, c_void};
 use std::ptr;
 
-/// One clause item as begun.
-struct Item {
-    name: String,
-    host: usize,
-    bytes: usize,
-    kind: MapKind,
-    /// Key (host begin) of the present range it holds a reference to; None
-    /// for a zero-length section.
-    key: Option<usize>,
+/// What a data kind does when its section is absent; `None` for the kinds
+/// that are not data items (attach, detach, delete, deviceptr).
+pub fn item_action(kind: MapKind, flags: c_int) -> Option<IfAbsent> {
+    Some(match kind {
+        MapKind::Copy | MapKind::Copyin => IfAbsent::Create {
+            copyin: true,
+            zero: false,
+        },
+        MapKind::Copyout | MapKind::Create => IfAbsent::Create {
+            copyin: false,
+            zero: flags & MAP_ZERO != 0,
+        },
+        MapKind::Present => IfAbsent::Error,
+        MapKind::NoCreate => IfAbsent::Skip,
+        MapKind::Delete | MapKind::Attach | MapKind::Detach | MapKind::Deviceptr => return None,
+    })
+}
+
+/// The kind of map `m`, or an internal error naming the value.
+pub fn kind_of(m: &Map) -> Result<MapKind, Failure> {
+    MapKind::from_c(m.kind).ok_or_else(|| {
+        Failure::new(format!(
+            "internal error: unknown data clause kind {}",
+            m.kind
+        ))
+    })
+}
+
+/// The host address of the section that the item before `maps[i]` names,
+/// when that is a data item: where an `attach` item's pointer target is
+/// looked up if the pointer's own value is not present (ptxrt.h).
+pub fn attach_hint(maps: &[Map], i: usize) -> Option<usize> {
+    let prev = maps.get(i.checked_sub(1)?)?;
+    let k = MapKind::from_c(prev.kind)?;
+    (item_action(k, prev.flags).is_some() && !prev.host.is_null()).then_some(prev.host as usize)
+}
+
+/// One thing a region holds, to undo at its end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hold {
+    /// A structured reference to the range containing the section.
+    Range {
+        item: usize,
+        host: usize,
+        bytes: usize,
+        copyout: bool,
+    },
+    /// A zero-length section.
+    ZeroLen { host: usize },
+    /// An attachment of the pointer at `ptr`.
+    Attached { item: usize, ptr: usize },
+}
+
+/// Begin a region on `dev`: take a structured reference for each data item
+/// of `maps` and attach its `attach` items. On failure, the index of the
+/// item and why.
+pub fn begin(
+    dev: &mut DeviceState,
+    loc: &SrcLoc,
+    maps: &[Map],
+) -> Result<Vec<Hold>, (usize, Failure)> {
+    let mut holds = Vec::with_capacity(maps.len());
+    let mut attaches = Vec::new();
+    for (i, m) in maps.iter().enumerate() {
+        let kind = kind_of(m).map_err(|f| (i, f))?;
+        let Some(action) = item_action(kind, m.flags) else {
+            match kind {
+                MapKind::Attach => attaches.push(i),
+                MapKind::Deviceptr => {}
+                _ => {
+                    return Err((
+                        i,
+                        Failure::new(format!(
+                            "internal error: {} on a structured construct",
+                            kind.clause()
+                        )),
+                    ))
+                }
+            }
+            continue;
+        };
+        let name = || m.name_str();
+        let site = Site { loc, name: &name };
+        let (host, bytes) = (m.host as usize, m.bytes);
+        match mapping::acquire(dev, &site, host, bytes, action, Ref::Structured) {
+            Ok(Acquired::Range) => holds.push(Hold::Range {
+                item: i,
+                host,
+                bytes,
+                copyout: kind.copies_out(),
+            }),
+            Ok(Acquired::ZeroLen) => holds.push(Hold::ZeroLen { host }),
+            Ok(Acquired::Nothing) => {}
+            Err(f) => return Err((i, f)),
+        }
+    }
+    for i in attaches {
+        let m = &maps[i];
+        if m.bytes != std::mem::size_of::<u64>() {
+            let what = format!(
+                "internal error: attach of {} bytes (not a pointer)",
+                m.bytes
+            );
+            return Err((i, Failure::new(what)));
+        }
+        let ptr = m.host as usize;
+        match mapping::attach(dev, ptr, attach_hint(maps, i)) {
+            Ok(true) => holds.push(Hold::Attached { item: i, ptr }),
+            Ok(false) => {}
+            Err(f) => return Err((i, f)),
+        }
+    }
+    Ok(holds)
+}
+
+/// End a region on `dev`: detach its attachments, then release its
+/// references in reverse order. `name(i)` is item i as written (for
+/// `PTXRT_NOTIFY`). On failure, the item index and why.
+pub fn end(
+    dev: &mut DeviceState,
+    loc: &SrcLoc,
+    holds: &[Hold],
+    name: &dyn Fn(usize) -> String,
+) -> Result<(), (usize, Failure)> {
+    for h in holds.iter().rev() {
+        if let Hold::Attached { item, ptr } = *h {
+            mapping::detach(dev, ptr, false).map_err(|f| (item, f))?;
+        }
+    }
+    for h in holds.iter().rev() {
+        match *h {
+            Hold::Range {
+                item,
+                host,
+                bytes,
+                copyout,
+            } => {
+                let n = || name(item);
+                let site = Site { loc, name: &n };
+                mapping::release(dev, &site, host, bytes, Ref::Structured, false, copyout)
+                    .map_err(|f| (item, f))?;
+            }
+            Hold::ZeroLen { host } => dev.present.remove_zero_len(host),
+            Hold::Attached { .. } => {}
+        }
+    }
+    Ok(())
 }
 
 /// An active structured data region.
 pub struct Region {
     loc: SrcLoc,
-    items: Vec<Item>,
+    /// The items' names as written (static strings of the program).
+    names: Vec<*const c_char>,
+    /// The device it was begun on, and which opening of it.
+    ordinal: i32,
+    epoch: u64,
+    holds: Vec<Hold>,
 }
 
-fn begin_item(
-    dev: &mut DeviceState,
-    loc: &SrcLoc,
-    name: String,
-    host: usize,
-    bytes: usize,
-    kind: MapKind,
-) -> Item {
-    if bytes == 0 {
-        dev.present.add_zero_len(host);
-        return Item {
-            name,
-            host,
-            bytes,
-            kind,
-            key: None,
-        };
-    }
-    match dev.present.lookup(host, bytes) {
-        Lookup::Contained { key, .. } => {
-            if let Some(e) = dev.present.get_mut(key) {
-                e.structured += 1;
-            }
-            Item { name, host, bytes, kind, key: Some(key) }
-        }
-        Lookup::PartlyPresent { begin, end } => fatal_at(
-            loc,
-            "only partly present on the device",
-            Some(&name),
-            Some(&format!(
-                "the section is {bytes} bytes at {host:#x}, the present data {} bytes at {begin:#x}",
-                end - begin
-            )),
-        ),
-        Lookup::Absent if kind == MapKind::Present => fatal_at(loc, "not present on the device", Some(&name), None),
-        Lookup::Absent => {
-            let d = match dev.plugin.mem_alloc(dev.ordinal, bytes) {
-                Ok(d) => d,
-                Err(e) => fatal_at(
-                    loc,
-                    &format!("cannot allocate {bytes} bytes of device memory"),
-                    Some(&name),
-                    Some(&e),
-                ),
-            };
-            if let Err(e) = dev.present.insert(host, bytes, d, 1, 0) {
-                fatal_at(loc, &format!("internal error: present table: {e:?}"), Some(&name), None);
-            }
-            if kind.copies_in() {
-                notify::transfer("upload", &name, bytes, loc);
-                // SAFETY: the compiler passes a host section of `bytes` bytes.
-                if let Err(e) = unsafe { dev.plugin.htod(dev.ordinal, d, host as *const c_void, bytes) } {
-                    fatal_at(loc, "copy to the device failed", Some(&name), Some(&e));
-                }
-            }
-            Item { name, host, bytes, kind, key: Some(host) }
+impl Region {
+    fn name(&self, i: usize) -> String {
+        match self.names.get(i) {
+            // SAFETY: the compiler's item names are static C strings (or null).
+            Some(&p) => unsafe { cstr_or(p, "<unnamed>") },
+            None => "<unnamed>".to_string(),
         }
     }
-}
-
-fn end_item(dev: &mut DeviceState, loc: &SrcLoc, it: &Item) {
-    let Some(key) = it.key else {
-        dev.present.remove_zero_len(it.host);
-        return;
-    };
-    // Gone already (acc_shutdown in between): nothing to undo.
-    let Some(e) = dev.present.get_mut(key) else {
-        return;
-    };
-    e.structured = e.structured.saturating_sub(1);
-    if !e.unreferenced() {
-        return;
-    }
-    let e = *e;
-    if it.kind.copies_out() {
-        notify::transfer("download", &it.name, it.bytes, loc);
-        // SAFETY: the host section of `bytes` bytes is the clause's own.
-        if let Err(err) = unsafe {
-            dev.plugin.dtoh(
-                dev.ordinal,
-                it.host as *mut c_void,
-                e.device_of(it.host),
-                it.bytes,
-            )
-        } {
-            fatal_at(
-                loc,
-                "copy from the device failed",
-                Some(&it.name),
-                Some(&err),
-            );
-        }
-    }
-    if let Err(err) = dev.plugin.mem_free(dev.ordinal, e.device) {
-        fatal_at(loc, "cannot free device memory", Some(&it.name), Some(&err));
-    }
-    dev.present.remove(key);
 }
 
 /// `void *__ptxrt_data_begin(const struct __ptxrt_loc *loc, const struct __ptxrt_map *maps, int n)`.
@@ -146,32 +205,25 @@ pub unsafe extern "C" fn __ptxrt_data_begin(
 ) -> *mut c_void {
     guard(|| {
         let mut rt = lock();
-        let Some(dev) = rt.active() else {
+        let Some(dev) = rt.current() else {
             return ptr::null_mut();
         };
         // SAFETY: the compiler passes a valid __ptxrt_loc or null.
         let loc = unsafe { SrcLoc::from_c(loc) };
-        let n = usize::try_from(n).unwrap_or(0);
-        let maps: &[Map] = if maps.is_null() || n == 0 {
-            &[]
-        } else {
-            // SAFETY: the compiler passes an array of n maps.
-            unsafe { std::slice::from_raw_parts(maps, n) }
+        // SAFETY: the compiler passes an array of n maps.
+        let maps = unsafe { slice_of(maps, n) };
+        let holds = match begin(dev, &loc, maps) {
+            Ok(h) => h,
+            Err((i, f)) => report(&loc, &maps[i].name_str(), &f),
         };
-        let mut items = Vec::with_capacity(maps.len());
-        for m in maps {
-            let name = m.name_str();
-            let Some(kind) = MapKind::from_c(m.kind) else {
-                fatal_at(
-                    &loc,
-                    &format!("internal error: unknown data clause kind {}", m.kind),
-                    Some(&name),
-                    None,
-                )
-            };
-            items.push(begin_item(dev, &loc, name, m.host as usize, m.bytes, kind));
-        }
-        Box::into_raw(Box::new(Region { loc, items })).cast::<c_void>()
+        let region = Region {
+            loc,
+            names: maps.iter().map(|m| m.name).collect(),
+            ordinal: dev.ordinal,
+            epoch: dev.epoch,
+            holds,
+        };
+        Box::into_raw(Box::new(region)).cast::<c_void>()
     })
 }
 
@@ -188,30 +240,33 @@ pub unsafe extern "C" fn __ptxrt_data_end(region: *mut c_void) {
         // SAFETY: made by Box::into_raw in __ptxrt_data_begin.
         let region = unsafe { Box::from_raw(region.cast::<Region>()) };
         let mut rt = lock();
-        let Some(dev) = rt.active() else {
+        // The device was shut down since (and maybe opened again): nothing to undo.
+        let Some(dev) = rt
+            .device(region.ordinal)
+            .filter(|d| d.epoch == region.epoch)
+        else {
             return;
         };
-        for it in region.items.iter().rev() {
-            end_item(dev, &region.loc, it);
+        let name = |i: usize| region.name(i);
+        if let Err((i, f)) = end(dev, &region.loc, &region.holds, &name) {
+            report(&region.loc, &region.name(i), &f);
         }
     })
 }
 
-/// `void __ptxrt_data_cleanup(void **region)`: `__ptxrt_data_end(*region)`
-/// for a variable with `__attribute__((cleanup))`, which runs however
-/// control leaves its block.
+/// `void __ptxrt_data_cleanup(void **region)`.
 ///
 /// # Safety
-/// `region` points at a handle from `__ptxrt_data_begin` (or null).
+/// `region` must be null or point at null or at a handle from
+/// `__ptxrt_data_begin` that was not ended.
 #[no_mangle]
 pub unsafe extern "C" fn __ptxrt_data_cleanup(region: *mut *mut c_void) {
-    if region.is_null() {
-        return;
+    // SAFETY: per the contract above.
+    if let Some(r) = unsafe { region.as_mut() } {
+        let handle = std::mem::replace(r, ptr::null_mut());
+        // SAFETY: a handle from __ptxrt_data_begin, ended once (taken).
+        unsafe { __ptxrt_data_end(handle) };
     }
-    // SAFETY: the compiler passes the address of its handle variable.
-    let r = unsafe { std::mem::replace(&mut *region, ptr::null_mut()) };
-    // SAFETY: as __ptxrt_data_end.
-    unsafe { __ptxrt_data_end(r) }
 }
 
 /// `void *__ptxrt_deviceptr(loc, name, p, section, if_present)`.

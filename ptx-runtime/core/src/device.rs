@@ -1,100 +1,127 @@
-//! The runtime's global state: which device type is selected, the one device
-//! in use (its plugin, properties, present table and loaded modules), and the
-//! registered images.
+//! The runtime's global state: the device plugin, the devices (each with its
+//! present table, memory and loaded modules), the registered images and
+//! declared globals.
 //!
-//! Owns: [`RUNTIME`] (one `Mutex`; every entry point takes it once, never
-//! nested, and never calls back into C while holding it except plugin calls),
-//! `ACC_DEVICE_TYPE` / `ACC_DEVICE_NUM`, lazy initialisation, host fallback,
-//! and `__ptxrt_use_device`.
-//! Selection: `ACC_DEVICE_TYPE=host` → host; `nvidia`/`not_host` → the device
-//! is required (a fatal error says why it is not usable); unset/`default` →
-//! the device when usable, else the host fallback, silently (`PTXRT_DEBUG=1`
-//! says why). Names are case-insensitive.
+//! Owns: [`RUNTIME`], lazy initialisation (the plugin is loaded and the
+//! driver initialised once; each device is opened the first time a thread
+//! whose device number names it needs it, and then gets the create/copyin
+//! `declare` globals), host fallback, shutdown, and `__ptxrt_use_device`.
+//! Selection (per thread, [`crate::icv`]): device type host → host; nvidia or
+//! not_host → the device is required (a fatal error says why it is not
+//! usable); default → the device when usable, else the host fallback,
+//! silently (`PTXRT_DEBUG=1` says why).
+//!
+//! Lock order: [`RUNTIME`] is the lock of libptxrt's state. Every entry
+//! point takes it once, never nested, and calls back into C while holding it
+//! only through the plugin. Below it, as leaves (taken while it is held, never
+//! holding another): the plugin's driver state (libptxrt-cuda), the queue
+//! lock of the host copy pool ([`crate::hostcopy`]), and the string table of
+//! `acc_get_property_string`. A kernel launch releases [`RUNTIME`] while the
+//! kernel runs.
 //! May call: [`crate::plugin`], [`crate::present`], [`crate::image`],
-//! [`crate::error`], [`crate::notify`].
+//! [`crate::declare`], [`crate::devmem`], [`crate::icv`], [`crate::error`],
+//! [`crate::notify`].
 
+use crate::alloc::Allocator;
+use crate::declare::{self, Declares};
+use crate::devmem::Staging;
 use crate::error::{fatal, guard};
+use crate::icv::{self, Selected};
 use crate::image::{Images, ModuleCache};
 use crate::notify;
 use crate::plugin::{self, Plugin};
 use crate::present::PresentTable;
 use ptxrt_plugin_abi::DeviceInfo;
+use std::collections::{BTreeMap, HashSet};
 use std::ffi::c_int;
 use std::sync::{Mutex, MutexGuard};
 
-/// The device type the program asked for.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Selected {
-    /// Device when usable, else host.
-    Default,
-    /// Host only.
-    Host,
-    /// NVIDIA device required; `origin` says who asked ("ACC_DEVICE_TYPE=nvidia").
-    Nvidia { origin: String },
-}
-
-/// Parse an `ACC_DEVICE_TYPE` value.
-pub fn parse_device_type(v: &str) -> Result<Selected, String> {
-    match v.trim().to_ascii_lowercase().as_str() {
-        "" | "default" => Ok(Selected::Default),
-        "host" => Ok(Selected::Host),
-        "nvidia" | "not_host" => Ok(Selected::Nvidia {
-            origin: format!("ACC_DEVICE_TYPE={}", v.trim()),
-        }),
-        _ => Err(format!(
-            "ACC_DEVICE_TYPE={v} is not a device type accc knows (host, nvidia, not_host, default)"
-        )),
-    }
-}
-
-/// Parse an `ACC_DEVICE_NUM` value (unset → 0).
-pub fn parse_device_num(v: Option<&str>) -> Result<i32, String> {
-    match v.map(str::trim) {
-        None | Some("") => Ok(0),
-        Some(s) => s
-            .parse::<i32>()
-            .ok()
-            .filter(|n| *n >= 0)
-            .ok_or_else(|| format!("ACC_DEVICE_NUM={s} is not a device number")),
-    }
-}
-
-/// The device in use.
+/// One open device.
 pub struct DeviceState {
     pub plugin: &'static Plugin,
-    /// Driver ordinal.
+    /// Driver ordinal (the OpenACC device number).
     pub ordinal: i32,
     pub info: DeviceInfo,
     pub present: PresentTable,
     pub modules: ModuleCache,
+    /// Every device allocation of the runtime.
+    pub alloc: Allocator,
+    /// The blocks `acc_malloc` handed out (and `acc_free` may take back).
+    pub user_blocks: HashSet<u64>,
+    /// Pinned buffers for large transfers.
+    pub staging: Staging,
+    /// Device address cells of the loaded modules: host global → the cells
+    /// (device addresses of pointer-sized globals) that must hold its device
+    /// address ([`crate::declare`]).
+    pub cells: BTreeMap<usize, Vec<u64>>,
+    /// Which opening of the device this is (a region begun before a
+    /// shutdown does not touch the device opened after it).
+    pub epoch: u64,
 }
 
-/// Whether the device has been opened.
+impl DeviceState {
+    /// A device without data or modules. The allocator's cache holds at
+    /// most a quarter of the device's memory (1 GiB when unknown).
+    pub fn new(plugin: &'static Plugin, ordinal: i32, info: DeviceInfo, epoch: u64) -> DeviceState {
+        let cap = match info.total_mem {
+            0 => 1 << 30,
+            t => usize::try_from(t / 4).unwrap_or(usize::MAX),
+        };
+        DeviceState {
+            plugin,
+            ordinal,
+            info,
+            present: PresentTable::new(),
+            modules: ModuleCache::new(),
+            alloc: Allocator::new(cap),
+            user_blocks: HashSet::new(),
+            staging: Staging::default(),
+            cells: BTreeMap::new(),
+            epoch,
+        }
+    }
+
+    /// Release everything the device holds (shutdown): wait for it, free
+    /// all device copies and the allocator's memory, unload the modules.
+    pub fn close(&mut self) {
+        let _ = self.plugin.synchronize(self.ordinal);
+        self.present.drain();
+        self.user_blocks.clear();
+        self.cells.clear();
+        self.release_memory();
+        crate::image::unload_all(self);
+    }
+}
+
+/// Whether a device has been opened.
 pub enum Slot {
     NotTried,
     Open(Box<DeviceState>),
-    /// Why no device is usable.
+    /// Why the device is not usable.
     Failed(String),
 }
 
 pub struct Runtime {
-    env_read: bool,
-    pub selected: Selected,
-    pub slot: Slot,
     pub images: Images,
+    pub declares: Declares,
     /// The loaded plugin, or why none could be loaded (tried once).
     plugin: Option<Result<&'static Plugin, String>>,
-    /// Number of devices the driver reported, once known.
-    pub device_count: Option<i32>,
+    /// The number of devices after the driver's initialisation, or why it
+    /// failed (tried once).
+    driver: Option<Result<i32, String>>,
+    /// The devices, by ordinal.
+    devices: Vec<Slot>,
+    /// Openings so far.
+    epoch: u64,
 }
 
 pub static RUNTIME: Mutex<Runtime> = Mutex::new(Runtime {
-    env_read: false,
-    selected: Selected::Default,
-    slot: Slot::NotTried,
     images: Images::new(),
+    declares: Declares::new(),
     plugin: None,
-    device_count: None,
+    driver: None,
+    devices: Vec::new(),
+    epoch: 0,
 });
 
 /// Take the runtime lock (a poisoned lock is still usable: no invariant
@@ -104,19 +131,6 @@ pub fn lock() -> MutexGuard<'static, Runtime> {
 }
 
 impl Runtime {
-    fn read_env(&mut self) {
-        if self.env_read {
-            return;
-        }
-        self.env_read = true;
-        if let Ok(v) = std::env::var("ACC_DEVICE_TYPE") {
-            match parse_device_type(&v) {
-                Ok(s) => self.selected = s,
-                Err(e) => fatal(&e),
-            }
-        }
-    }
-
     fn load_plugin(&mut self) -> Result<&'static Plugin, String> {
         if let Some(r) = &self.plugin {
             return r.clone();
@@ -141,24 +155,31 @@ impl Runtime {
         r
     }
 
-    fn open_device(&mut self) -> Result<DeviceState, String> {
+    /// The number of NVIDIA devices (loading the plugin and initialising
+    /// the driver once), or why there are none.
+    pub fn device_count(&mut self) -> Result<i32, String> {
+        if let Some(r) = &self.driver {
+            return r.clone();
+        }
+        let r = self.load_plugin().and_then(|plugin| {
+            let drv = |e: String| format!("the CUDA driver reported: {e}");
+            plugin.init().map_err(drv)?;
+            let n = plugin.device_count().map_err(drv)?;
+            if n <= 0 {
+                return Err("the CUDA driver found no device".to_string());
+            }
+            Ok(n)
+        });
+        if let Err(why) = &r {
+            notify::debug(&format!("no device: {why}"));
+        }
+        self.driver = Some(r.clone());
+        r
+    }
+
+    fn open_device(&mut self, ordinal: i32) -> Result<DeviceState, String> {
         let plugin = self.load_plugin()?;
         let drv = |e: String| format!("the CUDA driver reported: {e}");
-        plugin.init().map_err(drv)?;
-        let count = plugin.device_count().map_err(drv)?;
-        self.device_count = Some(count);
-        if count <= 0 {
-            return Err("the CUDA driver found no device".to_string());
-        }
-        let ordinal = match parse_device_num(std::env::var("ACC_DEVICE_NUM").ok().as_deref()) {
-            Ok(n) => n,
-            Err(e) => fatal(&e),
-        };
-        if ordinal >= count {
-            return Err(format!(
-                "ACC_DEVICE_NUM={ordinal} but the driver found {count} device(s)"
-            ));
-        }
         let info = plugin.device_info(ordinal).map_err(drv)?;
         plugin.set_device(ordinal).map_err(drv)?;
         notify::debug(&format!(
@@ -169,84 +190,127 @@ impl Runtime {
             info.sm_count,
             info.total_mem >> 20
         ));
-        Ok(DeviceState {
-            plugin,
-            ordinal,
-            info,
-            present: PresentTable::new(),
-            modules: ModuleCache::new(),
-        })
+        self.epoch += 1;
+        Ok(DeviceState::new(plugin, ordinal, info, self.epoch))
     }
 
-    /// Open the device if not tried yet; the device or why there is none.
-    pub fn ensure_device(&mut self) -> Result<&mut DeviceState, String> {
-        self.read_env();
-        if let Slot::NotTried = self.slot {
-            self.slot = match self.open_device() {
-                Ok(d) => Slot::Open(Box::new(d)),
+    /// Device `ordinal`, opened on first use (with the declared globals
+    /// made present), or why it is not usable.
+    pub fn open(&mut self, ordinal: i32) -> Result<&mut DeviceState, String> {
+        let count = self.device_count()?;
+        let i = usize::try_from(ordinal)
+            .ok()
+            .filter(|_| ordinal < count)
+            .ok_or_else(|| {
+                format!(
+                    "device number {ordinal} asked for (ACC_DEVICE_NUM or acc_set_device_num), but the driver found {count} device(s)"
+                )
+            })?;
+        if self.devices.len() <= i {
+            self.devices.resize_with(i + 1, || Slot::NotTried);
+        }
+        if let Slot::NotTried = self.devices[i] {
+            self.devices[i] = match self.open_device(ordinal) {
+                Ok(mut d) => {
+                    declare::establish(&mut d, &self.declares);
+                    Slot::Open(Box::new(d))
+                }
                 Err(why) => {
-                    notify::debug(&format!("no device: {why}"));
+                    notify::debug(&format!("device {ordinal} not usable: {why}"));
                     Slot::Failed(why)
                 }
             };
         }
-        match &mut self.slot {
+        match &mut self.devices[i] {
             Slot::Open(d) => Ok(d),
             Slot::Failed(why) => Err(why.clone()),
             Slot::NotTried => Err("device not initialised".to_string()),
         }
     }
 
-    /// The device, when constructs run on it now (never initialises).
-    pub fn active(&mut self) -> Option<&mut DeviceState> {
-        self.active_with_images().map(|(d, _)| d)
-    }
-
-    /// [`Runtime::active`] with the registered images (to load modules).
-    pub fn active_with_images(&mut self) -> Option<(&mut DeviceState, &Images)> {
-        if self.selected == Selected::Host {
-            return None;
-        }
-        match &mut self.slot {
-            Slot::Open(d) => Some((d, &self.images)),
+    /// Device `ordinal` if it is open (never opens it).
+    pub fn device(&mut self, ordinal: i32) -> Option<&mut DeviceState> {
+        match usize::try_from(ordinal)
+            .ok()
+            .and_then(|i| self.devices.get_mut(i))
+        {
+            Some(Slot::Open(d)) => Some(d),
             _ => None,
         }
     }
 
-    /// Whether a construct whose if clause is `cond` runs on the device.
+    /// The open devices.
+    pub fn open_devices(&mut self) -> impl Iterator<Item = &mut DeviceState> {
+        self.devices.iter_mut().filter_map(|s| match s {
+            Slot::Open(d) => Some(&mut **d),
+            _ => None,
+        })
+    }
+
+    /// Whether a construct whose if clause is `cond` runs on the device, for
+    /// the calling thread (opening its device on first use).
     pub fn use_device(&mut self, cond: bool) -> bool {
         if !cond {
             return false;
         }
-        self.read_env();
-        match self.selected.clone() {
+        match icv::device_type() {
             Selected::Host => false,
-            Selected::Default => self.ensure_device().is_ok(),
-            Selected::Nvidia { origin } => match self.ensure_device() {
+            Selected::Default => self.open(icv::device_num()).is_ok(),
+            Selected::Nvidia { origin } => match self.open(icv::device_num()) {
                 Ok(_) => true,
                 Err(why) => fatal(&format!("{origin} but no NVIDIA device is usable: {why}")),
             },
         }
     }
 
-    /// Release the device (acc_shutdown): wait, free all device copies,
-    /// unload modules. A later use opens it again.
-    pub fn shutdown(&mut self) {
-        if let Slot::Open(d) = &mut self.slot {
-            let _ = d.plugin.synchronize(d.ordinal);
-            for e in d.present.drain() {
-                let _ = d.plugin.mem_free(d.ordinal, e.device);
-            }
-            crate::image::unload_all(d);
-        }
-        if let Slot::Open(_) = self.slot {
-            self.slot = Slot::NotTried;
+    /// The calling thread's device, opening it if needed; `None` when
+    /// constructs run on the host.
+    pub fn current(&mut self) -> Option<&mut DeviceState> {
+        if self.use_device(true) {
+            self.device(icv::device_num())
+        } else {
+            None
         }
     }
 
-    pub fn selected_mut(&mut self) -> &mut Selected {
-        self.read_env();
-        &mut self.selected
+    /// The calling thread's device when it is open and selected (never opens it).
+    pub fn active(&mut self) -> Option<&mut DeviceState> {
+        self.active_with_images().map(|(d, _)| d)
+    }
+
+    /// [`Runtime::active`] with the registered images (to load modules).
+    pub fn active_with_images(&mut self) -> Option<(&mut DeviceState, &Images)> {
+        if icv::device_type() == Selected::Host {
+            return None;
+        }
+        let i = usize::try_from(icv::device_num()).ok()?;
+        match self.devices.get_mut(i) {
+            Some(Slot::Open(d)) => Some((d, &self.images)),
+            _ => None,
+        }
+    }
+
+    /// Close device `ordinal` if open (acc_shutdown_device): its data is
+    /// freed; a later use opens it again.
+    pub fn shutdown_device(&mut self, ordinal: i32) {
+        if let Some(slot) = usize::try_from(ordinal)
+            .ok()
+            .and_then(|i| self.devices.get_mut(i))
+        {
+            if let Slot::Open(d) = slot {
+                d.close();
+            }
+            if !matches!(slot, Slot::Failed(_)) {
+                *slot = Slot::NotTried;
+            }
+        }
+    }
+
+    /// Close every open device (acc_shutdown).
+    pub fn shutdown(&mut self) {
+        for i in 0..self.devices.len() {
+            self.shutdown_device(i as i32);
+        }
     }
 }
 
@@ -254,40 +318,4 @@ impl Runtime {
 #[no_mangle]
 pub extern "C" fn __ptxrt_use_device(cond: c_int) -> c_int {
     guard(|| c_int::from(lock().use_device(cond != 0)))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn device_types() {
-        assert_eq!(parse_device_type("host"), Ok(Selected::Host));
-        assert_eq!(parse_device_type("HOST"), Ok(Selected::Host));
-        assert_eq!(parse_device_type(""), Ok(Selected::Default));
-        assert_eq!(parse_device_type("Default"), Ok(Selected::Default));
-        assert_eq!(
-            parse_device_type("NVIDIA"),
-            Ok(Selected::Nvidia {
-                origin: "ACC_DEVICE_TYPE=NVIDIA".into()
-            })
-        );
-        assert_eq!(
-            parse_device_type("not_host"),
-            Ok(Selected::Nvidia {
-                origin: "ACC_DEVICE_TYPE=not_host".into()
-            })
-        );
-        assert!(parse_device_type("radeon")
-            .unwrap_err()
-            .contains("ACC_DEVICE_TYPE=radeon"));
-    }
-
-    #[test]
-    fn device_numbers() {
-        assert_eq!(parse_device_num(None), Ok(0));
-        assert_eq!(parse_device_num(Some(" 2 ")), Ok(2));
-        assert!(parse_device_num(Some("-1")).is_err());
-        assert!(parse_device_num(Some("x")).is_err());
-    }
 }

@@ -2,26 +2,65 @@
 //!
 //! Owns: the format of every runtime error — one line on stderr,
 //! `<file>:<line>: error: <construct>: <what>: '<variable>'[: <device error>]`
-//! for errors at a construct, `accc runtime: error: <what>` otherwise — and
-//! exit status 1. Also [`guard`], which every `extern "C"` function uses so a
-//! panic never unwinds into C.
+//! for errors at a construct; `accc runtime: error: <routine>: <what>:
+//! '<arguments>'[: <device error>]` for an API routine (a location without a
+//! file, [`SrcLoc::routine`]); `accc runtime: error: <what>` otherwise — and
+//! exit status 1. Also [`Failure`], the error value of the data operations
+//! (reported by their caller, who knows the construct and the variable), and
+//! [`guard`], which every `extern "C"` function uses so a panic never unwinds
+//! into C.
 //! May call: [`crate::abi`] only.
 
 use crate::abi::SrcLoc;
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-/// Text of one error line at a construct (no trailing newline).
+/// Why a data operation failed: what went wrong, and the detail (the
+/// driver's error, the present range that overlaps, ...), if any. The caller
+/// adds the construct and the variable ([`report`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    pub what: String,
+    pub detail: Option<String>,
+}
+
+impl Failure {
+    pub fn new(what: impl Into<String>) -> Failure {
+        Failure {
+            what: what.into(),
+            detail: None,
+        }
+    }
+
+    pub fn with(what: impl Into<String>, detail: impl Into<String>) -> Failure {
+        Failure {
+            what: what.into(),
+            detail: Some(detail.into()),
+        }
+    }
+}
+
+/// Stop the program with `f`, at `loc`, naming `variable`.
+pub fn report(loc: &SrcLoc, variable: &str, f: &Failure) -> ! {
+    fatal_at(loc, &f.what, Some(variable), f.detail.as_deref())
+}
+
+/// Text of one error line at a construct, or at an API routine when `loc`
+/// has no file (no trailing newline).
 pub fn format_at(
     loc: &SrcLoc,
     what: &str,
     variable: Option<&str>,
     device_error: Option<&str>,
 ) -> String {
-    let mut s = format!(
-        "{}:{}: error: {}: {}",
-        loc.file, loc.line, loc.construct, what
-    );
+    let mut s = if loc.file.is_empty() {
+        format!("accc runtime: error: {}: {}", loc.construct, what)
+    } else {
+        format!(
+            "{}:{}: error: {}: {}",
+            loc.file, loc.line, loc.construct, what
+        )
+    };
     if let Some(v) = variable {
         s.push_str(&format!(": '{v}'"));
     }
@@ -89,6 +128,15 @@ mod tests {
                 Some("cuLaunchKernel: X\nlog")
             ),
             "a.c:12: error: parallel loop: kernel launch failed: 'k': cuLaunchKernel: X; log"
+        );
+        assert_eq!(
+            format_at(
+                &SrcLoc::routine("acc_free"),
+                "not allocated by acc_malloc",
+                Some("data_dev=0x1000"),
+                None
+            ),
+            "accc runtime: error: acc_free: not allocated by acc_malloc: 'data_dev=0x1000'"
         );
     }
 }

@@ -10,8 +10,10 @@
 //! [`crate::link::plan`] chooses), and the per-device cache of loaded and
 //! linked modules and kernel handles. Images are static data of the program;
 //! they are identified by address.
+//! When a module is loaded or linked, the device address cells of its images
+//! are bound ([`crate::declare::bind_cells`]) before any kernel of it runs.
 //! May call: [`crate::plugin`] (through the device state), [`crate::link`],
-//! [`crate::error`], [`crate::notify`].
+//! [`crate::declare`], [`crate::error`], [`crate::notify`].
 
 use crate::abi::{Image, PTXRT_ABI_VERSION};
 use crate::device::{lock, DeviceState};
@@ -242,6 +244,15 @@ fn module_of<'d>(
                 members.push(key);
             }
             let module = link_module(dev, &members)?;
+            // SAFETY: members are registered (or launched) images: static objects.
+            let imgs: Vec<&Image> = members
+                .iter()
+                .map(|&a| unsafe { &*(a as *const Image) })
+                .collect();
+            if let Err(e) = crate::declare::bind_cells(dev, module, &imgs) {
+                dev.modules.retired.push(module);
+                return Err(e);
+            }
             let linked = Linked {
                 members,
                 loaded: Loaded::new(module),
@@ -260,6 +271,7 @@ fn module_of<'d>(
     if !dev.modules.loaded.contains_key(&key) {
         let module = load_module(dev, img)?;
         dev.modules.loaded.insert(key, Loaded::new(module));
+        crate::declare::bind_cells(dev, module, &[img])?;
     }
     dev.modules
         .loaded

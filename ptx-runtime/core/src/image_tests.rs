@@ -9,10 +9,7 @@
 use super::{function, unload_all, Images};
 use crate::abi::{Image, PTXRT_ABI_VERSION};
 use crate::device::DeviceState;
-use crate::image::ModuleCache;
-use crate::plugin::Plugin;
-use crate::present::PresentTable;
-use ptxrt_plugin_abi::{DeviceInfo, LinkInput, PluginFns, LINK_INPUT_CUBIN};
+use ptxrt_plugin_abi::{LinkInput, PluginFns, LINK_INPUT_CUBIN};
 use std::cell::{Cell, RefCell};
 use std::ffi::{c_char, c_void, CStr};
 use std::ptr;
@@ -40,18 +37,6 @@ fn new_module(out: *mut *mut c_void) -> usize {
     m
 }
 
-unsafe extern "C" fn ok() -> i32 {
-    0
-}
-unsafe extern "C" fn ok_count(_: *mut i32) -> i32 {
-    0
-}
-unsafe extern "C" fn ok_info(_: i32, _: *mut DeviceInfo) -> i32 {
-    0
-}
-unsafe extern "C" fn ok_dev(_: i32) -> i32 {
-    0
-}
 unsafe extern "C" fn load(_: i32, image: *const u8, len: usize, out: *mut *mut c_void) -> i32 {
     // SAFETY: libptxrt passes len bytes.
     let bytes = unsafe { std::slice::from_raw_parts(image, len) };
@@ -109,28 +94,6 @@ unsafe extern "C" fn unload(_: i32, module: *mut c_void) -> i32 {
     log(format!("unload m{}", module as usize));
     0
 }
-unsafe extern "C" fn alloc(_: i32, _: usize, _: *mut u64) -> i32 {
-    1
-}
-unsafe extern "C" fn free(_: i32, _: u64) -> i32 {
-    1
-}
-unsafe extern "C" fn htod(_: i32, _: u64, _: *const c_void, _: usize) -> i32 {
-    1
-}
-unsafe extern "C" fn dtoh(_: i32, _: *mut c_void, _: u64, _: usize) -> i32 {
-    1
-}
-unsafe extern "C" fn launch(
-    _: i32,
-    _: *mut c_void,
-    _: *const u32,
-    _: *const u32,
-    _: u32,
-    _: *mut *mut c_void,
-) -> i32 {
-    1
-}
 unsafe extern "C" fn last_error(buf: *mut c_char, len: usize) -> usize {
     ERROR.with(|e| {
         let e = e.borrow();
@@ -146,35 +109,14 @@ unsafe extern "C" fn last_error(buf: *mut c_char, len: usize) -> usize {
 
 fn device() -> DeviceState {
     let fns = PluginFns {
-        init: ok,
-        device_count: ok_count,
-        device_info: ok_info,
-        set_device: ok_dev,
         module_load_data: load,
         link_module: link,
         module_get_function: get,
         module_unload: unload,
-        mem_alloc: alloc,
-        mem_free: free,
-        memcpy_htod: htod,
-        memcpy_dtoh: dtoh,
-        launch,
-        synchronize: ok_dev,
         last_error,
+        ..crate::fake::fns()
     };
-    let plugin = Box::leak(Box::new(Plugin {
-        fns,
-        origin: "fake".into(),
-    }));
-    let mut info = DeviceInfo::default();
-    (info.cc_major, info.cc_minor) = (9, 0);
-    DeviceState {
-        plugin,
-        ordinal: 0,
-        info,
-        present: PresentTable::new(),
-        modules: ModuleCache::new(),
-    }
+    crate::fake::device_with(fns)
 }
 
 /// A leaked image of `source` whose PTX is `ptx`, with cubin `cubin` for sm_90 unless empty.

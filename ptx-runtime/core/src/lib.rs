@@ -4,19 +4,34 @@
 //! ABI, `__ptxrt_*`) and `ptx-runtime/include/openacc.h` (user API, `acc_*`).
 //! Each module owns one concept and says in its doc comment what it may call:
 //!
-//! * [`abi`] — the C structs of ptxrt.h, read safely.
-//! * [`error`] — fatal error reporting (one line on stderr, exit 1) and the
-//!   panic guard of every extern "C" function.
-//! * [`present`] — the present table (host range → device range, counts).
+//! * [`abi`] — the C structs and constants of ptxrt.h, read safely.
+//! * [`error`] — fatal error reporting (one line on stderr, exit 1), the
+//!   [`error::Failure`] of data operations, and the panic guard of every
+//!   extern "C" function.
+//! * [`icv`] — the ICVs: `ACC_DEVICE_TYPE`, `ACC_DEVICE_NUM`, per-thread
+//!   device type / number / default async queue.
+//! * [`device`] — the global runtime state: the devices, lazy init, host
+//!   fallback, shutdown; `__ptxrt_use_device`. Documents the lock order.
+//! * [`present`] — the present table of a device (host range → device range,
+//!   counts, attachments).
+//! * [`alloc`] — the caching allocator of device memory.
+//! * [`staging`] — double-buffered pinned staging of large transfers.
+//! * [`hostcopy`] — large host copies over a pool of threads.
+//! * [`devmem`] — a device's memory: allocation and every host/device copy.
+//! * [`mapping`] — the data clause actions (the one place ranges become
+//!   present and are released), attach/detach, update, map/unmap, cells.
+//! * [`data`] — structured regions: `__ptxrt_data_begin/end/cleanup`,
+//!   `__ptxrt_deviceptr`.
+//! * [`enter_exit`] — `__ptxrt_enter_data`, `__ptxrt_exit_data`.
+//! * [`update`] — `__ptxrt_update`, `__ptxrt_host_data_ptr`.
+//! * [`declare`] — `__ptxrt_register_declare`, declared globals, cells.
+//! * [`queue`] — async arguments, waits, the queue work runs on.
 //! * [`plugin`] — finding and dlopening the device plugin (libptxrt-cuda.so).
-//! * [`device`] — the global runtime state: device selection, lazy init,
-//!   `ACC_DEVICE_TYPE`, host fallback; `__ptxrt_use_device`.
 //! * [`image`] — registered device images and lazy module loading (and
 //!   linking of relocatable images).
 //! * [`link`] — which code of the relocatable images is linked on a device.
-//! * [`data`] — data clauses: `__ptxrt_data_begin/end`, `__ptxrt_deviceptr`.
 //! * [`launch`] — `__ptxrt_launch`, `__ptxrt_default_gangs`.
-//! * [`api`] — the `acc_*` functions.
+//! * [`api_device`], [`api_data`], [`api_async`] — the `acc_*` routines.
 //! * [`notify`] — `PTXRT_NOTIFY` / `PTXRT_DEBUG` lines.
 //!
 //! The device plugin is only ever dlopened, so a program linked with
@@ -24,13 +39,30 @@
 //! No panic crosses the C boundary ([`error::guard`]).
 
 pub mod abi;
-pub mod api;
+pub mod alloc;
+pub mod api_async;
+pub mod api_data;
+pub mod api_device;
 pub mod data;
+pub mod declare;
 pub mod device;
+pub mod devmem;
+pub mod enter_exit;
 pub mod error;
+pub mod hostcopy;
+pub mod icv;
 pub mod image;
 pub mod launch;
 pub mod link;
+pub mod mapping;
 pub mod notify;
 pub mod plugin;
 pub mod present;
+pub mod queue;
+pub mod staging;
+pub mod update;
+
+#[cfg(test)]
+mod fake;
+#[cfg(test)]
+mod mapping_tests;

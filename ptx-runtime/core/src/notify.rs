@@ -30,13 +30,18 @@ pub fn launch(kernel: &str, loc: &SrcLoc, grid: [u32; 3], block: [u32; 3]) {
     }
 }
 
-/// `dir` is "upload" or "download".
+/// `dir` is "upload" or "download"; `loc` a construct's location or an API
+/// routine ([`SrcLoc::routine`]: no file).
 pub fn transfer(dir: &str, name: &str, bytes: usize, loc: &SrcLoc) {
     if notify_enabled() {
-        eprintln!(
-            "ptxrt: {dir} {name} {bytes} bytes {}:{}",
-            loc.file, loc.line
-        );
+        if loc.file.is_empty() {
+            eprintln!("ptxrt: {dir} {name} {bytes} bytes {}", loc.construct);
+        } else {
+            eprintln!(
+                "ptxrt: {dir} {name} {bytes} bytes {}:{}",
+                loc.file, loc.line
+            );
+        }
     }
 }
 

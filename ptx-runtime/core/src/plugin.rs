@@ -305,6 +305,146 @@ impl Plugin {
         // SAFETY: plain value.
         self.check(unsafe { (self.fns.synchronize)(dev) })
     }
+
+    /// (free, total) device memory in bytes.
+    pub fn mem_get_info(&self, dev: i32) -> Result<(u64, u64), String> {
+        let (mut free, mut total) = (0u64, 0u64);
+        // SAFETY: out-pointers to locals.
+        self.check(unsafe { (self.fns.mem_get_info)(dev, &mut free, &mut total) })?;
+        Ok((free, total))
+    }
+
+    pub fn memset_zero(&self, dev: i32, dst: u64, bytes: usize) -> Result<(), String> {
+        // SAFETY: plain values (the device range is the caller's).
+        self.check(unsafe { (self.fns.memset_zero)(dev, dst, bytes) })
+    }
+
+    pub fn dtod(&self, dev: i32, dst: u64, src: u64, bytes: usize) -> Result<(), String> {
+        // SAFETY: plain values (the device ranges are the caller's).
+        self.check(unsafe { (self.fns.memcpy_dtod)(dev, dst, src, bytes) })
+    }
+
+    /// Device address and size of global `name` of `module`.
+    ///
+    /// # Safety
+    /// `module` must come from [`Plugin::module_load`] or
+    /// [`Plugin::link_module`] on `dev`.
+    pub unsafe fn module_get_global(
+        &self,
+        dev: i32,
+        module: *mut c_void,
+        name: &CStr,
+    ) -> Result<(u64, usize), String> {
+        let (mut p, mut n) = (0u64, 0usize);
+        // SAFETY: module per the caller; NUL-terminated name; out-pointers.
+        self.check(unsafe {
+            (self.fns.module_get_global)(dev, module, name.as_ptr(), &mut p, &mut n)
+        })?;
+        Ok((p, n))
+    }
+
+    /// `bytes` of page-locked host memory.
+    pub fn host_alloc(&self, dev: i32, bytes: usize) -> Result<*mut c_void, String> {
+        let mut p = std::ptr::null_mut();
+        // SAFETY: out-pointer to a local.
+        self.check(unsafe { (self.fns.host_alloc)(dev, bytes, &mut p) })?;
+        Ok(p)
+    }
+
+    /// # Safety
+    /// `p` must come from [`Plugin::host_alloc`], freed once.
+    pub unsafe fn host_free(&self, dev: i32, p: *mut c_void) -> Result<(), String> {
+        // SAFETY: p from host_alloc (the caller's contract).
+        self.check(unsafe { (self.fns.host_free)(dev, p) })
+    }
+
+    /// Whether host address `addr` is page-locked.
+    pub fn host_is_pinned(&self, dev: i32, addr: usize) -> Result<bool, String> {
+        let mut pinned = 0;
+        // SAFETY: the address is only looked up; out-pointer to a local.
+        self.check(unsafe { (self.fns.host_is_pinned)(dev, addr as *const c_void, &mut pinned) })?;
+        Ok(pinned != 0)
+    }
+
+    pub fn stream_create(&self, dev: i32) -> Result<*mut c_void, String> {
+        let mut s = std::ptr::null_mut();
+        // SAFETY: out-pointer to a local.
+        self.check(unsafe { (self.fns.stream_create)(dev, &mut s) })?;
+        Ok(s)
+    }
+
+    /// # Safety
+    /// `s` must come from [`Plugin::stream_create`] on `dev`, destroyed once.
+    pub unsafe fn stream_destroy(&self, dev: i32, s: *mut c_void) -> Result<(), String> {
+        // SAFETY: s from stream_create (the caller's contract).
+        self.check(unsafe { (self.fns.stream_destroy)(dev, s) })
+    }
+
+    /// # Safety
+    /// `s` must come from [`Plugin::stream_create`] on `dev`.
+    pub unsafe fn stream_synchronize(&self, dev: i32, s: *mut c_void) -> Result<(), String> {
+        // SAFETY: s from stream_create (the caller's contract).
+        self.check(unsafe { (self.fns.stream_synchronize)(dev, s) })
+    }
+
+    /// # Safety
+    /// `src` must stay readable for `bytes` bytes until the stream has run the copy.
+    pub unsafe fn htod_async(
+        &self,
+        dev: i32,
+        dst: u64,
+        src: *const c_void,
+        bytes: usize,
+        stream: *mut c_void,
+    ) -> Result<(), String> {
+        self.check((self.fns.memcpy_htod_async)(dev, dst, src, bytes, stream))
+    }
+
+    /// # Safety
+    /// `dst` must stay writable for `bytes` bytes until the stream has run the copy.
+    pub unsafe fn dtoh_async(
+        &self,
+        dev: i32,
+        dst: *mut c_void,
+        src: u64,
+        bytes: usize,
+        stream: *mut c_void,
+    ) -> Result<(), String> {
+        self.check((self.fns.memcpy_dtoh_async)(dev, dst, src, bytes, stream))
+    }
+
+    pub fn event_create(&self, dev: i32) -> Result<*mut c_void, String> {
+        let mut e = std::ptr::null_mut();
+        // SAFETY: out-pointer to a local.
+        self.check(unsafe { (self.fns.event_create)(dev, &mut e) })?;
+        Ok(e)
+    }
+
+    /// # Safety
+    /// `e` must come from [`Plugin::event_create`] on `dev`, destroyed once.
+    pub unsafe fn event_destroy(&self, dev: i32, e: *mut c_void) -> Result<(), String> {
+        // SAFETY: e from event_create (the caller's contract).
+        self.check(unsafe { (self.fns.event_destroy)(dev, e) })
+    }
+
+    /// # Safety
+    /// `e` and `s` must come from [`Plugin::event_create`] and [`Plugin::stream_create`] on `dev`.
+    pub unsafe fn event_record(
+        &self,
+        dev: i32,
+        e: *mut c_void,
+        s: *mut c_void,
+    ) -> Result<(), String> {
+        // SAFETY: e and s from event_create / stream_create.
+        self.check(unsafe { (self.fns.event_record)(dev, e, s) })
+    }
+
+    /// # Safety
+    /// `e` must come from [`Plugin::event_create`] on `dev`.
+    pub unsafe fn event_synchronize(&self, dev: i32, e: *mut c_void) -> Result<(), String> {
+        // SAFETY: e from event_create.
+        self.check(unsafe { (self.fns.event_synchronize)(dev, e) })
+    }
 }
 
 #[cfg(test)]

@@ -2,19 +2,32 @@
 //!
 //! Owns: the one map from host ranges to device ranges, keyed by host begin
 //! address (a `BTreeMap`, so lookups are O(log n)), with the structured and
-//! dynamic reference counts of each range, and the zero-length sections that
-//! data constructs currently map. Ranges never overlap and are never empty.
-//! Lookups say whether a section is contained in one range, only partly
-//! present (overlaps a range without being inside it: an error for the
-//! caller to report), or absent. Like LLVM offload's `MappingInfoTy` and
-//! libgomp's splay tree, but one type with one owner (the device state in
-//! [`crate::device`], behind the runtime's mutex).
+//! dynamic reference counts and the owner of each range's device memory; the
+//! reverse index from device addresses (`acc_hostptr`); the zero-length
+//! sections that data constructs currently map; and the attachment counters
+//! of the pointers (inside present ranges) whose device copies were attached.
+//! Ranges never overlap and are never empty. Lookups say whether a section is
+//! contained in one range, only partly present (overlaps a range without
+//! being inside it: an error for the caller to report), or absent. Like LLVM
+//! offload's `MappingInfoTy` and libgomp's splay tree, but one type with one
+//! owner (the device state in [`crate::device`], behind the runtime's mutex).
+//! The rules that move the counts are [`crate::mapping`]'s.
 //! May call: nothing else in the crate (plain data, no device calls).
 
 use std::collections::BTreeMap;
 
-/// Dynamic count of a range mapped with `acc_map_data`: never freed by counts.
+/// Dynamic count of a range mapped with `acc_map_data` or by a global
+/// `declare` directive: never dropped by exit data or API routines.
 pub const INFINITE: u64 = u64::MAX;
+
+/// Who owns a range's device memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Owner {
+    /// The runtime allocated it: freed when the range goes.
+    Runtime,
+    /// The program mapped it (`acc_map_data`): never freed by the runtime.
+    User,
+}
 
 /// One present range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,12 +41,25 @@ pub struct Entry {
     /// References from structured data lifetimes (data constructs, compute
     /// constructs' clauses).
     pub structured: u64,
-    /// References from dynamic lifetimes (enter/exit data; [`INFINITE`] for
-    /// `acc_map_data`). Not used by the compiler ABI yet.
+    /// References from dynamic lifetimes (enter data, `acc_copyin`, ...;
+    /// [`INFINITE`] for `acc_map_data` and global declares).
     pub dynamic: u64,
+    pub owner: Owner,
 }
 
 impl Entry {
+    /// A range of `bytes` host bytes at `host`, device copy at `device`,
+    /// without references yet.
+    pub fn new(host: usize, bytes: usize, device: u64, owner: Owner) -> Entry {
+        Entry {
+            host_begin: host,
+            host_end: host.saturating_add(bytes),
+            device,
+            structured: 0,
+            dynamic: 0,
+            owner,
+        }
+    }
     pub fn len(&self) -> usize {
         self.host_end - self.host_begin
     }
@@ -70,12 +96,24 @@ pub enum InsertError {
     Overlaps { begin: usize, end: usize },
 }
 
+/// The attachment of one pointer (2.6.8): how many attach actions hold it,
+/// and the device address its device copy was given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Attachment {
+    pub count: u64,
+    pub target: u64,
+}
+
 /// The present table of one device.
 #[derive(Debug, Default)]
 pub struct PresentTable {
     ranges: BTreeMap<usize, Entry>,
+    /// (device begin, host begin) of every range, for device → host lookups.
+    by_device: BTreeMap<(u64, usize), ()>,
     /// Zero-length sections mapped by active data regions (address → count).
     zero_len: BTreeMap<usize, u64>,
+    /// Attached pointers, by the host address of the pointer.
+    attached: BTreeMap<usize, Attachment>,
 }
 
 impl PresentTable {
@@ -141,42 +179,26 @@ impl PresentTable {
         Lookup::Absent
     }
 
-    /// Add range `[host, host + bytes)` at `device` with the given counts.
-    pub fn insert(
-        &mut self,
-        host: usize,
-        bytes: usize,
-        device: u64,
-        structured: u64,
-        dynamic: u64,
-    ) -> Result<(), InsertError> {
-        if bytes == 0 {
+    /// Add range `e` (its counts as given).
+    pub fn insert(&mut self, e: Entry) -> Result<(), InsertError> {
+        if e.is_empty() {
             return Err(InsertError::Empty);
         }
-        match self.lookup(host, bytes) {
+        match self.lookup(e.host_begin, e.len()) {
             Lookup::Absent => {}
             Lookup::Contained { key, .. } => {
-                let e = &self.ranges[&key];
+                let o = &self.ranges[&key];
                 return Err(InsertError::Overlaps {
-                    begin: e.host_begin,
-                    end: e.host_end,
+                    begin: o.host_begin,
+                    end: o.host_end,
                 });
             }
             Lookup::PartlyPresent { begin, end } => {
                 return Err(InsertError::Overlaps { begin, end })
             }
         }
-        let host_end = host.saturating_add(bytes);
-        self.ranges.insert(
-            host,
-            Entry {
-                host_begin: host,
-                host_end,
-                device,
-                structured,
-                dynamic,
-            },
-        );
+        self.by_device.insert((e.device, e.host_begin), ());
+        self.ranges.insert(e.host_begin, e);
         Ok(())
     }
 
@@ -188,8 +210,19 @@ impl PresentTable {
         self.ranges.get_mut(&key)
     }
 
+    /// Remove the range keyed `key` and the attachments of the pointers in it.
     pub fn remove(&mut self, key: usize) -> Option<Entry> {
-        self.ranges.remove(&key)
+        let e = self.ranges.remove(&key)?;
+        self.by_device.remove(&(e.device, e.host_begin));
+        let inside: Vec<usize> = self
+            .attached
+            .range(e.host_begin..e.host_end)
+            .map(|(p, _)| *p)
+            .collect();
+        for p in inside {
+            self.attached.remove(&p);
+        }
+        Some(e)
     }
 
     /// Device address of host address `p`, found through the range that
@@ -203,6 +236,15 @@ impl PresentTable {
             None if self.zero_len.contains_key(&section) => Some(0),
             None => None,
         }
+    }
+
+    /// The host address whose device copy is at device address `d` (inside
+    /// a present range), if any.
+    pub fn host_of(&self, d: u64) -> Option<usize> {
+        let (&(dev, key), _) = self.by_device.range(..=(d, usize::MAX)).next_back()?;
+        let e = self.ranges.get(&key)?;
+        let off = usize::try_from(d - dev).ok()?;
+        (off < e.len()).then(|| e.host_begin + off)
     }
 
     /// A data region maps a zero-length section at `host`.
@@ -220,9 +262,30 @@ impl PresentTable {
         }
     }
 
+    /// The attachment of the pointer at host address `ptr`, if attached.
+    pub fn attachment(&self, ptr: usize) -> Option<Attachment> {
+        self.attached.get(&ptr).copied()
+    }
+
+    /// Set (count > 0) or clear (count 0) the attachment of the pointer at `ptr`.
+    pub fn set_attachment(&mut self, ptr: usize, a: Attachment) {
+        if a.count == 0 {
+            self.attached.remove(&ptr);
+        } else {
+            self.attached.insert(ptr, a);
+        }
+    }
+
+    /// The attached pointers whose host address is in `[begin, end)`.
+    pub fn attached_in(&self, begin: usize, end: usize) -> Vec<usize> {
+        self.attached.range(begin..end).map(|(p, _)| *p).collect()
+    }
+
     /// Remove every range (shutdown), returning them for freeing.
     pub fn drain(&mut self) -> Vec<Entry> {
         self.zero_len.clear();
+        self.attached.clear();
+        self.by_device.clear();
         std::mem::take(&mut self.ranges).into_values().collect()
     }
 
@@ -236,10 +299,17 @@ impl PresentTable {
 mod tests {
     use super::*;
 
+    /// Insert a range with one structured reference.
+    fn ins(t: &mut PresentTable, host: usize, bytes: usize, dev: u64) -> Result<(), InsertError> {
+        let mut e = Entry::new(host, bytes, dev, Owner::Runtime);
+        e.structured = 1;
+        t.insert(e)
+    }
+
     fn table() -> PresentTable {
         let mut t = PresentTable::new();
-        t.insert(1000, 100, 0xD000, 1, 0).unwrap(); // [1000,1100)
-        t.insert(2000, 50, 0xE000, 1, 0).unwrap(); // [2000,2050)
+        ins(&mut t, 1000, 100, 0xD000).unwrap(); // [1000,1100)
+        ins(&mut t, 2000, 50, 0xE000).unwrap(); // [2000,2050)
         t
     }
 
@@ -334,34 +404,34 @@ mod tests {
         assert_eq!(t.lookup(1101, 0), Lookup::Absent);
         assert_eq!(t.lookup(999, 0), Lookup::Absent);
         let mut t = t;
-        assert_eq!(t.insert(5000, 0, 1, 1, 0), Err(InsertError::Empty));
+        assert_eq!(ins(&mut t, 5000, 0, 1), Err(InsertError::Empty));
     }
 
     #[test]
     fn insert_rejects_overlap() {
         let mut t = table();
         assert_eq!(
-            t.insert(1050, 10, 1, 1, 0),
+            ins(&mut t, 1050, 10, 1),
             Err(InsertError::Overlaps {
                 begin: 1000,
                 end: 1100
             })
         );
         assert_eq!(
-            t.insert(1950, 60, 1, 1, 0),
+            ins(&mut t, 1950, 60, 1),
             Err(InsertError::Overlaps {
                 begin: 2000,
                 end: 2050
             })
         );
         assert_eq!(
-            t.insert(1000, 100, 1, 1, 0),
+            ins(&mut t, 1000, 100, 1),
             Err(InsertError::Overlaps {
                 begin: 1000,
                 end: 1100
             })
         );
-        assert!(t.insert(1100, 900, 0xF000, 1, 0).is_ok()); // fills the gap exactly
+        assert!(ins(&mut t, 1100, 900, 0xF000).is_ok()); // fills the gap exactly
         assert_eq!(t.len(), 3);
         assert_eq!(
             t.lookup(1100, 900),
@@ -383,7 +453,7 @@ mod tests {
     fn translate_with_sub_array_offsets() {
         let mut t = PresentTable::new();
         // a[10:20] of a double array at 8000 is present: host [8080, 8240).
-        t.insert(8080, 160, 0x10_0000, 1, 0).unwrap();
+        ins(&mut t, 8080, 160, 0x10_0000).unwrap();
         // Pointer to a[0] translated through its section start: wraps below the base.
         assert_eq!(t.translate(8000, 8080), Some(0x10_0000 - 80));
         assert_eq!(t.translate(8080, 8080), Some(0x10_0000));
@@ -393,7 +463,7 @@ mod tests {
         assert_eq!(t0.translate(16, 16), None);
         // Base at device address 0 still wraps without overflow panics.
         let mut t = PresentTable::new();
-        t.insert(100, 10, 0, 1, 0).unwrap();
+        ins(&mut t, 100, 10, 0).unwrap();
         assert_eq!(t.translate(50, 100), Some(0u64.wrapping_sub(50)));
     }
 
@@ -429,10 +499,34 @@ mod tests {
     }
 
     #[test]
+    fn device_to_host_and_attachments() {
+        let mut t = table();
+        assert_eq!(t.host_of(0xD000), Some(1000));
+        assert_eq!(t.host_of(0xD000 + 99), Some(1099));
+        assert_eq!(t.host_of(0xD000 + 100), None);
+        assert_eq!(t.host_of(0xE000 + 49), Some(2049));
+        assert_eq!(t.host_of(0xCFFF), None);
+        let a = Attachment {
+            count: 2,
+            target: 0xE000,
+        };
+        t.set_attachment(1008, a);
+        t.set_attachment(2040, Attachment { count: 1, ..a });
+        assert_eq!(t.attachment(1008), Some(a));
+        assert_eq!(t.attached_in(1000, 1100), [1008]);
+        t.set_attachment(2040, Attachment { count: 0, ..a });
+        assert_eq!(t.attachment(2040), None);
+        // A range takes the attachments of its pointers with it.
+        t.remove(1000);
+        assert_eq!(t.attachment(1008), None);
+        assert_eq!(t.host_of(0xD000), None);
+    }
+
+    #[test]
     fn many_ranges_lookup() {
         let mut t = PresentTable::new();
         for i in 0..10_000usize {
-            t.insert(i * 100, 64, (i * 1000) as u64, 1, 0).unwrap();
+            ins(&mut t, i * 100, 64, (i * 1000) as u64).unwrap();
         }
         for i in (0..10_000usize).step_by(37) {
             assert_eq!(

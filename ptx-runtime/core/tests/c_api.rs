@@ -18,9 +18,20 @@ const PROG: &str = r#"
 _Static_assert(sizeof(struct __ptxrt_image) == 88, "size of struct __ptxrt_image");
 _Static_assert(__builtin_offsetof(struct __ptxrt_image, cells) == 72, "cells");
 _Static_assert(sizeof(struct __ptxrt_map) == 32, "size of struct __ptxrt_map");
+_Static_assert(sizeof(struct __ptxrt_update) == 32, "size of struct __ptxrt_update");
+_Static_assert(sizeof(struct __ptxrt_declare) == 56, "size of struct __ptxrt_declare");
+_Static_assert(__builtin_offsetof(struct __ptxrt_declare, loc) == 32, "declare loc");
 _Static_assert(__builtin_offsetof(struct __ptxrt_image, relocatable) == 4, "relocatable");
 _Static_assert(__builtin_offsetof(struct __ptxrt_image, source) == 8, "source");
 _Static_assert(__builtin_offsetof(struct __ptxrt_image, runtime_state) == 64, "runtime_state");
+
+static double declared[8];
+static const struct __ptxrt_declare decl = {"declared", declared, sizeof declared, PTXRT_MAP_COPYIN,
+                                            {"t.c", 3, 1, "declare"}};
+__attribute__((constructor)) static void reg(void) {
+  __ptxrt_register_declare(&decl);
+  __ptxrt_register_declare(&decl);
+}
 
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "host";
@@ -29,6 +40,11 @@ int main(int argc, char **argv) {
     printf("use_device=%d\n", r);
     return 0;
   }
+  double a[16], b[16];
+  for (int i = 0; i < 16; i++) { a[i] = i; b[i] = -1; }
+  if (strcmp(mode, "mapfail") == 0) { acc_map_data(a, b, sizeof a); return 0; }
+  if (strcmp(mode, "badasync") == 0) { acc_wait(-7); return 0; }
+  if (strcmp(mode, "badtype") == 0) { acc_init((acc_device_t)42); return 0; }
   int fails = 0;
 #define CHECK(c) do { if (!(c)) { printf("FAIL: %s\n", #c); fails++; } } while (0)
   CHECK(__ptxrt_use_device(0) == 0);
@@ -36,14 +52,22 @@ int main(int argc, char **argv) {
   CHECK(acc_get_num_devices(acc_device_nvidia) == 0);
   CHECK(acc_get_num_devices(acc_device_not_host) == 0);
   CHECK(acc_get_num_devices(acc_device_host) == 1);
+  CHECK(acc_get_num_devices(acc_device_default) == 1);
+  CHECK(acc_get_num_devices(acc_device_none) == 0);
   CHECK(acc_on_device(acc_device_host) != 0);
   CHECK(acc_on_device(acc_device_not_host) == 0);
   CHECK(acc_on_device(acc_device_nvidia) == 0);
   CHECK(acc_get_device_type() == acc_device_host);
+  CHECK(acc_get_device_num(acc_device_host) == 0);
+  acc_set_device_num(0, acc_device_host);
+  CHECK(acc_get_property(0, acc_device_host, acc_property_memory) > 0);
+  CHECK(acc_get_property(0, acc_device_host, acc_property_shared_memory_support) == 1);
+  CHECK(acc_get_property(0, acc_device_host, acc_property_name) == 0);
+  CHECK(strcmp(acc_get_property_string(0, acc_device_host, acc_property_name), "host") == 0);
+  CHECK(acc_get_property_string(0, acc_device_host, acc_property_memory) == NULL);
   CHECK(__ptxrt_default_gangs(1000, 128) == 8);
   CHECK(__ptxrt_default_gangs(0, 0) >= 1);
-  /* Host mode: data clauses do nothing, addresses are host addresses. */
-  double a[16];
+  /* Host mode: data clauses and directives do nothing, addresses are host addresses. */
   struct __ptxrt_loc loc = { "t.c", 7, 1, "data" };
   struct __ptxrt_map m[2] = { { "a[0:16]", a, sizeof a, PTXRT_MAP_COPY, 0 },
                               { "a[4:0]", a + 4, 0, PTXRT_MAP_PRESENT, 0 } };
@@ -52,6 +76,57 @@ int main(int argc, char **argv) {
   CHECK(__ptxrt_deviceptr(&loc, "a", a, a + 2, 0) == (void *)a);
   CHECK(__ptxrt_deviceptr(&loc, "a", NULL, NULL, 0) == NULL);
   __ptxrt_data_end(r);
+  __ptxrt_data_cleanup(&r);
+  __ptxrt_data_cleanup(NULL);
+  __ptxrt_enter_data(&loc, m, 1, PTXRT_ASYNC_NONE, 0, NULL);
+  int w[2] = {1, 2};
+  __ptxrt_exit_data(&loc, m, 1, 1, 3, 2, w);
+  struct __ptxrt_update u = { "a", a, sizeof a, 1 };
+  __ptxrt_update(&loc, &u, 1, 0, PTXRT_ASYNC_NONE, -1, NULL);
+  CHECK(__ptxrt_host_data_ptr(&loc, "a", a, 0) == (void *)a);
+  /* The API as on a shared-memory device. */
+  void *d = acc_malloc(100);
+  CHECK(d != NULL);
+  acc_free(d);
+  CHECK(acc_malloc(0) == NULL);
+  acc_free(NULL);
+  CHECK(acc_copyin(a, sizeof a) == (void *)a);
+  CHECK(acc_create(b, sizeof b) == (void *)b);
+  CHECK(acc_pcopyin(a, sizeof a) == (void *)a);
+  CHECK(acc_is_present(a, sizeof a) == 1);
+  CHECK(acc_is_present(NULL, 8) == 0);
+  CHECK(acc_deviceptr(a) == (void *)a);
+  CHECK(acc_hostptr(a) == (void *)a);
+  acc_update_device(a, sizeof a);
+  acc_update_self_async(a, sizeof a, 1);
+  acc_copyout(a, sizeof a);
+  acc_delete_finalize(b, sizeof b);
+  acc_copyin_async(a, sizeof a, acc_async_noval);
+  acc_map_data(a, a, sizeof a);
+  acc_unmap_data(a);
+  acc_memcpy_to_device(b, a, sizeof a);
+  CHECK(b[5] == 5);
+  b[5] = 50;
+  acc_memcpy_from_device(a, b, sizeof a);
+  CHECK(a[5] == 50);
+  a[5] = 5;
+  acc_memcpy_device(b, a, sizeof a);
+  CHECK(b[5] == 5);
+  acc_memcpy_d2d(b, a, sizeof a, 0, 0);
+  double *p = a;
+  acc_attach((void **)&p);
+  acc_detach_finalize((void **)&p);
+  CHECK(acc_async_test(1) != 0);
+  CHECK(acc_async_test_all() != 0);
+  acc_wait(1);
+  acc_wait_async(1, 2);
+  acc_wait_all();
+  acc_wait_all_async(acc_async_noval);
+  CHECK(acc_get_default_async() == 0);
+  acc_set_default_async(4);
+  CHECK(acc_get_default_async() == 4);
+  acc_set_default_async(acc_async_default);
+  CHECK(acc_get_default_async() == 0);
   acc_init(acc_device_host);
   acc_shutdown(acc_device_nvidia);
   printf(fails ? "failed\n" : "ok\n");
@@ -162,6 +237,33 @@ fn host_fallback_and_api_without_device() {
         assert_eq!(String::from_utf8_lossy(&o.stdout), "ok\n");
         assert_eq!(stderr_of(&o), "");
     }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// API errors in host mode: one line naming the routine and its arguments.
+#[test]
+fn api_errors_name_the_routine() {
+    let (dir, exe) = build_prog("apierr");
+    let o = run(&exe, "mapfail", &[]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr_of(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("accc runtime: error: acc_map_data: host memory is device memory here: data_dev must be data_arg: 'data_arg=0x"),
+        "{err}"
+    );
+    let o = run(&exe, "badasync", &[]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr_of(&o).trim_end(),
+        "accc runtime: error: acc_wait: invalid async argument -7: 'wait_arg=-7'"
+    );
+    let o = run(&exe, "badtype", &[]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr_of(&o).trim_end(),
+        "accc runtime: error: acc_init: device type 42 is not a device type accc supports"
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
 

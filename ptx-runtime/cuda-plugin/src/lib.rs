@@ -14,8 +14,10 @@
 //! context current in the calling thread first. No panic crosses the C
 //! boundary (each entry point is wrapped in `catch_unwind`).
 //!
-//! [`module`] holds the module entry points (load, link, lookup, unload); this
-//! file the driver state, error handling and the other entry points.
+//! [`module`] holds the module entry points (load, link, lookup, globals,
+//! unload); [`memory`] device and page-locked host memory, copies, streams
+//! and events; this file the driver state, error handling and the other
+//! entry points.
 
 use cust::context::Context;
 use cust::device::Device;
@@ -27,8 +29,16 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr;
 use std::sync::{Mutex, MutexGuard};
 
+pub mod memory;
 pub mod module;
-pub use module::{link_module, module_get_function, module_load_data, module_unload};
+pub use memory::{
+    event_create, event_destroy, event_record, event_synchronize, host_alloc, host_free,
+    host_is_pinned, mem_get_info, memcpy_dtod, memcpy_dtoh_async, memcpy_htod_async, memset_zero,
+    stream_create, stream_destroy, stream_synchronize,
+};
+pub use module::{
+    link_module, module_get_function, module_get_global, module_load_data, module_unload,
+};
 
 ptxrt_plugin_abi::for_each_entry!(check_exports);
 
@@ -234,6 +244,11 @@ pub unsafe extern "C" fn device_info(dev: i32, info: *mut DeviceInfo) -> i32 {
         check("cuDeviceTotalMem", unsafe {
             cu::cuDeviceTotalMem_v2(&mut total, d)
         })?;
+        let mut driver_version = 0;
+        // SAFETY: out-pointer to a local.
+        check("cuDriverGetVersion", unsafe {
+            cu::cuDriverGetVersion(&mut driver_version)
+        })?;
         *info = DeviceInfo {
             name,
             cc_major: attr(
@@ -261,6 +276,7 @@ pub unsafe extern "C" fn device_info(dev: i32, info: *mut DeviceInfo) -> i32 {
                 CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
                 "MAX_SHARED_MEMORY_PER_BLOCK",
             )?,
+            driver_version,
             total_mem: total as u64,
         };
         Ok(())

@@ -1,5 +1,6 @@
 //! Modules: loading one device image (`module_load_data`), linking several
-//! relocatable images into one (`link_module`), kernel lookup and unloading.
+//! relocatable images into one (`link_module`), kernel and global lookup and
+//! unloading.
 //!
 //! Owns: the driver calls on modules and on the JIT linker (`cuModule*`,
 //! `cuLink*`), and the JIT log buffers whose text is appended to a failing
@@ -292,6 +293,38 @@ pub unsafe extern "C" fn module_get_function(
             cu::cuModuleGetFunction(&mut f, module.cast(), name)
         })?;
         *func = f.cast();
+        Ok(())
+    })
+}
+
+/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
+///
+/// # Safety
+/// Called by libptxrt only, with the pointers the plugin ABI describes.
+#[export_name = "__ptxrt_plugin_module_get_global"]
+pub unsafe extern "C" fn module_get_global(
+    dev: i32,
+    module: *mut c_void,
+    name: *const c_char,
+    p: *mut u64,
+    bytes: *mut usize,
+) -> i32 {
+    entry(|| {
+        make_current(dev)?;
+        let p = out(p, "global pointer")?;
+        let bytes = out(bytes, "global size")?;
+        if name.is_null() {
+            return Err("libptxrt-cuda: null global name".to_string());
+        }
+        let (mut d, mut n): (cu::CUdeviceptr, usize) = (0, 0);
+        // SAFETY: module came from module_load_data or link_module; name is
+        // NUL-terminated; out-pointers to locals.
+        let r = unsafe { cu::cuModuleGetGlobal_v2(&mut d, &mut n, module.cast(), name) };
+        // SAFETY: checked non-null above.
+        let sym = unsafe { CStr::from_ptr(name) }.to_string_lossy();
+        check(&format!("cuModuleGetGlobal({sym})"), r)?;
+        *p = d;
+        *bytes = n;
         Ok(())
     })
 }

@@ -24,8 +24,11 @@ use std::ffi::{c_char, c_void, CStr};
 use std::fmt;
 
 /// Version of this ABI; bump on any change to [`for_each_entry!`], [`DeviceInfo`]
-/// or [`LinkInput`]. Version 2 added `link_module`.
-pub const PLUGIN_ABI_VERSION: u32 = 2;
+/// or [`LinkInput`]. Version 2 added `link_module`; version 3 the data
+/// environment: device memory set/copy/info, module globals (device address
+/// cells), page-locked host memory, streams and events (staged transfers),
+/// and `DeviceInfo::driver_version`.
+pub const PLUGIN_ABI_VERSION: u32 = 3;
 
 /// Symbol of the version function, `extern "C" fn() -> u32`, checked first.
 pub const ABI_VERSION_SYMBOL: &CStr = c"__ptxrt_plugin_abi_version";
@@ -48,6 +51,8 @@ pub struct DeviceInfo {
     pub max_threads_per_sm: i32,
     pub warp_size: i32,
     pub max_shared_per_block: i32,
+    /// The driver's version, e.g. 13000 for CUDA 13.0 (`cuDriverGetVersion`).
+    pub driver_version: i32,
     /// Total global memory in bytes.
     pub total_mem: u64,
 }
@@ -63,6 +68,7 @@ impl Default for DeviceInfo {
             max_threads_per_sm: 0,
             warp_size: 0,
             max_shared_per_block: 0,
+            driver_version: 0,
             total_mem: 0,
         }
     }
@@ -140,6 +146,43 @@ macro_rules! for_each_entry {
             fn launch(dev: i32, func: *mut ::std::ffi::c_void, grid: *const u32, block: *const u32, shared_bytes: u32, args: *mut *mut ::std::ffi::c_void) -> i32;
             /// Wait for all work on `dev`.
             fn synchronize(dev: i32) -> i32;
+            /// Free and total device memory of `dev` in bytes.
+            fn mem_get_info(dev: i32, free: *mut u64, total: *mut u64) -> i32;
+            /// Set `bytes` bytes of device memory at `dst` to zero (synchronous).
+            fn memset_zero(dev: i32, dst: u64, bytes: usize) -> i32;
+            /// Copy `bytes` from device `src` to device `dst` (synchronous).
+            fn memcpy_dtod(dev: i32, dst: u64, src: u64, bytes: usize) -> i32;
+            /// Device address and size of the global variable `name`
+            /// (NUL-terminated) of `module`.
+            fn module_get_global(dev: i32, module: *mut ::std::ffi::c_void, name: *const ::std::ffi::c_char, ptr: *mut u64, bytes: *mut usize) -> i32;
+            /// Allocate `bytes` (> 0) of page-locked host memory that every
+            /// device can DMA from and to.
+            fn host_alloc(dev: i32, bytes: usize, ptr: *mut *mut ::std::ffi::c_void) -> i32;
+            /// Free memory from `host_alloc`.
+            fn host_free(dev: i32, ptr: *mut ::std::ffi::c_void) -> i32;
+            /// `*pinned` = 1 when host address `ptr` is page-locked (allocated
+            /// or registered with the driver), else 0.
+            fn host_is_pinned(dev: i32, ptr: *const ::std::ffi::c_void, pinned: *mut i32) -> i32;
+            /// Create a stream of `dev` (ordered with the legacy default stream).
+            fn stream_create(dev: i32, stream: *mut *mut ::std::ffi::c_void) -> i32;
+            /// Destroy a stream from `stream_create`.
+            fn stream_destroy(dev: i32, stream: *mut ::std::ffi::c_void) -> i32;
+            /// Wait for all work queued on `stream`.
+            fn stream_synchronize(dev: i32, stream: *mut ::std::ffi::c_void) -> i32;
+            /// Queue a copy of `bytes` from host `src` (page-locked for the
+            /// copy to be asynchronous) to device `dst` on `stream`.
+            fn memcpy_htod_async(dev: i32, dst: u64, src: *const ::std::ffi::c_void, bytes: usize, stream: *mut ::std::ffi::c_void) -> i32;
+            /// Queue a copy of `bytes` from device `src` to host `dst` on `stream`.
+            fn memcpy_dtoh_async(dev: i32, dst: *mut ::std::ffi::c_void, src: u64, bytes: usize, stream: *mut ::std::ffi::c_void) -> i32;
+            /// Create an event of `dev` (no timing).
+            fn event_create(dev: i32, event: *mut *mut ::std::ffi::c_void) -> i32;
+            /// Destroy an event from `event_create`.
+            fn event_destroy(dev: i32, event: *mut ::std::ffi::c_void) -> i32;
+            /// Record `event` on `stream`: it completes when the work queued
+            /// before it has.
+            fn event_record(dev: i32, event: *mut ::std::ffi::c_void, stream: *mut ::std::ffi::c_void) -> i32;
+            /// Wait until `event` has completed.
+            fn event_synchronize(dev: i32, event: *mut ::std::ffi::c_void) -> i32;
             /// Copy this thread's last error text into `buf` (NUL-terminated,
             /// truncated to `len`); returns the full length of the text.
             fn last_error(buf: *mut ::std::ffi::c_char, len: usize) -> usize;

@@ -1,0 +1,356 @@
+//! The device management routines of `include/openacc.h` (OpenACC 3.3
+//! 3.2.1-3.2.8, 3.2.13): device types and numbers, properties, init and
+//! shutdown, `acc_on_device`.
+//!
+//! Owns: the `acc_device_t` and `acc_device_property_t` values and what each
+//! of these routines means on top of the runtime state. Device types and
+//! numbers are the calling thread's ICVs ([`crate::icv`]). The host code of a
+//! program only ever runs on the host, so `acc_on_device` is true for
+//! `acc_device_host` only (device code gets its own from the compiler).
+//! May call: [`crate::device`], [`crate::icv`], [`crate::error`].
+
+use crate::abi::SrcLoc;
+use crate::device::lock;
+use crate::error::{fatal, guard, report, Failure};
+use crate::icv::{self, Selected};
+use std::collections::HashMap;
+use std::ffi::{c_char, c_int, c_long, CString};
+use std::sync::Mutex;
+
+pub const ACC_DEVICE_NONE: c_int = 0;
+pub const ACC_DEVICE_DEFAULT: c_int = 1;
+pub const ACC_DEVICE_HOST: c_int = 2;
+pub const ACC_DEVICE_NOT_HOST: c_int = 4;
+pub const ACC_DEVICE_NVIDIA: c_int = 5;
+pub const ACC_DEVICE_CURRENT: c_int = -1;
+
+pub const ACC_PROPERTY_MEMORY: c_int = 1;
+pub const ACC_PROPERTY_FREE_MEMORY: c_int = 2;
+pub const ACC_PROPERTY_SHARED_MEMORY_SUPPORT: c_int = 3;
+pub const ACC_PROPERTY_NAME: c_int = 0x10001;
+pub const ACC_PROPERTY_VENDOR: c_int = 0x10002;
+pub const ACC_PROPERTY_DRIVER: c_int = 0x10003;
+
+pub fn type_name(t: c_int) -> String {
+    match t {
+        ACC_DEVICE_NONE => "acc_device_none".into(),
+        ACC_DEVICE_DEFAULT => "acc_device_default".into(),
+        ACC_DEVICE_HOST => "acc_device_host".into(),
+        ACC_DEVICE_NOT_HOST => "acc_device_not_host".into(),
+        ACC_DEVICE_NVIDIA => "acc_device_nvidia".into(),
+        ACC_DEVICE_CURRENT => "acc_device_current".into(),
+        _ => format!("device type {t}"),
+    }
+}
+
+/// The kinds of device a type argument names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Host,
+    Nvidia,
+    /// NVIDIA when usable, else the host.
+    Default,
+}
+
+/// The kind `t` names for the calling thread (`acc_device_current`: the
+/// thread's device type); a type accc does not support is a fatal error.
+fn kind_of(routine: &str, t: c_int) -> Kind {
+    match t {
+        ACC_DEVICE_HOST => Kind::Host,
+        ACC_DEVICE_NVIDIA | ACC_DEVICE_NOT_HOST => Kind::Nvidia,
+        ACC_DEVICE_DEFAULT => Kind::Default,
+        ACC_DEVICE_CURRENT => match icv::device_type() {
+            Selected::Host => Kind::Host,
+            Selected::Nvidia { .. } => Kind::Nvidia,
+            Selected::Default => Kind::Default,
+        },
+        _ => fatal(&format!(
+            "{routine}: {} is not a device type accc supports",
+            type_name(t)
+        )),
+    }
+}
+
+fn unusable(routine: &str, args: &str, why: String) -> ! {
+    report(
+        &SrcLoc::routine(routine),
+        args,
+        &Failure::with("no NVIDIA device is usable", why),
+    )
+}
+
+/// `int acc_get_num_devices(acc_device_t)`.
+#[no_mangle]
+pub extern "C" fn acc_get_num_devices(devicetype: c_int) -> c_int {
+    guard(|| {
+        if devicetype == ACC_DEVICE_NONE {
+            return 0;
+        }
+        let nvidia = || lock().device_count().unwrap_or(0).max(0);
+        match kind_of("acc_get_num_devices", devicetype) {
+            Kind::Host => 1,
+            Kind::Nvidia => nvidia(),
+            // The default type is NVIDIA when a device is usable, else the host.
+            Kind::Default => match nvidia() {
+                0 => 1,
+                n => n,
+            },
+        }
+    })
+}
+
+/// `void acc_set_device_type(acc_device_t)`.
+#[no_mangle]
+pub extern "C" fn acc_set_device_type(devicetype: c_int) {
+    guard(|| {
+        let sel = match devicetype {
+            ACC_DEVICE_HOST => Selected::Host,
+            ACC_DEVICE_NVIDIA | ACC_DEVICE_NOT_HOST => Selected::Nvidia {
+                origin: format!("acc_set_device_type({})", type_name(devicetype)),
+            },
+            ACC_DEVICE_DEFAULT => Selected::Default,
+            _ => fatal(&format!(
+                "acc_set_device_type: {} is not a device type accc supports",
+                type_name(devicetype)
+            )),
+        };
+        icv::set_device_type(sel);
+    })
+}
+
+/// `acc_device_t acc_get_device_type(void)`: the type constructs run on now.
+#[no_mangle]
+pub extern "C" fn acc_get_device_type() -> c_int {
+    guard(|| match icv::device_type() {
+        Selected::Host => ACC_DEVICE_HOST,
+        Selected::Nvidia { .. } => ACC_DEVICE_NVIDIA,
+        Selected::Default if lock().use_device(true) => ACC_DEVICE_NVIDIA,
+        Selected::Default => ACC_DEVICE_HOST,
+    })
+}
+
+/// `void acc_set_device_num(int dev_num, acc_device_t)`: a negative number
+/// reverts to the default (`ACC_DEVICE_NUM`, else 0).
+#[no_mangle]
+pub extern "C" fn acc_set_device_num(dev_num: c_int, devicetype: c_int) {
+    guard(|| {
+        let kind = kind_of("acc_set_device_num", devicetype);
+        if dev_num < 0 {
+            icv::set_device_num(None);
+            return;
+        }
+        if kind == Kind::Host {
+            return;
+        }
+        let args = format!("dev_num={dev_num}, dev_type={}", type_name(devicetype));
+        match lock().device_count() {
+            Ok(n) if dev_num < n => icv::set_device_num(Some(dev_num)),
+            Ok(n) => report(
+                &SrcLoc::routine("acc_set_device_num"),
+                &args,
+                &Failure::new(format!("no such device: the driver found {n}")),
+            ),
+            Err(why) if kind == Kind::Nvidia => unusable("acc_set_device_num", &args, why),
+            // No device, default type: constructs run on the host anyway.
+            Err(_) => icv::set_device_num(Some(dev_num)),
+        }
+    })
+}
+
+/// `int acc_get_device_num(acc_device_t)`.
+#[no_mangle]
+pub extern "C" fn acc_get_device_num(devicetype: c_int) -> c_int {
+    guard(|| match kind_of("acc_get_device_num", devicetype) {
+        Kind::Host => 0,
+        _ => icv::device_num(),
+    })
+}
+
+extern "C" {
+    fn sysconf(name: c_int) -> c_long;
+}
+const SC_PAGESIZE: c_int = 30;
+const SC_PHYS_PAGES: c_int = 85;
+const SC_AVPHYS_PAGES: c_int = 86;
+
+/// Host memory in bytes (`pages` is `_SC_PHYS_PAGES` or `_SC_AVPHYS_PAGES`).
+fn host_memory(pages: c_int) -> usize {
+    // SAFETY: sysconf only reads system values.
+    let (n, size) = unsafe { (sysconf(pages), sysconf(SC_PAGESIZE)) };
+    usize::try_from(n.max(0))
+        .unwrap_or(0)
+        .saturating_mul(usize::try_from(size.max(0)).unwrap_or(0))
+}
+
+/// A numeric property of device `dev_num` of `kind` (0 when unknown).
+fn numeric_property(kind: Kind, dev_num: c_int, property: c_int) -> usize {
+    let mut rt = lock();
+    let on_nvidia = kind == Kind::Nvidia || (kind == Kind::Default && rt.device_count().is_ok());
+    if !on_nvidia {
+        return match (dev_num, property) {
+            (0, ACC_PROPERTY_MEMORY) => host_memory(SC_PHYS_PAGES),
+            (0, ACC_PROPERTY_FREE_MEMORY) => host_memory(SC_AVPHYS_PAGES),
+            (0, ACC_PROPERTY_SHARED_MEMORY_SUPPORT) => 1,
+            _ => 0,
+        };
+    }
+    let Ok(dev) = rt.open(dev_num) else {
+        return 0;
+    };
+    match property {
+        ACC_PROPERTY_MEMORY => usize::try_from(dev.info.total_mem).unwrap_or(usize::MAX),
+        ACC_PROPERTY_FREE_MEMORY => dev
+            .mem_info()
+            .map_or(0, |(free, _)| usize::try_from(free).unwrap_or(usize::MAX)),
+        _ => 0,
+    }
+}
+
+/// A string property of device `dev_num` of `kind`, or None.
+fn string_property(kind: Kind, dev_num: c_int, property: c_int) -> Option<String> {
+    let mut rt = lock();
+    let on_nvidia = kind == Kind::Nvidia || (kind == Kind::Default && rt.device_count().is_ok());
+    if !on_nvidia {
+        return match (dev_num, property) {
+            (0, ACC_PROPERTY_NAME) => Some("host".into()),
+            (0, ACC_PROPERTY_VENDOR) => Some("accc".into()),
+            (0, ACC_PROPERTY_DRIVER) => Some(format!("libptxrt {}", env!("CARGO_PKG_VERSION"))),
+            _ => None,
+        };
+    }
+    let dev = rt.open(dev_num).ok()?;
+    let v = dev.info.driver_version;
+    match property {
+        ACC_PROPERTY_NAME => Some(dev.info.name_str()),
+        ACC_PROPERTY_VENDOR => Some("NVIDIA".into()),
+        ACC_PROPERTY_DRIVER => Some(format!("CUDA {}.{}", v / 1000, (v % 1000) / 10)),
+        _ => None,
+    }
+}
+
+/// `size_t acc_get_property(int dev_num, acc_device_t, acc_device_property_t)`:
+/// 0 for a string property, an unknown one, or a device that is not usable.
+#[no_mangle]
+pub extern "C" fn acc_get_property(dev_num: c_int, devicetype: c_int, property: c_int) -> usize {
+    guard(|| numeric_property(kind_of("acc_get_property", devicetype), dev_num, property))
+}
+
+/// `const char *acc_get_property_string(int dev_num, acc_device_t, acc_device_property_t)`:
+/// null for a numeric property, an unknown one, or a device that is not
+/// usable. The string lives as long as the program.
+#[no_mangle]
+pub extern "C" fn acc_get_property_string(
+    dev_num: c_int,
+    devicetype: c_int,
+    property: c_int,
+) -> *const c_char {
+    static STRINGS: Mutex<Option<HashMap<String, &'static CString>>> = Mutex::new(None);
+    guard(|| {
+        let kind = kind_of("acc_get_property_string", devicetype);
+        let Some(s) = string_property(kind, dev_num, property) else {
+            return std::ptr::null();
+        };
+        let mut strings = STRINGS.lock().unwrap_or_else(|e| e.into_inner());
+        let map = strings.get_or_insert_with(HashMap::new);
+        let c = *map.entry(s).or_insert_with_key(|s| {
+            Box::leak(Box::new(
+                CString::new(s.replace('\0', "")).unwrap_or_default(),
+            ))
+        });
+        c.as_ptr()
+    })
+}
+
+fn init(routine: &str, devicetype: c_int, dev_num: Option<c_int>) {
+    let kind = kind_of(routine, devicetype);
+    let args = match dev_num {
+        Some(n) => format!("dev_num={n}, dev_type={}", type_name(devicetype)),
+        None => format!("dev_type={}", type_name(devicetype)),
+    };
+    if kind == Kind::Host {
+        if devicetype != ACC_DEVICE_CURRENT {
+            icv::set_device_type(Selected::Host);
+        }
+        return;
+    }
+    let mut rt = lock();
+    let n = dev_num.unwrap_or_else(icv::device_num);
+    match rt.open(n) {
+        Ok(_) if kind == Kind::Nvidia && devicetype != ACC_DEVICE_CURRENT => {
+            icv::set_device_type(Selected::Nvidia {
+                origin: format!("{routine}({args})"),
+            });
+        }
+        Ok(_) => {}
+        Err(why) if kind == Kind::Nvidia => unusable(routine, &args, why),
+        Err(_) => {}
+    }
+}
+
+/// `void acc_init(acc_device_t)`: for NVIDIA, a fatal error when no device is usable.
+#[no_mangle]
+pub extern "C" fn acc_init(devicetype: c_int) {
+    guard(|| init("acc_init", devicetype, None))
+}
+
+/// `void acc_init_device(int dev_num, acc_device_t)`.
+#[no_mangle]
+pub extern "C" fn acc_init_device(dev_num: c_int, devicetype: c_int) {
+    guard(|| init("acc_init_device", devicetype, Some(dev_num)))
+}
+
+/// `void acc_shutdown(acc_device_t)`: release every device of the type
+/// (free its data, unload its code); a later use opens it again.
+#[no_mangle]
+pub extern "C" fn acc_shutdown(devicetype: c_int) {
+    guard(|| {
+        if kind_of("acc_shutdown", devicetype) != Kind::Host {
+            lock().shutdown();
+        }
+    })
+}
+
+/// `void acc_shutdown_device(int dev_num, acc_device_t)`.
+#[no_mangle]
+pub extern "C" fn acc_shutdown_device(dev_num: c_int, devicetype: c_int) {
+    guard(|| {
+        if kind_of("acc_shutdown_device", devicetype) != Kind::Host {
+            lock().shutdown_device(dev_num);
+        }
+    })
+}
+
+/// `int acc_on_device(acc_device_t)`: host code runs on the host.
+#[no_mangle]
+pub extern "C" fn acc_on_device(devicetype: c_int) -> c_int {
+    c_int::from(devicetype == ACC_DEVICE_HOST)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn on_device_on_the_host() {
+        assert_eq!(acc_on_device(ACC_DEVICE_HOST), 1);
+        assert_eq!(acc_on_device(ACC_DEVICE_NOT_HOST), 0);
+        assert_eq!(acc_on_device(ACC_DEVICE_NVIDIA), 0);
+        assert_eq!(acc_on_device(ACC_DEVICE_NONE), 0);
+    }
+
+    #[test]
+    fn host_properties() {
+        assert!(numeric_property(Kind::Host, 0, ACC_PROPERTY_MEMORY) > 0);
+        assert_eq!(
+            numeric_property(Kind::Host, 0, ACC_PROPERTY_SHARED_MEMORY_SUPPORT),
+            1
+        );
+        assert_eq!(numeric_property(Kind::Host, 1, ACC_PROPERTY_MEMORY), 0);
+        assert_eq!(numeric_property(Kind::Host, 0, ACC_PROPERTY_NAME), 0);
+        assert_eq!(
+            string_property(Kind::Host, 0, ACC_PROPERTY_VENDOR).as_deref(),
+            Some("accc")
+        );
+        assert_eq!(string_property(Kind::Host, 0, ACC_PROPERTY_MEMORY), None);
+    }
+}

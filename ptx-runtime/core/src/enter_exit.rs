@@ -1,0 +1,171 @@
+//! Dynamic data lifetimes: the enter data and exit data directives (2.6.6).
+//!
+//! Owns: `__ptxrt_enter_data` / `__ptxrt_exit_data` and [`enter`] / [`exit`],
+//! their logic on one device. Enter data takes a dynamic reference for each
+//! copyin/create item (copying in / allocating when absent), then attaches
+//! its `attach` items (after the copies, as the spec schedules them; they are
+//! never detached implicitly). Exit data first detaches its `detach` items
+//! (immediately with `finalize`; before the copies, as the spec schedules
+//! them), then drops the dynamic reference of each copyout/delete item (to
+//! zero with `finalize`), copying out and freeing a range when both of its
+//! counts are zero. An item that is not present is no action. The async
+//! arguments select a queue ([`crate::queue`]); the work is done on it.
+//! May call: [`crate::device`], [`crate::mapping`], [`crate::data`] (item
+//! kinds), [`crate::queue`], [`crate::abi`], [`crate::error`].
+
+use crate::abi::{slice_of, Loc, Map, MapKind, SrcLoc};
+use crate::data::{attach_hint, item_action, kind_of};
+use crate::device::{lock, DeviceState};
+use crate::error::{guard, report, Failure};
+use crate::mapping::{self, Ref, Site};
+use crate::queue;
+use std::ffi::c_int;
+
+fn not_allowed(kind: MapKind, directive: &str) -> Failure {
+    Failure::new(format!(
+        "internal error: {} on an {directive} directive",
+        kind.clause()
+    ))
+}
+
+fn check_pointer(m: &Map) -> Result<(), Failure> {
+    if m.bytes == std::mem::size_of::<u64>() {
+        Ok(())
+    } else {
+        Err(Failure::new(format!(
+            "internal error: attach/detach of {} bytes (not a pointer)",
+            m.bytes
+        )))
+    }
+}
+
+/// Enter data on `dev`. On failure, the index of the item and why.
+pub fn enter(dev: &mut DeviceState, loc: &SrcLoc, maps: &[Map]) -> Result<(), (usize, Failure)> {
+    let mut attaches = Vec::new();
+    for (i, m) in maps.iter().enumerate() {
+        let kind = kind_of(m).map_err(|f| (i, f))?;
+        match kind {
+            MapKind::Copyin | MapKind::Create | MapKind::Copy => {
+                let action = item_action(kind, m.flags)
+                    .ok_or_else(|| (i, not_allowed(kind, "enter data")))?;
+                let name = || m.name_str();
+                let site = Site { loc, name: &name };
+                mapping::acquire(dev, &site, m.host as usize, m.bytes, action, Ref::Dynamic)
+                    .map_err(|f| (i, f))?;
+            }
+            MapKind::Attach => {
+                check_pointer(m).map_err(|f| (i, f))?;
+                attaches.push(i);
+            }
+            MapKind::Deviceptr => {}
+            _ => return Err((i, not_allowed(kind, "enter data"))),
+        }
+    }
+    for i in attaches {
+        mapping::attach(dev, maps[i].host as usize, attach_hint(maps, i)).map_err(|f| (i, f))?;
+    }
+    Ok(())
+}
+
+/// Exit data on `dev`. On failure, the index of the item and why.
+pub fn exit(
+    dev: &mut DeviceState,
+    loc: &SrcLoc,
+    maps: &[Map],
+    finalize: bool,
+) -> Result<(), (usize, Failure)> {
+    let mut kinds = Vec::with_capacity(maps.len());
+    for (i, m) in maps.iter().enumerate() {
+        let kind = kind_of(m).map_err(|f| (i, f))?;
+        match kind {
+            MapKind::Detach => {
+                check_pointer(m).map_err(|f| (i, f))?;
+                mapping::detach(dev, m.host as usize, finalize).map_err(|f| (i, f))?;
+            }
+            MapKind::Copyout | MapKind::Delete | MapKind::Copy | MapKind::Deviceptr => {}
+            _ => return Err((i, not_allowed(kind, "exit data"))),
+        }
+        kinds.push(kind);
+    }
+    for (i, (m, kind)) in maps.iter().zip(kinds).enumerate() {
+        if matches!(kind, MapKind::Detach | MapKind::Deviceptr) {
+            continue;
+        }
+        let name = || m.name_str();
+        let site = Site { loc, name: &name };
+        let copyout = kind.copies_out();
+        mapping::release(
+            dev,
+            &site,
+            m.host as usize,
+            m.bytes,
+            Ref::Dynamic,
+            finalize,
+            copyout,
+        )
+        .map_err(|f| (i, f))?;
+    }
+    Ok(())
+}
+
+/// `void __ptxrt_enter_data(loc, maps, n, async, nwaits, waits)`.
+///
+/// # Safety
+/// `maps` must point at `n` valid maps and `waits` at `nwaits` ints (or be
+/// null when there are none).
+#[no_mangle]
+pub unsafe extern "C" fn __ptxrt_enter_data(
+    loc: *const Loc,
+    maps: *const Map,
+    n: c_int,
+    async_: c_int,
+    nwaits: c_int,
+    waits: *const c_int,
+) {
+    guard(|| {
+        // SAFETY: the compiler passes a valid __ptxrt_loc or null.
+        let loc = unsafe { SrcLoc::from_c(loc) };
+        // SAFETY: the compiler passes n maps and nwaits queues.
+        let (maps, waits) = unsafe { (slice_of(maps, n), slice_of(waits, nwaits)) };
+        let mut rt = lock();
+        let Some(dev) = rt.current() else {
+            return;
+        };
+        let q = queue::prepare(dev, &loc, async_, nwaits, waits);
+        let r = queue::run(dev, q, |dev| enter(dev, &loc, maps));
+        if let Err((i, f)) = r {
+            report(&loc, &maps[i].name_str(), &f);
+        }
+    })
+}
+
+/// `void __ptxrt_exit_data(loc, maps, n, finalize, async, nwaits, waits)`.
+///
+/// # Safety
+/// As for `__ptxrt_enter_data`.
+#[no_mangle]
+pub unsafe extern "C" fn __ptxrt_exit_data(
+    loc: *const Loc,
+    maps: *const Map,
+    n: c_int,
+    finalize: c_int,
+    async_: c_int,
+    nwaits: c_int,
+    waits: *const c_int,
+) {
+    guard(|| {
+        // SAFETY: the compiler passes a valid __ptxrt_loc or null.
+        let loc = unsafe { SrcLoc::from_c(loc) };
+        // SAFETY: the compiler passes n maps and nwaits queues.
+        let (maps, waits) = unsafe { (slice_of(maps, n), slice_of(waits, nwaits)) };
+        let mut rt = lock();
+        let Some(dev) = rt.current() else {
+            return;
+        };
+        let q = queue::prepare(dev, &loc, async_, nwaits, waits);
+        let r = queue::run(dev, q, |dev| exit(dev, &loc, maps, finalize != 0));
+        if let Err((i, f)) = r {
+            report(&loc, &maps[i].name_str(), &f);
+        }
+    })
+}

@@ -1,0 +1,336 @@
+//! A fake device plugin for tests (no GPU): a `PluginFns` of Rust functions
+//! whose "device memory" is host memory, so data really moves and the tests
+//! check values, not only calls. Device blocks are filled with 0xAB when
+//! allocated (as garbage), module globals are 8-byte blocks made on first
+//! lookup, streams and events are dummies and async copies happen at once.
+//! All state is per thread, so tests running in parallel do not interfere;
+//! [`calls`] returns (and clears) this thread's log of driver calls.
+//! May call: nothing else in the crate but the types it fakes.
+
+use crate::device::DeviceState;
+use crate::plugin::Plugin;
+use ptxrt_plugin_abi::{DeviceInfo, LinkInput, PluginFns};
+use std::cell::{Cell, RefCell};
+use std::collections::{BTreeMap, HashMap};
+use std::ffi::{c_char, c_void, CStr};
+use std::ptr;
+
+thread_local! {
+    /// Device blocks: address → bytes.
+    static MEM: RefCell<BTreeMap<u64, Box<[u8]>>> = const { RefCell::new(BTreeMap::new()) };
+    /// Pinned host blocks: address → bytes.
+    static PINNED: RefCell<BTreeMap<usize, Box<[u8]>>> = const { RefCell::new(BTreeMap::new()) };
+    /// Module globals: (module, name) → device address.
+    static GLOBALS: RefCell<HashMap<(usize, String), u64>> = RefCell::new(HashMap::new());
+    static LOG: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+    static ERROR: RefCell<String> = const { RefCell::new(String::new()) };
+    /// Bytes the device may hold (allocations beyond fail).
+    static LIMIT: Cell<usize> = const { Cell::new(usize::MAX) };
+    static NEXT_HANDLE: Cell<usize> = const { Cell::new(0x100) };
+}
+
+fn log(s: String) {
+    LOG.with(|l| l.borrow_mut().push(s));
+}
+
+/// This thread's driver calls since the last call (and clears them).
+pub fn calls() -> Vec<String> {
+    LOG.with(|l| std::mem::take(&mut *l.borrow_mut()))
+}
+
+/// Only the calls that start with `prefix`.
+pub fn calls_of(prefix: &str) -> Vec<String> {
+    calls()
+        .into_iter()
+        .filter(|c| c.starts_with(prefix))
+        .collect()
+}
+
+/// Limit the device to `bytes` bytes of allocations.
+pub fn set_limit(bytes: usize) {
+    LIMIT.with(|l| l.set(bytes));
+}
+
+/// Bytes currently allocated on the device.
+pub fn in_use() -> usize {
+    MEM.with(|m| m.borrow().values().map(|b| b.len()).sum())
+}
+
+fn fail(msg: &str) -> i32 {
+    ERROR.with(|e| *e.borrow_mut() = msg.to_string());
+    1
+}
+
+/// Run `f` on the device bytes `[d, d + n)` (which must lie in one block).
+fn with_device<T>(d: u64, n: usize, f: impl FnOnce(&mut [u8]) -> T) -> Option<T> {
+    MEM.with(|m| {
+        let mut m = m.borrow_mut();
+        let (&base, block) = m.range_mut(..=d).next_back()?;
+        let off = usize::try_from(d - base).ok()?;
+        (off + n <= block.len()).then(|| f(&mut block[off..off + n]))
+    })
+}
+
+/// The device bytes `[d, d + n)`.
+pub fn read_device(d: u64, n: usize) -> Vec<u8> {
+    with_device(d, n, |b| b.to_vec()).unwrap_or_default()
+}
+
+/// The pointer-sized value at device address `d`.
+pub fn read_device_u64(d: u64) -> u64 {
+    let b = read_device(d, 8);
+    u64::from_ne_bytes(b.try_into().unwrap_or([0; 8]))
+}
+
+unsafe extern "C" fn ok() -> i32 {
+    0
+}
+unsafe extern "C" fn count(n: *mut i32) -> i32 {
+    unsafe { *n = 1 };
+    0
+}
+unsafe extern "C" fn info(_: i32, i: *mut DeviceInfo) -> i32 {
+    let mut d = DeviceInfo::default();
+    (d.cc_major, d.cc_minor, d.total_mem) = (9, 0, 1 << 30);
+    unsafe { *i = d };
+    0
+}
+unsafe extern "C" fn dev_ok(_: i32) -> i32 {
+    0
+}
+unsafe extern "C" fn load(_: i32, _: *const u8, _: usize, m: *mut *mut c_void) -> i32 {
+    let h = NEXT_HANDLE.with(|n| n.replace(n.get() + 1));
+    unsafe { *m = h as *mut c_void };
+    0
+}
+unsafe extern "C" fn link(_: i32, _: *const LinkInput, _: usize, m: *mut *mut c_void) -> i32 {
+    unsafe { load(0, ptr::null(), 0, m) }
+}
+unsafe extern "C" fn get_function(
+    _: i32,
+    m: *mut c_void,
+    _: *const c_char,
+    f: *mut *mut c_void,
+) -> i32 {
+    unsafe { *f = m };
+    0
+}
+unsafe extern "C" fn unload(_: i32, m: *mut c_void) -> i32 {
+    log(format!("unload {:#x}", m as usize));
+    0
+}
+unsafe extern "C" fn mem_alloc(_: i32, bytes: usize, p: *mut u64) -> i32 {
+    if in_use() + bytes > LIMIT.with(Cell::get) {
+        return fail("cuMemAlloc: CUDA_ERROR_OUT_OF_MEMORY: out of memory");
+    }
+    let block = vec![0xABu8; bytes].into_boxed_slice();
+    let d = block.as_ptr() as u64;
+    MEM.with(|m| m.borrow_mut().insert(d, block));
+    log(format!("alloc {bytes}"));
+    unsafe { *p = d };
+    0
+}
+unsafe extern "C" fn mem_free(_: i32, d: u64) -> i32 {
+    match MEM.with(|m| m.borrow_mut().remove(&d)) {
+        Some(b) => {
+            log(format!("free {}", b.len()));
+            0
+        }
+        None => fail("cuMemFree: CUDA_ERROR_INVALID_VALUE"),
+    }
+}
+unsafe extern "C" fn htod(_: i32, d: u64, s: *const c_void, n: usize) -> i32 {
+    let src = unsafe { std::slice::from_raw_parts(s.cast::<u8>(), n) };
+    log(format!("htod {n}"));
+    match with_device(d, n, |b| b.copy_from_slice(src)) {
+        Some(()) => 0,
+        None => fail("cuMemcpyHtoD: CUDA_ERROR_INVALID_VALUE"),
+    }
+}
+unsafe extern "C" fn dtoh(_: i32, h: *mut c_void, d: u64, n: usize) -> i32 {
+    let dst = unsafe { std::slice::from_raw_parts_mut(h.cast::<u8>(), n) };
+    log(format!("dtoh {n}"));
+    match with_device(d, n, |b| dst.copy_from_slice(b)) {
+        Some(()) => 0,
+        None => fail("cuMemcpyDtoH: CUDA_ERROR_INVALID_VALUE"),
+    }
+}
+unsafe extern "C" fn launch(
+    _: i32,
+    _: *mut c_void,
+    _: *const u32,
+    _: *const u32,
+    _: u32,
+    _: *mut *mut c_void,
+) -> i32 {
+    fail("no kernels on the fake device")
+}
+unsafe extern "C" fn last_error(buf: *mut c_char, len: usize) -> usize {
+    ERROR.with(|e| {
+        let e = e.borrow();
+        let n = e.len().min(len - 1);
+        unsafe {
+            ptr::copy_nonoverlapping(e.as_ptr(), buf.cast::<u8>(), n);
+            *buf.add(n) = 0;
+        }
+        e.len()
+    })
+}
+unsafe extern "C" fn mem_info(_: i32, free: *mut u64, total: *mut u64) -> i32 {
+    unsafe {
+        *total = 1 << 30;
+        *free = (1u64 << 30).saturating_sub(in_use() as u64);
+    }
+    0
+}
+unsafe extern "C" fn memset_zero(_: i32, d: u64, n: usize) -> i32 {
+    log(format!("zero {n}"));
+    match with_device(d, n, |b| b.fill(0)) {
+        Some(()) => 0,
+        None => fail("cuMemsetD8: CUDA_ERROR_INVALID_VALUE"),
+    }
+}
+unsafe extern "C" fn dtod(_: i32, d: u64, s: u64, n: usize) -> i32 {
+    let data = read_device(s, n);
+    log(format!("dtod {n}"));
+    match (data.len() == n)
+        .then(|| with_device(d, n, |b| b.copy_from_slice(&data)))
+        .flatten()
+    {
+        Some(()) => 0,
+        None => fail("cuMemcpyDtoD: CUDA_ERROR_INVALID_VALUE"),
+    }
+}
+unsafe extern "C" fn get_global(
+    _: i32,
+    m: *mut c_void,
+    name: *const c_char,
+    p: *mut u64,
+    bytes: *mut usize,
+) -> i32 {
+    let name = unsafe { CStr::from_ptr(name) }
+        .to_string_lossy()
+        .into_owned();
+    let key = (m as usize, name.clone());
+    let d = match GLOBALS.with(|g| g.borrow().get(&key).copied()) {
+        Some(d) => d,
+        None => {
+            let mut d = 0;
+            if unsafe { mem_alloc(0, 8, &mut d) } != 0 {
+                return 1;
+            }
+            GLOBALS.with(|g| g.borrow_mut().insert(key, d));
+            d
+        }
+    };
+    log(format!("global {name}"));
+    unsafe {
+        *p = d;
+        *bytes = 8;
+    }
+    0
+}
+unsafe extern "C" fn host_alloc(_: i32, bytes: usize, p: *mut *mut c_void) -> i32 {
+    let mut block = vec![0u8; bytes].into_boxed_slice();
+    let h = block.as_mut_ptr() as usize;
+    PINNED.with(|m| m.borrow_mut().insert(h, block));
+    log(format!("host_alloc {bytes}"));
+    unsafe { *p = h as *mut c_void };
+    0
+}
+unsafe extern "C" fn host_free(_: i32, p: *mut c_void) -> i32 {
+    PINNED.with(|m| m.borrow_mut().remove(&(p as usize)));
+    log("host_free".into());
+    0
+}
+unsafe extern "C" fn host_is_pinned(_: i32, p: *const c_void, pinned: *mut i32) -> i32 {
+    let a = p as usize;
+    let yes = PINNED.with(|m| {
+        m.borrow()
+            .range(..=a)
+            .next_back()
+            .is_some_and(|(&b, blk)| a < b + blk.len())
+    });
+    unsafe { *pinned = i32::from(yes) };
+    0
+}
+unsafe extern "C" fn handle(_: i32, out: *mut *mut c_void) -> i32 {
+    let h = NEXT_HANDLE.with(|n| n.replace(n.get() + 1));
+    unsafe { *out = h as *mut c_void };
+    0
+}
+unsafe extern "C" fn handle_op(_: i32, _: *mut c_void) -> i32 {
+    0
+}
+unsafe extern "C" fn htod_async(
+    dev: i32,
+    d: u64,
+    s: *const c_void,
+    n: usize,
+    _: *mut c_void,
+) -> i32 {
+    log(format!("htod_async {n}"));
+    unsafe { htod(dev, d, s, n) }
+}
+unsafe extern "C" fn dtoh_async(dev: i32, h: *mut c_void, d: u64, n: usize, _: *mut c_void) -> i32 {
+    log(format!("dtoh_async {n}"));
+    unsafe { dtoh(dev, h, d, n) }
+}
+unsafe extern "C" fn record(_: i32, _: *mut c_void, _: *mut c_void) -> i32 {
+    0
+}
+
+/// The fake plugin's entry points.
+pub fn fns() -> PluginFns {
+    PluginFns {
+        init: ok,
+        device_count: count,
+        device_info: info,
+        set_device: dev_ok,
+        module_load_data: load,
+        link_module: link,
+        module_get_function: get_function,
+        module_unload: unload,
+        mem_alloc,
+        mem_free,
+        memcpy_htod: htod,
+        memcpy_dtoh: dtoh,
+        launch,
+        synchronize: dev_ok,
+        last_error,
+        mem_get_info: mem_info,
+        memset_zero,
+        memcpy_dtod: dtod,
+        module_get_global: get_global,
+        host_alloc,
+        host_free,
+        host_is_pinned,
+        stream_create: handle,
+        stream_destroy: handle_op,
+        stream_synchronize: handle_op,
+        memcpy_htod_async: htod_async,
+        memcpy_dtoh_async: dtoh_async,
+        event_create: handle,
+        event_destroy: handle_op,
+        event_record: record,
+        event_synchronize: handle_op,
+    }
+}
+
+/// A device over plugin functions `fns` (compute capability 9.0, 1 GiB).
+pub fn device_with(fns: PluginFns) -> DeviceState {
+    let plugin = Box::leak(Box::new(Plugin {
+        fns,
+        origin: "fake".into(),
+    }));
+    let mut i = DeviceInfo::default();
+    (i.cc_major, i.cc_minor, i.total_mem) = (9, 0, 1 << 30);
+    DeviceState::new(plugin, 0, i, 1)
+}
+
+/// A fresh fake device (and a clean log and memory limit for this thread).
+pub fn device() -> DeviceState {
+    calls();
+    set_limit(usize::MAX);
+    device_with(fns())
+}

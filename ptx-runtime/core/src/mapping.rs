@@ -1,0 +1,425 @@
+//! The data clause actions of OpenACC 3.3 (2.7.2) on one device: the one
+//! place where a host range becomes present ([`acquire`]) and where a
+//! reference to it is dropped and its lifetime ends ([`release`],
+//! [`remove_range`]), plus attach/detach (2.6.8), update, `acc_map_data` /
+//! `acc_unmap_data`, and keeping the device address cells of declared
+//! globals current ([`refresh_cells`]).
+//!
+//! Owns: the rules that move the reference counts and attachment counters.
+//! Every construct and API routine goes through these functions (data,
+//! compute, enter/exit data, update, host_data, declare, `acc_*`). They
+//! return [`Failure`]s; the caller reports them with its construct and
+//! variable. [`Site`] says, for `PTXRT_NOTIFY` lines, where a transfer comes
+//! from (built lazily: nothing is formatted unless notification is on).
+//!
+//! Rules (2.6.7, 2.7.2): a range is present while its structured or dynamic
+//! count is nonzero; `acc_map_data` and global declares set the dynamic count
+//! to [`INFINITE`], which exit data and the API never lower (only
+//! `acc_unmap_data` does, for a mapped range). When both counts reach zero,
+//! the range is copied out (if the clause says so: only the section the
+//! clause names), the pointers attached inside it keep their host values in
+//! host memory (an immediate detach), its cells are cleared, and its device
+//! memory is freed unless the program owns it. A null host address is no
+//! action; a zero-length section is never a reference (a structured one is
+//! remembered so a kernel can translate it). A section that overlaps a
+//! present range without lying inside it is "partly present": an error.
+//! May call: [`crate::present`], [`crate::devmem`] (through the device
+//! state), [`crate::error`], [`crate::notify`].
+
+use crate::abi::SrcLoc;
+use crate::device::DeviceState;
+use crate::error::Failure;
+use crate::notify;
+use crate::present::{Attachment, Entry, Lookup, Owner, INFINITE};
+use std::ffi::c_void;
+
+/// Which reference count an action moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ref {
+    /// Data and compute constructs.
+    Structured,
+    /// Enter/exit data, `acc_copyin`, `acc_copyout`, ...
+    Dynamic,
+    /// Global declares: present until shutdown (dynamic count [`INFINITE`]).
+    Infinite,
+}
+
+/// What [`acquire`] does when no byte of the section is present.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IfAbsent {
+    /// Allocate (copyin: and copy the host data in; zero: zero it).
+    Create { copyin: bool, zero: bool },
+    /// `present`: an error.
+    Error,
+    /// `no_create`: nothing.
+    Skip,
+}
+
+/// What [`acquire`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Acquired {
+    /// A reference to the range containing the section was taken.
+    Range,
+    /// A zero-length section, remembered for translation (structured only).
+    ZeroLen,
+    /// Nothing (null, zero-length dynamic, or absent with [`IfAbsent::Skip`]).
+    Nothing,
+}
+
+/// Where a transfer comes from, for `PTXRT_NOTIFY`.
+pub struct Site<'a> {
+    pub loc: &'a SrcLoc,
+    /// The item as written; called only when a line is printed.
+    pub name: &'a dyn Fn() -> String,
+}
+
+fn partly(host: usize, bytes: usize, begin: usize, end: usize) -> Failure {
+    Failure::with(
+        "only partly present on the device",
+        format!(
+            "the section is {bytes} bytes at {host:#x}, the present data {} bytes at {begin:#x}",
+            end - begin
+        ),
+    )
+}
+
+fn internal(what: String) -> Failure {
+    Failure::new(format!("internal error: {what}"))
+}
+
+fn count(e: &mut Entry, r: Ref) {
+    match r {
+        Ref::Structured => e.structured += 1,
+        Ref::Dynamic if e.dynamic != INFINITE => e.dynamic += 1,
+        Ref::Dynamic => {}
+        Ref::Infinite => e.dynamic = INFINITE,
+    }
+}
+
+/// Make `[host, host + bytes)` present with one more reference of kind `r`
+/// (present increment action, or create/copyin action when absent).
+pub fn acquire(
+    dev: &mut DeviceState,
+    site: &Site,
+    host: usize,
+    bytes: usize,
+    if_absent: IfAbsent,
+    r: Ref,
+) -> Result<Acquired, Failure> {
+    if host == 0 {
+        return Ok(Acquired::Nothing);
+    }
+    if bytes == 0 {
+        if r == Ref::Structured {
+            dev.present.add_zero_len(host);
+            return Ok(Acquired::ZeroLen);
+        }
+        return Ok(Acquired::Nothing);
+    }
+    match dev.present.lookup(host, bytes) {
+        Lookup::Contained { key, .. } => {
+            let e = dev
+                .present
+                .get_mut(key)
+                .ok_or_else(|| internal(format!("present range {key:#x} vanished")))?;
+            count(e, r);
+            Ok(Acquired::Range)
+        }
+        Lookup::PartlyPresent { begin, end } => Err(partly(host, bytes, begin, end)),
+        Lookup::Absent => match if_absent {
+            IfAbsent::Error => Err(Failure::new("not present on the device")),
+            IfAbsent::Skip => Ok(Acquired::Nothing),
+            IfAbsent::Create { copyin, zero } => {
+                create(dev, site, host, bytes, copyin, zero, r)?;
+                Ok(Acquired::Range)
+            }
+        },
+    }
+}
+
+/// The create (and copyin) action: allocate, fill, insert, update cells.
+fn create(
+    dev: &mut DeviceState,
+    site: &Site,
+    host: usize,
+    bytes: usize,
+    copyin: bool,
+    zero: bool,
+    r: Ref,
+) -> Result<(), Failure> {
+    let d = dev.alloc(bytes)?;
+    let mut filled = Ok(());
+    if zero {
+        filled = dev.zero(d, bytes);
+    }
+    if copyin && filled.is_ok() {
+        notify::transfer("upload", &(site.name)(), bytes, site.loc);
+        // SAFETY: the section is the program's host data of `bytes` bytes.
+        filled = unsafe { dev.to_device(d, host as *const c_void, bytes) };
+    }
+    if let Err(f) = filled {
+        let _ = dev.free(d);
+        return Err(f);
+    }
+    let mut e = Entry::new(host, bytes, d, Owner::Runtime);
+    count(&mut e, r);
+    if let Err(why) = dev.present.insert(e) {
+        let _ = dev.free(d);
+        return Err(internal(format!("present table: {why:?}")));
+    }
+    refresh_cells(dev, host, host.saturating_add(bytes))
+}
+
+/// Drop a reference of kind `r` to the present range containing
+/// `[host, host + bytes)` (present decrement action; with `finalize`, the
+/// dynamic count becomes zero). When no reference is left, the lifetime
+/// ends ([`remove_range`]), copying the section out if `copyout`. Not
+/// present, or no reference of that kind: no action.
+pub fn release(
+    dev: &mut DeviceState,
+    site: &Site,
+    host: usize,
+    bytes: usize,
+    r: Ref,
+    finalize: bool,
+    copyout: bool,
+) -> Result<(), Failure> {
+    if host == 0 || bytes == 0 {
+        return Ok(());
+    }
+    let key = match dev.present.lookup(host, bytes) {
+        Lookup::Contained { key, .. } => key,
+        Lookup::PartlyPresent { begin, end } => return Err(partly(host, bytes, begin, end)),
+        Lookup::Absent => return Ok(()),
+    };
+    let Some(e) = dev.present.get_mut(key) else {
+        return Ok(());
+    };
+    match r {
+        Ref::Structured if e.structured > 0 => e.structured -= 1,
+        Ref::Dynamic if e.dynamic > 0 && e.dynamic != INFINITE => {
+            e.dynamic = if finalize { 0 } else { e.dynamic - 1 };
+        }
+        _ => return Ok(()),
+    }
+    if !e.unreferenced() {
+        return Ok(());
+    }
+    remove_range(dev, site, key, copyout.then_some((host, bytes)))
+}
+
+/// End the lifetime of the range keyed `key`: copy `copyout` (a section of
+/// it) to the host — pointers attached inside the section get back their
+/// host values — then forget the range and its attachments, clear its
+/// cells, and free its device memory unless the program owns it.
+pub fn remove_range(
+    dev: &mut DeviceState,
+    site: &Site,
+    key: usize,
+    copyout: Option<(usize, usize)>,
+) -> Result<(), Failure> {
+    let Some(e) = dev.present.get(key).copied() else {
+        return Ok(());
+    };
+    if let Some((h, n)) = copyout {
+        // Immediate detach of the pointers inside: the device copies would
+        // bring device addresses back; the host keeps its own values.
+        let saved: Vec<(usize, u64)> = dev
+            .present
+            .attached_in(h, h.saturating_add(n))
+            .into_iter()
+            // SAFETY: an attached pointer lies in a present host range.
+            .map(|p| (p, unsafe { std::ptr::read_unaligned(p as *const u64) }))
+            .collect();
+        notify::transfer("download", &(site.name)(), n, site.loc);
+        // SAFETY: the section is the program's host data of n bytes.
+        unsafe { dev.to_host(h as *mut c_void, e.device_of(h), n)? };
+        for (p, v) in saved {
+            // SAFETY: as above.
+            unsafe { std::ptr::write_unaligned(p as *mut u64, v) };
+        }
+    }
+    dev.present.remove(key);
+    refresh_cells(dev, e.host_begin, e.host_end)?;
+    if e.owner == Owner::Runtime {
+        dev.free(e.device)?;
+    }
+    Ok(())
+}
+
+/// Copy the present section `[host, host + bytes)` to the device or to the
+/// host (update). Not present: an error, or nothing with `if_present`.
+pub fn update(
+    dev: &mut DeviceState,
+    site: &Site,
+    host: usize,
+    bytes: usize,
+    to_device: bool,
+    if_present: bool,
+) -> Result<(), Failure> {
+    if host == 0 || bytes == 0 {
+        return Ok(());
+    }
+    let d = match dev.present.lookup(host, bytes) {
+        Lookup::Contained { device, .. } => device,
+        Lookup::PartlyPresent { begin, end } => return Err(partly(host, bytes, begin, end)),
+        Lookup::Absent if if_present => return Ok(()),
+        Lookup::Absent => return Err(Failure::new("not present on the device")),
+    };
+    if to_device {
+        notify::transfer("upload", &(site.name)(), bytes, site.loc);
+        // SAFETY: the section is the program's host data of `bytes` bytes.
+        unsafe { dev.to_device(d, host as *const c_void, bytes) }
+    } else {
+        notify::transfer("download", &(site.name)(), bytes, site.loc);
+        // SAFETY: as above.
+        unsafe { dev.to_host(host as *mut c_void, d, bytes) }
+    }
+}
+
+const PTR: usize = std::mem::size_of::<u64>();
+
+/// The attach action for the pointer stored at host address `ptr`: its
+/// device copy (if present) gets the device address of the pointer's
+/// target, counted per pointer. The target is found through the pointer's
+/// value, or — when that is not present and the value lies before `section`
+/// (a pointer member whose section starts later, `s->p[2:n]`) — through the
+/// present range containing `section`. A null pointer gets null. Returns
+/// whether the action was taken (the pointer is present). A target that is
+/// not present is an error.
+pub fn attach(dev: &mut DeviceState, ptr: usize, section: Option<usize>) -> Result<bool, Failure> {
+    if ptr == 0 {
+        return Ok(false);
+    }
+    let Lookup::Contained {
+        device: ptr_dev, ..
+    } = dev.present.lookup(ptr, PTR)
+    else {
+        return Ok(false);
+    };
+    // SAFETY: the pointer's storage is a present (so live) host range.
+    let value = unsafe { std::ptr::read_unaligned(ptr as *const u64) } as usize;
+    let target = if value == 0 {
+        Some(0)
+    } else {
+        dev.present.translate(value, value).or_else(|| {
+            section
+                .filter(|&s| value < s)
+                .and_then(|s| dev.present.translate(value, s))
+        })
+    };
+    let Some(target) = target else {
+        return Err(Failure::with(
+            "the pointer's target is not present on the device",
+            format!("the pointer holds {value:#x}"),
+        ));
+    };
+    let a = match dev.present.attachment(ptr) {
+        Some(a) if a.target == target => Attachment {
+            count: a.count + 1,
+            target,
+        },
+        _ => {
+            dev.write_pointer(ptr_dev, target)?;
+            Attachment { count: 1, target }
+        }
+    };
+    dev.present.set_attachment(ptr, a);
+    Ok(true)
+}
+
+/// The detach action (immediate with `finalize`) for the pointer at host
+/// address `ptr`: one attachment less; at zero its device copy gets the
+/// host pointer's value again. Not present or not attached: no action.
+pub fn detach(dev: &mut DeviceState, ptr: usize, finalize: bool) -> Result<(), Failure> {
+    if ptr == 0 {
+        return Ok(());
+    }
+    let Lookup::Contained {
+        device: ptr_dev, ..
+    } = dev.present.lookup(ptr, PTR)
+    else {
+        return Ok(());
+    };
+    let Some(a) = dev.present.attachment(ptr) else {
+        return Ok(());
+    };
+    let count = if finalize { 0 } else { a.count - 1 };
+    if count == 0 {
+        // SAFETY: the pointer's storage is a present (so live) host range.
+        let host_value = unsafe { std::ptr::read_unaligned(ptr as *const u64) };
+        dev.write_pointer(ptr_dev, host_value)?;
+    }
+    dev.present.set_attachment(ptr, Attachment { count, ..a });
+    Ok(())
+}
+
+/// `acc_map_data`: the program's device memory `device` becomes the device
+/// copy of `[host, host + bytes)`, present until `acc_unmap_data`.
+pub fn map_user(
+    dev: &mut DeviceState,
+    host: usize,
+    device: u64,
+    bytes: usize,
+) -> Result<(), Failure> {
+    if host == 0 || device == 0 {
+        return Err(Failure::new("null pointer"));
+    }
+    if bytes == 0 {
+        return Err(Failure::new("zero bytes"));
+    }
+    match dev.present.lookup(host, bytes) {
+        Lookup::Absent => {}
+        Lookup::Contained { key, .. } => {
+            let len = dev.present.get(key).map_or(0, Entry::len);
+            return Err(Failure::with(
+                "already present on the device",
+                format!("the present data is {len} bytes at {key:#x}"),
+            ));
+        }
+        Lookup::PartlyPresent { begin, end } => {
+            return Err(Failure::with(
+                "already partly present on the device",
+                format!("the present data is {} bytes at {begin:#x}", end - begin),
+            ))
+        }
+    }
+    let mut e = Entry::new(host, bytes, device, Owner::User);
+    e.dynamic = INFINITE;
+    dev.present
+        .insert(e)
+        .map_err(|why| internal(format!("present table: {why:?}")))?;
+    refresh_cells(dev, host, host.saturating_add(bytes))
+}
+
+/// `acc_unmap_data`: the range mapped at `host` by `acc_map_data` loses its
+/// dynamic reference (its device memory is the program's: never freed).
+/// While a data region still holds it, it stays present until that ends.
+pub fn unmap_user(dev: &mut DeviceState, site: &Site, host: usize) -> Result<(), Failure> {
+    let Some(e) = dev.present.get_mut(host).filter(|e| e.owner == Owner::User) else {
+        return Err(Failure::new("not mapped with acc_map_data"));
+    };
+    e.dynamic = 0;
+    if e.unreferenced() {
+        remove_range(dev, site, host, None)?;
+    }
+    Ok(())
+}
+
+/// Store into every cell of a host global in `[begin, end)` the global's
+/// device address (0 when it has no device copy).
+pub fn refresh_cells(dev: &mut DeviceState, begin: usize, end: usize) -> Result<(), Failure> {
+    let cells: Vec<(usize, u64)> = dev
+        .cells
+        .range(begin..end)
+        .flat_map(|(h, cs)| cs.iter().map(move |c| (*h, *c)))
+        .collect();
+    for (host, cell) in cells {
+        let value = match dev.present.lookup(host, 1) {
+            Lookup::Contained { device, .. } => device,
+            _ => 0,
+        };
+        dev.write_pointer(cell, value)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,110 @@
+//! The update directive (2.14.4) and the host_data construct (2.8).
+//!
+//! Owns: `__ptxrt_update` (copy each present section to the device or to
+//! the host, in order, on the construct's queue; a section that is not
+//! present is an error, or no action with `if_present`) and
+//! `__ptxrt_host_data_ptr` (the device address of a host address, for
+//! `use_device`). In host mode both do nothing / return their argument.
+//! May call: [`crate::device`], [`crate::mapping`], [`crate::queue`],
+//! [`crate::abi`], [`crate::error`].
+
+use crate::abi::{cstr_or, slice_of, Loc, SrcLoc, Update};
+use crate::device::{lock, DeviceState};
+use crate::error::{guard, report, Failure};
+use crate::mapping::{self, Site};
+use crate::queue;
+use std::ffi::{c_char, c_int, c_void};
+
+/// Run the update items on `dev`. On failure, the index of the item and why.
+pub fn update(
+    dev: &mut DeviceState,
+    loc: &SrcLoc,
+    items: &[Update],
+    if_present: bool,
+) -> Result<(), (usize, Failure)> {
+    for (i, u) in items.iter().enumerate() {
+        let name = || u.name_str();
+        let site = Site { loc, name: &name };
+        mapping::update(
+            dev,
+            &site,
+            u.host as usize,
+            u.bytes,
+            u.to_device != 0,
+            if_present,
+        )
+        .map_err(|f| (i, f))?;
+    }
+    Ok(())
+}
+
+/// The device address of host address `p` (use_device), `None` when it is
+/// not present; a null `p` is null.
+pub fn device_address(dev: &DeviceState, p: usize) -> Option<u64> {
+    if p == 0 {
+        return Some(0);
+    }
+    dev.present.translate(p, p)
+}
+
+/// `void __ptxrt_update(loc, items, n, if_present, async, nwaits, waits)`.
+///
+/// # Safety
+/// `items` must point at `n` valid items and `waits` at `nwaits` ints (or
+/// be null when there are none).
+#[no_mangle]
+pub unsafe extern "C" fn __ptxrt_update(
+    loc: *const Loc,
+    items: *const Update,
+    n: c_int,
+    if_present: c_int,
+    async_: c_int,
+    nwaits: c_int,
+    waits: *const c_int,
+) {
+    guard(|| {
+        // SAFETY: the compiler passes a valid __ptxrt_loc or null.
+        let loc = unsafe { SrcLoc::from_c(loc) };
+        // SAFETY: the compiler passes n items and nwaits queues.
+        let (items, waits) = unsafe { (slice_of(items, n), slice_of(waits, nwaits)) };
+        let mut rt = lock();
+        let Some(dev) = rt.current() else {
+            return;
+        };
+        let q = queue::prepare(dev, &loc, async_, nwaits, waits);
+        let r = queue::run(dev, q, |dev| update(dev, &loc, items, if_present != 0));
+        if let Err((i, f)) = r {
+            report(&loc, &items[i].name_str(), &f);
+        }
+    })
+}
+
+/// `void *__ptxrt_host_data_ptr(loc, name, p, if_present)`.
+///
+/// # Safety
+/// `name` must be NUL-terminated or null; `p` is only looked up.
+#[no_mangle]
+pub unsafe extern "C" fn __ptxrt_host_data_ptr(
+    loc: *const Loc,
+    name: *const c_char,
+    p: *const c_void,
+    if_present: c_int,
+) -> *mut c_void {
+    guard(|| {
+        let mut rt = lock();
+        let Some(dev) = rt.current() else {
+            return p.cast_mut();
+        };
+        match device_address(dev, p as usize) {
+            Some(d) => d as usize as *mut c_void,
+            None if if_present != 0 => p.cast_mut(),
+            None => report(
+                // SAFETY: the compiler passes a valid __ptxrt_loc or null.
+                unsafe { &SrcLoc::from_c(loc) },
+                // SAFETY: the name is NUL-terminated or null.
+                &unsafe { cstr_or(name, "<unnamed>") },
+                &Failure::new("not present on the device"),
+            ),
+        }
+    })
+}

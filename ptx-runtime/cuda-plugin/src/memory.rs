@@ -1,0 +1,278 @@
+//! Memory, copies, streams and events beyond plain allocation: memory info,
+//! zeroing, device-to-device copies, page-locked host memory (the staging
+//! buffers of large transfers), and the streams and events that let libptxrt
+//! overlap a DMA with its own host-side copy.
+//!
+//! Owns: the driver calls `cuMemGetInfo`, `cuMemsetD8`, `cuMemcpyDtoD`,
+//! `cuMemHostAlloc`/`cuMemFreeHost`, `cuPointerGetAttribute`, `cuStream*`,
+//! `cuMemcpy*Async`, `cuEvent*`.
+//! May call: the crate root's helpers (`entry`, `make_current`, `check`, `out`).
+
+use crate::{check, entry, make_current, out};
+use cust::sys as cu;
+use std::ffi::c_void;
+use std::ptr;
+
+/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
+///
+/// # Safety
+/// Called by libptxrt only, with the pointers the plugin ABI describes.
+#[export_name = "__ptxrt_plugin_mem_get_info"]
+pub unsafe extern "C" fn mem_get_info(dev: i32, free: *mut u64, total: *mut u64) -> i32 {
+    entry(|| {
+        make_current(dev)?;
+        let (mut f, mut t) = (0usize, 0usize);
+        // SAFETY: out-pointers to locals.
+        check("cuMemGetInfo", unsafe {
+            cu::cuMemGetInfo_v2(&mut f, &mut t)
+        })?;
+        *out(free, "free")? = f as u64;
+        *out(total, "total")? = t as u64;
+        Ok(())
+    })
+}
+
+/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
+///
+/// # Safety
+/// Called by libptxrt only, with the pointers the plugin ABI describes.
+#[export_name = "__ptxrt_plugin_memset_zero"]
+pub unsafe extern "C" fn memset_zero(dev: i32, dst: u64, bytes: usize) -> i32 {
+    entry(|| {
+        make_current(dev)?;
+        // SAFETY: libptxrt passes device memory of at least `bytes` bytes.
+        check("cuMemsetD8", unsafe { cu::cuMemsetD8_v2(dst, 0, bytes) })
+    })
+}
+
+/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
+///
+/// # Safety
+/// Called by libptxrt only, with the pointers the plugin ABI describes.
+#[export_name = "__ptxrt_plugin_memcpy_dtod"]
+pub unsafe extern "C" fn memcpy_dtod(dev: i32, dst: u64, src: u64, bytes: usize) -> i32 {
+    entry(|| {
+        make_current(dev)?;
+        // SAFETY: libptxrt passes device ranges of at least `bytes` bytes.
+        check("cuMemcpyDtoD", unsafe {
+            cu::cuMemcpyDtoD_v2(dst, src, bytes)
+        })?;
+        // cuMemcpyDtoD may return before the copy ends: finish it, as the
+        // ABI says the copy is synchronous.
+        // SAFETY: plain driver call on the current context.
+        check("cuCtxSynchronize", unsafe { cu::cuCtxSynchronize() })
+    })
+}
+
+/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
+///
+/// # Safety
+/// Called by libptxrt only, with the pointers the plugin ABI describes.
+#[export_name = "__ptxrt_plugin_host_alloc"]
+pub unsafe extern "C" fn host_alloc(dev: i32, bytes: usize, p: *mut *mut c_void) -> i32 {
+    entry(|| {
+        make_current(dev)?;
+        let p = out(p, "host pointer")?;
+        let mut h: *mut c_void = ptr::null_mut();
+        // SAFETY: out-pointer to a local.
+        check("cuMemHostAlloc", unsafe {
+            cu::cuMemHostAlloc(&mut h, bytes, cu::CU_MEMHOSTALLOC_PORTABLE)
+        })?;
+        *p = h;
+        Ok(())
+    })
+}
+
+/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
+///
+/// # Safety
+/// Called by libptxrt only, with the pointers the plugin ABI describes.
+#[export_name = "__ptxrt_plugin_host_free"]
+pub unsafe extern "C" fn host_free(dev: i32, p: *mut c_void) -> i32 {
+    entry(|| {
+        make_current(dev)?;
+        // SAFETY: p came from host_alloc.
+        check("cuMemFreeHost", unsafe { cu::cuMemFreeHost(p) })
+    })
+}
+
+/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
+///
+/// # Safety
+/// Called by libptxrt only, with the pointers the plugin ABI describes.
+#[export_name = "__ptxrt_plugin_host_is_pinned"]
+pub unsafe extern "C" fn host_is_pinned(dev: i32, p: *const c_void, pinned: *mut i32) -> i32 {
+    entry(|| {
+        make_current(dev)?;
+        let pinned = out(pinned, "pinned")?;
+        let mut kind: u32 = 0;
+        // SAFETY: the attribute is an unsigned int written to a local; the
+        // driver only looks the address up.
+        let r = unsafe {
+            cu::cuPointerGetAttribute(
+                (&mut kind as *mut u32).cast(),
+                cu::CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                p as cu::CUdeviceptr,
+            )
+        };
+        // Memory the driver does not know (plain malloc) is an invalid value.
+        *pinned = i32::from(
+            r == cu::CUresult::CUDA_SUCCESS && kind == cu::CUmemorytype::CU_MEMORYTYPE_HOST as u32,
+        );
+        Ok(())
+    })
+}
+
+/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
+///
+/// # Safety
+/// Called by libptxrt only, with the pointers the plugin ABI describes.
+#[export_name = "__ptxrt_plugin_stream_create"]
+pub unsafe extern "C" fn stream_create(dev: i32, stream: *mut *mut c_void) -> i32 {
+    entry(|| {
+        make_current(dev)?;
+        let stream = out(stream, "stream")?;
+        let mut s: cu::CUstream = ptr::null_mut();
+        // SAFETY: out-pointer to a local; flags 0: a blocking stream, ordered
+        // with the legacy default stream that kernels are launched on.
+        check("cuStreamCreate", unsafe { cu::cuStreamCreate(&mut s, 0) })?;
+        *stream = s.cast();
+        Ok(())
+    })
+}
+
+/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
+///
+/// # Safety
+/// Called by libptxrt only, with the pointers the plugin ABI describes.
+#[export_name = "__ptxrt_plugin_stream_destroy"]
+pub unsafe extern "C" fn stream_destroy(dev: i32, stream: *mut c_void) -> i32 {
+    entry(|| {
+        make_current(dev)?;
+        // SAFETY: the stream came from stream_create.
+        check("cuStreamDestroy", unsafe {
+            cu::cuStreamDestroy_v2(stream.cast())
+        })
+    })
+}
+
+/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
+///
+/// # Safety
+/// Called by libptxrt only, with the pointers the plugin ABI describes.
+#[export_name = "__ptxrt_plugin_stream_synchronize"]
+pub unsafe extern "C" fn stream_synchronize(dev: i32, stream: *mut c_void) -> i32 {
+    entry(|| {
+        make_current(dev)?;
+        // SAFETY: the stream came from stream_create.
+        check("cuStreamSynchronize", unsafe {
+            cu::cuStreamSynchronize(stream.cast())
+        })
+    })
+}
+
+/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
+///
+/// # Safety
+/// Called by libptxrt only, with the pointers the plugin ABI describes.
+#[export_name = "__ptxrt_plugin_memcpy_htod_async"]
+pub unsafe extern "C" fn memcpy_htod_async(
+    dev: i32,
+    dst: u64,
+    src: *const c_void,
+    bytes: usize,
+    stream: *mut c_void,
+) -> i32 {
+    entry(|| {
+        make_current(dev)?;
+        // SAFETY: libptxrt passes a host range of `bytes` that stays valid
+        // until the stream has run the copy, and device memory as long.
+        check("cuMemcpyHtoDAsync", unsafe {
+            cu::cuMemcpyHtoDAsync_v2(dst, src, bytes, stream.cast())
+        })
+    })
+}
+
+/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
+///
+/// # Safety
+/// Called by libptxrt only, with the pointers the plugin ABI describes.
+#[export_name = "__ptxrt_plugin_memcpy_dtoh_async"]
+pub unsafe extern "C" fn memcpy_dtoh_async(
+    dev: i32,
+    dst: *mut c_void,
+    src: u64,
+    bytes: usize,
+    stream: *mut c_void,
+) -> i32 {
+    entry(|| {
+        make_current(dev)?;
+        // SAFETY: as for memcpy_htod_async.
+        check("cuMemcpyDtoHAsync", unsafe {
+            cu::cuMemcpyDtoHAsync_v2(dst, src, bytes, stream.cast())
+        })
+    })
+}
+
+/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
+///
+/// # Safety
+/// Called by libptxrt only, with the pointers the plugin ABI describes.
+#[export_name = "__ptxrt_plugin_event_create"]
+pub unsafe extern "C" fn event_create(dev: i32, event: *mut *mut c_void) -> i32 {
+    entry(|| {
+        make_current(dev)?;
+        let event = out(event, "event")?;
+        let mut e: cu::CUevent = ptr::null_mut();
+        let flags = cu::CUevent_flags_enum::CU_EVENT_DISABLE_TIMING as u32;
+        // SAFETY: out-pointer to a local.
+        check("cuEventCreate", unsafe { cu::cuEventCreate(&mut e, flags) })?;
+        *event = e.cast();
+        Ok(())
+    })
+}
+
+/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
+///
+/// # Safety
+/// Called by libptxrt only, with the pointers the plugin ABI describes.
+#[export_name = "__ptxrt_plugin_event_destroy"]
+pub unsafe extern "C" fn event_destroy(dev: i32, event: *mut c_void) -> i32 {
+    entry(|| {
+        make_current(dev)?;
+        // SAFETY: the event came from event_create.
+        check("cuEventDestroy", unsafe {
+            cu::cuEventDestroy_v2(event.cast())
+        })
+    })
+}
+
+/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
+///
+/// # Safety
+/// Called by libptxrt only, with the pointers the plugin ABI describes.
+#[export_name = "__ptxrt_plugin_event_record"]
+pub unsafe extern "C" fn event_record(dev: i32, event: *mut c_void, stream: *mut c_void) -> i32 {
+    entry(|| {
+        make_current(dev)?;
+        // SAFETY: event and stream came from event_create / stream_create.
+        check("cuEventRecord", unsafe {
+            cu::cuEventRecord(event.cast(), stream.cast())
+        })
+    })
+}
+
+/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
+///
+/// # Safety
+/// Called by libptxrt only, with the pointers the plugin ABI describes.
+#[export_name = "__ptxrt_plugin_event_synchronize"]
+pub unsafe extern "C" fn event_synchronize(dev: i32, event: *mut c_void) -> i32 {
+    entry(|| {
+        make_current(dev)?;
+        // SAFETY: the event came from event_create.
+        check("cuEventSynchronize", unsafe {
+            cu::cuEventSynchronize(event.cast())
+        })
+    })
+}
