@@ -5,7 +5,8 @@
 #   bin/<name>             tests/programs/<name>.c compiled by target/release/accc -O2
 #                          (or tests/programs/<name>/*.c: each file accc -c, then linked)
 #   bin/libptxrt-cuda.so   the CUDA plugin (also as libptxrt_cuda.so, cargo's name)
-#   difftest-bin.tar.xz    dtbin/difftest_<seed>: the generated programs of
+#   difftest-bin.tar.xz    dtbin/<name>: every program's binary (tests/programs and the
+#                          generated ones), compressed; dtbin/difftest_<seed>: the generated programs of
 #                          tests/difftest (ACCC_DIFFTEST_COUNT, default 200, from seed
 #                          ACCC_DIFFTEST_FIRST, default 0), compiled the same way;
 #                          packed because they share most of their bytes (the runtime)
@@ -99,10 +100,9 @@ for src in "$ROOT"/tests/programs/*.c "$ROOT"/tests/programs/*/ "$WORK"/difftest
     name="$(basename "$src" .c)"
     if [ -d "$src" ]; then files=("$src"/*.c); else files=("$src"); fi
     echo "$name" >>"$BUNDLE/programs.txt"
-    case "$name" in
-        difftest_*) bin="$WORK/dtbin/$name" ;;
-        *) bin="$BUNDLE/bin/$name" ;;
-    esac
+    # Every program goes into one compressed archive (each links the runtime
+    # statically: ~2 MB apiece), unpacked by run.sh.
+    bin="$WORK/dtbin/$name"
 
     # Environment of both runs.
     sed -n 's|^// env:[[:space:]]*||p' "${files[@]}" | sed 's/[[:space:]]*=[[:space:]]*/=/' >"$BUNDLE/expected/$name.env"
@@ -266,7 +266,8 @@ while read -r name; do
     exp="$here/expected/$name"
     case "$name" in
         difftest_*) difftest=1 bin="$dtbin/$name" ;;
-        *) difftest=0 bin="$here/bin/$name" ;;
+        rdc_*) difftest=0 bin="$here/bin/$name" ;;
+        *) difftest=0 bin="$dtbin/$name" ;;
     esac
     if [ -f "$exp.compile-error" ]; then
         echo "FAIL $name: accc could not compile it ($(head -n1 "$exp.compile-error"))"

@@ -30,6 +30,9 @@ pub fn independent(text: &str, body: &Node<Statement>, var: &str) -> Result<(), 
         written: HashSet::new(),
         problem: None,
     };
+    if exits_early(body) {
+        return Err("it can leave early ('break', 'return' or 'goto')".into());
+    }
     d.visit_statement(&body.node, &body.span);
     if let Some(p) = d.problem {
         return Err(p);
@@ -54,6 +57,32 @@ pub fn independent(text: &str, body: &Node<Statement>, var: &str) -> Result<(), 
         }
     }
     Ok(())
+}
+
+/// True when `body` has a `break` that leaves the loop it is the body of
+/// (not one of a loop or switch nested in it), a `return` or a `goto`.
+fn exits_early(body: &Node<Statement>) -> bool {
+    fn walk(s: &Statement, nested: bool) -> bool {
+        match s {
+            Statement::Break => !nested,
+            Statement::Return(_) | Statement::Goto(_) => true,
+            Statement::Compound(items) => items.iter().any(|i| match &i.node {
+                BlockItem::Statement(st) => walk(&st.node, nested),
+                _ => false,
+            }),
+            Statement::If(i) => {
+                walk(&i.node.then_statement.node, nested)
+                    || i.node.else_statement.as_ref().is_some_and(|e| walk(&e.node, nested))
+            }
+            Statement::Labeled(l) => walk(&l.node.statement.node, nested),
+            Statement::For(f) => walk(&f.node.statement.node, true),
+            Statement::While(w) => walk(&w.node.statement.node, true),
+            Statement::DoWhile(w) => walk(&w.node.statement.node, true),
+            Statement::Switch(w) => walk(&w.node.statement.node, true),
+            _ => false,
+        }
+    }
+    walk(&body.node, false)
 }
 
 struct Deps<'a> {
@@ -291,6 +320,8 @@ mod tests {
         assert!(check("a[0] = b[i];").is_err());
         assert!(check("*(a + i) = 1.0f;").is_err());
         assert!(check("a[i] = g(a, i);").is_err());
+        assert!(check("{ if (a[i] > 0) break; b[i] = 1; }").is_err());
+        assert_eq!(check("{ for (int k = 0; k < 3; k++) if (k) break; a[i] = 1; }"), Ok(()));
         assert_eq!(check("a[i] = sqrtf(b[i]);"), Ok(()));
     }
 }

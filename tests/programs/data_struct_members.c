@@ -25,7 +25,6 @@ int main(void)
         s.idx[i] = (i * 7) % s.n;
     }
     double out[500];
-    sparse *ps = &s;
 
 #pragma acc data copyin(s) copyin(s.val[0:s.n], s.idx[0:s.n]) copyout(out)
     {
@@ -33,9 +32,10 @@ int main(void)
         for (int i = 0; i < s.n; i++)
             out[i] = s.val[s.idx[i]] * s.scale[i % 4];
     }
-#pragma acc parallel loop copy(ps->scale[0:4]) copyin(ps[0:1])
+    // A member array alone: the struct itself is copied implicitly, first.
+#pragma acc parallel loop copy(s.scale[0:4])
     for (int k = 0; k < 1; k++)
-        ps->scale[2] = 10.0;
+        s.scale[2] = 10.0;
 
     double sum = 0;
     for (int i = 0; i < s.n; i++)

@@ -1,4 +1,4 @@
-// gpu-expect-fail: fail_not_present\.c:10: error: parallel loop: not present on the device: a\[0:n\]
+// gpu-expect-fail: fail_not_present\.c:10: error: parallel loop: not present on the device: 'a\[0:n\]'
 // A present clause on data that is not on the device stops the program with
 // one line naming the variable, the construct and the line.
 #include <stdio.h>

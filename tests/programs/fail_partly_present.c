@@ -1,4 +1,4 @@
-// gpu-expect-fail: fail_partly_present\.c:12: error: parallel loop: only partly present on the device: a\[0:200\]
+// gpu-expect-fail: fail_partly_present\.c:12: error: parallel loop: only partly present on the device: 'a\[0:200\]'
 // A section that extends beyond the present data is an error naming it.
 #include <stdio.h>
 

@@ -1,4 +1,4 @@
-// gpu-expect-fail: fail_update_absent\.c:9: error: update: not present on the device: x
+// gpu-expect-fail: fail_update_absent\.c:9: error: update: not present on the device: 'x'
 // update self of data that is not on the device (and no if_present).
 #include <stdio.h>
 
