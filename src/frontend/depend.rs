@@ -4,12 +4,16 @@
 //!
 //! Owns: [`independent`]. The test accepts a loop when (1) every scalar it
 //! assigns is declared inside its body, (2) it stores only through array
-//! subscripts (`a[…]…`), and (3) every access to an array it stores into
-//! uses the same subscripts, which mention the loop variable. Anything else
-//! (a recurrence `a[i] = a[i-1]`, a sum into an outer scalar, a store through
-//! a pointer, a call of anything but the math library) keeps the loop
-//! sequential. The full affine test of the
-//! scheduling work will replace this. May call: `canon`.
+//! subscripts (`a[…]…`), (3) every access to an array it stores into uses
+//! the same subscripts, one of which is injective in the loop variable (an
+//! affine `c*i + e`, `c` a nonzero constant, `e` the same in every
+//! iteration), and (4) no two of the arrays it accesses can overlap (arrays
+//! and `restrict` pointers do not; another pointer may point anywhere, so
+//! it must be the only base the loop accesses). Anything
+//! else (a recurrence `a[i] = a[i-1]`, a sum into an outer scalar, a store
+//! through a pointer expression, an indirect store `a[idx[i]]`, a call of
+//! anything but the math library) keeps the loop sequential. May call:
+//! `canon`, `effects`.
 
 use super::canon::declarator_name;
 use super::effects::{assigns, is_inc_dec};
@@ -20,13 +24,22 @@ use std::collections::{HashMap, HashSet};
 
 /// `Ok(())` when the loop body `body` over variable `var` has no
 /// loop-carried dependence by the rules above; otherwise why not.
-pub fn independent(text: &str, body: &Node<Statement>, var: &str) -> Result<(), String> {
+/// `is_array(name)` says whether a variable of the enclosing scope owns its
+/// memory — an array object or a `restrict` pointer (`Some(true)`) — or is
+/// a pointer that may reach another's (`Some(false)`); `None`: unknown.
+pub fn independent(
+    text: &str,
+    body: &Node<Statement>,
+    var: &str,
+    is_array: &dyn Fn(&str) -> Option<bool>,
+) -> Result<(), String> {
     let mut d = Deps {
         text,
         var,
         declared: HashSet::new(),
         scalar_writes: vec![],
         accesses: HashMap::new(),
+        subscripts: HashMap::new(),
         written: HashSet::new(),
         problem: None,
     };
@@ -41,6 +54,9 @@ pub fn independent(text: &str, body: &Node<Statement>, var: &str) -> Result<(), 
         return Err(format!("'{s}' is assigned in every iteration"));
     }
     for base in &d.written {
+        if d.declared.contains(base) {
+            continue; // an array of the iteration's own
+        }
         let texts = d.accesses.get(base).cloned().unwrap_or_default();
         if texts.len() != 1 {
             let mut t: Vec<_> = texts.into_iter().map(|(t, _)| t).collect();
@@ -55,8 +71,101 @@ pub fn independent(text: &str, body: &Node<Statement>, var: &str) -> Result<(), 
                 "'{base}' is written at a subscript that does not depend on '{var}'"
             ));
         }
+        let varying =
+            |name: &str| d.declared.contains(name) || d.scalar_writes.iter().any(|s| s == name);
+        let subs = d.subscripts.get(base).map(Vec::as_slice).unwrap_or(&[]);
+        if !subs.iter().any(|s| injective(&s.node, var, &varying)) {
+            let (t, _) = texts.iter().next().cloned().unwrap_or_default();
+            return Err(format!(
+                "'{t}' may be the same element in two iterations (no subscript is '{var}' plus a value fixed in the loop)"
+            ));
+        }
+    }
+    // Distinct arrays never overlap; a pointer may point into anything.
+    let mut bases: Vec<&String> = d
+        .accesses
+        .keys()
+        .filter(|b| !d.declared.contains(*b))
+        .collect();
+    bases.sort();
+    for w in &d.written {
+        if d.declared.contains(w) {
+            continue;
+        }
+        for b in bases.iter().filter(|b| **b != w) {
+            let pointer = |n: &str| is_array(n) != Some(true);
+            if pointer(w) || pointer(b) {
+                let p = if pointer(w) { w } else { b };
+                return Err(format!(
+                    "'{w}' and '{b}' may overlap ('{p}' is a pointer; add 'independent' if they never do)"
+                ));
+            }
+        }
     }
     Ok(())
+}
+
+/// `e` is `c*var + e'` for a nonzero integer constant `c` and an `e'` that
+/// does not change during the loop (no `varying` variable, no memory
+/// access, no call), so distinct values of `var` give distinct values.
+fn injective(e: &Expression, var: &str, varying: &dyn Fn(&str) -> bool) -> bool {
+    /// The coefficient of `var` in `e`, or `None` when `e` is not affine in
+    /// `var` with loop-invariant other terms.
+    fn coef(e: &Expression, var: &str, varying: &dyn Fn(&str) -> bool) -> Option<i128> {
+        match e {
+            Expression::Identifier(id) if id.node.name == var => Some(1),
+            Expression::Identifier(id) => (!varying(&id.node.name)).then_some(0),
+            Expression::Constant(c) => match &c.node {
+                Constant::Integer(_) | Constant::Character(_) => Some(0),
+                Constant::Float(_) => None,
+            },
+            Expression::Cast(c) => coef(&c.node.expression.node, var, varying),
+            Expression::UnaryOperator(u) => match u.node.operator.node {
+                UnaryOperator::Minus => coef(&u.node.operand.node, var, varying).map(|c| -c),
+                UnaryOperator::Plus => coef(&u.node.operand.node, var, varying),
+                _ => None,
+            },
+            Expression::BinaryOperator(b) => {
+                let l = coef(&b.node.lhs.node, var, varying)?;
+                let r = coef(&b.node.rhs.node, var, varying)?;
+                match b.node.operator.node {
+                    BinaryOperator::Plus => l.checked_add(r),
+                    BinaryOperator::Minus => l.checked_sub(r),
+                    BinaryOperator::Multiply => match (l, r) {
+                        (0, 0) => Some(0),
+                        (c, 0) => int_constant(&b.node.rhs.node).and_then(|k| c.checked_mul(k)),
+                        (0, c) => int_constant(&b.node.lhs.node).and_then(|k| c.checked_mul(k)),
+                        _ => None,
+                    },
+                    // Other operators of invariant operands are invariant.
+                    BinaryOperator::Divide
+                    | BinaryOperator::Modulo
+                    | BinaryOperator::ShiftLeft
+                    | BinaryOperator::ShiftRight
+                    | BinaryOperator::BitwiseAnd
+                    | BinaryOperator::BitwiseOr
+                    | BinaryOperator::BitwiseXor
+                        if l == 0 && r == 0 =>
+                    {
+                        Some(0)
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+    fn int_constant(e: &Expression) -> Option<i128> {
+        match e {
+            Expression::Constant(c) => match &c.node {
+                Constant::Integer(i) => super::literal::int_constant(i).ok().map(|(v, _)| v),
+                _ => None,
+            },
+            Expression::Cast(c) => int_constant(&c.node.expression.node),
+            _ => None,
+        }
+    }
+    coef(e, var, varying).is_some_and(|c| c != 0)
 }
 
 /// True when `body` has a `break` that leaves the loop it is the body of
@@ -72,7 +181,10 @@ fn exits_early(body: &Node<Statement>) -> bool {
             }),
             Statement::If(i) => {
                 walk(&i.node.then_statement.node, nested)
-                    || i.node.else_statement.as_ref().is_some_and(|e| walk(&e.node, nested))
+                    || i.node
+                        .else_statement
+                        .as_ref()
+                        .is_some_and(|e| walk(&e.node, nested))
             }
             Statement::Labeled(l) => walk(&l.node.statement.node, nested),
             Statement::For(f) => walk(&f.node.statement.node, true),
@@ -92,6 +204,8 @@ struct Deps<'a> {
     scalar_writes: Vec<String>,
     /// Array base → the distinct access texts (and whether they use `var`).
     accesses: HashMap<String, HashSet<(String, bool)>>,
+    /// Array base → the subscripts of its first access.
+    subscripts: HashMap<String, Vec<Node<Expression>>>,
     written: HashSet<String>,
     problem: Option<String>,
 }
@@ -157,6 +271,9 @@ impl<'ast> Visit<'ast> for Deps<'_> {
             let text = self.text[span.start..span.end]
                 .split_whitespace()
                 .collect::<String>();
+            self.subscripts
+                .entry(base.clone())
+                .or_insert_with(|| subs.iter().map(|s| (*s).clone()).collect());
             self.accesses
                 .entry(base)
                 .or_default()
@@ -285,9 +402,11 @@ mod tests {
         assert_eq!(score("i"), 0);
     }
 
+    /// The dependence test of `for (int i …) BODY` where `a`, `b`, `m`
+    /// are arrays, `p`, `q` pointers.
     fn check(body: &str) -> Result<(), String> {
         let src = format!(
-            "void f(int n, float *a, float *b, float s) {{ for (int i = 0; i < n; i++) {body} }}"
+            "void f(int n, float *p, float *q, float s, int k) {{ for (int i = 0; i < n; i++) {body} }}"
         );
         let p =
             lang_c::driver::parse_preprocessed(&lang_c::driver::Config::with_gcc(), src.clone())
@@ -304,7 +423,12 @@ mod tests {
         let Statement::For(fs) = &st.node else {
             return Err("not a for".into());
         };
-        independent(&src, &fs.node.statement, "i")
+        let is_array = |name: &str| match name {
+            "a" | "b" | "m" | "idx" => Some(true),
+            "p" | "q" => Some(false),
+            _ => None,
+        };
+        independent(&src, &fs.node.statement, "i", &is_array)
     }
 
     #[test]
@@ -321,7 +445,34 @@ mod tests {
         assert!(check("*(a + i) = 1.0f;").is_err());
         assert!(check("a[i] = g(a, i);").is_err());
         assert!(check("{ if (a[i] > 0) break; b[i] = 1; }").is_err());
-        assert_eq!(check("{ for (int k = 0; k < 3; k++) if (k) break; a[i] = 1; }"), Ok(()));
+        assert_eq!(
+            check("{ for (int k = 0; k < 3; k++) if (k) break; a[i] = 1; }"),
+            Ok(())
+        );
         assert_eq!(check("a[i] = sqrtf(b[i]);"), Ok(()));
+    }
+
+    #[test]
+    fn needs_an_injective_subscript() {
+        assert_eq!(check("a[2 * i + k] = b[i];"), Ok(()));
+        assert_eq!(check("for (int j = 0; j < 4; j++) m[i][j] = b[j];"), Ok(()));
+        assert_eq!(check("a[n - 1 - i] = b[i];"), Ok(()));
+        assert!(check("a[idx[i]] = b[i];").is_err());
+        assert!(check("a[i / 2] = b[i];").is_err());
+        assert!(check("a[i * i] = b[i];").is_err());
+        assert!(check("a[0 * i] = b[i];").is_err());
+        assert!(check("a[i * k] = b[i];").is_err()); // k may be 0
+                                                     // The inner loop's j varies: iterations i and i+1 share elements.
+        assert!(check("for (int j = 0; j < 4; j++) a[i + j] = b[j];").is_err());
+        assert!(check("{ int t = i / 2; a[t] = b[i]; }").is_err());
+    }
+
+    #[test]
+    fn pointers_may_overlap() {
+        assert_eq!(check("p[i] = 2.0f * p[i];"), Ok(()));
+        assert!(check("p[i] = q[i];").is_err());
+        assert!(check("p[i] = a[i];").is_err());
+        assert!(check("a[i] = p[i];").is_err());
+        assert!(check("a[i] = b[i] * s;").is_ok());
     }
 }

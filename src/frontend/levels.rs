@@ -507,8 +507,9 @@ impl Walker<'_> {
             d.vector_len = Some(tile.iter().product::<u32>().min(1024).to_string());
         }
         if !tile.is_empty() {
-            let sizes: Vec<String> = tile.iter().map(u32::to_string).collect();
-            d.why.push_str(&format!(", tile({})", sizes.join("x")));
+            // As written: the innermost loop's size first.
+            let sizes: Vec<String> = tile.iter().rev().map(u32::to_string).collect();
+            d.why.push_str(&format!(", tile({})", sizes.join(",")));
         }
         plan.remarks.push((c.loc.clone(), d.why.clone()));
         // A loop without directive that stays sequential keeps C's semantics.
@@ -659,7 +660,21 @@ impl Walker<'_> {
                                 "its variable '{}' is declared outside the loop",
                                 k.var
                             )),
-                            _ => super::depend::independent(w.text, &c.f.node.statement, k.var),
+                            _ => super::depend::independent(
+                                w.text,
+                                &c.f.node.statement,
+                                k.var,
+                                &|name| {
+                                    w.scope.lookup(name).map(|s| {
+                                        s.restrict
+                                            || matches!(
+                                                s.ty,
+                                                super::ctype::CType::Array(..)
+                                                    | super::ctype::CType::Vla(..)
+                                            )
+                                    })
+                                },
+                            ),
                         });
                 match proven {
                     Ok(()) => (true, None),
@@ -845,6 +860,39 @@ fn describe(par: Parallelism, collapse: u32) -> String {
 }
 
 impl RegionPlan {
+    /// The remarks with the thread counts of `launch` (this plan's launch)
+    /// filled in: `vector(block.x)` becomes `vector(block.x=128)`.
+    pub fn sized_remarks(&self, launch: &Launch) -> Vec<(SrcLoc, String)> {
+        let size = |g: &GridSize| match g {
+            GridSize::Const(n) => Some(n.to_string()),
+            GridSize::Host(e) => Some(
+                e.strip_prefix('(')
+                    .and_then(|s| s.strip_suffix(')'))
+                    .filter(|s| s.chars().all(|c| c.is_alphanumeric() || c == '_'))
+                    .unwrap_or(e)
+                    .to_string(),
+            ),
+            GridSize::FromTrip { .. } => None,
+        };
+        self.remarks
+            .iter()
+            .map(|(loc, text)| {
+                let mut text = text.clone();
+                for (k, dim) in DIM.iter().enumerate() {
+                    if let Some(n) = size(&launch.block[k]) {
+                        for what in ["vector", "workers"] {
+                            text = text.replace(
+                                &format!("{what}(block.{dim})"),
+                                &format!("{what}(block.{dim}={n})"),
+                            );
+                        }
+                    }
+                }
+                (loc.clone(), text)
+            })
+            .collect()
+    }
+
     /// The launch geometry: the construct's sizes, the loops' clauses, the
     /// trip counts of the loops on each grid dimension; `used` adds the
     /// levels of routines the region calls.

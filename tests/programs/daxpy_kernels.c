@@ -1,6 +1,7 @@
 // tolerance: 1e-12
 // Doubles are printed with %.15e; the device may contract a*x+y into an fma.
-// daxpy with `kernels loop` on doubles; the compiler chooses the schedule.
+// daxpy with `kernels loop` on doubles; the compiler chooses the schedule
+// (restrict pointers: accc may prove the loop independent).
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -8,8 +9,8 @@ int main(void)
 {
     int n = 300007;
     double alpha = -0.75;
-    double *x = malloc(n * sizeof(double));
-    double *y = malloc(n * sizeof(double));
+    double *restrict x = malloc(n * sizeof(double));
+    double *restrict y = malloc(n * sizeof(double));
     double *ref = malloc(n * sizeof(double));
 
     for (int i = 0; i < n; i++) {

@@ -7,8 +7,8 @@
 int main(void)
 {
     int n = 4099;
-    long *a = malloc(n * sizeof(long));
-    long *b = malloc(n * sizeof(long));
+    long *restrict a = malloc(n * sizeof(long));
+    long *restrict b = malloc(n * sizeof(long));
     long total = 0;
     for (int i = 0; i < n; i++) {
         a[i] = 0;
