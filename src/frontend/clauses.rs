@@ -113,6 +113,15 @@ impl ClauseCtx<'_> {
     /// Resolves one data clause item to a host range.
     pub fn data_item(&self, v: &VarRef, kind: MapKind, flags: u32) -> DResult<DataItem> {
         let (ty, r) = self.range(v)?;
+        // A const object is never written: `copy` needs only its copy-in half.
+        let kind = match kind {
+            MapKind::Copy if self.is_readonly(v) => MapKind::CopyIn,
+            MapKind::CopyOut => {
+                self.check_writable(v, "copyout")?;
+                kind
+            }
+            _ => kind,
+        };
         let attach = r.pointer_member.as_ref().map(|p| HostMap {
             name: p.clone(),
             start: format!("(const void *)&({p})"),
@@ -133,6 +142,36 @@ impl ClauseCtx<'_> {
             },
             attach,
         })
+    }
+
+    /// Whether `v` lies inside a const-qualified object (reached without
+    /// going through a pointer), which the host may keep in read-only memory.
+    pub fn is_readonly(&self, v: &VarRef) -> bool {
+        self.scope.lookup(&v.base.name).is_some_and(|s| s.readonly)
+            && !v
+                .path
+                .iter()
+                .any(|a| matches!(a, Access::Member { arrow: true, .. }))
+    }
+
+    /// An error when `clause` would copy device data into the const object
+    /// `v` (writing read-only memory).
+    pub fn check_writable(&self, v: &VarRef, clause: &str) -> DResult<()> {
+        if self.is_readonly(v) {
+            return self.err(
+                v.span.start,
+                format!(
+                    "'{}' is const-qualified; '{clause}' would write to it{}",
+                    v.text,
+                    if clause == "copyout" {
+                        " (use 'copyin')"
+                    } else {
+                        ""
+                    }
+                ),
+            );
+        }
+        Ok(())
     }
 
     /// An `attach`/`detach` item: a pointer lvalue (`p`, `s.p`, `a[i]`).

@@ -225,7 +225,7 @@ impl Walker<'_> {
                     }
                 }
             }
-            let (maps, _) = self.kernel_data(&items, &params, &vars, default_present);
+            let (maps, _) = self.kernel_data(&items, &params, &vars, default_present, Some(&loc));
             self.plan.constructs.push(Construct {
                 kind: ConstructKind::Data,
                 name: name.to_string(),
@@ -265,18 +265,19 @@ impl Walker<'_> {
         };
         for ((seg, plan), (body, params, vars)) in segments.iter().zip(&plans).zip(lowered) {
             let (maps, args) = if whole_maps {
-                self.kernel_data(&items, &params, &vars, default_present)
+                self.kernel_data(&items, &params, &vars, default_present, Some(&loc))
             } else {
                 (
                     vec![],
-                    self.kernel_data(&[], &params, &vars, default_present).1,
+                    self.kernel_data(&[], &params, &vars, default_present, None)
+                        .1,
                 )
             };
             let launch = plan.launch(
                 &sizes,
                 call_levels(&body.body, |f| self.routines.level_of(f)),
             );
-            self.remarks.extend(plan.remarks.iter().cloned());
+            self.remarks.extend(plan.sized_remarks(&launch));
             let kernel = self.module.kernels.len();
             let kloc = if whole_maps {
                 loc.clone()

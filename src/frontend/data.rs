@@ -19,7 +19,7 @@ use crate::ir::host::{
     AsyncSpec, Construct, ConstructKind, HostArg, HostMap, MapKind, UpdateItem, MAP_READONLY,
     MAP_ZERO,
 };
-use crate::ir::{Param, ParamMode};
+use crate::ir::{Param, ParamMode, SrcLoc};
 use lang_c::ast::Statement;
 use lang_c::span::Node;
 
@@ -270,6 +270,9 @@ impl Walker<'_> {
                     };
                     for v in &dc.vars {
                         let (_, r) = ctx.range(v)?;
+                        if !to_device {
+                            ctx.check_writable(v, "update self")?;
+                        }
                         updates.push(UpdateItem {
                             name: v.text.clone(),
                             start: r.start,
@@ -385,12 +388,16 @@ impl Walker<'_> {
     /// translated through the present table, `deviceptr` pointers as they
     /// are, `no_create` ones translated when present. An aggregate whose
     /// members appear in clauses is mapped first, so their attaches find it.
+    ///
+    /// With `remark_at`, each implicit map is also a remark there
+    /// (`generating implicit copyin(w)`, for `-Minfo=accel`).
     pub fn kernel_data(
-        &self,
+        &mut self,
         items: &[DataItem],
         params: &[Param],
         vars: &[HostVar],
         default_present: bool,
+        remark_at: Option<&SrcLoc>,
     ) -> (Vec<HostMap>, Vec<HostArg>) {
         let implicit_kind = if default_present {
             MapKind::Present
@@ -435,11 +442,17 @@ impl Walker<'_> {
             }
             let explicit = vis.is_some();
             if !explicit {
+                // A const object is never copied back (it may be read-only).
+                let readonly = self.scope.lookup(&var.name).is_some_and(|s| s.readonly);
                 let whole = |start: String| HostMap {
                     name: var.name.clone(),
                     start,
                     bytes: format!("sizeof({})", var.name),
-                    kind: implicit_kind,
+                    kind: if readonly && implicit_kind == MapKind::Copy {
+                        MapKind::CopyIn
+                    } else {
+                        implicit_kind
+                    },
                     flags: 0,
                 };
                 if var.by_ref {
@@ -464,6 +477,19 @@ impl Walker<'_> {
                 section: vis.as_ref().map(|v| v.start.clone()),
                 if_present: vis.as_ref().is_some_and(|v| v.no_create),
             });
+        }
+        if let Some(loc) = remark_at {
+            for m in first.iter().chain(&implicit) {
+                let kind = match m.kind {
+                    MapKind::CopyIn => "copyin",
+                    MapKind::Present => "present",
+                    _ => "copy",
+                };
+                self.remarks.push((
+                    loc.clone(),
+                    format!("generating implicit {kind}({})", m.name),
+                ));
+            }
         }
         let mut maps = first;
         maps.extend(Self::maps_of(items));

@@ -59,6 +59,8 @@ pub fn base_type(
                         name: en.node.identifier.node.name.clone(),
                         ty: CType::INT,
                         kind: SymKind::EnumConst(next),
+                        readonly: false,
+                        restrict: false,
                     });
                     next += 1;
                 }
@@ -203,6 +205,40 @@ pub fn type_name(t: &Node<TypeName>, scope: &mut Scope, sm: &SourceMap) -> DResu
         Some(d) => Ok(apply_declarator(base, d, scope, sm)?.1),
         None => Ok(base),
     }
+}
+
+/// Whether a declarator makes a pointer or a function (anywhere in its
+/// nesting), so that a `const` in the specifiers qualifies what it points
+/// to or returns rather than the declared object.
+pub fn declares_pointer(d: &Node<Declarator>) -> bool {
+    d.node.derived.iter().any(|dd| {
+        matches!(
+            dd.node,
+            DerivedDeclarator::Pointer(_)
+                | DerivedDeclarator::Function(_)
+                | DerivedDeclarator::KRFunction(_)
+        )
+    }) || matches!(&d.node.kind.node, DeclaratorKind::Declarator(inner) if declares_pointer(inner))
+}
+
+/// Whether a declarator declares a `restrict`-qualified pointer
+/// (`T *restrict p`).
+pub fn restrict_pointer(d: &Node<Declarator>) -> bool {
+    let pointers: Vec<_> = d
+        .node
+        .derived
+        .iter()
+        .filter_map(|dd| match &dd.node {
+            DerivedDeclarator::Pointer(q) => Some(q),
+            _ => None,
+        })
+        .collect();
+    matches!(&d.node.kind.node, DeclaratorKind::Identifier(_))
+        && d.node.derived.len() == 1
+        && pointers.len() == 1
+        && pointers[0].iter().any(|q| {
+            matches!(&q.node, PointerQualifier::TypeQualifier(t) if t.node == TypeQualifier::Restrict)
+        })
 }
 
 /// Applies a declarator to a base type: returns the declared name (if any)

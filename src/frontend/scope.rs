@@ -30,6 +30,13 @@ pub struct Symbol {
     pub name: String,
     pub ty: CType,
     pub kind: SymKind,
+    /// The object itself is const-qualified (`const double w[5]`, not
+    /// `const double *p`): the host may keep it in read-only memory, so no
+    /// data movement ever copies into it.
+    pub readonly: bool,
+    /// A `restrict`-qualified pointer (`double *restrict p`): what it
+    /// points to is reached through no other name.
+    pub restrict: bool,
 }
 
 /// A stack of block scopes; the first is file scope.

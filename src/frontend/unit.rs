@@ -231,6 +231,9 @@ impl<'a> Walker<'a> {
         // Types accc cannot use on the device (long double, structs) are kept
         // as opaque: an error comes only if a region uses them.
         let base = base.unwrap_or(CType::Unsupported("an unsupported type".into()));
+        let readonly = d.node.specifiers.iter().any(|s| {
+            matches!(&s.node, DeclarationSpecifier::TypeQualifier(q) if q.node == TypeQualifier::Const)
+        });
         let mut names = vec![];
         for id in &d.node.declarators {
             let (name, ty) = declare::apply_declarator(
@@ -252,6 +255,8 @@ impl<'a> Walker<'a> {
                 name: name.node.name.clone(),
                 ty,
                 kind,
+                readonly: readonly && !declare::declares_pointer(&id.node.declarator),
+                restrict: declare::restrict_pointer(&id.node.declarator),
             });
         }
         self.routine_on_decl(d.span.start, &names);
@@ -276,6 +281,8 @@ impl<'a> Walker<'a> {
             name: name.node.name.clone(),
             ty,
             kind: SymKind::Function,
+            readonly: false,
+            restrict: false,
         });
         self.scope.push();
         // Parameters: from the function declarator (the innermost one).
@@ -312,6 +319,8 @@ impl<'a> Walker<'a> {
                 name: name.node.name.clone(),
                 ty,
                 kind: SymKind::Param,
+                readonly: false,
+                restrict: declare::restrict_pointer(d),
             });
         }
     }

@@ -297,6 +297,8 @@ impl Lower<'_> {
                     name: name.node.name.clone(),
                     ty,
                     kind,
+                    readonly: false,
+                    restrict: false,
                 });
                 continue;
             }
