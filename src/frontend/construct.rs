@@ -294,6 +294,7 @@ impl Walker<'_> {
                 params,
                 body,
                 launch,
+                scratch: None,
             });
             self.plan.constructs.push(Construct {
                 kind: ConstructKind::Compute { kernel, args },

@@ -204,4 +204,16 @@ pub enum Expr {
     /// The device address held in cell number `n` of the module (a
     /// pointer: the device copy of a declared global).
     Cell(u32),
+    /// Warp shuffle, butterfly: the value of `value` in the lane whose index
+    /// is this lane's XOR `lane_xor` (`u32`), exchanged among the lanes of
+    /// the `u32` mask `members` (every one of which executes it together).
+    /// The node's type is `value`'s: an integer or float of at most 64 bits.
+    Shuffle {
+        value: ExprId,
+        lane_xor: ExprId,
+        members: ExprId,
+    },
+    /// The address of element 0 of the function's shared array number `n`
+    /// ([`Function::shared`](super::Function::shared)): `ptr<E>`.
+    SharedAddr(u32),
 }

@@ -38,6 +38,9 @@ pub struct Function {
     pub expr_locs: Vec<Option<SrcLoc>>,
     /// The locals (kernel parameters among them, in any order).
     pub locals: Vec<Local>,
+    /// Arrays in the block's shared memory (one copy per gang, shared by
+    /// its threads): each an [`Type::Array`]. Only in kernels.
+    pub shared: Vec<Type>,
     /// The statements.
     pub body: Block,
 }
@@ -90,6 +93,7 @@ impl Function {
             | Expr::Local(_)
             | Expr::LocalAddr(_)
             | Expr::Special(_)
+            | Expr::SharedAddr(_)
             | Expr::Cell(_) => vec![],
             Expr::Load(a) | Expr::Cast(a) | Expr::Unary { arg: a, .. } => vec![*a],
             Expr::PtrAdd { base: a, index: b }
@@ -102,6 +106,11 @@ impl Function {
                 otherwise,
             } => vec![*cond, *then, *otherwise],
             Expr::Math { args, .. } => args.clone(),
+            Expr::Shuffle {
+                value,
+                lane_xor,
+                members,
+            } => vec![*value, *lane_xor, *members],
         }
     }
 

@@ -24,6 +24,7 @@ mod function;
 pub mod host;
 mod module;
 mod print;
+mod reduce;
 mod stmt;
 mod types;
 mod validate;
@@ -31,11 +32,14 @@ mod validate;
 pub use expr::{BinOp, CmpOp, Expr, ExprId, Literal, MathFunc, Special, UnOp};
 pub use function::{Function, Local, LocalId};
 pub use module::{
-    Cell, DeviceFunction, GridSize, Kernel, Launch, Linkage, Module, Param, ParamMode, RoutineLevel,
+    Cell, DeviceFunction, GridSize, Kernel, Launch, Linkage, Module, Param, ParamMode,
+    RoutineLevel, Scratch,
 };
 pub use print::print_module;
+pub use reduce::{reducible, RedOp, RedTarget, Reduction};
 pub use stmt::{
-    walk_stmts, BarrierScope, Block, Loop, LoopCmp, LoopHeader, Parallelism, Stmt, SwitchArm,
+    walk_stmts, AtomicOp, BarrierScope, Block, Loop, LoopCmp, LoopHeader, Parallelism, Stmt,
+    SwitchArm,
 };
 pub use types::{FloatKind, IntKind, Type};
 pub use validate::validate;

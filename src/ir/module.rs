@@ -17,6 +17,9 @@ pub enum ParamMode {
         /// Nothing in the kernel writes through it.
         read_only: bool,
     },
+    /// The device scratch memory the runtime lends the launch for the
+    /// kernel's reductions across gangs (`ptr<u8>`; see [`Scratch`]).
+    Scratch,
 }
 
 /// A kernel parameter, bound to a local of the kernel body.
@@ -84,6 +87,27 @@ pub struct Kernel {
     pub params: Vec<Param>,
     pub body: Function,
     pub launch: Launch,
+    /// The scratch memory its reductions across gangs use, if any (then a
+    /// parameter of mode [`ParamMode::Scratch`] receives it).
+    pub scratch: Option<Scratch>,
+}
+
+/// The layout of a kernel's reduction scratch memory: `counters` 32-bit
+/// counters (zero between launches: each use leaves its counter at zero),
+/// then, from byte [`Scratch::SLOTS_AT`], `slots` arrays of one 8-byte
+/// slot per gang (the gangs' partial results). The host asks the runtime
+/// for `SLOTS_AT + 8 * slots * gangs` bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scratch {
+    pub counters: u32,
+    pub slots: u32,
+}
+
+impl Scratch {
+    /// Byte offset of the first slot array (room for 64 counters).
+    pub const SLOTS_AT: u64 = 256;
+    /// The most counters (reduction loops across gangs) one kernel may use.
+    pub const MAX_COUNTERS: u32 = 64;
 }
 
 /// How a device function is visible outside its translation unit.

@@ -100,6 +100,7 @@ fn print_kernel(out: &mut String, k: &Kernel, m: &Module) {
                     "deviceptr".to_string()
                 }
             }
+            ParamMode::Scratch => "scratch".to_string(),
         };
         let _ = writeln!(out, "  param {} {}: {} {}", p.local, p.name, l.ty, mode);
     }
@@ -202,6 +203,20 @@ impl Printer<'_> {
                         self.expr(h.step)
                     );
                 }
+                for r in &l.reductions {
+                    let target = match &r.target {
+                        crate::ir::RedTarget::Local(t) => {
+                            format!("{t} {}", self.f.local(*t).name)
+                        }
+                        crate::ir::RedTarget::Memory(p) => format!("*{}", self.expr(*p)),
+                    };
+                    let _ = write!(
+                        out,
+                        "reduction({}: {} -> {target}) ",
+                        r.op.symbol(),
+                        r.private
+                    );
+                }
                 self.block(out, &l.body, depth);
             }
             Stmt::While { cond, body, step } => {
@@ -217,6 +232,26 @@ impl Printer<'_> {
             }
             Stmt::Barrier(scope) => {
                 let _ = writeln!(out, "{ind}barrier {scope:?}");
+            }
+            Stmt::Fence => {
+                let _ = writeln!(out, "{ind}fence");
+            }
+            Stmt::AtomicRmw {
+                op,
+                ptr,
+                value,
+                old,
+            } => {
+                let to = old.map_or(String::new(), |l| {
+                    format!("{l} {} = ", self.f.local(l).name)
+                });
+                let _ = writeln!(
+                    out,
+                    "{ind}{to}atomic.{}({}, {})",
+                    format!("{op:?}").to_lowercase(),
+                    self.expr(*ptr),
+                    self.expr(*value)
+                );
             }
             Stmt::Continue => {
                 let _ = writeln!(out, "{ind}continue");
@@ -347,6 +382,17 @@ impl Printer<'_> {
                     .map_or("?", |c| c.symbol.as_str());
                 format!("cell.{ty}(@{sym})")
             }
+            Expr::Shuffle {
+                value,
+                lane_xor,
+                members,
+            } => format!(
+                "shfl.bfly.{ty}({}, {}, {})",
+                self.expr(*value),
+                self.expr(*lane_xor),
+                self.expr(*members)
+            ),
+            Expr::SharedAddr(n) => format!("shared.{ty}(#{n})"),
         }
     }
 }

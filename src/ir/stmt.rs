@@ -5,6 +5,7 @@
 
 use super::expr::ExprId;
 use super::function::LocalId;
+use super::reduce::Reduction;
 use super::SrcLoc;
 
 /// A sequence of statements.
@@ -101,6 +102,10 @@ pub struct Loop {
     pub chunk: Option<u32>,
     pub body: Block,
     pub par: Parallelism,
+    /// `reduction(…)`: the body accumulates into each reduction's private
+    /// local; after the loop the threads' partial values are combined into
+    /// its target (see [`Reduction`]).
+    pub reductions: Vec<Reduction>,
     /// Where the loop is in the source (for remarks and errors).
     pub loc: SrcLoc,
 }
@@ -169,8 +174,34 @@ pub enum Stmt {
     /// C promotes variadic arguments (32- and 64-bit integers, `f64`,
     /// pointers).
     Print { format: Vec<u8>, args: Vec<ExprId> },
+    /// Atomically `*ptr = *ptr op value` (`ptr<T>`, `T` an integer of 32 or
+    /// 64 bits; `Min`/`Max` by its signedness), the old value into `old`.
+    AtomicRmw {
+        op: AtomicOp,
+        ptr: ExprId,
+        value: ExprId,
+        old: Option<LocalId>,
+    },
+    /// This thread's earlier writes to device memory are visible to every
+    /// thread of the device before its later ones (`__threadfence()`).
+    Fence,
     /// A nested block.
     Block(Block),
+}
+
+/// The operation of a [`Stmt::AtomicRmw`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AtomicOp {
+    Add,
+    Min,
+    Max,
+    And,
+    Or,
+    Xor,
+    /// Store `value`, returning the old value.
+    Exchange,
+    /// `old >= value ? 0 : old + 1` (unsigned 32-bit: CUDA's `atomicInc`).
+    IncWrap,
 }
 
 /// Which threads a [`Stmt::Barrier`] synchronises.
@@ -228,6 +259,8 @@ pub fn walk_stmts(b: &[Stmt], f: &mut impl FnMut(&Stmt)) {
             | Stmt::Call { .. }
             | Stmt::Copy { .. }
             | Stmt::Print { .. }
+            | Stmt::AtomicRmw { .. }
+            | Stmt::Fence
             | Stmt::Barrier(_) => {}
         }
     }

@@ -151,6 +151,31 @@ impl Validator<'_> {
                         }
                     }
                 }
+                for r in &l.reductions {
+                    let pt = self.local_ty(r.private);
+                    let ok = pt
+                        .as_ref()
+                        .is_some_and(|t| super::reducible(t) && r.op.applies_to(t));
+                    if !ok {
+                        self.errors.push(format!(
+                            "reduction '{}' on private {} of a type it does not apply to",
+                            r.op.symbol(),
+                            r.private
+                        ));
+                    }
+                    let tt = match &r.target {
+                        super::RedTarget::Local(t) => self.local_ty(*t),
+                        super::RedTarget::Memory(p) => {
+                            self.expr(*p).and_then(|t| t.pointee().cloned())
+                        }
+                    };
+                    if tt.is_some() && tt != pt {
+                        self.errors.push(format!(
+                            "reduction target of {} has another type",
+                            r.private
+                        ));
+                    }
+                }
                 self.loop_depth += 1;
                 self.break_depth += 1;
                 self.block(&l.body);
@@ -256,7 +281,38 @@ impl Validator<'_> {
                     }
                 }
             }
-            Stmt::Barrier(_) => {}
+            Stmt::Barrier(_) | Stmt::Fence => {}
+            Stmt::AtomicRmw {
+                op,
+                ptr,
+                value,
+                old,
+            } => {
+                let pt = self.expr(*ptr);
+                let vt = self.expr(*value);
+                let elem = pt.as_ref().and_then(|t| t.pointee()).cloned();
+                if elem.is_none() || elem != vt {
+                    self.errors
+                        .push("atomic operand is not the pointee type".to_string());
+                }
+                let fits = match (&vt, op) {
+                    (Some(Type::Int(k)), crate::ir::AtomicOp::IncWrap) => {
+                        *k == crate::ir::IntKind::U32
+                    }
+                    (Some(Type::Int(k)), _) => k.bits() >= 32,
+                    _ => vt.is_none(),
+                };
+                if !fits {
+                    self.errors
+                        .push(format!("atomic {op:?} on a type it does not apply to"));
+                }
+                if let Some(l) = old {
+                    if self.local_ty(*l) != vt {
+                        self.errors
+                            .push(format!("atomic result local {l} has another type"));
+                    }
+                }
+            }
             Stmt::Block(b) => self.block(b),
         }
     }
@@ -346,6 +402,32 @@ impl Validator<'_> {
                 self.cond(*rhs);
                 if ty != Type::BOOL {
                     bad(self, "logical operator result is not bool");
+                }
+            }
+            Expr::Shuffle {
+                value,
+                lane_xor,
+                members,
+            } => {
+                let v = self.expr(*value);
+                let scalar = matches!(&v, Some(Type::Int(k)) if k.bits() >= 8)
+                    || matches!(v, Some(Type::Float(_)));
+                if v.as_ref() != Some(&ty) || !scalar {
+                    bad(self, "shuffle of a non-scalar or of another type");
+                }
+                for e in [lane_xor, members] {
+                    if self.expr(*e) != Some(Type::Int(crate::ir::IntKind::U32)) {
+                        bad(self, "shuffle lane or mask is not u32");
+                    }
+                }
+            }
+            Expr::SharedAddr(n) => {
+                let elem = match self.f.shared.get(*n as usize) {
+                    Some(Type::Array(e, _)) => Some((**e).clone()),
+                    _ => None,
+                };
+                if elem.is_none() || ty.pointee() != elem.as_ref() {
+                    bad(self, "shared array out of range or of another type");
                 }
             }
             Expr::Math { func, args } => {

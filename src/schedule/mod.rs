@@ -246,6 +246,8 @@ fn stmt(f: &mut Function, s: Stmt, outer: [bool; 3]) -> Stmt {
         | Stmt::Call { .. }
         | Stmt::Copy { .. }
         | Stmt::Print { .. }
+        | Stmt::AtomicRmw { .. }
+        | Stmt::Fence
         | Stmt::Barrier(_)) => s,
     }
 }

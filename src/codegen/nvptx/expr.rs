@@ -17,7 +17,7 @@ use crate::ir::{
 use inkwell::intrinsics::Intrinsic;
 use inkwell::types::{BasicMetadataTypeEnum, BasicType, BasicTypeEnum};
 use inkwell::values::{BasicValue, BasicValueEnum, FloatValue, IntValue, PointerValue};
-use inkwell::{FloatPredicate, IntPredicate};
+use inkwell::{AddressSpace, FloatPredicate, IntPredicate};
 
 impl<'c> Writer<'_, 'c> {
     /// An integer (or `bool`) value.
@@ -116,6 +116,12 @@ impl<'c> Writer<'_, 'c> {
                 let t = self.ctx.ptr_type(inkwell::AddressSpace::default());
                 llvm(self.b.build_load(t, g.as_pointer_value(), "cell"))?
             }
+            Expr::Shuffle {
+                value,
+                lane_xor,
+                members,
+            } => self.shuffle(*value, *lane_xor, *members, ty)?,
+            Expr::SharedAddr(n) => self.shared_addr(*n)?,
         })
     }
 
@@ -364,6 +370,106 @@ impl<'c> Writer<'_, 'c> {
             }
             _ => x.into(),
         })
+    }
+
+    /// `shfl.sync.bfly.b32` of `value` (any scalar of at most 64 bits: as
+    /// one or two 32-bit halves) with lane `lane_xor` among `members`.
+    fn shuffle(
+        &self,
+        value: ExprId,
+        lane_xor: ExprId,
+        members: ExprId,
+        ty: &Type,
+    ) -> Result<BasicValueEnum<'c>, Error> {
+        let i32t = self.ctx.i32_type();
+        let name = "llvm.nvvm.shfl.sync.bfly.i32";
+        let f = match self.module.get_function(name) {
+            Some(f) => f,
+            None => {
+                let t = i32t.fn_type(&[i32t.into(), i32t.into(), i32t.into(), i32t.into()], false);
+                self.module.add_function(name, t, None)
+            }
+        };
+        let v = self.expr(value)?;
+        let lane = self.int(lane_xor)?;
+        let mask = self.int(members)?;
+        let clamp = i32t.const_int(0x1f, false);
+        let b = &self.b;
+        let shfl = |x: IntValue<'c>| -> Result<IntValue<'c>, Error> {
+            let call = llvm(b.build_call(
+                f,
+                &[mask.into(), x.into(), lane.into(), clamp.into()],
+                "shfl",
+            ))?;
+            match call.try_as_basic_value().basic() {
+                Some(BasicValueEnum::IntValue(r)) => Ok(r),
+                _ => internal("shuffle returned no integer"),
+            }
+        };
+        let bits = match ty {
+            Type::Int(k) => k.bits(),
+            Type::Float(FloatKind::F32) => 32,
+            Type::Float(FloatKind::F64) => 64,
+            _ => return internal(&format!("shuffle of {ty}")),
+        };
+        let t = self.ty(ty)?;
+        if bits == 64 {
+            let i64t = self.ctx.i64_type();
+            let x = llvm(b.build_bit_cast(v, i64t, "x64"))?.into_int_value();
+            let lo = llvm(b.build_int_truncate(x, i32t, "lo"))?;
+            let hi = llvm(b.build_right_shift(x, i64t.const_int(32, false), false, "hi64"))?;
+            let hi = llvm(b.build_int_truncate(hi, i32t, "hi"))?;
+            let (lo, hi) = (shfl(lo)?, shfl(hi)?);
+            let lo = llvm(b.build_int_z_extend(lo, i64t, "lo64"))?;
+            let hi = llvm(b.build_int_z_extend(hi, i64t, "hi64"))?;
+            let hi = llvm(b.build_left_shift(hi, i64t.const_int(32, false), "his"))?;
+            let r = llvm(b.build_or(lo, hi, "r64"))?;
+            return Ok(llvm(b.build_bit_cast(r, t, "r"))?);
+        }
+        let x = if bits == 32 {
+            llvm(b.build_bit_cast(v, i32t, "x32"))?.into_int_value()
+        } else {
+            llvm(b.build_int_z_extend(v.into_int_value(), i32t, "x32"))?
+        };
+        let r = shfl(x)?;
+        Ok(if bits == 32 {
+            llvm(b.build_bit_cast(r, t, "r"))?
+        } else {
+            llvm(b.build_int_truncate(r, t.into_int_type(), "r"))?.into()
+        })
+    }
+
+    /// The address (generic) of shared array `n` of the current kernel: a
+    /// `.shared` global named after the kernel, made on first use.
+    fn shared_addr(&self, n: u32) -> Result<BasicValueEnum<'c>, Error> {
+        let Some(arr) = self.f.shared.get(n as usize) else {
+            return internal("shared array out of range");
+        };
+        let Some(func) = self.b.get_insert_block().and_then(|bb| bb.get_parent()) else {
+            return internal("shared array outside a function");
+        };
+        let name = format!("{}.shared{n}", func.get_name().to_string_lossy());
+        let g = match self.module.get_global(&name) {
+            Some(g) => g,
+            None => {
+                let BasicTypeEnum::ArrayType(t) = self.ty(arr)? else {
+                    return internal("shared memory that is not an array");
+                };
+                let g = self
+                    .module
+                    .add_global(t, Some(AddressSpace::from(3u16)), &name);
+                g.set_initializer(&t.get_undef());
+                g.set_linkage(inkwell::module::Linkage::Internal);
+                g.set_alignment(16);
+                g
+            }
+        };
+        let generic = self.ctx.ptr_type(AddressSpace::default());
+        Ok(llvm(
+            self.b
+                .build_address_space_cast(g.as_pointer_value(), generic, "shared"),
+        )?
+        .into())
     }
 
     /// Reads a launch register (`u32`).

@@ -68,6 +68,7 @@ fn kernel(name: &str, params: Vec<Param>, body: Function) -> Kernel {
             grid: [GridSize::Const(1), GridSize::Const(1), GridSize::Const(1)],
             block: [GridSize::Const(128), GridSize::Const(1), GridSize::Const(1)],
         },
+        scratch: None,
     }
 }
 
@@ -115,6 +116,7 @@ fn gv_loop(f: &mut Function, i: LocalId, n: LocalId, body: Block) {
         body,
         par: Parallelism::levels(true, false, true),
         loc: SrcLoc::default(),
+        reductions: vec![],
     })];
 }
 
@@ -407,6 +409,7 @@ fn control_kernel(ty: IntKind) -> Kernel {
         ],
         par: Parallelism::Seq,
         loc: SrcLoc::default(),
+        reductions: vec![],
     });
     // *out = arr[2] + x
     let base = f.add(Expr::LocalAddr(arr), t.ptr_to());
@@ -480,4 +483,95 @@ fn bad_arch_is_an_error() {
     };
     let e = write_ptx(&m, &o).err().map(|e| e.to_string());
     assert!(e.as_deref().is_some_and(|e| e.contains("gfx90a")), "{e:?}");
+}
+
+/// A kernel using the reduction primitives on `ty`: `v = *in; v +=
+/// shfl_bfly(v, 1, ~0); shared[tid] = v; *out = shared[0]` after a fence,
+/// and an `atomicInc` on a counter.
+fn primitives_kernel(ty: Type) -> Kernel {
+    let mut f = Function::default();
+    let p = f.new_local("p", ty.ptr_to());
+    let cnt = f.new_local("cnt", Type::Int(IntKind::U32).ptr_to());
+    let v = f.new_local("v", ty.clone());
+    let old = f.new_local("old", Type::Int(IntKind::U32));
+    f.shared.push(Type::Array(Box::new(ty.clone()), 64));
+    let pv = f.read(p);
+    let load = f.add(Expr::Load(pv), ty.clone());
+    let vv = f.read(v);
+    let (lane, mask) = (
+        f.int(1, Type::Int(IntKind::U32)),
+        f.int(0xffff_ffff, Type::Int(IntKind::U32)),
+    );
+    let sh = f.add(
+        Expr::Shuffle {
+            value: vv,
+            lane_xor: lane,
+            members: mask,
+        },
+        ty.clone(),
+    );
+    let vv = f.read(v);
+    let sum = bin(&mut f, BinOp::Add, vv, sh);
+    let base = f.add(Expr::SharedAddr(0), ty.ptr_to());
+    let tid = f.add(
+        Expr::Special(Special::ThreadIdx(0)),
+        Type::Int(IntKind::U32),
+    );
+    let tid = f.add(Expr::Cast(tid), Type::I64);
+    let slot = f.add(Expr::PtrAdd { base, index: tid }, ty.ptr_to());
+    let vv = f.read(v);
+    let first = f.add(Expr::SharedAddr(0), ty.ptr_to());
+    let s0 = f.add(Expr::Load(first), ty.clone());
+    let pv = f.read(p);
+    let cv = f.read(cnt);
+    let limit = f.int(7, Type::Int(IntKind::U32));
+    f.body = vec![
+        Stmt::Assign {
+            local: v,
+            value: load,
+        },
+        Stmt::Assign {
+            local: v,
+            value: sum,
+        },
+        Stmt::Store {
+            ptr: slot,
+            value: vv,
+        },
+        Stmt::Barrier(BarrierScope::Block),
+        Stmt::Fence,
+        Stmt::AtomicRmw {
+            op: AtomicOp::IncWrap,
+            ptr: cv,
+            value: limit,
+            old: Some(old),
+        },
+        Stmt::Store { ptr: pv, value: s0 },
+    ];
+    kernel(
+        &format!("prim_{}", format!("{ty}").replace(['<', '>'], "")),
+        vec![param("p", p, dev(false)), param("cnt", cnt, dev(false))],
+        f,
+    )
+}
+
+#[test]
+fn reduction_primitives() {
+    let kernels = [
+        Type::Int(IntKind::I8),
+        Type::I32,
+        Type::Int(IntKind::U64),
+        Type::F32,
+        Type::F64,
+    ]
+    .into_iter()
+    .map(primitives_kernel)
+    .collect();
+    let m = module(kernels);
+    for level in [0, 3] {
+        let text = ptx(&m, &options(level));
+        for insn in ["shfl.sync.bfly.b32", ".shared", "membar.gl", "atom"] {
+            assert!(text.contains(insn), "{insn}:\n{text}");
+        }
+    }
 }

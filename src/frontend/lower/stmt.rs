@@ -586,6 +586,7 @@ impl Lower<'_> {
             chunk: spec.chunk,
             body,
             par,
+            reductions: vec![],
             loc: spec.loc.clone(),
         }));
         Ok(())

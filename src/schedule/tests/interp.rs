@@ -115,7 +115,11 @@ impl Interp<'_> {
                 }
             }
             Stmt::Barrier(_) => {}
-            Stmt::Call { .. } | Stmt::Copy { .. } | Stmt::Print { .. } => {
+            Stmt::Call { .. }
+            | Stmt::Copy { .. }
+            | Stmt::Print { .. }
+            | Stmt::AtomicRmw { .. }
+            | Stmt::Fence => {
                 panic!("interpreter: {s:?}")
             }
             Stmt::Block(b) => return self.block(b),

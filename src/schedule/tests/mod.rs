@@ -71,6 +71,7 @@ fn kernel(par: Parallelism, k: IntKind, cmp: LoopCmp, b: [i128; 3], skip_even: b
         body,
         par,
         loc: SrcLoc::default(),
+        reductions: vec![],
     })];
     module(f, a)
 }
@@ -92,6 +93,7 @@ fn module(body: Function, a: LocalId) -> Module {
                 grid: [GridSize::Const(1), GridSize::Const(1), GridSize::Const(1)],
                 block: [GridSize::Const(128), GridSize::Const(1), GridSize::Const(1)],
             },
+            scratch: None,
         }],
         functions: vec![],
         cells: vec![],
@@ -269,6 +271,7 @@ fn nested_gang_and_vector_loops_use_their_own_levels() {
             body,
             par,
             loc: SrcLoc::default(),
+            reductions: vec![],
         })
     };
     let vector = Parallelism::levels(false, false, true);
@@ -427,6 +430,7 @@ fn collapsed_nest_visits_each_point_once() {
             body: vec![Stmt::Store { ptr, value }],
             par,
             loc: SrcLoc::default(),
+            reductions: vec![],
         })];
         let m = scheduled(module(g, a));
         let shapes: &[(u32, [u32; 2])] = if par == Parallelism::Seq {
@@ -488,6 +492,7 @@ fn tiled_and_chunked_loops_visit_each_point_once() {
         body: vec![Stmt::Store { ptr, value }],
         par: GV,
         loc: SrcLoc::default(),
+        reductions: vec![],
     };
     let want: Vec<i128> = {
         let mut w: Vec<i128> = (0..5)

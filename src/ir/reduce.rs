@@ -1,0 +1,159 @@
+//! Reductions: what a `reduction(op:var)` clause asks of a loop.
+//!
+//! Owns: [`RedOp`], [`Reduction`], [`RedTarget`] and each operator's
+//! identity. The front end attaches reductions to [`Loop`]s; `schedule`
+//! expands them into per-thread partials, warp shuffles, shared memory and
+//! (across gangs) a last-gang-done finish.
+//!
+//! [`Loop`]: super::Loop
+
+use super::expr::{ExprId, Literal};
+use super::function::LocalId;
+use super::types::{FloatKind, IntKind, Type};
+
+/// A reduction operator (OpenACC 3.3 2.5.15).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RedOp {
+    Add,
+    Mul,
+    Max,
+    Min,
+    BitAnd,
+    BitOr,
+    BitXor,
+    /// `&&`: the result is 1 or 0 of the variable's type.
+    And,
+    /// `||`.
+    Or,
+}
+
+impl RedOp {
+    /// The operator as written in a clause.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            RedOp::Add => "+",
+            RedOp::Mul => "*",
+            RedOp::Max => "max",
+            RedOp::Min => "min",
+            RedOp::BitAnd => "&",
+            RedOp::BitOr => "|",
+            RedOp::BitXor => "^",
+            RedOp::And => "&&",
+            RedOp::Or => "||",
+        }
+    }
+
+    /// Whether the operator applies to values of `ty` (the bitwise ones
+    /// only to integers).
+    pub fn applies_to(self, ty: &Type) -> bool {
+        match ty {
+            Type::Int(k) => *k != IntKind::Bool,
+            Type::Float(_) => !matches!(self, RedOp::BitAnd | RedOp::BitOr | RedOp::BitXor),
+            _ => false,
+        }
+    }
+
+    /// The identity of the operator for `ty` (what each private copy starts
+    /// from): 0 for `+ | ^ ||`, 1 for `* &&`, all ones for `&`, the least
+    /// value (−∞ for floats) for `max`, the greatest (+∞) for `min`.
+    pub fn identity(self, ty: &Type) -> Literal {
+        let float = matches!(ty, Type::Float(_));
+        match (self, ty) {
+            (RedOp::Add | RedOp::BitOr | RedOp::BitXor | RedOp::Or, _) => {
+                if float {
+                    Literal::Float(0.0)
+                } else {
+                    Literal::Int(0)
+                }
+            }
+            (RedOp::Mul | RedOp::And, _) => {
+                if float {
+                    Literal::Float(1.0)
+                } else {
+                    Literal::Int(1)
+                }
+            }
+            (RedOp::BitAnd, _) => Literal::Int(-1),
+            (RedOp::Max, Type::Float(_)) => Literal::Float(f64::NEG_INFINITY),
+            (RedOp::Min, Type::Float(_)) => Literal::Float(f64::INFINITY),
+            (RedOp::Max, Type::Int(k)) => Literal::Int(int_min(*k)),
+            (RedOp::Min, Type::Int(k)) => Literal::Int(int_max(*k)),
+            (RedOp::Max | RedOp::Min, _) => Literal::Int(0),
+        }
+    }
+}
+
+/// The least value of an integer kind (as a two's-complement pattern).
+fn int_min(k: IntKind) -> i128 {
+    if k.is_signed() {
+        -(1i128 << (k.bits() - 1))
+    } else {
+        0
+    }
+}
+
+/// The greatest value of an integer kind.
+fn int_max(k: IntKind) -> i128 {
+    if k.is_signed() {
+        (1i128 << (k.bits() - 1)) - 1
+    } else {
+        (1i128 << k.bits()) - 1
+    }
+}
+
+/// Where a reduction's result goes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RedTarget {
+    /// A local of the code around the loop (a gang-private variable, or
+    /// the private copy of an enclosing reduction): after the loop every
+    /// thread that ran it holds `target op Σ`.
+    Local(LocalId),
+    /// Device memory: `ptr` (`ptr<T>`, evaluated after the loop) is the
+    /// address of a variable that outlives the region. `*ptr = *ptr op Σ`
+    /// happens once: by the last gang to finish when the loop is shared
+    /// among gangs, else by one thread of the threads that ran the loop.
+    Memory(ExprId),
+}
+
+/// One variable of a `reduction` clause on a loop.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reduction {
+    pub op: RedOp,
+    /// The private copy the loop body accumulates into (each thread's own,
+    /// set to the operator's identity before the loop).
+    pub private: LocalId,
+    pub target: RedTarget,
+}
+
+/// Whether `ty` is a type a reduction may have: an integer (not `bool`)
+/// or a float.
+pub fn reducible(ty: &Type) -> bool {
+    matches!(ty, Type::Int(k) if *k != IntKind::Bool)
+        || matches!(ty, Type::Float(FloatKind::F32 | FloatKind::F64))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identities() {
+        assert_eq!(RedOp::Max.identity(&Type::I32), Literal::Int(-(1 << 31)));
+        assert_eq!(
+            RedOp::Min.identity(&Type::Int(IntKind::U8)),
+            Literal::Int(255)
+        );
+        assert_eq!(RedOp::Min.identity(&Type::I32), Literal::Int((1 << 31) - 1));
+        assert_eq!(
+            RedOp::Max.identity(&Type::Int(IntKind::U64)),
+            Literal::Int(0)
+        );
+        assert_eq!(RedOp::Mul.identity(&Type::F64), Literal::Float(1.0));
+        assert_eq!(
+            RedOp::Max.identity(&Type::F64),
+            Literal::Float(f64::NEG_INFINITY)
+        );
+        assert!(!RedOp::BitXor.applies_to(&Type::F64));
+        assert!(RedOp::And.applies_to(&Type::F64));
+    }
+}
