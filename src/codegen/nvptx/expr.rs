@@ -424,7 +424,7 @@ impl<'c> Writer<'_, 'c> {
             let hi = llvm(b.build_int_z_extend(hi, i64t, "hi64"))?;
             let hi = llvm(b.build_left_shift(hi, i64t.const_int(32, false), "his"))?;
             let r = llvm(b.build_or(lo, hi, "r64"))?;
-            return Ok(llvm(b.build_bit_cast(r, t, "r"))?);
+            return llvm(b.build_bit_cast(r, t, "r"));
         }
         let x = if bits == 32 {
             llvm(b.build_bit_cast(v, i32t, "x32"))?.into_int_value()
