@@ -19,10 +19,11 @@
 //! `depend`, `effects`, `clauses`, `ir`.
 
 use super::canon::{canonical, trip_text};
+use super::loopclauses::Clauses;
 use super::lower::LoopSpec;
 use super::unit::Walker;
 use crate::diag::{DResult, Diagnostics};
-use crate::directive::{ClauseKind, DirectiveKind, SizeExpr};
+use crate::directive::DirectiveKind;
 use crate::ir::{GridSize, Launch, Parallelism, SrcLoc};
 use lang_c::ast::*;
 use lang_c::span::Node;
@@ -46,33 +47,6 @@ pub struct Levels {
     /// The lowest grid dimension enclosing gang loops use (a gang loop
     /// nested in them must use a lower one: `gang(dim:)`).
     pub gang_dim: Option<u8>,
-}
-
-/// The loop clauses of one candidate loop.
-#[derive(Clone, Debug, Default)]
-struct Clauses {
-    gang: bool,
-    /// `gang(num:n)`.
-    gang_num: Option<String>,
-    /// `gang(dim:n)`, as a grid dimension index.
-    gang_dim: Option<u8>,
-    worker: bool,
-    worker_num: Option<String>,
-    vector: bool,
-    vector_len: Option<String>,
-    seq: bool,
-    independent: bool,
-    collapse: u32,
-    /// `tile(…)`: a size per loop of the nest (`None`: `*`).
-    tile: Vec<Option<u32>>,
-    /// `gang(static:…)` (`Some(0)`: `*`).
-    chunk: Option<u32>,
-}
-
-impl Clauses {
-    fn explicit(&self) -> bool {
-        self.gang || self.worker || self.vector
-    }
 }
 
 /// A loop the plan decides about.
@@ -158,138 +132,6 @@ fn declared(s: &Node<Statement>) -> Vec<String> {
 }
 
 impl Walker<'_> {
-    /// The loop clauses of directive `p`.
-    fn loop_clauses(&self, p: usize) -> DResult<Clauses> {
-        let d = &self.dirs[p];
-        let ctx = self.clause_ctx(p);
-        let mut c = Clauses {
-            collapse: 1,
-            ..Clauses::default()
-        };
-        for cl in &d.clauses {
-            match &cl.kind {
-                ClauseKind::Gang(g) => {
-                    c.gang = true;
-                    if let Some(n) = &g.num {
-                        c.gang_num = Some(ctx.check_expr(n)?);
-                    }
-                    if let Some(dim) = &g.dim {
-                        match ctx
-                            .check_expr(dim)?
-                            .trim_matches(['(', ')'])
-                            .trim()
-                            .parse::<u8>()
-                        {
-                            Ok(n @ 1..=3) => c.gang_dim = Some(n - 1),
-                            _ => {
-                                return self.clause_err(
-                                    p,
-                                    cl,
-                                    "'gang(dim:n)' needs n = 1, 2 or 3 (an integer constant)"
-                                        .into(),
-                                )
-                            }
-                        }
-                    }
-                    match &g.static_size {
-                        None => {}
-                        Some(SizeExpr::Star(_)) => c.chunk = Some(0),
-                        Some(SizeExpr::Expr(e)) => match ctx.const_value(e) {
-                            Some(n) if n >= 1 && n <= i128::from(u32::MAX) => {
-                                c.chunk = Some(n as u32)
-                            }
-                            _ => {
-                                return self.clause_err(
-                                    p,
-                                    cl,
-                                    "'gang(static:n)' needs a positive integer constant or '*'"
-                                        .into(),
-                                )
-                            }
-                        },
-                    }
-                }
-                ClauseKind::Worker(n) => {
-                    c.worker = true;
-                    if let Some(n) = n {
-                        c.worker_num = Some(ctx.check_expr(n)?);
-                    }
-                }
-                ClauseKind::Vector(n) => {
-                    c.vector = true;
-                    if let Some(n) = n {
-                        c.vector_len = Some(ctx.check_expr(n)?);
-                    }
-                }
-                ClauseKind::Seq => c.seq = true,
-                ClauseKind::Auto => {}
-                ClauseKind::Independent => c.independent = true,
-                ClauseKind::Collapse { count, .. } => {
-                    match ctx
-                        .check_expr(count)?
-                        .trim_matches(['(', ')'])
-                        .trim()
-                        .parse::<u32>()
-                    {
-                        Ok(n) if n >= 1 => c.collapse = n,
-                        _ => {
-                            return self.clause_err(
-                                p,
-                                cl,
-                                "'collapse(n)' needs a positive integer constant".into(),
-                            )
-                        }
-                    }
-                }
-                ClauseKind::Tile(sizes) => {
-                    for sz in sizes {
-                        c.tile.push(match sz {
-                            SizeExpr::Star(_) => None,
-                            SizeExpr::Expr(e) => match ctx.const_value(e) {
-                                Some(n) if (1..=1024).contains(&n) => Some(n as u32),
-                                _ => return self.clause_err(p, cl, "a 'tile' size must be '*' or an integer constant from 1 to 1024".into()),
-                            },
-                        });
-                    }
-                    // The first size is the innermost loop's (OpenACC 3.3
-                    // 2.9.8); kept outermost first, one per loop of the nest.
-                    c.tile.reverse();
-                }
-                // Construct clauses of a combined directive, checked by `compute`.
-                _ if d.kind != DirectiveKind::Loop => {}
-                ClauseKind::Private(_)
-                | ClauseKind::FirstPrivate(_)
-                | ClauseKind::Reduction { .. } => {
-                    return self.clause_err(
-                        p,
-                        cl,
-                        format!(
-                            "the '{}' clause on 'loop' is not supported yet",
-                            cl.name().as_str()
-                        ),
-                    );
-                }
-                _ => {}
-            }
-        }
-        if !c.tile.is_empty() {
-            if c.collapse > 1 {
-                return Err(Diagnostics::one(
-                    Some(self.pragma_loc(p, d.kind_span.start)),
-                    "a loop cannot have both 'tile' and 'collapse'",
-                ));
-            }
-            c.collapse = c.tile.len() as u32;
-        }
-        if c.seq && c.explicit() {
-            return Err(Diagnostics::one(
-                Some(self.pragma_loc(p, d.kind_span.start)),
-                "a 'seq' loop cannot also be 'gang', 'worker' or 'vector'",
-            ));
-        }
-        Ok(c)
-    }
-
     /// The candidate loops of statement `s` (with `dirs` attached): loops
     /// with a loop directive, and in `kernels` every `for` loop.
     fn candidates<'a>(

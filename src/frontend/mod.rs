@@ -20,6 +20,7 @@ mod depend;
 mod effects;
 mod levels;
 mod literal;
+mod loopclauses;
 mod lower;
 mod pragma;
 mod record;

@@ -18,12 +18,16 @@
 
 mod build;
 mod par;
+mod reduce;
 mod seq;
 mod tile;
 
-use crate::ir::{BarrierScope, Block, Expr, Function, IntKind, Module, Parallelism, Stmt, Type};
+use crate::ir::{
+    BarrierScope, Block, Expr, Function, IntKind, Module, Parallelism, Param, ParamMode, Stmt, Type,
+};
 use build::Emit;
 use par::Levels;
+use reduce::RedState;
 
 /// Schedules every kernel and device function of the module: each counted
 /// loop becomes a [`Stmt::Block`] holding its setup and a [`Stmt::While`].
@@ -35,7 +39,16 @@ use par::Levels;
 pub fn schedule(m: &mut Module) {
     for k in &mut m.kernels {
         let body = std::mem::take(&mut k.body.body);
-        let mut b = block(&mut k.body, body, [false; 3]);
+        let mut st = RedState::default();
+        let mut b = block(&mut k.body, body, [false; 3], &mut st);
+        if let Some(local) = st.scratch {
+            k.params.push(Param {
+                name: "(reduction scratch)".into(),
+                local,
+                mode: ParamMode::Scratch,
+            });
+            k.scratch = st.layout();
+        }
         while matches!(b.first(), Some(Stmt::Barrier(_))) {
             b.remove(0);
         }
@@ -46,7 +59,8 @@ pub fn schedule(m: &mut Module) {
     }
     for f in &mut m.functions {
         let body = std::mem::take(&mut f.body.body);
-        f.body.body = block(&mut f.body, body, [false; 3]);
+        // The front end allows no reduction across gangs in a routine.
+        f.body.body = block(&mut f.body, body, [false; 3], &mut RedState::default());
     }
 }
 
@@ -149,7 +163,7 @@ fn touches_memory(f: &Function, s: &Stmt) -> bool {
 
 /// Schedules a block inside loops that partition the block dimensions
 /// `outer` over threads.
-fn block(f: &mut Function, b: Block, outer: [bool; 3]) -> Block {
+fn block(f: &mut Function, b: Block, outer: [bool; 3], st: &mut RedState) -> Block {
     // Fences only where something beside the loop touches memory.
     let busy: Vec<bool> = b.iter().map(|s| touches_memory(f, s)).collect();
     let mut out = vec![];
@@ -165,7 +179,7 @@ fn block(f: &mut Function, b: Block, outer: [bool; 3]) -> Block {
                 out.push(Stmt::Barrier(sc));
             }
         }
-        out.push(stmt(f, s, outer));
+        out.push(stmt(f, s, outer, st));
         if let Some(sc) = scope {
             out.push(Stmt::Barrier(sc));
         }
@@ -173,13 +187,16 @@ fn block(f: &mut Function, b: Block, outer: [bool; 3]) -> Block {
     out
 }
 
-fn stmt(f: &mut Function, s: Stmt, outer: [bool; 3]) -> Stmt {
+fn stmt(f: &mut Function, s: Stmt, outer: [bool; 3], st: &mut RedState) -> Stmt {
     match s {
         Stmt::Loop(mut l) => {
             let mine = thread_dims(l.par);
             let inner = std::array::from_fn(|d| outer[d] || mine[d]);
-            let body = block(f, std::mem::take(&mut l.body), inner);
+            let body = block(f, std::mem::take(&mut l.body), inner, st);
+            let reductions = std::mem::take(&mut l.reductions);
+            let par = l.par;
             let mut e = Emit::new(f);
+            reduce::prologue(&mut e, &reductions);
             let vars = std::iter::once(l.var).chain(l.collapsed.iter().map(|h| h.var));
             let kinds: Option<Vec<IntKind>> = vars
                 .map(|v| match &e.f.local(v).ty {
@@ -211,6 +228,9 @@ fn stmt(f: &mut Function, s: Stmt, outer: [bool; 3]) -> Stmt {
                 // the front end rejects it, and here it runs sequentially.
                 _ => seq::seq_loop(&mut e, l, body),
             }
+            if !reductions.is_empty() {
+                reduce::epilogue(&mut e, st, reductions, par, outer);
+            }
             Stmt::Block(e.out)
         }
         Stmt::If {
@@ -219,25 +239,25 @@ fn stmt(f: &mut Function, s: Stmt, outer: [bool; 3]) -> Stmt {
             otherwise,
         } => Stmt::If {
             cond,
-            then: block(f, then, outer),
-            otherwise: block(f, otherwise, outer),
+            then: block(f, then, outer, st),
+            otherwise: block(f, otherwise, outer, st),
         },
         Stmt::While { cond, body, step } => Stmt::While {
             cond,
-            body: block(f, body, outer),
-            step: block(f, step, outer),
+            body: block(f, body, outer, st),
+            step: block(f, step, outer, st),
         },
         Stmt::Switch { value, arms } => Stmt::Switch {
             value,
             arms: arms
                 .into_iter()
                 .map(|a| crate::ir::SwitchArm {
-                    body: block(f, a.body, outer),
+                    body: block(f, a.body, outer, st),
                     ..a
                 })
                 .collect(),
         },
-        Stmt::Block(b) => Stmt::Block(block(f, b, outer)),
+        Stmt::Block(b) => Stmt::Block(block(f, b, outer, st)),
         s @ (Stmt::Assign { .. }
         | Stmt::Store { .. }
         | Stmt::Break

@@ -277,6 +277,28 @@ impl Writer<'_> {
                         }
                     }
                 }
+                let launch = self.module.kernels.get(*kernel).map(|k| {
+                    let none = [String::new(), String::new(), String::new()];
+                    let block: [String; 3] =
+                        std::array::from_fn(|d| size(&k.launch.block[d], d, &none));
+                    let mut grid: [String; 3] =
+                        std::array::from_fn(|d| size(&k.launch.grid[d], d, &block));
+                    // Reductions across gangs: scratch memory sized by the
+                    // number of gangs, the kernel's last argument.
+                    if let Some(s) = k.scratch {
+                        out.push_str(&format!(
+                            "unsigned int __accc_g{id}[3] = {{{}, {}, {}}}; void *__accc_x{id} = __ptxrt_scratch(&__accc_loc{id}, {}ULL + {}ULL * (unsigned long long)__accc_g{id}[0] * __accc_g{id}[1] * __accc_g{id}[2]); ",
+                            grid[0],
+                            grid[1],
+                            grid[2],
+                            crate::ir::Scratch::SLOTS_AT,
+                            8 * u64::from(s.slots)
+                        ));
+                        grid = std::array::from_fn(|d| format!("__accc_g{id}[{d}]"));
+                        arg_ptrs.push(format!("(void *)&__accc_x{id}"));
+                    }
+                    (k, block, grid)
+                });
                 let args_expr = if arg_ptrs.is_empty() {
                     "(void **)0".to_string()
                 } else {
@@ -286,12 +308,7 @@ impl Writer<'_> {
                     ));
                     format!("__accc_a{id}")
                 };
-                if let Some(k) = self.module.kernels.get(*kernel) {
-                    let none = [String::new(), String::new(), String::new()];
-                    let block: [String; 3] =
-                        std::array::from_fn(|d| size(&k.launch.block[d], d, &none));
-                    let grid: [String; 3] =
-                        std::array::from_fn(|d| size(&k.launch.grid[d], d, &block));
+                if let Some((k, block, grid)) = launch {
                     out.push_str(&format!(
                         "__ptxrt_launch(&__accc_loc{id}, &{IMAGE}, {}, {}, {}, {}, {}, {}, {}, 0u, {args_expr}); ",
                         c_str(&k.name),

@@ -1,0 +1,638 @@
+//! Reductions: expands the `reduction`s of a loop into code around it.
+//!
+//! Owns: [`RedState`] (what a function's reductions need: shared arrays,
+//! the kernel's scratch parameter and its counters and slots), [`prologue`]
+//! and [`epilogue`]. May call: `ir`, [`super::build`].
+//!
+//! Before the loop every thread sets each private copy to the operator's
+//! identity. After it (OpenUH's scheme, `shared/seeds/openuh-*-reductions`):
+//! 1. the threads that shared the loop along block x (vector lanes) combine
+//!    their partials with butterfly warp shuffles, then, when a row is wider
+//!    than a warp, through shared memory (one slot per warp, a row barrier);
+//! 2. along block y and z (workers; vector on y/z in `kernels` mappings),
+//!    one thread per row writes its row's value to shared memory and every
+//!    thread folds the rows it shares the loop with (block barriers);
+//! 3. across gangs (a gang loop whose target is device memory), thread 0
+//!    of each gang writes the gang's value to its slot of the scratch
+//!    memory, fences, and counts the gang in with `atomicInc` (which leaves
+//!    the counter at zero for the next use); the last gang folds the slots
+//!    in gang order — deterministic for a fixed launch — and updates the
+//!    target once.
+//!
+//! Every thread that ran the loop ends with the combined value, so code
+//! after the loop (redundant in each thread) may read it. The launch keeps
+//! block x a power of two up to 32 or a multiple of 32 in kernels that
+//! reduce (see `frontend::levels`), which step 1 relies on; the front end
+//! rejects reductions along y or z inside loops partitioned over threads,
+//! which step 2 could not synchronise.
+
+use super::build::Emit;
+use crate::ir::{
+    AtomicOp, BarrierScope, BinOp, CmpOp, Expr, ExprId, IntKind, Literal, LocalId, Parallelism,
+    RedOp, RedTarget, Reduction, Scratch, Special, Stmt, Type,
+};
+
+/// Threads a block has at most, hence rows (and warps) per block.
+const MAX_ROWS: u64 = 1024;
+
+/// What the reductions of one function use beyond its statements.
+#[derive(Debug, Default)]
+pub(super) struct RedState {
+    /// Shared arrays made for reductions, by element type.
+    shared: Vec<(Type, u32)>,
+    /// The shared flag saying "this gang is the last".
+    flag: Option<u32>,
+    /// The kernel's scratch parameter (`ptr<u8>`), made on first need.
+    pub scratch: Option<LocalId>,
+    /// Counters and slot arrays of the scratch memory used so far.
+    pub counters: u32,
+    pub slots: u32,
+}
+
+impl RedState {
+    /// The layout of the scratch memory, if any reduction needs it.
+    pub fn layout(&self) -> Option<Scratch> {
+        self.scratch.map(|_| Scratch {
+            counters: self.counters,
+            slots: self.slots,
+        })
+    }
+}
+
+/// `private = identity` for each reduction (before the loop).
+pub(super) fn prologue(e: &mut Emit, reductions: &[Reduction]) {
+    for r in reductions {
+        let ty = e.f.local(r.private).ty.clone();
+        let id = e.f.add(Expr::Literal(r.op.identity(&ty)), ty);
+        e.assign(r.private, id);
+    }
+}
+
+/// Combines each reduction's partials after a loop of parallelism `par`,
+/// inside loops that partition the block dimensions `outer`.
+pub(super) fn epilogue(
+    e: &mut Emit,
+    st: &mut RedState,
+    reductions: Vec<Reduction>,
+    par: Parallelism,
+    outer: [bool; 3],
+) {
+    let (gang, dims) = match par {
+        Parallelism::Seq => (false, [false; 3]),
+        Parallelism::Par {
+            gang,
+            worker,
+            vector,
+        } => {
+            let mut d = [false; 3];
+            d[1] |= worker;
+            if let Some(v) = vector {
+                d[usize::from(v).min(2)] = true;
+            }
+            (gang.is_some(), d)
+        }
+    };
+    let scope = if outer.iter().any(|d| *d) {
+        BarrierScope::Row
+    } else {
+        BarrierScope::Block
+    };
+    for r in &reductions {
+        block_reduce(e, st, r.op, r.private, dims, scope);
+    }
+    let across: Vec<&Reduction> = reductions
+        .iter()
+        .filter(|r| gang && matches!(r.target, RedTarget::Memory(_)))
+        .collect();
+    if !across.is_empty() {
+        across_gangs(e, st, &across);
+    }
+    for r in &reductions {
+        match &r.target {
+            RedTarget::Local(t) => {
+                let (tv, pv) = (e.read(*t), e.read(r.private));
+                let v = combine(e, r.op, tv, pv);
+                e.assign(*t, v);
+            }
+            RedTarget::Memory(_) if gang => {} // done by the last gang
+            RedTarget::Memory(p) => {
+                // One thread of those that ran the loop: index 0 along
+                // every dimension no enclosing loop partitions.
+                let single: Vec<u8> = (0..3u8).filter(|d| !outer[usize::from(*d)]).collect();
+                let cond = first_thread(e, &single);
+                let mut then = Emit::new(e.f);
+                update_memory(&mut then, r.op, *p, r.private);
+                let then = then.out;
+                e.out.push(if_(cond, then));
+            }
+        }
+    }
+}
+
+/// `a op b` in the type of `a`.
+fn combine(e: &mut Emit, op: RedOp, a: ExprId, b: ExprId) -> ExprId {
+    let bin = match op {
+        RedOp::Add => BinOp::Add,
+        RedOp::Mul => BinOp::Mul,
+        RedOp::Max => BinOp::Max,
+        RedOp::Min => BinOp::Min,
+        RedOp::BitAnd => BinOp::And,
+        RedOp::BitOr => BinOp::Or,
+        RedOp::BitXor => BinOp::Xor,
+        RedOp::And | RedOp::Or => {
+            let ty = e.f.ty(a).clone();
+            let truth = |e: &mut Emit, x: ExprId| {
+                let zero = zero_of(e, &ty);
+                e.cmp(CmpOp::Ne, x, zero)
+            };
+            let (ta, tb) = (truth(e, a), truth(e, b));
+            let both = e.f.add(
+                Expr::Logical {
+                    and: op == RedOp::And,
+                    lhs: ta,
+                    rhs: tb,
+                },
+                Type::BOOL,
+            );
+            return e.cast(both, &ty);
+        }
+    };
+    e.bin(bin, a, b)
+}
+
+fn zero_of(e: &mut Emit, ty: &Type) -> ExprId {
+    let lit = match ty {
+        Type::Float(_) => Literal::Float(0.0),
+        _ => Literal::Int(0),
+    };
+    e.f.add(Expr::Literal(lit), ty.clone())
+}
+
+fn if_(cond: ExprId, then: Vec<Stmt>) -> Stmt {
+    Stmt::If {
+        cond,
+        then,
+        otherwise: vec![],
+    }
+}
+
+/// A launch register as `u32`.
+fn reg(e: &mut Emit, s: Special) -> ExprId {
+    e.f.add(Expr::Special(s), Type::Int(IntKind::U32))
+}
+
+fn u32c(e: &mut Emit, v: i128) -> ExprId {
+    e.int(v, Type::Int(IntKind::U32))
+}
+
+/// `tid.d == 0` for every `d` in `dims` (true when empty).
+fn first_thread(e: &mut Emit, dims: &[u8]) -> ExprId {
+    let mut cond: Option<ExprId> = None;
+    for &d in dims {
+        let (t, z) = (reg(e, Special::ThreadIdx(d)), u32c(e, 0));
+        let c = e.cmp(CmpOp::Eq, t, z);
+        cond = Some(match cond {
+            None => c,
+            Some(prev) => e.f.add(
+                Expr::Logical {
+                    and: true,
+                    lhs: prev,
+                    rhs: c,
+                },
+                Type::BOOL,
+            ),
+        });
+    }
+    match cond {
+        Some(c) => c,
+        None => e.int(1, Type::BOOL),
+    }
+}
+
+/// `*p = *p op private`, `p` evaluated once.
+fn update_memory(e: &mut Emit, op: RedOp, p: ExprId, private: LocalId) {
+    let pl = e.hold("red.ptr", p);
+    let (pv, ty) = (e.read(pl), e.f.local(private).ty.clone());
+    let old = e.f.add(Expr::Load(pv), ty);
+    let v = e.read(private);
+    let new = combine(e, op, old, v);
+    let pv = e.read(pl);
+    e.out.push(Stmt::Store {
+        ptr: pv,
+        value: new,
+    });
+}
+
+/// The shared array of `MAX_ROWS` elements of `ty` (made on first use).
+fn shared_of(e: &mut Emit, st: &mut RedState, ty: &Type) -> u32 {
+    if let Some((_, n)) = st.shared.iter().find(|(t, _)| t == ty) {
+        return *n;
+    }
+    let n = e.f.shared.len() as u32;
+    e.f.shared.push(Type::Array(Box::new(ty.clone()), MAX_ROWS));
+    st.shared.push((ty.clone(), n));
+    n
+}
+
+/// The address of element `index` (`u32`) of shared array `n` of `ty`.
+fn shared_at(e: &mut Emit, n: u32, ty: &Type, index: ExprId) -> ExprId {
+    let base = e.f.add(Expr::SharedAddr(n), ty.ptr_to());
+    let i = e.cast(index, &Type::U64);
+    e.f.add(Expr::PtrAdd { base, index: i }, ty.ptr_to())
+}
+
+/// The thread's linear index in the block (`u32`).
+fn linear(e: &mut Emit) -> ExprId {
+    let (tx, ty, tz) = (
+        reg(e, Special::ThreadIdx(0)),
+        reg(e, Special::ThreadIdx(1)),
+        reg(e, Special::ThreadIdx(2)),
+    );
+    let (nx, ny) = (reg(e, Special::BlockDim(0)), reg(e, Special::BlockDim(1)));
+    let zy = e.bin(BinOp::Mul, tz, ny);
+    let row = e.bin(BinOp::Add, ty, zy);
+    let rx = e.bin(BinOp::Mul, row, nx);
+    e.bin(BinOp::Add, tx, rx)
+}
+
+/// Emits `for (k = 0; k < count; k++) acc = acc op sh[base + k * stride]`
+/// (all `u32` locals), with `acc` starting at element `base`.
+fn fold_shared(
+    e: &mut Emit,
+    op: RedOp,
+    n: u32,
+    ty: &Type,
+    acc: LocalId,
+    base: LocalId,
+    stride: LocalId,
+    count: LocalId,
+) {
+    let b = e.read(base);
+    let first = shared_at(e, n, ty, b);
+    let v = e.f.add(Expr::Load(first), ty.clone());
+    e.assign(acc, v);
+    let one = u32c(e, 1);
+    let k = e.hold("red.k", one);
+    let (kv, cv) = (e.read(k), e.read(count));
+    let cond = e.cmp(CmpOp::Lt, kv, cv);
+    let mut body = Emit::new(e.f);
+    let (kv, sv, bv) = (body.read(k), body.read(stride), body.read(base));
+    let off = body.bin(BinOp::Mul, kv, sv);
+    let at = body.bin(BinOp::Add, bv, off);
+    let slot = shared_at(&mut body, n, ty, at);
+    let x = body.f.add(Expr::Load(slot), ty.clone());
+    let a = body.read(acc);
+    let c = combine(&mut body, op, a, x);
+    body.assign(acc, c);
+    let body = body.out;
+    let (kv, one) = (e.read(k), u32c(e, 1));
+    let next = e.bin(BinOp::Add, kv, one);
+    e.out.push(Stmt::While {
+        cond,
+        body,
+        step: vec![Stmt::Assign {
+            local: k,
+            value: next,
+        }],
+    });
+}
+
+/// Combines `v` over the threads along the block dimensions `dims` (every
+/// thread ends with the result); `scope` is the barrier that the threads
+/// sharing the loop can meet at.
+fn block_reduce(
+    e: &mut Emit,
+    st: &mut RedState,
+    op: RedOp,
+    v: LocalId,
+    dims: [bool; 3],
+    scope: BarrierScope,
+) {
+    let ty = e.f.local(v).ty.clone();
+    if dims[0] {
+        warp_reduce(e, st, op, v, &ty, scope);
+    }
+    if dims[1] || dims[2] {
+        rows_reduce(e, st, op, v, &ty, [dims[1], dims[2]]);
+    }
+}
+
+/// Step 1: along block x, within each row (`ntid.x` a power of two up to
+/// 32, or a multiple of 32).
+fn warp_reduce(
+    e: &mut Emit,
+    st: &mut RedState,
+    op: RedOp,
+    v: LocalId,
+    ty: &Type,
+    scope: BarrierScope,
+) {
+    let u32t = Type::Int(IntKind::U32);
+    let lin = linear(e);
+    let lin = e.hold("red.lin", lin);
+    let (lv, m) = (e.read(lin), u32c(e, 31));
+    let lane = e.bin(BinOp::And, lv, m);
+    let lane = e.hold("red.lane", lane);
+    let nx = reg(e, Special::BlockDim(0));
+    let nx = e.hold("red.nx", nx);
+    // The lanes of this row in this warp: all 32 when the row spans whole
+    // warps, else the row's ntid.x lanes.
+    let (a, w) = (e.read(nx), u32c(e, 32));
+    let whole = e.cmp(CmpOp::Ge, a, w);
+    let (one, a) = (u32c(e, 1), e.read(nx));
+    let ones = e.bin(BinOp::Shl, one, a);
+    let one = u32c(e, 1);
+    let ones = e.bin(BinOp::Sub, ones, one);
+    let (a, one) = (e.read(nx), u32c(e, 1));
+    let low = e.bin(BinOp::Sub, a, one);
+    let high = e.un(crate::ir::UnOp::BitNot, low);
+    let l = e.read(lane);
+    let start = e.bin(BinOp::And, l, high);
+    let part = e.bin(BinOp::Shl, ones, start);
+    let all = u32c(e, 0xffff_ffff);
+    let members = e.f.add(
+        Expr::Select {
+            cond: whole,
+            then: all,
+            otherwise: part,
+        },
+        u32t.clone(),
+    );
+    let members = e.hold("red.members", members);
+    for off in [16i128, 8, 4, 2, 1] {
+        // Only offsets inside the row's lanes (uniform in the row).
+        let (o, a) = (u32c(e, off), e.read(nx));
+        let inside = e.cmp(CmpOp::Lt, o, a);
+        let mut then = Emit::new(e.f);
+        let (x, lx, mm) = (
+            then.read(v),
+            then.int(off, u32t.clone()),
+            then.read(members),
+        );
+        let other = then.f.add(
+            Expr::Shuffle {
+                value: x,
+                lane_xor: lx,
+                members: mm,
+            },
+            ty.clone(),
+        );
+        let x = then.read(v);
+        let c = combine(&mut then, op, x, other);
+        then.assign(v, c);
+        let then = then.out;
+        e.out.push(if_(inside, then));
+    }
+    // Rows wider than a warp: one slot per warp in shared memory.
+    let (a, w) = (e.read(nx), u32c(e, 32));
+    let wide = e.cmp(CmpOp::Gt, a, w);
+    let n = shared_of(e, st, ty);
+    let mut then = Emit::new(e.f);
+    then.out.push(Stmt::Barrier(scope));
+    let (l, z) = (then.read(lane), then.int(0, u32t.clone()));
+    let lead = then.cmp(CmpOp::Eq, l, z);
+    let (li, five) = (then.read(lin), then.int(5, u32t.clone()));
+    let warp = then.bin(BinOp::Shr, li, five);
+    let slot = shared_at(&mut then, n, ty, warp);
+    let x = then.read(v);
+    let store = vec![Stmt::Store {
+        ptr: slot,
+        value: x,
+    }];
+    then.out.push(if_(lead, store));
+    then.out.push(Stmt::Barrier(scope));
+    let (a, five) = (then.read(nx), then.int(5, u32t.clone()));
+    let nw = then.bin(BinOp::Shr, a, five);
+    let nw = then.hold("red.nw", nw);
+    let (li, a) = (then.read(lin), then.read(nx));
+    let row = then.bin(BinOp::Div, li, a);
+    let nwv = then.read(nw);
+    let base = then.bin(BinOp::Mul, row, nwv);
+    let base = then.hold("red.base", base);
+    let one = then.int(1, u32t);
+    let stride = then.hold("red.stride", one);
+    fold_shared(&mut then, op, n, ty, v, base, stride, nw);
+    let then = then.out;
+    e.out.push(if_(wide, then));
+}
+
+/// Step 2: along block y and/or z (`yz`), one value per row.
+fn rows_reduce(e: &mut Emit, st: &mut RedState, op: RedOp, v: LocalId, ty: &Type, yz: [bool; 2]) {
+    let n = shared_of(e, st, ty);
+    e.out.push(Stmt::Barrier(BarrierScope::Block));
+    let (ty_, tz, ny, nz) = (
+        reg(e, Special::ThreadIdx(1)),
+        reg(e, Special::ThreadIdx(2)),
+        reg(e, Special::BlockDim(1)),
+        reg(e, Special::BlockDim(2)),
+    );
+    let ty_ = e.hold("red.ty", ty_);
+    let tz = e.hold("red.tz", tz);
+    let ny = e.hold("red.ny", ny);
+    let nz = e.hold("red.nz", nz);
+    let (a, b, c) = (e.read(tz), e.read(ny), e.read(ty_));
+    let zy = e.bin(BinOp::Mul, a, b);
+    let row = e.bin(BinOp::Add, c, zy);
+    let lead = first_thread(e, &[0]);
+    let slot = shared_at(e, n, ty, row);
+    let x = e.read(v);
+    e.out.push(if_(
+        lead,
+        vec![Stmt::Store {
+            ptr: slot,
+            value: x,
+        }],
+    ));
+    e.out.push(Stmt::Barrier(BarrierScope::Block));
+    let u32t = Type::Int(IntKind::U32);
+    let (base, stride, count) = match yz {
+        [true, true] => {
+            let z = e.int(0, u32t.clone());
+            let one = e.int(1, u32t.clone());
+            let (a, b) = (e.read(ny), e.read(nz));
+            (z, one, e.bin(BinOp::Mul, a, b))
+        }
+        [true, false] => {
+            let (a, b) = (e.read(tz), e.read(ny));
+            let base = e.bin(BinOp::Mul, a, b);
+            (base, e.int(1, u32t.clone()), e.read(ny))
+        }
+        _ => (e.read(ty_), e.read(ny), e.read(nz)),
+    };
+    let base = e.hold("red.base", base);
+    let stride = e.hold("red.stride", stride);
+    let count = e.hold("red.count", count);
+    fold_shared(e, op, n, ty, v, base, stride, count);
+}
+
+/// Step 3: across the gangs of the launch, for reductions into device
+/// memory (the block values are already combined in every thread).
+fn across_gangs(e: &mut Emit, st: &mut RedState, reds: &[&Reduction]) {
+    let u32t = Type::Int(IntKind::U32);
+    let scratch = match st.scratch {
+        Some(s) => s,
+        None => {
+            let s = e.f.new_local("scratch", Type::Int(IntKind::U8).ptr_to());
+            st.scratch = Some(s);
+            s
+        }
+    };
+    let counter = st.counters;
+    st.counters += 1;
+    let first_slot = st.slots;
+    st.slots += reds.len() as u32;
+
+    // Gangs and this gang's index (u64).
+    let (gx, gy, gz) = (
+        e.special(Special::GridDim(0)),
+        e.special(Special::GridDim(1)),
+        e.special(Special::GridDim(2)),
+    );
+    let gxy = e.bin(BinOp::Mul, gx, gy);
+    let nb = e.bin(BinOp::Mul, gxy, gz);
+    let nb = e.hold("red.gangs", nb);
+    let (bx, by, bz) = (
+        e.special(Special::BlockIdx(0)),
+        e.special(Special::BlockIdx(1)),
+        e.special(Special::BlockIdx(2)),
+    );
+    let (gx, gy) = (
+        e.special(Special::GridDim(0)),
+        e.special(Special::GridDim(1)),
+    );
+    let zy = e.bin(BinOp::Mul, bz, gy);
+    let yz = e.bin(BinOp::Add, by, zy);
+    let rows = e.bin(BinOp::Mul, yz, gx);
+    let bid = e.bin(BinOp::Add, bx, rows);
+    let bid = e.hold("red.gang", bid);
+    // Slot array `s` of type `ty`: scratch + SLOTS_AT + 8 * s * gangs.
+    let slots = |e: &mut Emit, s: u32, ty: &Type| -> ExprId {
+        let at = e.int(i128::from(Scratch::SLOTS_AT), Type::U64);
+        let (k, g) = (e.int(8 * i128::from(s), Type::U64), e.read(nb));
+        let off = e.bin(BinOp::Mul, k, g);
+        let off = e.bin(BinOp::Add, at, off);
+        let base = e.read(scratch);
+        let p = e.f.add(
+            Expr::PtrAdd { base, index: off },
+            Type::Int(IntKind::U8).ptr_to(),
+        );
+        e.cast(p, &ty.ptr_to())
+    };
+    let flag = match st.flag {
+        Some(f) => f,
+        None => {
+            let f = e.f.shared.len() as u32;
+            e.f.shared.push(Type::Array(Box::new(u32t.clone()), 1));
+            st.flag = Some(f);
+            f
+        }
+    };
+
+    // Thread 0 of each gang: publish, fence, count in.
+    let t0 = first_thread(e, &[0, 1, 2]);
+    let mut then = Emit::new(e.f);
+    for (i, r) in reds.iter().enumerate() {
+        let ty = then.f.local(r.private).ty.clone();
+        let base = slots(&mut then, first_slot + i as u32, &ty);
+        let b = then.read(bid);
+        let slot = then.f.add(Expr::PtrAdd { base, index: b }, ty.ptr_to());
+        let x = then.read(r.private);
+        then.out.push(Stmt::Store {
+            ptr: slot,
+            value: x,
+        });
+    }
+    then.out.push(Stmt::Fence);
+    let base = then.read(scratch);
+    let ci = then.int(4 * i128::from(counter), Type::U64);
+    let cp = then.f.add(
+        Expr::PtrAdd { base, index: ci },
+        Type::Int(IntKind::U8).ptr_to(),
+    );
+    let cp = then.cast(cp, &u32t.ptr_to());
+    let (g, one) = (then.read(nb), then.int(1, Type::U64));
+    let last_index = then.bin(BinOp::Sub, g, one);
+    let last_index = then.cast(last_index, &u32t);
+    let last_index = then.hold("red.last", last_index);
+    let old = then.f.new_local("red.ticket", u32t.clone());
+    let li = then.read(last_index);
+    then.out.push(Stmt::AtomicRmw {
+        op: AtomicOp::IncWrap,
+        ptr: cp,
+        value: li,
+        old: Some(old),
+    });
+    let (o, li) = (then.read(old), then.read(last_index));
+    let is_last = then.cmp(CmpOp::Eq, o, li);
+    let is_last = then.cast(is_last, &u32t);
+    let fp = then.f.add(Expr::SharedAddr(flag), u32t.ptr_to());
+    then.out.push(Stmt::Store {
+        ptr: fp,
+        value: is_last,
+    });
+    let then = then.out;
+    e.out.push(if_(t0, then));
+    e.out.push(Stmt::Barrier(BarrierScope::Block));
+    let fp = e.f.add(Expr::SharedAddr(flag), u32t.ptr_to());
+    let fv = e.f.add(Expr::Load(fp), u32t.clone());
+    let z = u32c(e, 0);
+    let last = e.cmp(CmpOp::Ne, fv, z);
+
+    // The last gang: fold the slots, combine in the block, update once.
+    let mut fin = Emit::new(e.f);
+    fin.out.push(Stmt::Fence);
+    for (i, r) in reds.iter().enumerate() {
+        let ty = fin.f.local(r.private).ty.clone();
+        let id = fin.f.add(Expr::Literal(r.op.identity(&ty)), ty.clone());
+        fin.assign(r.private, id);
+        let lin = linear(&mut fin);
+        let lin = fin.cast(lin, &Type::U64);
+        let k = fin.hold("red.i", lin);
+        let (kv, g) = (fin.read(k), fin.read(nb));
+        let cond = fin.cmp(CmpOp::Lt, kv, g);
+        let mut body = Emit::new(fin.f);
+        let base = slots(&mut body, first_slot + i as u32, &ty);
+        let kv = body.read(k);
+        let slot = body.f.add(Expr::PtrAdd { base, index: kv }, ty.ptr_to());
+        let x = body.f.add(Expr::Load(slot), ty.clone());
+        let a = body.read(r.private);
+        let c = combine(&mut body, r.op, a, x);
+        body.assign(r.private, c);
+        let body = body.out;
+        let (nx, ny, nz) = (
+            fin.special(Special::BlockDim(0)),
+            fin.special(Special::BlockDim(1)),
+            fin.special(Special::BlockDim(2)),
+        );
+        let nxy = fin.bin(BinOp::Mul, nx, ny);
+        let threads = fin.bin(BinOp::Mul, nxy, nz);
+        let kv = fin.read(k);
+        let next = fin.bin(BinOp::Add, kv, threads);
+        fin.out.push(Stmt::While {
+            cond,
+            body,
+            step: vec![Stmt::Assign {
+                local: k,
+                value: next,
+            }],
+        });
+        block_reduce(
+            &mut fin,
+            st,
+            r.op,
+            r.private,
+            [true, true, true],
+            BarrierScope::Block,
+        );
+        let RedTarget::Memory(p) = &r.target else {
+            continue;
+        };
+        let t0 = first_thread(&mut fin, &[0, 1, 2]);
+        let mut upd = Emit::new(fin.f);
+        update_memory(&mut upd, r.op, *p, r.private);
+        let upd = upd.out;
+        fin.out.push(if_(t0, upd));
+    }
+    let fin = fin.out;
+    e.out.push(if_(last, fin));
+}
