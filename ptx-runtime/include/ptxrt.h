@@ -198,6 +198,26 @@ void *__ptxrt_deviceptr(const struct __ptxrt_loc *loc, const char *name, const v
  * count, occupancy); never 0. */
 __ptxrt_u32 __ptxrt_default_gangs(__ptxrt_u64 trip, __ptxrt_u32 block);
 
+/* A vector length fit for reductions: rounded up to a power of two up to
+ * 32, else to a multiple of 32 (at most 1024). */
+static inline __ptxrt_u32 __ptxrt_warp_friendly(__ptxrt_u32 n)
+{
+    __ptxrt_u32 p = 1;
+    if (n == 0)
+        return 0;
+    if (n > 32) {
+        n = (n + 31u) / 32u * 32u;
+        return n > 1024u ? 1024u : n;
+    }
+    while (p < n)
+        p <<= 1;
+    return p;
+}
+
+/* Device memory for the reductions across gangs of the next launch: at
+ * least `bytes`, its leading counters zero (kernels leave them at zero). */
+void *__ptxrt_scratch(const struct __ptxrt_loc *loc, __ptxrt_u64 bytes);
+
 /* Launch kernel `kernel` of `img` and wait for it. args[i] points at the
  * value of parameter i, as in cuLaunchKernel. */
 void __ptxrt_launch(const struct __ptxrt_loc *loc, struct __ptxrt_image *img, const char *kernel,

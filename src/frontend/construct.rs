@@ -88,8 +88,22 @@ impl Walker<'_> {
         };
         let mut sizes = Sizes::default();
         let (mut default_none, mut default_present) = (false, false);
+        // `reduction` on the construct itself (on a combined one: the loop's).
+        let mut region_reds = vec![];
         for c in &d.clauses {
             match &c.kind {
+                ClauseKind::Reduction { .. } if combined => {}
+                ClauseKind::Reduction { .. } if kernels => return self.clause_err(
+                    p,
+                    c,
+                    "a 'reduction' clause is not allowed on 'kernels' (put it on a loop inside)"
+                        .into(),
+                ),
+                ClauseKind::Reduction { op, vars } => {
+                    for v in vars {
+                        region_reds.push(self.reduction_item(p, *op, v)?);
+                    }
+                }
                 ClauseKind::Data(_) | ClauseKind::If(_) => {}
                 ClauseKind::Default(DefaultKind::Present) => default_present = true,
                 ClauseKind::NumGangs(v) => {
@@ -144,17 +158,39 @@ impl Walker<'_> {
                     .cloned()
                     .unwrap_or_default()
             };
-            plans.push(self.plan_loops(seg, &dirs, kind, Levels::default())?);
+            let mut plan = self.plan_loops(seg, &dirs, kind, Levels::default())?;
+            plan.reduces |= !region_reds.is_empty();
+            plans.push(plan);
+        }
+        for r in &region_reds {
+            self.remarks.push((
+                r.loc.clone(),
+                format!(
+                    "reduction({}:{}) across the gangs of the construct",
+                    r.op.symbol(),
+                    r.var
+                ),
+            ));
         }
 
         // Lower every segment. Scalars in data clauses live in device
         // memory; in `kernels`, so do the scalars the region assigns
         // (implicitly `copy`, OpenACC 3.3 2.5.3): found by lowering once,
         // then again.
+        // Reduction variables too: their results outlive the region
+        // (implicitly `copy`, OpenACC 3.3 2.6.2).
         let mut by_ref: std::collections::HashSet<String> = items
             .iter()
             .filter(|i| i.ty.is_arithmetic())
             .map(|i| i.var.clone())
+            .chain(
+                plans
+                    .iter()
+                    .flat_map(|p| p.loops.values())
+                    .flat_map(|l| &l.reductions)
+                    .chain(&region_reds)
+                    .map(|r| r.var.clone()),
+            )
             .collect();
         let lowered = loop {
             let mut out = vec![];
@@ -169,7 +205,11 @@ impl Walker<'_> {
                     super::lower::Mode::Region,
                 );
                 lower.by_ref = by_ref.clone();
-                lower.stmt(seg)?;
+                if region_reds.is_empty() {
+                    lower.stmt(seg)?;
+                } else {
+                    lower.region_reductions(seg, &region_reds)?;
+                }
                 let (body, params, vars) = lower.finish();
                 let assigned = assigned_params(&body, &params);
                 more.extend(
@@ -199,7 +239,12 @@ impl Walker<'_> {
                 .filter(|v| v.size_of.is_none())
             {
                 let has_attribute = items.iter().any(|i| i.whole && i.var == v.name)
-                    || self.data_stack.iter().flatten().any(|x| x.var == v.name);
+                    || self.data_stack.iter().flatten().any(|x| x.var == v.name)
+                    || region_reds.iter().any(|r| r.var == v.name)
+                    || plans
+                        .iter()
+                        .flat_map(|p| p.loops.values())
+                        .any(|l| l.reductions.iter().any(|r| r.var == v.name));
                 if !has_attribute && (v.by_ref || !v.ty.is_arithmetic()) {
                     return Err(Diagnostics::one(
                         Some(loc),

@@ -17,22 +17,40 @@
 
 use super::canon::declarator_name;
 use super::effects::{assigns, is_inc_dec};
+use crate::ir::RedOp;
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 use lang_c::visit::{self, Visit};
 use std::collections::{HashMap, HashSet};
 
-/// `Ok(())` when the loop body `body` over variable `var` has no
-/// loop-carried dependence by the rules above; otherwise why not.
-/// `is_array(name)` says whether a variable of the enclosing scope owns its
-/// memory — an array object or a `restrict` pointer (`Some(true)`) — or is
-/// a pointer that may reach another's (`Some(false)`); `None`: unknown.
+/// What a variable of the enclosing scope is, as far as the test goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VarKind {
+    /// Owns its memory: an array object or a `restrict` pointer.
+    Owned,
+    /// A pointer that may reach another's memory.
+    Pointer,
+    /// An arithmetic scalar.
+    Scalar,
+    Unknown,
+}
+
+/// `Ok(reductions)` when the loop body `body` over variable `var` has no
+/// loop-carried dependence by the rules above but for scalars of the
+/// enclosing scope it only accumulates into (see `redscan`): those, with
+/// their operators; otherwise why not. `kind(name)` says what a variable
+/// of the enclosing scope is.
 pub fn independent(
     text: &str,
     body: &Node<Statement>,
     var: &str,
-    is_array: &dyn Fn(&str) -> Option<bool>,
-) -> Result<(), String> {
+    kind: &dyn Fn(&str) -> VarKind,
+) -> Result<Vec<(RedOp, String)>, String> {
+    let is_array = |n: &str| match kind(n) {
+        VarKind::Owned => Some(true),
+        VarKind::Pointer => Some(false),
+        VarKind::Scalar | VarKind::Unknown => None,
+    };
     let mut d = Deps {
         text,
         var,
@@ -50,8 +68,15 @@ pub fn independent(
     if let Some(p) = d.problem {
         return Err(p);
     }
-    if let Some(s) = d.scalar_writes.iter().find(|s| !d.declared.contains(*s)) {
-        return Err(format!("'{s}' is assigned in every iteration"));
+    let mut reductions: Vec<(RedOp, String)> = vec![];
+    for s in d.scalar_writes.iter().filter(|s| !d.declared.contains(*s)) {
+        if reductions.iter().any(|(_, r)| r == s) {
+            continue;
+        }
+        match super::redscan::reduction_of(body, s) {
+            Some(op) if kind(s) == VarKind::Scalar => reductions.push((op, s.clone())),
+            _ => return Err(format!("'{s}' is assigned in every iteration")),
+        }
     }
     for base in &d.written {
         if d.declared.contains(base) {
@@ -102,7 +127,7 @@ pub fn independent(
             }
         }
     }
-    Ok(())
+    Ok(reductions)
 }
 
 /// `e` is `c*var + e'` for a nonzero integer constant `c` and an `e'` that
@@ -367,7 +392,7 @@ pub fn contiguity(body: &Node<Statement>, var: &str) -> u32 {
 
 #[cfg(test)]
 mod tests {
-    use super::independent;
+    use super::{independent, RedOp, VarKind};
     use lang_c::ast::{BlockItem, ExternalDeclaration, Statement};
 
     /// The loop body of `for (int i …) BODY` inside a function.
@@ -403,8 +428,16 @@ mod tests {
     }
 
     /// The dependence test of `for (int i …) BODY` where `a`, `b`, `m`
-    /// are arrays, `p`, `q` pointers.
+    /// are arrays, `p`, `q` pointers; `Ok` only with no reduction.
     fn check(body: &str) -> Result<(), String> {
+        match reductions(body)? {
+            r if r.is_empty() => Ok(()),
+            r => Err(format!("reductions {r:?}")),
+        }
+    }
+
+    /// The reductions the test finds in `for (int i …) BODY`.
+    fn reductions(body: &str) -> Result<Vec<(RedOp, String)>, String> {
         let src = format!(
             "void f(int n, float *p, float *q, float s, int k) {{ for (int i = 0; i < n; i++) {body} }}"
         );
@@ -423,12 +456,13 @@ mod tests {
         let Statement::For(fs) = &st.node else {
             return Err("not a for".into());
         };
-        let is_array = |name: &str| match name {
-            "a" | "b" | "m" | "idx" => Some(true),
-            "p" | "q" => Some(false),
-            _ => None,
+        let kind = |name: &str| match name {
+            "a" | "b" | "m" | "idx" => VarKind::Owned,
+            "p" | "q" => VarKind::Pointer,
+            "s" | "k" | "n" => VarKind::Scalar,
+            _ => VarKind::Unknown,
         };
-        independent(&src, &fs.node.statement, "i", &is_array)
+        independent(&src, &fs.node.statement, "i", &kind)
     }
 
     #[test]
@@ -440,7 +474,6 @@ mod tests {
     #[test]
     fn rejects_dependences() {
         assert!(check("a[i] = a[i - 1] + 1.0f;").is_err());
-        assert!(check("s += a[i];").is_err());
         assert!(check("a[0] = b[i];").is_err());
         assert!(check("*(a + i) = 1.0f;").is_err());
         assert!(check("a[i] = g(a, i);").is_err());
@@ -461,10 +494,24 @@ mod tests {
         assert!(check("a[i / 2] = b[i];").is_err());
         assert!(check("a[i * i] = b[i];").is_err());
         assert!(check("a[0 * i] = b[i];").is_err());
-        assert!(check("a[i * k] = b[i];").is_err()); // k may be 0
-                                                     // The inner loop's j varies: iterations i and i+1 share elements.
+        // k may be 0.
+        assert!(check("a[i * k] = b[i];").is_err());
+        // The inner loop's j varies: iterations i and i+1 share elements.
         assert!(check("for (int j = 0; j < 4; j++) a[i + j] = b[j];").is_err());
         assert!(check("{ int t = i / 2; a[t] = b[i]; }").is_err());
+    }
+
+    #[test]
+    fn finds_reductions_into_outer_scalars() {
+        assert_eq!(reductions("s += a[i];"), Ok(vec![(RedOp::Add, "s".into())]));
+        assert_eq!(
+            reductions("{ s = fmaxf(s, a[i]); k ^= i; }"),
+            Ok(vec![(RedOp::Max, "s".into()), (RedOp::BitXor, "k".into())])
+        );
+        // Read elsewhere, or not a scalar: a dependence.
+        assert!(reductions("{ s += a[i]; b[i] = s; }").is_err());
+        assert!(reductions("t += a[i];").is_err());
+        assert!(reductions("p = p + 1;").is_err());
     }
 
     #[test]

@@ -19,8 +19,9 @@
 //! `depend`, `effects`, `clauses`, `ir`.
 
 use super::canon::{canonical, trip_text};
+use super::depend::VarKind;
 use super::loopclauses::Clauses;
-use super::lower::LoopSpec;
+use super::lower::{LoopReduction, LoopSpec};
 use super::unit::Walker;
 use crate::diag::{DResult, Diagnostics};
 use crate::directive::DirectiveKind;
@@ -73,6 +74,8 @@ struct Decision {
     worker_num: Option<String>,
     vector_len: Option<String>,
     why: String,
+    /// Its reductions.
+    reductions: Vec<LoopReduction>,
 }
 
 /// The plan of one compute region.
@@ -81,6 +84,9 @@ pub struct RegionPlan {
     pub loops: HashMap<usize, LoopSpec>,
     /// `file:line: text` remarks, in source order.
     pub remarks: Vec<(SrcLoc, String)>,
+    /// Some loop (or the construct) reduces: block x must suit warp
+    /// shuffles (see [`RegionPlan::launch`]).
+    pub reduces: bool,
     kind: RegionKind,
     decisions: Vec<Decision>,
 }
@@ -313,6 +319,7 @@ impl Walker<'_> {
         let mut plan = RegionPlan {
             loops: HashMap::new(),
             remarks: vec![],
+            reduces: false,
             kind,
             decisions: vec![],
         };
@@ -353,6 +360,11 @@ impl Walker<'_> {
             let sizes: Vec<String> = tile.iter().rev().map(u32::to_string).collect();
             d.why.push_str(&format!(", tile({})", sizes.join(",")));
         }
+        for r in &d.reductions {
+            d.why
+                .push_str(&format!(", reduction({}:{})", r.op.symbol(), r.var));
+            plan.reduces = true;
+        }
         plan.remarks.push((c.loc.clone(), d.why.clone()));
         // A loop without directive that stays sequential keeps C's semantics.
         if !c.directive && d.par == Parallelism::Seq {
@@ -366,6 +378,7 @@ impl Walker<'_> {
                 collapse: c.clauses.collapse,
                 tile,
                 chunk: c.clauses.chunk,
+                reductions: d.reductions.clone(),
             },
         );
         plan.decisions.push(d);
@@ -380,6 +393,7 @@ impl Walker<'_> {
                 worker_num: None,
                 vector_len: None,
                 why: "loop run sequentially: serial construct".into(),
+                reductions: c.clauses.reductions.clone(),
             };
             self.record(plan, c, d);
             self.plan_serial(&c.children, names, plan);
@@ -455,6 +469,7 @@ impl Walker<'_> {
             worker_num: cl.worker_num.clone(),
             vector_len: cl.vector_len.clone(),
             why,
+            reductions: cl.reductions.clone(),
         };
         self.record(plan, c, d);
         // Below a gang(dim:d) loop (d > 0) lower dimensions stay free.
@@ -484,12 +499,20 @@ impl Walker<'_> {
             parallel: bool,
             why: Option<String>,
             score: u32,
+            /// Its reductions: by clause, or found by the dependence test.
+            reductions: Vec<LoopReduction>,
         }
         fn flatten<'c, 'a>(w: &Walker, c: &'c Cand<'a>, depth: usize, out: &mut Vec<Info<'c, 'a>>) {
             let cl = &c.clauses;
+            let mut reductions = cl.reductions.clone();
             let (parallel, why) = if cl.seq {
                 (false, Some("loop run sequentially: seq clause".to_string()))
-            } else if cl.explicit() || cl.independent {
+            } else if cl.explicit() {
+                (true, None)
+            } else if depth > 0 && !reductions.is_empty() {
+                // Inside a parallel loop each thread reduces on its own.
+                (false, Some("loop run sequentially: a reduction inside a parallel loop (each thread reduces its own iterations)".to_string()))
+            } else if cl.independent {
                 (true, None)
             } else {
                 let proven =
@@ -506,20 +529,29 @@ impl Walker<'_> {
                                 w.text,
                                 &c.f.node.statement,
                                 k.var,
-                                &|name| {
-                                    w.scope.lookup(name).map(|s| {
-                                        s.restrict
-                                            || matches!(
-                                                s.ty,
-                                                super::ctype::CType::Array(..)
-                                                    | super::ctype::CType::Vla(..)
-                                            )
-                                    })
-                                },
+                                &|name| var_kind(w, name),
                             ),
                         });
                 match proven {
-                    Ok(()) => (true, None),
+                    // A loop inside a parallel loop is not worth a reduction
+                    // across its threads: each thread reduces on its own.
+                    Ok(found) if !found.is_empty() && depth > 0 => {
+                        let names: Vec<String> =
+                            found.iter().map(|(_, n)| format!("'{n}'")).collect();
+                        (false, Some(format!("loop not parallelized: it reduces into {} inside a parallel loop (each thread reduces its own iterations)", names.join(", "))))
+                    }
+                    Ok(found) => {
+                        for (op, var) in found {
+                            if !reductions.iter().any(|r| r.var == var) {
+                                reductions.push(LoopReduction {
+                                    op,
+                                    var,
+                                    loc: c.loc.clone(),
+                                });
+                            }
+                        }
+                        (true, None)
+                    }
                     Err(e) => (false, Some(format!("loop not parallelized: {e}"))),
                 }
             };
@@ -532,6 +564,7 @@ impl Walker<'_> {
                 parallel,
                 why,
                 score,
+                reductions,
             });
             let next = depth + usize::from(parallel);
             for k in &c.children {
@@ -645,10 +678,38 @@ impl Walker<'_> {
                 worker_num: None,
                 vector_len: cl.vector_len.clone(),
                 why,
+                reductions: if i.parallel {
+                    i.reductions.clone()
+                } else {
+                    vec![]
+                },
             };
             self.record(plan, i.c, d);
         }
         Ok(())
+    }
+}
+
+/// `n` lanes rounded up to a power of two when at most 32, else to a
+/// multiple of 32 (at most 1024); 0 stays 0. Mirrors `__ptxrt_warp_friendly`.
+pub fn warp_friendly(n: u32) -> u32 {
+    match n {
+        0 => 0,
+        1..=32 => n.next_power_of_two(),
+        _ => n.div_ceil(32).saturating_mul(32).min(1024),
+    }
+}
+
+/// What variable `name` of the scope is, for the dependence test.
+fn var_kind(w: &Walker, name: &str) -> VarKind {
+    use super::ctype::CType;
+    match w.scope.lookup(name) {
+        Some(s) if s.restrict || matches!(s.ty, CType::Array(..) | CType::Vla(..)) => {
+            VarKind::Owned
+        }
+        Some(s) if matches!(s.ty, CType::Ptr(_)) => VarKind::Pointer,
+        Some(s) if s.ty.is_arithmetic() => VarKind::Scalar,
+        _ => VarKind::Unknown,
     }
 }
 
@@ -832,6 +893,29 @@ impl RegionPlan {
                     trip: None,
                     threads: vec![],
                 },
+            };
+        }
+        // Sizes written as integer constants are constants (so the
+        // kernel's code can fold them).
+        for g in grid.iter_mut().chain(block.iter_mut()) {
+            if let GridSize::Host(e) = g {
+                let digits = e.trim_matches(|c: char| c == '(' || c == ')' || c.is_whitespace());
+                let digits = digits.trim_end_matches(['u', 'U']);
+                if let Ok(n) = digits.parse::<u32>() {
+                    *g = GridSize::Const(n);
+                }
+            }
+        }
+        // Reductions combine vector lanes with warp shuffles: a row of
+        // lanes is a power of two up to 32, or whole warps (as nvc rounds
+        // vector_length; loops stride, so more lanes are always correct).
+        if self.reduces {
+            block[0] = match &block[0] {
+                GridSize::Const(n) => GridSize::Const(warp_friendly(*n)),
+                GridSize::Host(e) => {
+                    GridSize::Host(format!("__ptxrt_warp_friendly((__ptxrt_u32)({e}))"))
+                }
+                g => g.clone(),
             };
         }
         Launch { grid, block }

@@ -4,9 +4,26 @@
 //! Owns: [`Clauses`] and `Walker::loop_clauses`, which checks each clause
 //! and evaluates the constant ones. May call: `clauses`, `directive`, `ir`.
 
+use super::lower::LoopReduction;
 use super::unit::Walker;
 use crate::diag::{DResult, Diagnostics};
-use crate::directive::{ClauseKind, DirectiveKind, SizeExpr};
+use crate::directive::{ClauseKind, DirectiveKind, ReductionOp, SizeExpr, VarRef};
+use crate::ir::RedOp;
+
+/// The IR operator of a clause's operator.
+pub(super) fn red_op(op: ReductionOp) -> RedOp {
+    match op {
+        ReductionOp::Add => RedOp::Add,
+        ReductionOp::Mul => RedOp::Mul,
+        ReductionOp::Max => RedOp::Max,
+        ReductionOp::Min => RedOp::Min,
+        ReductionOp::BitAnd => RedOp::BitAnd,
+        ReductionOp::BitOr => RedOp::BitOr,
+        ReductionOp::BitXor => RedOp::BitXor,
+        ReductionOp::And => RedOp::And,
+        ReductionOp::Or => RedOp::Or,
+    }
+}
 
 /// The loop clauses of one candidate loop.
 #[derive(Clone, Debug, Default)]
@@ -27,6 +44,8 @@ pub(super) struct Clauses {
     pub(super) tile: Vec<Option<u32>>,
     /// `gang(static:…)` (`Some(0)`: `*`).
     pub(super) chunk: Option<u32>,
+    /// `reduction(…)` variables, in order.
+    pub(super) reductions: Vec<LoopReduction>,
 }
 
 impl Clauses {
@@ -36,6 +55,31 @@ impl Clauses {
 }
 
 impl Walker<'_> {
+    /// One variable of a `reduction(op:…)` clause of directive `p`: a
+    /// scalar variable (arrays, sub-arrays and members are not supported).
+    pub(super) fn reduction_item(
+        &self,
+        p: usize,
+        op: ReductionOp,
+        v: &VarRef,
+    ) -> DResult<LoopReduction> {
+        let loc = self.pragma_loc(p, v.span.start);
+        if !v.path.is_empty() {
+            return Err(Diagnostics::one(
+                Some(loc),
+                format!(
+                    "reduction on '{}': only scalar variables are supported as reduction variables (not array elements, sub-arrays or members)",
+                    v.text
+                ),
+            ));
+        }
+        Ok(LoopReduction {
+            op: red_op(op),
+            var: v.base.name.clone(),
+            loc,
+        })
+    }
+
     /// The loop clauses of directive `p`.
     pub(super) fn loop_clauses(&self, p: usize) -> DResult<Clauses> {
         let d = &self.dirs[p];
@@ -133,11 +177,15 @@ impl Walker<'_> {
                     // 2.9.8); kept outermost first, one per loop of the nest.
                     c.tile.reverse();
                 }
+                // On a combined construct, the loop's.
+                ClauseKind::Reduction { op, vars } => {
+                    for v in vars {
+                        c.reductions.push(self.reduction_item(p, *op, v)?);
+                    }
+                }
                 // Construct clauses of a combined directive, checked by `compute`.
                 _ if d.kind != DirectiveKind::Loop => {}
-                ClauseKind::Private(_)
-                | ClauseKind::FirstPrivate(_)
-                | ClauseKind::Reduction { .. } => {
+                ClauseKind::Private(_) | ClauseKind::FirstPrivate(_) => {
                     return self.clause_err(
                         p,
                         cl,

@@ -24,6 +24,7 @@ mod loopclauses;
 mod lower;
 mod pragma;
 mod record;
+mod redscan;
 mod routine;
 mod scope;
 mod source;

@@ -255,18 +255,22 @@ fn linear(e: &mut Emit) -> ExprId {
     e.bin(BinOp::Add, tx, rx)
 }
 
-/// Emits `for (k = 0; k < count; k++) acc = acc op sh[base + k * stride]`
-/// (all `u32` locals), with `acc` starting at element `base`.
-fn fold_shared(
-    e: &mut Emit,
-    op: RedOp,
-    n: u32,
-    ty: &Type,
-    acc: LocalId,
+/// Elements `base + k * stride` for `k` in `0..count` of a shared array
+/// (each a `u32` local).
+struct Strided {
     base: LocalId,
     stride: LocalId,
     count: LocalId,
-) {
+}
+
+/// Emits `acc = sh[base]; for (k = 1; k < count; k++) acc = acc op
+/// sh[base + k * stride]` over shared array `n` of `ty`.
+fn fold_shared(e: &mut Emit, op: RedOp, n: u32, ty: &Type, acc: LocalId, at: Strided) {
+    let Strided {
+        base,
+        stride,
+        count,
+    } = at;
     let b = e.read(base);
     let first = shared_at(e, n, ty, b);
     let v = e.f.add(Expr::Load(first), ty.clone());
@@ -411,7 +415,18 @@ fn warp_reduce(
     let base = then.hold("red.base", base);
     let one = then.int(1, u32t);
     let stride = then.hold("red.stride", one);
-    fold_shared(&mut then, op, n, ty, v, base, stride, nw);
+    fold_shared(
+        &mut then,
+        op,
+        n,
+        ty,
+        v,
+        Strided {
+            base,
+            stride,
+            count: nw,
+        },
+    );
     let then = then.out;
     e.out.push(if_(wide, then));
 }
@@ -462,7 +477,18 @@ fn rows_reduce(e: &mut Emit, st: &mut RedState, op: RedOp, v: LocalId, ty: &Type
     let base = e.hold("red.base", base);
     let stride = e.hold("red.stride", stride);
     let count = e.hold("red.count", count);
-    fold_shared(e, op, n, ty, v, base, stride, count);
+    fold_shared(
+        e,
+        op,
+        n,
+        ty,
+        v,
+        Strided {
+            base,
+            stride,
+            count,
+        },
+    );
 }
 
 /// Step 3: across the gangs of the launch, for reductions into device

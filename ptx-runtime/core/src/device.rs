@@ -57,6 +57,10 @@ pub struct DeviceState {
     /// Which opening of the device this is (a region begun before a
     /// shutdown does not touch the device opened after it).
     pub epoch: u64,
+    /// The scratch memory lent to launches that reduce across gangs
+    /// (address, bytes): zeroed when made; kernels leave their counters
+    /// at zero ([`crate::launch`]).
+    pub scratch: Option<(u64, usize)>,
 }
 
 impl DeviceState {
@@ -78,6 +82,7 @@ impl DeviceState {
             staging: Staging::default(),
             cells: BTreeMap::new(),
             epoch,
+            scratch: None,
         }
     }
 

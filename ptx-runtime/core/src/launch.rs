@@ -42,6 +42,58 @@ pub extern "C" fn __ptxrt_default_gangs(trip: u64, block: u32) -> u32 {
     })
 }
 
+/// `void *__ptxrt_scratch(const struct __ptxrt_loc *loc, uint64_t bytes)`:
+/// device memory of at least `bytes` for the reductions across gangs of
+/// the next launch, whose 32-bit counters at the start are zero (the
+/// memory is zeroed when made, and every kernel that uses a counter leaves
+/// it at zero). One buffer per device, grown on demand; launches wait for
+/// their kernels, so they never share it at the same time.
+///
+/// # Safety
+/// `loc` is null or a valid `__ptxrt_loc`.
+#[no_mangle]
+pub unsafe extern "C" fn __ptxrt_scratch(loc: *const Loc, bytes: u64) -> *mut c_void {
+    guard(|| {
+        // SAFETY: the compiler passes a valid __ptxrt_loc or null.
+        let loc = unsafe { SrcLoc::from_c(loc) };
+        let mut rt = lock();
+        let Some(dev) = rt.active() else {
+            fatal_at(
+                &loc,
+                "internal error: reduction scratch while running on the host",
+                None,
+                None,
+            )
+        };
+        let want = usize::try_from(bytes.max(1)).unwrap_or(usize::MAX);
+        if let Some((p, have)) = dev.scratch {
+            if have >= want {
+                return p as *mut c_void;
+            }
+            dev.scratch = None;
+            if let Err(e) = dev.free(p) {
+                fatal_at(&loc, &e.what, None, e.detail.as_deref());
+            }
+        }
+        // Grow geometrically so that changing gang counts settle quickly.
+        let size = want.max(4096).next_power_of_two();
+        let p = match dev.alloc(size) {
+            Ok(p) => p,
+            Err(e) => fatal_at(
+                &loc,
+                &format!("{} (reduction scratch)", e.what),
+                None,
+                e.detail.as_deref(),
+            ),
+        };
+        if let Err(e) = dev.zero(p, size) {
+            fatal_at(&loc, &e.what, None, e.detail.as_deref());
+        }
+        dev.scratch = Some((p, size));
+        p as *mut c_void
+    })
+}
+
 /// `void __ptxrt_launch(loc, img, kernel, grid_x..z, block_x..z, shared_bytes, args)`.
 ///
 /// # Safety

@@ -16,6 +16,7 @@ mod access;
 mod call;
 mod expr;
 mod init;
+mod reduce;
 mod stmt;
 
 use super::ctype::{CType, VlaLen};
@@ -44,6 +45,19 @@ pub struct LoopSpec {
     pub tile: Vec<u32>,
     /// `gang(static:…)` (see [`crate::ir::Loop::chunk`]).
     pub chunk: Option<u32>,
+    /// `reduction(…)` variables (given by a clause, or found by the
+    /// dependence test in a `kernels` loop).
+    pub reductions: Vec<LoopReduction>,
+}
+
+/// One variable of a loop's reduction.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoopReduction {
+    pub op: crate::ir::RedOp,
+    /// The variable's name (a scalar visible where the loop is).
+    pub var: String,
+    /// Where it is named (for messages).
+    pub loc: SrcLoc,
 }
 
 /// A host variable that the region uses, passed as a kernel parameter.

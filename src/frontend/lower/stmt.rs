@@ -548,6 +548,11 @@ impl Lower<'_> {
             body = &inner.node.statement;
         }
         let par = spec.par;
+        // The body sees each reduction variable's private copy.
+        let mut reductions = vec![];
+        for r in &spec.reductions {
+            reductions.push(self.reduction(r, par)?);
+        }
         let saved = (self.inside, self.loop_depth, self.break_depth);
         if let Parallelism::Par {
             gang,
@@ -586,7 +591,7 @@ impl Lower<'_> {
             chunk: spec.chunk,
             body,
             par,
-            reductions: vec![],
+            reductions,
             loc: spec.loc.clone(),
         }));
         Ok(())
