@@ -51,6 +51,13 @@ impl Walker<'_> {
                 self.stmt_with(s, rest);
                 Ok(())
             }
+            // Every launch and copy waits for its work (the queues are
+            // synchronous), so a `wait` finds them done.
+            DirectiveKind::Wait(_) => {
+                let r = self.asyncs(p, &self.dirs[p].clone());
+                self.stmt_with(s, rest);
+                r.map(|_| ())
+            }
             DirectiveKind::Routine(_) => Err(Diagnostics::one(
                 Some(self.pragma_loc(p, d.kind_span.start)),
                 "'#pragma acc routine' without a name must be followed by a function declaration or definition",
@@ -90,8 +97,16 @@ impl Walker<'_> {
         let (mut default_none, mut default_present) = (false, false);
         // `reduction` on the construct itself (on a combined one: the loop's).
         let mut region_reds = vec![];
+        let mut region_privs = vec![];
         for c in &d.clauses {
             match &c.kind {
+                ClauseKind::Private(_) | ClauseKind::FirstPrivate(_) if combined => {}
+                ClauseKind::Private(vars) | ClauseKind::FirstPrivate(vars) => {
+                    let first = matches!(c.kind, ClauseKind::FirstPrivate(_));
+                    for v in vars {
+                        region_privs.push(self.private_item(p, v, first)?);
+                    }
+                }
                 ClauseKind::Reduction { .. } if combined => {}
                 ClauseKind::Reduction { .. } if kernels => return self.clause_err(
                     p,
@@ -105,6 +120,10 @@ impl Walker<'_> {
                     }
                 }
                 ClauseKind::Data(_) | ClauseKind::If(_) => {}
+                // Launches wait for their kernels (queues: the async
+                // work), which `async` allows; the queues' earlier work is
+                // done too, which is what `wait` asks.
+                ClauseKind::Async(_) | ClauseKind::Wait(_) => {}
                 ClauseKind::Default(DefaultKind::Present) => default_present = true,
                 ClauseKind::NumGangs(v) => {
                     for e in v {
@@ -127,6 +146,7 @@ impl Walker<'_> {
                 _ => return self.not_yet(p, c, name),
             }
         }
+        self.asyncs(p, d)?; // checks the clauses' expressions
         let items = self.data_items(p, d)?;
         let cond = self.if_cond(p, d)?;
         let loc = self.pragma_loc(p, d.kind_span.start);
@@ -205,10 +225,10 @@ impl Walker<'_> {
                     super::lower::Mode::Region,
                 );
                 lower.by_ref = by_ref.clone();
-                if region_reds.is_empty() {
+                if region_reds.is_empty() && region_privs.is_empty() {
                     lower.stmt(seg)?;
                 } else {
-                    lower.region_reductions(seg, &region_reds)?;
+                    lower.region(seg, &region_reds, &region_privs)?;
                 }
                 let (body, params, vars) = lower.finish();
                 let assigned = assigned_params(&body, &params);

@@ -156,7 +156,7 @@ impl Walker<'_> {
     }
 
     /// The `async` and `wait` clauses.
-    fn asyncs(&self, p: usize, d: &Directive) -> DResult<AsyncSpec> {
+    pub fn asyncs(&self, p: usize, d: &Directive) -> DResult<AsyncSpec> {
         let ctx = self.clause_ctx(p);
         let mut a = AsyncSpec::default();
         for c in &d.clauses {

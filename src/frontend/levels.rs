@@ -379,6 +379,7 @@ impl Walker<'_> {
                 tile,
                 chunk: c.clauses.chunk,
                 reductions: d.reductions.clone(),
+                privates: c.clauses.privates.clone(),
             },
         );
         plan.decisions.push(d);

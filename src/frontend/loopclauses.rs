@@ -4,7 +4,7 @@
 //! Owns: [`Clauses`] and `Walker::loop_clauses`, which checks each clause
 //! and evaluates the constant ones. May call: `clauses`, `directive`, `ir`.
 
-use super::lower::LoopReduction;
+use super::lower::{LoopReduction, Private};
 use super::unit::Walker;
 use crate::diag::{DResult, Diagnostics};
 use crate::directive::{ClauseKind, DirectiveKind, ReductionOp, SizeExpr, VarRef};
@@ -46,6 +46,8 @@ pub(super) struct Clauses {
     pub(super) chunk: Option<u32>,
     /// `reduction(…)` variables, in order.
     pub(super) reductions: Vec<LoopReduction>,
+    /// `private(…)` and `firstprivate(…)` variables.
+    pub(super) privates: Vec<Private>,
 }
 
 impl Clauses {
@@ -55,6 +57,26 @@ impl Clauses {
 }
 
 impl Walker<'_> {
+    /// One variable of a `private` or `firstprivate` clause (`first`) of
+    /// directive `p`: a variable, not a part of one.
+    pub(super) fn private_item(&self, p: usize, v: &VarRef, first: bool) -> DResult<Private> {
+        let loc = self.pragma_loc(p, v.span.start);
+        if !v.path.is_empty() {
+            return Err(Diagnostics::one(
+                Some(loc),
+                format!(
+                    "'{}' in a private clause: only whole variables can be private",
+                    v.text
+                ),
+            ));
+        }
+        Ok(Private {
+            var: v.base.name.clone(),
+            first,
+            loc,
+        })
+    }
+
     /// One variable of a `reduction(op:…)` clause of directive `p`: a
     /// scalar variable (arrays, sub-arrays and members are not supported).
     pub(super) fn reduction_item(
@@ -183,18 +205,14 @@ impl Walker<'_> {
                         c.reductions.push(self.reduction_item(p, *op, v)?);
                     }
                 }
+                ClauseKind::Private(vars) | ClauseKind::FirstPrivate(vars) => {
+                    let first = matches!(cl.kind, ClauseKind::FirstPrivate(_));
+                    for v in vars {
+                        c.privates.push(self.private_item(p, v, first)?);
+                    }
+                }
                 // Construct clauses of a combined directive, checked by `compute`.
                 _ if d.kind != DirectiveKind::Loop => {}
-                ClauseKind::Private(_) | ClauseKind::FirstPrivate(_) => {
-                    return self.clause_err(
-                        p,
-                        cl,
-                        format!(
-                            "the '{}' clause on 'loop' is not supported yet",
-                            cl.name().as_str()
-                        ),
-                    );
-                }
                 _ => {}
             }
         }

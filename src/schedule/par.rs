@@ -178,8 +178,33 @@ pub(super) fn par_loop(e: &mut Emit, l: Loop, kinds: &[IntKind], lv: Levels, bod
     let (start, stride) = start_stride(e, lv);
     let k = e.hold("k", start);
     let stride = e.hold("stride", stride);
+    // The iterations this thread runs, counted up by a unit-step counter
+    // (a trip count the back end's loop unroller can see, so loads of
+    // consecutive iterations overlap): total > k ? (total - 1 - k) / stride + 1 : 0.
+    let zero = e.int(0, Type::U64);
+    let mine = e.hold("mine", zero);
     let (kv, tv) = (e.read(k), e.read(total));
-    let cond = e.cmp(CmpOp::Lt, kv, tv);
+    let runs = e.cmp(CmpOp::Lt, kv, tv);
+    let mut count = Emit::new(e.f);
+    let (tv, one) = (count.read(total), count.int(1, Type::U64));
+    let last = count.bin(BinOp::Sub, tv, one);
+    let kv = count.read(k);
+    let span = count.bin(BinOp::Sub, last, kv);
+    let sv = count.read(stride);
+    let q = count.bin(BinOp::Div, span, sv);
+    let one = count.int(1, Type::U64);
+    let n = count.bin(BinOp::Add, q, one);
+    count.assign(mine, n);
+    let count = count.out;
+    e.out.push(Stmt::If {
+        cond: runs,
+        then: count,
+        otherwise: vec![],
+    });
+    let zero = e.int(0, Type::U64);
+    let c = e.hold("c", zero);
+    let (cv, mv) = (e.read(c), e.read(mine));
+    let cond = e.cmp(CmpOp::Lt, cv, mv);
 
     // The indices, innermost first: idx = r % trip, r = r / trip (one
     // level: k itself).
@@ -213,13 +238,21 @@ pub(super) fn par_loop(e: &mut Emit, l: Loop, kinds: &[IntKind], lv: Levels, bod
 
     let (kv, sv) = (e.read(k), e.read(stride));
     let next = e.bin(BinOp::Add, kv, sv);
+    let (cv, one) = (e.read(c), e.int(1, Type::U64));
+    let next_c = e.bin(BinOp::Add, cv, one);
     e.out.push(Stmt::While {
         cond,
         body: full,
-        step: vec![Stmt::Assign {
-            local: k,
-            value: next,
-        }],
+        step: vec![
+            Stmt::Assign {
+                local: k,
+                value: next,
+            },
+            Stmt::Assign {
+                local: c,
+                value: next_c,
+            },
+        ],
     });
 }
 

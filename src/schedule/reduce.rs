@@ -145,15 +145,14 @@ fn combine(e: &mut Emit, op: RedOp, a: ExprId, b: ExprId) -> ExprId {
                 let zero = zero_of(e, &ty);
                 e.cmp(CmpOp::Ne, x, zero)
             };
+            // Both sides always evaluated (not C's short circuit): `b` may
+            // be a warp shuffle, which every lane must execute.
             let (ta, tb) = (truth(e, a), truth(e, b));
-            let both = e.f.add(
-                Expr::Logical {
-                    and: op == RedOp::And,
-                    lhs: ta,
-                    rhs: tb,
-                },
-                Type::BOOL,
-            );
+            let both = if op == RedOp::And {
+                e.bin(BinOp::And, ta, tb)
+            } else {
+                e.bin(BinOp::Or, ta, tb)
+            };
             return e.cast(both, &ty);
         }
     };

@@ -16,6 +16,7 @@ mod access;
 mod call;
 mod expr;
 mod init;
+mod private;
 mod reduce;
 mod stmt;
 
@@ -48,6 +49,19 @@ pub struct LoopSpec {
     /// `reduction(…)` variables (given by a clause, or found by the
     /// dependence test in a `kernels` loop).
     pub reductions: Vec<LoopReduction>,
+    /// `private(…)` / `firstprivate(…)` variables.
+    pub privates: Vec<Private>,
+}
+
+/// A variable of a `private` or `firstprivate` clause: the loop (or
+/// region) gets its own copy, uninitialised or (`first`) a copy of the
+/// variable's value where the construct starts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Private {
+    pub var: String,
+    pub first: bool,
+    /// Where it is named (for messages).
+    pub loc: SrcLoc,
 }
 
 /// One variable of a loop's reduction.

@@ -118,14 +118,16 @@ impl Lower<'_> {
         })
     }
 
-    /// Lowers region body `s` of a construct with `reduction` clause
-    /// variables `reds`: the body runs once per gang as the body of a loop
-    /// over the gangs (`for (g = 0; g < gridDim.x; g++)`, shared among
-    /// gangs) whose reductions combine the gangs' private copies.
-    pub fn region_reductions(
+    /// Lowers region body `s` of a construct with `private`/`firstprivate`
+    /// variables `privs` and `reduction` variables `reds`: with reductions
+    /// the body runs once per gang as the body of a loop over the gangs
+    /// (`for (g = 0; g < gridDim.x; g++)`, shared among gangs) whose
+    /// reductions combine the gangs' private copies.
+    pub fn region(
         &mut self,
         s: &Node<Statement>,
         reds: &[LoopReduction],
+        privs: &[super::Private],
     ) -> DResult<()> {
         let gang = Parallelism::Par {
             gang: Some(0),
@@ -134,6 +136,10 @@ impl Lower<'_> {
         };
         self.push_scope();
         let r = (|| {
+            self.privates(privs)?;
+            if reds.is_empty() {
+                return self.stmt(s);
+            }
             let mut reductions = vec![];
             for r in reds {
                 reductions.push(self.reduction(r, gang)?);

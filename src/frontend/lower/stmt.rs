@@ -553,6 +553,7 @@ impl Lower<'_> {
         for r in &spec.reductions {
             reductions.push(self.reduction(r, par)?);
         }
+        self.privates(&spec.privates)?;
         let saved = (self.inside, self.loop_depth, self.break_depth);
         if let Parallelism::Par {
             gang,
