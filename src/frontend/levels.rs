@@ -361,8 +361,13 @@ impl Walker<'_> {
             d.why.push_str(&format!(", tile({})", sizes.join(",")));
         }
         for r in &d.reductions {
+            let what = match r.section {
+                None => r.var.clone(),
+                Some((lo, 1)) => format!("{}[{lo}]", r.var),
+                Some((lo, n)) => format!("{}[{lo}:{n}]", r.var),
+            };
             d.why
-                .push_str(&format!(", reduction({}:{})", r.op.symbol(), r.var));
+                .push_str(&format!(", reduction({}:{what})", r.op.symbol()));
             plan.reduces = true;
         }
         plan.remarks.push((c.loc.clone(), d.why.clone()));
@@ -547,6 +552,7 @@ impl Walker<'_> {
                                 reductions.push(LoopReduction {
                                     op,
                                     var,
+                                    section: None,
                                     loc: c.loc.clone(),
                                 });
                             }

@@ -78,26 +78,51 @@ impl Walker<'_> {
     }
 
     /// One variable of a `reduction(op:…)` clause of directive `p`: a
-    /// scalar variable (arrays, sub-arrays and members are not supported).
+    /// variable (scalar, array or struct), an array element or a sub-array
+    /// of the first dimension (constant bounds); not a member (OpenACC 3.3
+    /// 2.5.15).
     pub(super) fn reduction_item(
         &self,
         p: usize,
         op: ReductionOp,
         v: &VarRef,
     ) -> DResult<LoopReduction> {
+        use crate::directive::Access;
         let loc = self.pragma_loc(p, v.span.start);
-        if !v.path.is_empty() {
-            return Err(Diagnostics::one(
-                Some(loc),
-                format!(
-                    "reduction on '{}': only scalar variables are supported as reduction variables (not array elements, sub-arrays or members)",
+        let err = |m: String| Err(Diagnostics::one(Some(loc.clone()), m));
+        let ctx = self.clause_ctx(p);
+        let constant = |e: &crate::directive::ClauseExpr| {
+            ctx.const_value(e)
+                .filter(|n| (0..i128::from(u32::MAX)).contains(n))
+                .map(|n| n as u64)
+        };
+        let section = match v.path.as_slice() {
+            [] => None,
+            [Access::Index(i)] => match constant(i) {
+                Some(n) => Some((n, 1)),
+                None => return err(format!("reduction on '{}': the element's index must be an integer constant", v.text)),
+            },
+            [Access::Section { lower, length, .. }] => {
+                let lo = match lower {
+                    None => Some(0),
+                    Some(e) => constant(e),
+                };
+                match (lo, length.as_ref().and_then(constant)) {
+                    (Some(lo), Some(n)) if n > 0 => Some((lo, n)),
+                    _ => return err(format!("reduction on '{}': a sub-array's bounds must be integer constants (and its length positive)", v.text)),
+                }
+            }
+            _ => {
+                return err(format!(
+                    "reduction on '{}': a reduction variable must be a variable, an array element or a sub-array (not a member of a struct)",
                     v.text
-                ),
-            ));
-        }
+                ))
+            }
+        };
         Ok(LoopReduction {
             op: red_op(op),
             var: v.base.name.clone(),
+            section,
             loc,
         })
     }

@@ -36,7 +36,7 @@ pub use module::{
     RoutineLevel, Scratch,
 };
 pub use print::print_module;
-pub use reduce::{reducible, RedOp, RedTarget, Reduction};
+pub use reduce::{reducible, RedOp, RedPart, RedTarget, Reduction};
 pub use stmt::{
     walk_stmts, AtomicOp, BarrierScope, Block, Loop, LoopCmp, LoopHeader, Parallelism, Stmt,
     SwitchArm,

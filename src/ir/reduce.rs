@@ -119,10 +119,37 @@ pub enum RedTarget {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Reduction {
     pub op: RedOp,
-    /// The private copy the loop body accumulates into (each thread's own,
-    /// set to the operator's identity before the loop).
+    /// The private copy the loop body accumulates into (each thread's own):
+    /// a scalar, or an array or struct whose `parts` are reduced.
     pub private: LocalId,
     pub target: RedTarget,
+    /// The scalar elements reduced (each set to the operator's identity
+    /// before the loop): for a scalar private, one part of one element at
+    /// offset 0 of the private's type.
+    pub parts: Vec<RedPart>,
+}
+
+/// A run of scalar elements of a reduction's private (and target) object:
+/// `count` values of `ty` at byte offsets `offset + k * stride`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RedPart {
+    pub offset: u64,
+    pub ty: Type,
+    pub count: u64,
+    pub stride: u64,
+}
+
+impl Reduction {
+    /// The scalar element type when the private is a scalar (one part of
+    /// one element at offset 0 of the private's own type).
+    pub fn scalar(&self, private_ty: &Type) -> bool {
+        matches!(self.parts.as_slice(), [p] if p.offset == 0 && p.count == 1 && &p.ty == private_ty)
+    }
+
+    /// The number of scalar elements reduced.
+    pub fn elements(&self) -> u64 {
+        self.parts.iter().map(|p| p.count).sum()
+    }
 }
 
 /// Whether `ty` is a type a reduction may have: an integer (not `bool`)

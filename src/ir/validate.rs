@@ -153,12 +153,17 @@ impl Validator<'_> {
                 }
                 for r in &l.reductions {
                     let pt = self.local_ty(r.private);
-                    let ok = pt
-                        .as_ref()
-                        .is_some_and(|t| super::reducible(t) && r.op.applies_to(t));
+                    let size = pt.as_ref().map_or(0, |t| t.size());
+                    let ok = !r.parts.is_empty()
+                        && r.parts.iter().all(|p| {
+                            super::reducible(&p.ty)
+                                && r.op.applies_to(&p.ty)
+                                && p.count >= 1
+                                && p.offset + (p.count - 1) * p.stride + p.ty.size() <= size
+                        });
                     if !ok {
                         self.errors.push(format!(
-                            "reduction '{}' on private {} of a type it does not apply to",
+                            "reduction '{}' on private {} with parts it cannot have",
                             r.op.symbol(),
                             r.private
                         ));

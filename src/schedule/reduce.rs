@@ -29,7 +29,7 @@
 use super::build::Emit;
 use crate::ir::{
     AtomicOp, BarrierScope, BinOp, CmpOp, Expr, ExprId, IntKind, Literal, LocalId, Parallelism,
-    RedOp, RedTarget, Reduction, Scratch, Special, Stmt, Type,
+    RedOp, RedPart, RedTarget, Reduction, Scratch, Special, Stmt, Type,
 };
 
 /// Threads a block has at most, hence rows (and warps) per block.
@@ -59,12 +59,117 @@ impl RedState {
     }
 }
 
-/// `private = identity` for each reduction (before the loop).
+/// Where a reduction's object is: a scalar local itself, or the address of
+/// an object (array, struct, or memory) held in a `ptr<u8>` local.
+#[derive(Clone, Copy)]
+enum Obj {
+    Scalar(LocalId),
+    Bytes(LocalId),
+}
+
+/// The private copy of `r` (through its address when it is an aggregate).
+fn private_obj(e: &mut Emit, r: &Reduction) -> Obj {
+    let ty = e.f.local(r.private).ty.clone();
+    if r.scalar(&ty) {
+        return Obj::Scalar(r.private);
+    }
+    let a = e.f.add(Expr::LocalAddr(r.private), elem_ptr(&ty));
+    let a = e.cast(a, &bytes_ptr());
+    Obj::Bytes(e.hold("red.priv", a))
+}
+
+/// The pointer type of `LocalAddr` of a local of `ty`.
+fn elem_ptr(ty: &Type) -> Type {
+    match ty {
+        Type::Array(elem, _) => elem.ptr_to(),
+        t => t.ptr_to(),
+    }
+}
+
+fn bytes_ptr() -> Type {
+    Type::Int(IntKind::U8).ptr_to()
+}
+
+/// The address (`ptr<ty>`) of element `idx` (a `u64` local) of `part` of
+/// the object at `base` (a `ptr<u8>` local).
+fn elem_addr(e: &mut Emit, base: LocalId, part: &RedPart, idx: LocalId) -> ExprId {
+    let (o, s) = (
+        e.int(i128::from(part.offset), Type::U64),
+        e.int(i128::from(part.stride), Type::U64),
+    );
+    let iv = e.read(idx);
+    let off = e.bin(BinOp::Mul, iv, s);
+    let off = e.bin(BinOp::Add, o, off);
+    let b = e.read(base);
+    let p = e.f.add(
+        Expr::PtrAdd {
+            base: b,
+            index: off,
+        },
+        bytes_ptr(),
+    );
+    e.cast(p, &part.ty.ptr_to())
+}
+
+/// The value of element `idx` of `part` of `obj`.
+fn load_elem(e: &mut Emit, obj: Obj, part: &RedPart, idx: LocalId) -> ExprId {
+    match obj {
+        Obj::Scalar(l) => e.read(l),
+        Obj::Bytes(b) => {
+            let a = elem_addr(e, b, part, idx);
+            e.f.add(Expr::Load(a), part.ty.clone())
+        }
+    }
+}
+
+/// Sets element `idx` of `part` of `obj` to `v`.
+fn store_elem(e: &mut Emit, obj: Obj, part: &RedPart, idx: LocalId, v: ExprId) {
+    match obj {
+        Obj::Scalar(l) => e.assign(l, v),
+        Obj::Bytes(b) => {
+            let a = elem_addr(e, b, part, idx);
+            e.out.push(Stmt::Store { ptr: a, value: v });
+        }
+    }
+}
+
+/// Emits `f` once per element of a run of `count` (its index in a fresh
+/// `u64` local): inline for one element, else in a loop.
+fn each(e: &mut Emit, count: u64, mut f: impl FnMut(&mut Emit, LocalId)) {
+    let zero = e.int(0, Type::U64);
+    let idx = e.hold("red.e", zero);
+    if count == 1 {
+        return f(e, idx);
+    }
+    let (iv, n) = (e.read(idx), e.int(i128::from(count), Type::U64));
+    let cond = e.cmp(CmpOp::Lt, iv, n);
+    let mut body = Emit::new(e.f);
+    f(&mut body, idx);
+    let body = body.out;
+    let (iv, one) = (e.read(idx), e.int(1, Type::U64));
+    let next = e.bin(BinOp::Add, iv, one);
+    e.out.push(Stmt::While {
+        cond,
+        body,
+        step: vec![Stmt::Assign {
+            local: idx,
+            value: next,
+        }],
+    });
+}
+
+/// Each reduced element of the private copies set to the identity (before
+/// the loop).
 pub(super) fn prologue(e: &mut Emit, reductions: &[Reduction]) {
     for r in reductions {
-        let ty = e.f.local(r.private).ty.clone();
-        let id = e.f.add(Expr::Literal(r.op.identity(&ty)), ty);
-        e.assign(r.private, id);
+        let obj = private_obj(e, r);
+        for part in &r.parts {
+            each(e, part.count, |e, idx| {
+                let id =
+                    e.f.add(Expr::Literal(r.op.identity(&part.ty)), part.ty.clone());
+                store_elem(e, obj, part, idx, id);
+            });
+        }
     }
 }
 
@@ -97,22 +202,48 @@ pub(super) fn epilogue(
     } else {
         BarrierScope::Block
     };
-    for r in &reductions {
-        block_reduce(e, st, r.op, r.private, dims, scope);
+    // 1–2. Within the block: every element, in every thread.
+    let objs: Vec<Obj> = reductions.iter().map(|r| private_obj(e, r)).collect();
+    for (r, &obj) in reductions.iter().zip(&objs) {
+        for part in &r.parts {
+            each(e, part.count, |e, idx| {
+                let v = match obj {
+                    Obj::Scalar(l) => l,
+                    Obj::Bytes(_) => {
+                        let x = load_elem(e, obj, part, idx);
+                        e.hold("red.v", x)
+                    }
+                };
+                block_reduce(e, st, r.op, v, dims, scope);
+                if let Obj::Bytes(_) = obj {
+                    let x = e.read(v);
+                    store_elem(e, obj, part, idx, x);
+                }
+            });
+        }
     }
-    let across: Vec<&Reduction> = reductions
+    // 3. Into the targets.
+    let across: Vec<(&Reduction, Obj)> = reductions
         .iter()
-        .filter(|r| gang && matches!(r.target, RedTarget::Memory(_)))
+        .zip(objs.iter().copied())
+        .filter(|(r, _)| gang && matches!(r.target, RedTarget::Memory(_)))
         .collect();
     if !across.is_empty() {
         across_gangs(e, st, &across);
     }
-    for r in &reductions {
+    for (r, &obj) in reductions.iter().zip(&objs) {
         match &r.target {
             RedTarget::Local(t) => {
-                let (tv, pv) = (e.read(*t), e.read(r.private));
-                let v = combine(e, r.op, tv, pv);
-                e.assign(*t, v);
+                let target = match obj {
+                    Obj::Scalar(_) => Obj::Scalar(*t),
+                    Obj::Bytes(_) => {
+                        let ty = e.f.local(*t).ty.clone();
+                        let a = e.f.add(Expr::LocalAddr(*t), elem_ptr(&ty));
+                        let a = e.cast(a, &bytes_ptr());
+                        Obj::Bytes(e.hold("red.tgt", a))
+                    }
+                };
+                update(e, r, obj, target);
             }
             RedTarget::Memory(_) if gang => {} // done by the last gang
             RedTarget::Memory(p) => {
@@ -121,11 +252,30 @@ pub(super) fn epilogue(
                 let single: Vec<u8> = (0..3u8).filter(|d| !outer[usize::from(*d)]).collect();
                 let cond = first_thread(e, &single);
                 let mut then = Emit::new(e.f);
-                update_memory(&mut then, r.op, *p, r.private);
+                let target = memory_obj(&mut then, *p);
+                update(&mut then, r, obj, target);
                 let then = then.out;
                 e.out.push(if_(cond, then));
             }
         }
+    }
+}
+
+/// The object at device address `p` (evaluated once).
+fn memory_obj(e: &mut Emit, p: ExprId) -> Obj {
+    let b = e.cast(p, &bytes_ptr());
+    Obj::Bytes(e.hold("red.ptr", b))
+}
+
+/// `target = target op value`, element by element.
+fn update(e: &mut Emit, r: &Reduction, value: Obj, target: Obj) {
+    for part in &r.parts {
+        each(e, part.count, |e, idx| {
+            let t = load_elem(e, target, part, idx);
+            let v = load_elem(e, value, part, idx);
+            let c = combine(e, r.op, t, v);
+            store_elem(e, target, part, idx, c);
+        });
     }
 }
 
@@ -206,20 +356,6 @@ fn first_thread(e: &mut Emit, dims: &[u8]) -> ExprId {
         Some(c) => c,
         None => e.int(1, Type::BOOL),
     }
-}
-
-/// `*p = *p op private`, `p` evaluated once.
-fn update_memory(e: &mut Emit, op: RedOp, p: ExprId, private: LocalId) {
-    let pl = e.hold("red.ptr", p);
-    let (pv, ty) = (e.read(pl), e.f.local(private).ty.clone());
-    let old = e.f.add(Expr::Load(pv), ty);
-    let v = e.read(private);
-    let new = combine(e, op, old, v);
-    let pv = e.read(pl);
-    e.out.push(Stmt::Store {
-        ptr: pv,
-        value: new,
-    });
 }
 
 /// The shared array of `MAX_ROWS` elements of `ty` (made on first use).
@@ -491,21 +627,30 @@ fn rows_reduce(e: &mut Emit, st: &mut RedState, op: RedOp, v: LocalId, ty: &Type
 }
 
 /// Step 3: across the gangs of the launch, for reductions into device
-/// memory (the block values are already combined in every thread).
-fn across_gangs(e: &mut Emit, st: &mut RedState, reds: &[&Reduction]) {
+/// memory (the block values are already combined in every thread): one
+/// slot array per reduced element.
+fn across_gangs(e: &mut Emit, st: &mut RedState, reds: &[(&Reduction, Obj)]) {
     let u32t = Type::Int(IntKind::U32);
     let scratch = match st.scratch {
         Some(s) => s,
         None => {
-            let s = e.f.new_local("scratch", Type::Int(IntKind::U8).ptr_to());
+            let s = e.f.new_local("scratch", bytes_ptr());
             st.scratch = Some(s);
             s
         }
     };
     let counter = st.counters;
     st.counters += 1;
-    let first_slot = st.slots;
-    st.slots += reds.len() as u32;
+    // The first slot array of each part.
+    let mut firsts = vec![];
+    for (r, _) in reds {
+        let mut v = vec![];
+        for part in &r.parts {
+            v.push(st.slots);
+            st.slots += part.count as u32;
+        }
+        firsts.push(v);
+    }
 
     // Gangs and this gang's index (u64).
     let (gx, gy, gz) = (
@@ -530,16 +675,25 @@ fn across_gangs(e: &mut Emit, st: &mut RedState, reds: &[&Reduction]) {
     let rows = e.bin(BinOp::Mul, yz, gx);
     let bid = e.bin(BinOp::Add, bx, rows);
     let bid = e.hold("red.gang", bid);
-    // Slot array `s` of type `ty`: scratch + SLOTS_AT + 8 * s * gangs.
-    let slots = |e: &mut Emit, s: u32, ty: &Type| -> ExprId {
-        let at = e.int(i128::from(Scratch::SLOTS_AT), Type::U64);
-        let (k, g) = (e.int(8 * i128::from(s), Type::U64), e.read(nb));
-        let off = e.bin(BinOp::Mul, k, g);
-        let off = e.bin(BinOp::Add, at, off);
-        let base = e.read(scratch);
+    // Slot `g` of slot array `first + idx` (of type `ty`): scratch +
+    // SLOTS_AT + 8 * ((first + idx) * gangs + g).
+    let slot = |e: &mut Emit, first: u32, idx: LocalId, g: ExprId, ty: &Type| -> ExprId {
+        let (f, iv) = (e.int(i128::from(first), Type::U64), e.read(idx));
+        let arr = e.bin(BinOp::Add, f, iv);
+        let n = e.read(nb);
+        let at = e.bin(BinOp::Mul, arr, n);
+        let at = e.bin(BinOp::Add, at, g);
+        let eight = e.int(8, Type::U64);
+        let off = e.bin(BinOp::Mul, at, eight);
+        let base = e.int(i128::from(Scratch::SLOTS_AT), Type::U64);
+        let off = e.bin(BinOp::Add, base, off);
+        let sc = e.read(scratch);
         let p = e.f.add(
-            Expr::PtrAdd { base, index: off },
-            Type::Int(IntKind::U8).ptr_to(),
+            Expr::PtrAdd {
+                base: sc,
+                index: off,
+            },
+            bytes_ptr(),
         );
         e.cast(p, &ty.ptr_to())
     };
@@ -556,24 +710,20 @@ fn across_gangs(e: &mut Emit, st: &mut RedState, reds: &[&Reduction]) {
     // Thread 0 of each gang: publish, fence, count in.
     let t0 = first_thread(e, &[0, 1, 2]);
     let mut then = Emit::new(e.f);
-    for (i, r) in reds.iter().enumerate() {
-        let ty = then.f.local(r.private).ty.clone();
-        let base = slots(&mut then, first_slot + i as u32, &ty);
-        let b = then.read(bid);
-        let slot = then.f.add(Expr::PtrAdd { base, index: b }, ty.ptr_to());
-        let x = then.read(r.private);
-        then.out.push(Stmt::Store {
-            ptr: slot,
-            value: x,
-        });
+    for ((r, obj), firsts) in reds.iter().zip(&firsts) {
+        for (part, &first) in r.parts.iter().zip(firsts) {
+            each(&mut then, part.count, |e, idx| {
+                let g = e.read(bid);
+                let at = slot(e, first, idx, g, &part.ty);
+                let x = load_elem(e, *obj, part, idx);
+                e.out.push(Stmt::Store { ptr: at, value: x });
+            });
+        }
     }
     then.out.push(Stmt::Fence);
     let base = then.read(scratch);
     let ci = then.int(4 * i128::from(counter), Type::U64);
-    let cp = then.f.add(
-        Expr::PtrAdd { base, index: ci },
-        Type::Int(IntKind::U8).ptr_to(),
-    );
+    let cp = then.f.add(Expr::PtrAdd { base, index: ci }, bytes_ptr());
     let cp = then.cast(cp, &u32t.ptr_to());
     let (g, one) = (then.read(nb), then.int(1, Type::U64));
     let last_index = then.bin(BinOp::Sub, g, one);
@@ -603,60 +753,62 @@ fn across_gangs(e: &mut Emit, st: &mut RedState, reds: &[&Reduction]) {
     let z = u32c(e, 0);
     let last = e.cmp(CmpOp::Ne, fv, z);
 
-    // The last gang: fold the slots, combine in the block, update once.
+    // The last gang: fold the slots in gang order, combine in the block,
+    // update the target once.
     let mut fin = Emit::new(e.f);
     fin.out.push(Stmt::Fence);
-    for (i, r) in reds.iter().enumerate() {
-        let ty = fin.f.local(r.private).ty.clone();
-        let id = fin.f.add(Expr::Literal(r.op.identity(&ty)), ty.clone());
-        fin.assign(r.private, id);
-        let lin = linear(&mut fin);
-        let lin = fin.cast(lin, &Type::U64);
-        let k = fin.hold("red.i", lin);
-        let (kv, g) = (fin.read(k), fin.read(nb));
-        let cond = fin.cmp(CmpOp::Lt, kv, g);
-        let mut body = Emit::new(fin.f);
-        let base = slots(&mut body, first_slot + i as u32, &ty);
-        let kv = body.read(k);
-        let slot = body.f.add(Expr::PtrAdd { base, index: kv }, ty.ptr_to());
-        let x = body.f.add(Expr::Load(slot), ty.clone());
-        let a = body.read(r.private);
-        let c = combine(&mut body, r.op, a, x);
-        body.assign(r.private, c);
-        let body = body.out;
-        let (nx, ny, nz) = (
-            fin.special(Special::BlockDim(0)),
-            fin.special(Special::BlockDim(1)),
-            fin.special(Special::BlockDim(2)),
-        );
-        let nxy = fin.bin(BinOp::Mul, nx, ny);
-        let threads = fin.bin(BinOp::Mul, nxy, nz);
-        let kv = fin.read(k);
-        let next = fin.bin(BinOp::Add, kv, threads);
-        fin.out.push(Stmt::While {
-            cond,
-            body,
-            step: vec![Stmt::Assign {
-                local: k,
-                value: next,
-            }],
-        });
-        block_reduce(
-            &mut fin,
-            st,
-            r.op,
-            r.private,
-            [true, true, true],
-            BarrierScope::Block,
-        );
+    for ((r, _), firsts) in reds.iter().zip(&firsts) {
         let RedTarget::Memory(p) = &r.target else {
             continue;
         };
-        let t0 = first_thread(&mut fin, &[0, 1, 2]);
-        let mut upd = Emit::new(fin.f);
-        update_memory(&mut upd, r.op, *p, r.private);
-        let upd = upd.out;
-        fin.out.push(if_(t0, upd));
+        let target = memory_obj(&mut fin, *p);
+        for (part, &first) in r.parts.iter().zip(firsts) {
+            each(&mut fin, part.count, |fin, idx| {
+                let id = fin
+                    .f
+                    .add(Expr::Literal(r.op.identity(&part.ty)), part.ty.clone());
+                let acc = fin.hold("red.acc", id);
+                let lin = linear(fin);
+                let lin = fin.cast(lin, &Type::U64);
+                let k = fin.hold("red.i", lin);
+                let (kv, g) = (fin.read(k), fin.read(nb));
+                let cond = fin.cmp(CmpOp::Lt, kv, g);
+                let mut body = Emit::new(fin.f);
+                let kv = body.read(k);
+                let at = slot(&mut body, first, idx, kv, &part.ty);
+                let x = body.f.add(Expr::Load(at), part.ty.clone());
+                let a = body.read(acc);
+                let c = combine(&mut body, r.op, a, x);
+                body.assign(acc, c);
+                let body = body.out;
+                let (nx, ny, nz) = (
+                    fin.special(Special::BlockDim(0)),
+                    fin.special(Special::BlockDim(1)),
+                    fin.special(Special::BlockDim(2)),
+                );
+                let nxy = fin.bin(BinOp::Mul, nx, ny);
+                let threads = fin.bin(BinOp::Mul, nxy, nz);
+                let kv = fin.read(k);
+                let next = fin.bin(BinOp::Add, kv, threads);
+                fin.out.push(Stmt::While {
+                    cond,
+                    body,
+                    step: vec![Stmt::Assign {
+                        local: k,
+                        value: next,
+                    }],
+                });
+                block_reduce(fin, st, r.op, acc, [true, true, true], BarrierScope::Block);
+                let t0 = first_thread(fin, &[0, 1, 2]);
+                let mut upd = Emit::new(fin.f);
+                let t = load_elem(&mut upd, target, part, idx);
+                let a = upd.read(acc);
+                let c = combine(&mut upd, r.op, t, a);
+                store_elem(&mut upd, target, part, idx, c);
+                let upd = upd.out;
+                fin.out.push(if_(t0, upd));
+            });
+        }
     }
     let fin = fin.out;
     e.out.push(if_(last, fin));

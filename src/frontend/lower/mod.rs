@@ -68,8 +68,11 @@ pub struct Private {
 #[derive(Clone, Debug, PartialEq)]
 pub struct LoopReduction {
     pub op: crate::ir::RedOp,
-    /// The variable's name (a scalar visible where the loop is).
+    /// The variable's name (visible where the loop is).
     pub var: String,
+    /// `a[i]` / `a[lo:n]`: the elements (first, count) of the first
+    /// dimension reduced; `None`: the whole variable.
+    pub section: Option<(u64, u64)>,
     /// Where it is named (for messages).
     pub loc: SrcLoc,
 }

@@ -8,10 +8,11 @@
 //! reduction combines the gangs). Which combinations the schedule can
 //! combine is checked here, at the clause.
 
-use super::{Binding, LoopReduction, Lower, Mode, Resolved};
+use super::{Binding, CType, LoopReduction, Lower, Mode, Resolved};
 use crate::diag::{DResult, Diagnostics};
 use crate::ir::{
-    reducible, Expr, IntKind, Loop, LoopCmp, Parallelism, RedTarget, Reduction, Special, Stmt, Type,
+    reducible, Expr, IntKind, Loop, LoopCmp, Parallelism, RedPart, RedTarget, Reduction, Special,
+    Stmt, Type,
 };
 use lang_c::ast::Statement;
 use lang_c::span::{Node, Span};
@@ -34,7 +35,9 @@ impl Lower<'_> {
             Resolved::Param(i) => {
                 let local = self.params[i].local;
                 let t = self.vars[i].ty.clone();
-                if self.vars[i].by_ref {
+                // Arrays are reached through their device address; scalars
+                // in device memory (`by_ref`) and structs too.
+                if self.vars[i].by_ref || t.is_array() {
                     self.mark_written(i);
                     (RedTarget::Memory(self.f.read(local)), t)
                 } else {
@@ -49,31 +52,47 @@ impl Lower<'_> {
                 )
             }
         };
-        if !cty.is_arithmetic() {
-            return Self::red_err(
-                r,
-                format!("reduction variable '{}' has type '{cty}'; only arithmetic scalars can be reduced", r.var),
-            );
-        }
-        let ty = match cty.to_ir() {
-            Some(t) if reducible(&t) => t,
-            _ => {
+        // The reduced elements: all of them, or those of the section.
+        let mut parts = vec![];
+        let found = match (r.section, &cty) {
+            (None, t) => parts_of(t, 0, &mut parts),
+            (Some((lo, n)), CType::Array(elem, Some(len))) if lo + n <= *len => match elem.size() {
+                Some(sz) => parts_of(&CType::Array(elem.clone(), Some(n)), lo * sz, &mut parts),
+                None => Err(()),
+            },
+            (Some(_), CType::Array(..)) => {
                 return Self::red_err(
                     r,
                     format!(
-                        "reduction variable '{}' of type '{cty}' is not supported",
+                        "reduction on '{}': the elements are outside the array",
+                        r.var
+                    ),
+                )
+            }
+            (Some(_), _) => {
+                return Self::red_err(
+                    r,
+                    format!(
+                        "reduction on an element of '{}', which is not an array",
                         r.var
                     ),
                 )
             }
         };
-        if !r.op.applies_to(&ty) {
+        if found.is_err() || parts.is_empty() {
+            return Self::red_err(
+                r,
+                format!("reduction variable '{}' has type '{cty}'; only arithmetic types, arrays of them and structs of them can be reduced", r.var),
+            );
+        }
+        if let Some(p) = parts.iter().find(|p| !r.op.applies_to(&p.ty)) {
             return Self::red_err(
                 r,
                 format!(
-                    "reduction operator '{}' cannot be applied to '{}' of type '{cty}'",
+                    "reduction operator '{}' cannot be applied to '{}' (elements of type '{}')",
                     r.op.symbol(),
-                    r.var
+                    r.var,
+                    p.ty
                 ),
             );
         }
@@ -110,11 +129,23 @@ impl Lower<'_> {
                 );
             }
         }
-        let private = self.declare_local(&r.var, cty, Span::none())?;
+        let private = match self.declare_local(&r.var, cty, Span::none()) {
+            Ok(l) => l,
+            Err(_) => {
+                return Self::red_err(
+                    r,
+                    format!(
+                        "reduction variable '{}' cannot be private on the device",
+                        r.var
+                    ),
+                )
+            }
+        };
         Ok(Reduction {
             op: r.op,
             private,
             target,
+            parts,
         })
     }
 
@@ -168,5 +199,61 @@ impl Lower<'_> {
         })();
         self.pop_scope();
         r
+    }
+}
+
+/// The runs of scalar elements of an object of type `ty` at byte `offset`
+/// (arithmetic values, arrays of them, structs of those); `Err` for
+/// anything else (pointers, unions, incomplete types).
+fn parts_of(ty: &CType, offset: u64, out: &mut Vec<RedPart>) -> Result<(), ()> {
+    // At most this many runs (a struct of arrays of structs…).
+    const MAX_PARTS: usize = 256;
+    if out.len() > MAX_PARTS {
+        return Err(());
+    }
+    match ty {
+        t if t.is_arithmetic() => {
+            let ir = t.to_ir().filter(reducible).ok_or(())?;
+            let size = ir.size();
+            out.push(RedPart {
+                offset,
+                ty: ir,
+                count: 1,
+                stride: size,
+            });
+            Ok(())
+        }
+        CType::Array(elem, Some(n)) => {
+            // Arrays of scalars (of any rank): one run.
+            let mut inner = &**elem;
+            let mut per = 1u64;
+            while let CType::Array(e, Some(m)) = inner {
+                per = per.checked_mul(*m).ok_or(())?;
+                inner = e;
+            }
+            if inner.is_arithmetic() {
+                let ir = inner.to_ir().filter(reducible).ok_or(())?;
+                let size = ir.size();
+                out.push(RedPart {
+                    offset,
+                    ty: ir,
+                    count: n.checked_mul(per).ok_or(())?,
+                    stride: size,
+                });
+                return Ok(());
+            }
+            let size = elem.size().ok_or(())?;
+            for k in 0..*n {
+                parts_of(elem, offset + k * size, out)?;
+            }
+            Ok(())
+        }
+        CType::Struct(s) if !s.is_union() && s.unusable().is_none() => {
+            for m in s.members() {
+                parts_of(&m.ty, offset + m.offset, out)?;
+            }
+            Ok(())
+        }
+        _ => Err(()),
     }
 }
