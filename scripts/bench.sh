@@ -60,6 +60,8 @@ for dir in benchmarks/*/; do
         fi
     }
     build accc "$ROOT/target/release/accc" -O3 "$src" -o "$OUT/bin/$name.accc" -lm
+    # The runtime's symbols are most of an unstripped binary (the bundle must fit a device call).
+    [ -f "$OUT/bin/$name.accc" ] && strip "$OUT/bin/$name.accc"
     build gcc gcc -O3 -fopenacc -foffload=nvptx-none -foffload=-lm -foffload=-O3 "$src" -o "$OUT/bin/$name.gcc" -lm
     build serial cc -O3 "$src" -o "$OUT/bin/$name.serial" -lm
 done
