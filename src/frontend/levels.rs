@@ -76,6 +76,8 @@ struct Decision {
     why: String,
     /// Its reductions.
     reductions: Vec<LoopReduction>,
+    /// Its trip count when the bounds are integer literals.
+    const_trip: Option<u64>,
 }
 
 /// The plan of one compute region.
@@ -341,6 +343,7 @@ impl Walker<'_> {
     }
 
     fn record(&self, plan: &mut RegionPlan, c: &Cand, mut d: Decision) {
+        d.const_trip = const_trip(&c.f.node);
         // A tiled loop's vector lanes take a tile's elements: a block is a tile.
         let tile = tile_sizes(&c.clauses.tile);
         if !tile.is_empty()
@@ -400,6 +403,7 @@ impl Walker<'_> {
                 vector_len: None,
                 why: "loop run sequentially: serial construct".into(),
                 reductions: c.clauses.reductions.clone(),
+                const_trip: None,
             };
             self.record(plan, c, d);
             self.plan_serial(&c.children, names, plan);
@@ -476,6 +480,7 @@ impl Walker<'_> {
             vector_len: cl.vector_len.clone(),
             why,
             reductions: cl.reductions.clone(),
+            const_trip: None,
         };
         self.record(plan, c, d);
         // Below a gang(dim:d) loop (d > 0) lower dimensions stay free.
@@ -690,6 +695,7 @@ impl Walker<'_> {
                 } else {
                     vec![]
                 },
+                const_trip: None,
             };
             self.record(plan, i.c, d);
         }
@@ -705,6 +711,41 @@ pub fn warp_friendly(n: u32) -> u32 {
         1..=32 => n.next_power_of_two(),
         _ => n.div_ceil(32).saturating_mul(32).min(1024),
     }
+}
+
+/// The trip count of a canonical loop whose bounds and step are integer
+/// literals.
+fn const_trip(f: &ForStatement) -> Option<u64> {
+    fn lit(e: &Node<Expression>) -> Option<i128> {
+        match &e.node {
+            Expression::Constant(c) => match &c.node {
+                Constant::Integer(i) => super::literal::int_constant(i).ok().map(|(v, _)| v),
+                _ => None,
+            },
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Minus => {
+                lit(&u.node.operand).map(|v| -v)
+            }
+            _ => None,
+        }
+    }
+    let c = canonical(f).ok()?;
+    let (init, limit) = (lit(c.init)?, lit(c.limit)?);
+    let step = match c.step {
+        Some(s) => lit(s)?,
+        None => 1,
+    }
+    .abs();
+    use crate::ir::LoopCmp::*;
+    let span = match c.cmp {
+        Lt => limit - init,
+        Le => limit - init + 1,
+        Gt => init - limit,
+        Ge => init - limit + 1,
+    };
+    if step == 0 {
+        return None;
+    }
+    u64::try_from(span.max(0).div_euclid(step) + i128::from(span.max(0) % step != 0)).ok()
 }
 
 /// What variable `name` of the scope is, for the dependence test.
@@ -852,16 +893,49 @@ impl RegionPlan {
                 block[k] = match (k, &sizes.vector_length, explicit) {
                     (_, _, Some(e)) => GridSize::Host(e),
                     (0, Some(e), None) => GridSize::Host(e.clone()),
+                    (0, None, None) if self.kind == RegionKind::Parallel && !used.vector => {
+                        // Vector loops that are all short: no more lanes
+                        // than iterations (whole warps).
+                        let trips: Option<Vec<u64>> = self
+                            .decisions
+                            .iter()
+                            .filter(|d| {
+                                matches!(
+                                    d.par,
+                                    Parallelism::Par {
+                                        vector: Some(0),
+                                        ..
+                                    }
+                                )
+                            })
+                            .map(|d| d.const_trip)
+                            .collect();
+                        match trips.and_then(|t| t.into_iter().max()) {
+                            Some(t) if t < u64::from(defaults[0]) => {
+                                GridSize::Const((t.max(32) as u32).next_power_of_two())
+                            }
+                            _ => GridSize::Const(defaults[0]),
+                        }
+                    }
                     _ => GridSize::Const(defaults[k]),
                 };
             }
         }
         if worker {
             let explicit = self.decisions.iter().find_map(|d| d.worker_num.clone());
-            block[1] = match (&sizes.num_workers, explicit) {
-                (Some(e), _) => GridSize::Host(e.clone()),
-                (None, Some(e)) => GridSize::Host(e),
-                (None, None) => GridSize::Const(4),
+            block[1] = match (&sizes.num_workers, explicit, &block[0]) {
+                (Some(e), _, _) => GridSize::Host(e.clone()),
+                (None, Some(e), _) => GridSize::Host(e),
+                // Workers fill a block of up to 1024 threads (at least 4 of
+                // them where that fits): worker loops are how a few gangs use
+                // a whole SM. Rows wider than a warp synchronise on named
+                // barriers, of which a block has 15 for rows.
+                (None, None, GridSize::Const(x)) if *x >= 1 => {
+                    let most = (1024 / x).max(1);
+                    let cap = if *x > 32 { 15 } else { 32 };
+                    GridSize::Const(most.min(cap).max(4.min(most)))
+                }
+                (None, None, _) => GridSize::Const(4),
             };
         } else if let (Some(e), false) = (&sizes.num_workers, vdims[1]) {
             block[1] = GridSize::Host(e.clone());

@@ -223,7 +223,9 @@ fn stmt(f: &mut Function, s: Stmt, outer: [bool; 3], st: &mut RedState) -> Stmt 
                 Parallelism::Seq => None,
             };
             match (lv, kinds) {
-                (Some(lv), Some(kinds)) => par::par_loop(&mut e, l, &kinds, lv, body),
+                (Some(lv), Some(kinds)) => {
+                    par::par_loop(&mut e, l, &kinds, lv, body, !reductions.is_empty())
+                }
                 // A parallel loop over a non-integer index cannot be counted;
                 // the front end rejects it, and here it runs sequentially.
                 _ => seq::seq_loop(&mut e, l, body),

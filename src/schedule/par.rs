@@ -158,7 +158,20 @@ pub(super) fn set_var(e: &mut Emit, lv: &Level, idx: ExprId) -> Stmt {
 /// steps and full-range bounds do not overflow. `continue` in the body goes to
 /// the `step` block, which advances `k`. The loop variables are not defined
 /// after the loop (OpenACC makes them private).
-pub(super) fn par_loop(e: &mut Emit, l: Loop, kinds: &[IntKind], lv: Levels, body: Block) {
+///
+/// With `counted`, each thread first counts the iterations it will run (one
+/// 64-bit division) and the loop runs on that count: a trip count the back
+/// end's unroller can see, so loads of consecutive iterations overlap. Worth
+/// it where a thread runs many iterations of a short body (a reduction's
+/// loop); a cost where it runs a few (nested parallel loops).
+pub(super) fn par_loop(
+    e: &mut Emit,
+    l: Loop,
+    kinds: &[IntKind],
+    lv: Levels,
+    body: Block,
+    counted: bool,
+) {
     if !l.tile.is_empty() || l.chunk.is_some() {
         return super::tile::grouped_loop(e, l, kinds, lv, body);
     }
@@ -179,32 +192,43 @@ pub(super) fn par_loop(e: &mut Emit, l: Loop, kinds: &[IntKind], lv: Levels, bod
     let k = e.hold("k", start);
     let stride = e.hold("stride", stride);
     // The iterations this thread runs, counted up by a unit-step counter
-    // (a trip count the back end's loop unroller can see, so loads of
-    // consecutive iterations overlap): total > k ? (total - 1 - k) / stride + 1 : 0.
-    let zero = e.int(0, Type::U64);
-    let mine = e.hold("mine", zero);
-    let (kv, tv) = (e.read(k), e.read(total));
-    let runs = e.cmp(CmpOp::Lt, kv, tv);
-    let mut count = Emit::new(e.f);
-    let (tv, one) = (count.read(total), count.int(1, Type::U64));
-    let last = count.bin(BinOp::Sub, tv, one);
-    let kv = count.read(k);
-    let span = count.bin(BinOp::Sub, last, kv);
-    let sv = count.read(stride);
-    let q = count.bin(BinOp::Div, span, sv);
-    let one = count.int(1, Type::U64);
-    let n = count.bin(BinOp::Add, q, one);
-    count.assign(mine, n);
-    let count = count.out;
-    e.out.push(Stmt::If {
-        cond: runs,
-        then: count,
-        otherwise: vec![],
-    });
-    let zero = e.int(0, Type::U64);
-    let c = e.hold("c", zero);
-    let (cv, mv) = (e.read(c), e.read(mine));
-    let cond = e.cmp(CmpOp::Lt, cv, mv);
+    // (see `counted`): total > k ? (total - 1 - k) / stride + 1 : 0.
+    let counter = if counted {
+        let zero = e.int(0, Type::U64);
+        let mine = e.hold("mine", zero);
+        let (kv, tv) = (e.read(k), e.read(total));
+        let runs = e.cmp(CmpOp::Lt, kv, tv);
+        let mut count = Emit::new(e.f);
+        let (tv, one) = (count.read(total), count.int(1, Type::U64));
+        let last = count.bin(BinOp::Sub, tv, one);
+        let kv = count.read(k);
+        let span = count.bin(BinOp::Sub, last, kv);
+        let sv = count.read(stride);
+        let q = count.bin(BinOp::Div, span, sv);
+        let one = count.int(1, Type::U64);
+        let n = count.bin(BinOp::Add, q, one);
+        count.assign(mine, n);
+        let count = count.out;
+        e.out.push(Stmt::If {
+            cond: runs,
+            then: count,
+            otherwise: vec![],
+        });
+        let zero = e.int(0, Type::U64);
+        Some((e.hold("c", zero), mine))
+    } else {
+        None
+    };
+    let cond = match counter {
+        Some((c, mine)) => {
+            let (cv, mv) = (e.read(c), e.read(mine));
+            e.cmp(CmpOp::Lt, cv, mv)
+        }
+        None => {
+            let (kv, tv) = (e.read(k), e.read(total));
+            e.cmp(CmpOp::Lt, kv, tv)
+        }
+    };
 
     // The indices, innermost first: idx = r % trip, r = r / trip (one
     // level: k itself).
@@ -238,21 +262,22 @@ pub(super) fn par_loop(e: &mut Emit, l: Loop, kinds: &[IntKind], lv: Levels, bod
 
     let (kv, sv) = (e.read(k), e.read(stride));
     let next = e.bin(BinOp::Add, kv, sv);
-    let (cv, one) = (e.read(c), e.int(1, Type::U64));
-    let next_c = e.bin(BinOp::Add, cv, one);
+    let mut step = vec![Stmt::Assign {
+        local: k,
+        value: next,
+    }];
+    if let Some((c, _)) = counter {
+        let (cv, one) = (e.read(c), e.int(1, Type::U64));
+        let next_c = e.bin(BinOp::Add, cv, one);
+        step.push(Stmt::Assign {
+            local: c,
+            value: next_c,
+        });
+    }
     e.out.push(Stmt::While {
         cond,
         body: full,
-        step: vec![
-            Stmt::Assign {
-                local: k,
-                value: next,
-            },
-            Stmt::Assign {
-                local: c,
-                value: next_c,
-            },
-        ],
+        step,
     });
 }
 

@@ -331,6 +331,25 @@ impl<'a, 'c> Writer<'a, 'c> {
         let fn_ty = self.ctx.void_type().fn_type(&params, false);
         let func = self.module.add_function(&k.name, fn_ty, None);
         func.set_call_conventions(PTX_KERNEL_CC);
+        // A block size fixed at compile time bounds the threads per block
+        // (`.maxntid`), so ptxas keeps the registers within what a block
+        // of that size may use: the launch never lacks resources.
+        let sizes: Vec<u32> = k
+            .launch
+            .block
+            .iter()
+            .filter_map(|g| match g {
+                crate::ir::GridSize::Const(n) => Some(*n),
+                _ => None,
+            })
+            .collect();
+        if sizes.len() == 3 && sizes.iter().all(|n| *n >= 1) {
+            let text = format!("{},{},{}", sizes[0], sizes[1], sizes[2]);
+            func.add_attribute(
+                AttributeLoc::Function,
+                self.ctx.create_string_attribute("nvvm.maxntid", &text),
+            );
+        }
         for (i, p) in k.params.iter().enumerate() {
             let ParamMode::DevicePtr { read_only } = p.mode else {
                 continue;

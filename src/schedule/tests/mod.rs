@@ -304,18 +304,12 @@ fn gang_vector_loop_snapshot() {
       }
       %6 k = add.u64(mul.u64(cast.u32.u64(ctaid.x), cast.u32.u64(ntid.x)), cast.u32.u64(tid.x))
       %7 stride = mul.u64(cast.u32.u64(nctaid.x), cast.u32.u64(ntid.x))
-      %8 mine = 0
-      if lt.u64(%6 k, %5 trip) {
-        %8 mine = add.u64(div.u64(sub.u64(sub.u64(%5 trip, 1), %6 k), %7 stride), 1)
-      }
-      %9 c = 0
-      while lt.u64(%9 c, %8 mine) {
+      while lt.u64(%6 k, %5 trip) {
         %1 i = add.i32(%2 init, mul.i32(cast.u64.i32(%6 k), %4 step))
         store %0 a <- cast.i32.i64(%1 i)
       }
       step {
         %6 k = add.u64(%6 k, %7 stride)
-        %9 c = add.u64(%9 c, 1)
       }
     }
   }
