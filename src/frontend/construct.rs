@@ -107,13 +107,8 @@ impl Walker<'_> {
                         region_privs.push(self.private_item(p, v, first)?);
                     }
                 }
+                // (Not on `kernels`: the directive parser rejects it.)
                 ClauseKind::Reduction { .. } if combined => {}
-                ClauseKind::Reduction { .. } if kernels => return self.clause_err(
-                    p,
-                    c,
-                    "a 'reduction' clause is not allowed on 'kernels' (put it on a loop inside)"
-                        .into(),
-                ),
                 ClauseKind::Reduction { op, vars } => {
                     for v in vars {
                         region_reds.push(self.reduction_item(p, *op, v)?);

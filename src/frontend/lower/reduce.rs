@@ -85,14 +85,13 @@ impl Lower<'_> {
                 format!("reduction variable '{}' has type '{cty}'; only arithmetic types, arrays of them and structs of them can be reduced", r.var),
             );
         }
-        if let Some(p) = parts.iter().find(|p| !r.op.applies_to(&p.ty)) {
+        if parts.iter().any(|p| !r.op.applies_to(&p.ty)) {
             return Self::red_err(
                 r,
                 format!(
-                    "reduction operator '{}' cannot be applied to '{}' (elements of type '{}')",
+                    "reduction operator '{}' cannot be applied to '{}' of type '{cty}'",
                     r.op.symbol(),
-                    r.var,
-                    p.ty
+                    r.var
                 ),
             );
         }
