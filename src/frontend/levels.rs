@@ -930,10 +930,21 @@ impl RegionPlan {
                 // them where that fits): worker loops are how a few gangs use
                 // a whole SM. Rows wider than a warp synchronise on named
                 // barriers, of which a block has 15 for rows.
+                // No more workers than a short worker loop has iterations.
                 (None, None, GridSize::Const(x)) if *x >= 1 => {
                     let most = (1024 / x).max(1);
                     let cap = if *x > 32 { 15 } else { 32 };
-                    GridSize::Const(most.min(cap).max(4.min(most)))
+                    let trips: Option<Vec<u64>> = self
+                        .decisions
+                        .iter()
+                        .filter(|d| matches!(d.par, Parallelism::Par { worker: true, .. }))
+                        .map(|d| d.const_trip)
+                        .collect();
+                    let short = match trips.and_then(|t| t.into_iter().max()) {
+                        Some(t) if !used.worker && t < 32 => (t.max(1) as u32).next_power_of_two(),
+                        _ => 32,
+                    };
+                    GridSize::Const(most.min(cap).min(short).max(4.min(most).min(short)))
                 }
                 (None, None, _) => GridSize::Const(4),
             };
