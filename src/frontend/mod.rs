@@ -18,6 +18,7 @@ mod data;
 mod declare;
 mod depend;
 mod effects;
+mod geometry;
 mod levels;
 mod literal;
 mod loopclauses;
