@@ -6,7 +6,10 @@
 //! * `par.rs` — parallel loops: trip count, 64-bit thread-strided counter,
 //!   each thread's start and stride per level;
 //! * `seq.rs` — sequential loops (C semantics);
-//! * `build.rs` — the expression/statement builder both use.
+//! * `build.rs` — the expression/statement builder both use;
+//! * `tile.rs` — tiled and `gang(static:)` loops;
+//! * `reduce.rs` (+ `reduce/gangs.rs`) — reductions: private copies set to
+//!   the identity, combined after the loop within blocks and across gangs.
 //!
 //! Mapping (OpenUH, `shared/seeds/openuh-*.txt`): gang → blockIdx.x, worker →
 //! threadIdx.y, vector → threadIdx.x. Every level strides (`k += blockDim.x *
