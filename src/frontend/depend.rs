@@ -16,7 +16,7 @@
 //! `canon`, `effects`.
 
 use super::canon::declarator_name;
-use super::effects::{assigns, is_inc_dec};
+use super::effects::{assigns, is_inc_dec, mentions};
 use crate::ir::RedOp;
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
@@ -250,18 +250,6 @@ fn index_chain(e: &Node<Expression>) -> Option<(String, Vec<&Node<Expression>>)>
     }
 }
 
-fn mentions(e: &Node<Expression>, var: &str) -> bool {
-    struct M<'v>(&'v str, bool);
-    impl<'ast> Visit<'ast> for M<'_> {
-        fn visit_identifier(&mut self, i: &'ast Identifier, _: &'ast Span) {
-            self.1 |= i.name == self.0;
-        }
-    }
-    let mut m = M(var, false);
-    m.visit_expression(&e.node, &e.span);
-    m.1
-}
-
 impl Deps<'_> {
     fn target(&mut self, e: &Node<Expression>) {
         match &e.node {
@@ -292,7 +280,7 @@ impl<'ast> Visit<'ast> for Deps<'_> {
     fn visit_expression(&mut self, e: &'ast Expression, span: &'ast Span) {
         let node = Node::new(e.clone(), *span);
         if let Some((base, subs)) = index_chain(&node) {
-            let uses_var = subs.iter().any(|s| mentions(s, self.var));
+            let uses_var = subs.iter().any(|s| mentions(s, self.var) > 0);
             let text = self.text[span.start..span.end]
                 .split_whitespace()
                 .collect::<String>();

@@ -7,8 +7,9 @@
 //! `s &= e`, `s |= e`, `s ^= e`, `s++`, `s--` (and prefix forms),
 //! `s = s op e` / `s = e op s` for `+ * & | ^ && ||` (`s = s - e` too),
 //! `s = fmax(s, e)` / `fmin` / `fmaxf` / `fminf` (either argument order),
-//! all with one operator, and `e` never mentions `s`. May call: nothing.
+//! all with one operator, and `e` never mentions `s`. May call: `effects`.
 
+use super::effects::{is_inc_dec, mentions, mentions_in};
 use crate::ir::RedOp;
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
@@ -23,38 +24,9 @@ pub fn reduction_of(body: &Node<Statement>, s: &str) -> Option<RedOp> {
         bad: false,
     };
     f.visit_statement(&body.node, &body.span);
-    let total = count(body, s);
+    let total = mentions_in(body, s);
     let first = *f.ops.first()?;
     (!f.bad && f.accounted == total && f.ops.iter().all(|o| *o == first)).then_some(first)
-}
-
-/// Mentions of identifier `s` in a statement.
-fn count(body: &Node<Statement>, s: &str) -> usize {
-    struct C<'s>(&'s str, usize);
-    impl<'ast> Visit<'ast> for C<'_> {
-        fn visit_identifier(&mut self, i: &'ast Identifier, _: &'ast Span) {
-            if i.name == self.0 {
-                self.1 += 1;
-            }
-        }
-    }
-    let mut c = C(s, 0);
-    c.visit_statement(&body.node, &body.span);
-    c.1
-}
-
-fn count_expr(e: &Node<Expression>, s: &str) -> usize {
-    struct C<'s>(&'s str, usize);
-    impl<'ast> Visit<'ast> for C<'_> {
-        fn visit_identifier(&mut self, i: &'ast Identifier, _: &'ast Span) {
-            if i.name == self.0 {
-                self.1 += 1;
-            }
-        }
-    }
-    let mut c = C(s, 0);
-    c.visit_expression(&e.node, &e.span);
-    c.1
 }
 
 fn is_var(e: &Node<Expression>, s: &str) -> bool {
@@ -96,7 +68,7 @@ impl Finder<'_> {
                 } else {
                     return None;
                 };
-                (count_expr(other, s) == 0).then_some(op)
+                (mentions(other, s) == 0).then_some(op)
             }
             Expression::Call(c) => {
                 let Expression::Identifier(f) = &c.node.callee.node else {
@@ -117,7 +89,7 @@ impl Finder<'_> {
                 } else {
                     return None;
                 };
-                (count_expr(other, s) == 0).then_some(op)
+                (mentions(other, s) == 0).then_some(op)
             }
             _ => None,
         }
@@ -141,7 +113,7 @@ impl<'ast> Visit<'ast> for Finder<'_> {
                     _ => return visit::visit_expression(self, e, span),
                 };
                 match found {
-                    Some((op, uses)) if count_expr(rhs, s) + 1 == uses => {
+                    Some((op, uses)) if mentions(rhs, s) + 1 == uses => {
                         self.ops.push(op);
                         self.accounted += uses;
                     }
@@ -152,8 +124,7 @@ impl<'ast> Visit<'ast> for Finder<'_> {
                 self.visit_expression(&rhs.node, &rhs.span);
             }
             Expression::UnaryOperator(u)
-                if super::effects::is_inc_dec(&u.node.operator.node)
-                    && is_var(&u.node.operand, s) =>
+                if is_inc_dec(&u.node.operator.node) && is_var(&u.node.operand, s) =>
             {
                 self.ops.push(RedOp::Add);
                 self.accounted += 1;
