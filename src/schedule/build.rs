@@ -73,9 +73,37 @@ impl<'f> Emit<'f> {
         }
     }
 
+    /// A launch register (`u32`).
+    pub fn reg(&mut self, s: Special) -> ExprId {
+        self.f.add(Expr::Special(s), Type::Int(IntKind::U32))
+    }
+
     /// A launch register, widened to `u64`.
     pub fn special(&mut self, s: Special) -> ExprId {
-        let r = self.f.add(Expr::Special(s), Type::Int(IntKind::U32));
+        let r = self.reg(s);
         self.cast(r, &Type::U64)
+    }
+
+    /// `i[0] + n[0] * (i[1] + n[1] * i[2])`: a linear index over three
+    /// dimensions of sizes `n[0]`, `n[1]` (and any third).
+    pub fn linear3(&mut self, i: [ExprId; 3], n: [ExprId; 2]) -> ExprId {
+        let zy = self.bin(BinOp::Mul, i[2], n[1]);
+        let row = self.bin(BinOp::Add, i[1], zy);
+        let rx = self.bin(BinOp::Mul, row, n[0]);
+        self.bin(BinOp::Add, i[0], rx)
+    }
+
+    /// Emits `while (cond) { body } step { k = k + by }`.
+    pub fn while_step(&mut self, cond: ExprId, body: Block, k: LocalId, by: ExprId) {
+        let kv = self.read(k);
+        let next = self.bin(BinOp::Add, kv, by);
+        self.out.push(Stmt::While {
+            cond,
+            body,
+            step: vec![Stmt::Assign {
+                local: k,
+                value: next,
+            }],
+        });
     }
 }

@@ -22,7 +22,7 @@
 //! Every thread that ran the loop ends with the combined value, so code
 //! after the loop (redundant in each thread) may read it. The launch keeps
 //! block x a power of two up to 32 or a multiple of 32 in kernels that
-//! reduce (see `frontend::levels`), which step 1 relies on; the front end
+//! reduce (see `frontend::geometry`), which step 1 relies on; the front end
 //! rejects reductions along y or z inside loops partitioned over threads,
 //! which step 2 could not synchronise.
 
@@ -73,12 +73,18 @@ enum Obj {
 /// The private copy of `r` (through its address when it is an aggregate).
 fn private_obj(e: &mut Emit, r: &Reduction) -> Obj {
     let ty = e.f.local(r.private).ty.clone();
-    if r.scalar(&ty) {
-        return Obj::Scalar(r.private);
+    local_obj(e, r.private, r.scalar(&ty))
+}
+
+/// Local `l` as a reduction object: itself when `scalar`, else its address.
+fn local_obj(e: &mut Emit, l: LocalId, scalar: bool) -> Obj {
+    if scalar {
+        return Obj::Scalar(l);
     }
-    let a = e.f.add(Expr::LocalAddr(r.private), elem_ptr(&ty));
+    let ty = e.f.local(l).ty.clone();
+    let a = e.f.add(Expr::LocalAddr(l), elem_ptr(&ty));
     let a = e.cast(a, &bytes_ptr());
-    Obj::Bytes(e.hold("red.priv", a))
+    Obj::Bytes(e.hold("red.obj", a))
 }
 
 /// The pointer type of `LocalAddr` of a local of `ty`.
@@ -149,16 +155,8 @@ fn each(e: &mut Emit, count: u64, mut f: impl FnMut(&mut Emit, LocalId)) {
     let mut body = Emit::new(e.f);
     f(&mut body, idx);
     let body = body.out;
-    let (iv, one) = (e.read(idx), e.int(1, Type::U64));
-    let next = e.bin(BinOp::Add, iv, one);
-    e.out.push(Stmt::While {
-        cond,
-        body,
-        step: vec![Stmt::Assign {
-            local: idx,
-            value: next,
-        }],
-    });
+    let one = e.int(1, Type::U64);
+    e.while_step(cond, body, idx, one);
 }
 
 /// Each reduced element of the private copies set to the identity (before
@@ -185,21 +183,8 @@ pub(super) fn epilogue(
     par: Parallelism,
     outer: [bool; 3],
 ) {
-    let (gang, dims) = match par {
-        Parallelism::Seq => (false, [false; 3]),
-        Parallelism::Par {
-            gang,
-            worker,
-            vector,
-        } => {
-            let mut d = [false; 3];
-            d[1] |= worker;
-            if let Some(v) = vector {
-                d[usize::from(v).min(2)] = true;
-            }
-            (gang.is_some(), d)
-        }
-    };
+    let gang = matches!(par, Parallelism::Par { gang: Some(_), .. });
+    let dims = super::thread_dims(par);
     let scope = if outer.iter().any(|d| *d) {
         BarrierScope::Row
     } else {
@@ -237,15 +222,8 @@ pub(super) fn epilogue(
     for (r, &obj) in reductions.iter().zip(&objs) {
         match &r.target {
             RedTarget::Local(t) => {
-                let target = match obj {
-                    Obj::Scalar(_) => Obj::Scalar(*t),
-                    Obj::Bytes(_) => {
-                        let ty = e.f.local(*t).ty.clone();
-                        let a = e.f.add(Expr::LocalAddr(*t), elem_ptr(&ty));
-                        let a = e.cast(a, &bytes_ptr());
-                        Obj::Bytes(e.hold("red.tgt", a))
-                    }
-                };
+                // The target has the private's type.
+                let target = local_obj(e, *t, matches!(obj, Obj::Scalar(_)));
                 update(e, r, obj, target);
             }
             RedTarget::Memory(_) if gang => {} // done by the last gang
@@ -328,11 +306,6 @@ fn if_(cond: ExprId, then: Vec<Stmt>) -> Stmt {
     }
 }
 
-/// A launch register as `u32`.
-fn reg(e: &mut Emit, s: Special) -> ExprId {
-    e.f.add(Expr::Special(s), Type::Int(IntKind::U32))
-}
-
 fn u32c(e: &mut Emit, v: i128) -> ExprId {
     e.int(v, Type::Int(IntKind::U32))
 }
@@ -341,7 +314,7 @@ fn u32c(e: &mut Emit, v: i128) -> ExprId {
 fn first_thread(e: &mut Emit, dims: &[u8]) -> ExprId {
     let mut cond: Option<ExprId> = None;
     for &d in dims {
-        let (t, z) = (reg(e, Special::ThreadIdx(d)), u32c(e, 0));
+        let (t, z) = (e.reg(Special::ThreadIdx(d)), u32c(e, 0));
         let c = e.cmp(CmpOp::Eq, t, z);
         cond = Some(match cond {
             None => c,
@@ -381,16 +354,9 @@ fn shared_at(e: &mut Emit, n: u32, ty: &Type, index: ExprId) -> ExprId {
 
 /// The thread's linear index in the block (`u32`).
 fn linear(e: &mut Emit) -> ExprId {
-    let (tx, ty, tz) = (
-        reg(e, Special::ThreadIdx(0)),
-        reg(e, Special::ThreadIdx(1)),
-        reg(e, Special::ThreadIdx(2)),
-    );
-    let (nx, ny) = (reg(e, Special::BlockDim(0)), reg(e, Special::BlockDim(1)));
-    let zy = e.bin(BinOp::Mul, tz, ny);
-    let row = e.bin(BinOp::Add, ty, zy);
-    let rx = e.bin(BinOp::Mul, row, nx);
-    e.bin(BinOp::Add, tx, rx)
+    let i = [0, 1, 2].map(|d| e.reg(Special::ThreadIdx(d)));
+    let n = [0, 1].map(|d| e.reg(Special::BlockDim(d)));
+    e.linear3(i, n)
 }
 
 /// Elements `base + k * stride` for `k` in `0..count` of a shared array
@@ -427,16 +393,8 @@ fn fold_shared(e: &mut Emit, op: RedOp, n: u32, ty: &Type, acc: LocalId, at: Str
     let c = combine(&mut body, op, a, x);
     body.assign(acc, c);
     let body = body.out;
-    let (kv, one) = (e.read(k), u32c(e, 1));
-    let next = e.bin(BinOp::Add, kv, one);
-    e.out.push(Stmt::While {
-        cond,
-        body,
-        step: vec![Stmt::Assign {
-            local: k,
-            value: next,
-        }],
-    });
+    let one = u32c(e, 1);
+    e.while_step(cond, body, k, one);
 }
 
 /// Combines `v` over the threads along the block dimensions `dims` (every
@@ -475,7 +433,7 @@ fn warp_reduce(
     let (lv, m) = (e.read(lin), u32c(e, 31));
     let lane = e.bin(BinOp::And, lv, m);
     let lane = e.hold("red.lane", lane);
-    let nx = reg(e, Special::BlockDim(0));
+    let nx = e.reg(Special::BlockDim(0));
     let nx = e.hold("red.nx", nx);
     // The lanes of this row in this warp: all 32 when the row spans whole
     // warps, else the row's ntid.x lanes.
@@ -574,10 +532,10 @@ fn rows_reduce(e: &mut Emit, st: &mut RedState, op: RedOp, v: LocalId, ty: &Type
     let n = shared_of(e, st, ty);
     e.out.push(Stmt::Barrier(BarrierScope::Block));
     let (ty_, tz, ny, nz) = (
-        reg(e, Special::ThreadIdx(1)),
-        reg(e, Special::ThreadIdx(2)),
-        reg(e, Special::BlockDim(1)),
-        reg(e, Special::BlockDim(2)),
+        e.reg(Special::ThreadIdx(1)),
+        e.reg(Special::ThreadIdx(2)),
+        e.reg(Special::BlockDim(1)),
+        e.reg(Special::BlockDim(2)),
     );
     let ty_ = e.hold("red.ty", ty_);
     let tz = e.hold("red.tz", tz);

@@ -50,19 +50,9 @@ pub(super) fn across_gangs(e: &mut Emit, st: &mut RedState, reds: &[(&Reduction,
     let gxy = e.bin(BinOp::Mul, gx, gy);
     let nb = e.bin(BinOp::Mul, gxy, gz);
     let nb = e.hold("red.gangs", nb);
-    let (bx, by, bz) = (
-        e.special(Special::BlockIdx(0)),
-        e.special(Special::BlockIdx(1)),
-        e.special(Special::BlockIdx(2)),
-    );
-    let (gx, gy) = (
-        e.special(Special::GridDim(0)),
-        e.special(Special::GridDim(1)),
-    );
-    let zy = e.bin(BinOp::Mul, bz, gy);
-    let yz = e.bin(BinOp::Add, by, zy);
-    let rows = e.bin(BinOp::Mul, yz, gx);
-    let bid = e.bin(BinOp::Add, bx, rows);
+    let i = [0, 1, 2].map(|d| e.special(Special::BlockIdx(d)));
+    let n = [0, 1].map(|d| e.special(Special::GridDim(d)));
+    let bid = e.linear3(i, n);
     let bid = e.hold("red.gang", bid);
     // Slot `g` of slot array `first + idx` (of type `ty`): scratch +
     // SLOTS_AT + 8 * ((first + idx) * gangs + g).
@@ -177,16 +167,7 @@ pub(super) fn across_gangs(e: &mut Emit, st: &mut RedState, reds: &[(&Reduction,
                 );
                 let nxy = fin.bin(BinOp::Mul, nx, ny);
                 let threads = fin.bin(BinOp::Mul, nxy, nz);
-                let kv = fin.read(k);
-                let next = fin.bin(BinOp::Add, kv, threads);
-                fin.out.push(Stmt::While {
-                    cond,
-                    body,
-                    step: vec![Stmt::Assign {
-                        local: k,
-                        value: next,
-                    }],
-                });
+                fin.while_step(cond, body, k, threads);
                 block_reduce(fin, st, r.op, acc, [true, true, true], BarrierScope::Block);
                 let t0 = first_thread(fin, &[0, 1, 2]);
                 let mut upd = Emit::new(fin.f);
