@@ -74,6 +74,12 @@ void acc_set_default_async(int async_arg);
 /* OpenACC 1.0 names of acc_wait and acc_wait_all. */
 void acc_async_wait(int wait_arg);
 void acc_async_wait_all(void);
+/* A.2.1 (NVIDIA devices): the CUDA stream (CUstream) of an async queue of
+ * the current device, made if the queue was not used yet (NULL for
+ * acc_async_sync and on the host); acc_set_cuda_stream makes the queue use
+ * the program's stream (1 on success). */
+void *acc_get_cuda_stream(int async_arg);
+int acc_set_cuda_stream(int async_arg, void *stream);
 
 /* 3.2.13 */
 int acc_on_device(acc_device_t dev_type);

@@ -26,7 +26,7 @@ typedef __UINT64_TYPE__ __ptxrt_u64;
  *    and modifier flags in struct __ptxrt_map, enter/exit data, update,
  *    host_data, declare (struct __ptxrt_declare, device address cells in
  *    struct __ptxrt_image), region cleanup for early exits. */
-#define PTXRT_ABI_VERSION 3
+#define PTXRT_ABI_VERSION 4
 
 /* One device image: the PTX (and, when ptxas was available at compile time,
  * a cubin) of one translation unit. Defined by the object accc produces and
@@ -117,13 +117,24 @@ struct __ptxrt_map {
   int flags;                   /* PTXRT_MAP_ZERO | PTXRT_MAP_READONLY */
 };
 
-/* Async arguments of the data directives: `async` is the queue (an
- * acc_async_t value or a non-negative queue number; PTXRT_ASYNC_NONE when no
- * async clause: synchronous; acc_async_noval (-1) for `async` without an
- * argument: the thread's default queue), `waits` the `nwaits` queues of a
- * wait clause (nwaits = -1: `wait` with no list, every queue; 0: no wait
- * clause). Any other negative value is a runtime error. */
+/* The async and wait clauses of a construct (OpenACC 3.3 2.16). `async` is
+ * the queue: PTXRT_ASYNC_NONE when there is no async clause (synchronous),
+ * acc_async_noval (-1) for `async` without an argument (the thread's default
+ * queue), or an acc_async_t value or non-negative queue number; `waits` are
+ * the `nwaits` queues of a wait clause (nwaits = -1: `wait` with no list,
+ * every queue; 0: no wait clause), of device `wait_dev` (`wait(devnum: d:
+ * ...)`; -1: the current device). Any other negative value is a runtime
+ * error. Functions take a pointer to it; NULL means synchronous, no wait.
+ * Work on a queue is ordered after the queue's earlier work and runs while
+ * the host goes on; the waits of a construct with `async` are done by its
+ * queue on the device, those of a synchronous one by the host. */
 #define PTXRT_ASYNC_NONE (-2)
+struct __ptxrt_async {
+  int async;
+  int wait_dev;
+  int nwaits;
+  const int *waits;
+};
 
 /* Nonzero when the construct runs on the device: cond is the value of the
  * if clause (1 when absent). Initialises the runtime on first use, loading the
@@ -134,8 +145,11 @@ int __ptxrt_use_device(int cond);
  * compute construct). begin makes every map present (allocating and copying
  * in as its kind says, or incrementing the structured reference count), in
  * order; end undoes it in reverse order (copy out, free at count zero). The
- * returned handle is passed to end. */
-void *__ptxrt_data_begin(const struct __ptxrt_loc *loc, const struct __ptxrt_map *maps, int n);
+ * returned handle is passed to end. With an async queue (`a`), the copies
+ * of both go to that queue, and device memory is reused only after the
+ * queue got past its last use. */
+void *__ptxrt_data_begin(const struct __ptxrt_loc *loc, const struct __ptxrt_map *maps, int n,
+                         const struct __ptxrt_async *a);
 void __ptxrt_data_end(void *region);
 /* __ptxrt_data_end for `void *r __attribute__((cleanup(__ptxrt_data_cleanup)))`:
  * ends the region *r (if not null) when control leaves its scope by any
@@ -146,9 +160,9 @@ void __ptxrt_data_cleanup(void **region);
  * dynamic reference counts; `finalize` drops them to zero. With `async`, the
  * copies go to that queue (device memory is freed only after they ran). */
 void __ptxrt_enter_data(const struct __ptxrt_loc *loc, const struct __ptxrt_map *maps, int n,
-                        int async, int nwaits, const int *waits);
+                        const struct __ptxrt_async *a);
 void __ptxrt_exit_data(const struct __ptxrt_loc *loc, const struct __ptxrt_map *maps, int n,
-                       int finalize, int async, int nwaits, const int *waits);
+                       int finalize, const struct __ptxrt_async *a);
 
 /* update (2.14.4): copy each present range to the device or to the host.
  * Not present: a runtime error naming the item, or nothing with if_present. */
@@ -159,7 +173,12 @@ struct __ptxrt_update {
   int to_device;               /* 1: device(…); 0: self(…) / host(…) */
 };
 void __ptxrt_update(const struct __ptxrt_loc *loc, const struct __ptxrt_update *items, int n,
-                    int if_present, int async, int nwaits, const int *waits);
+                    int if_present, const struct __ptxrt_async *a);
+
+/* The wait directive (2.16.3): without async, the host waits for the
+ * queues of `a` (all when nwaits is -1); with it, queue a->async waits for
+ * them on the device and the host goes on. */
+void __ptxrt_wait(const struct __ptxrt_loc *loc, const struct __ptxrt_async *a);
 
 /* host_data use_device (2.8): the device address of host address p, found
  * through the present range containing it; not present: a runtime error, or
@@ -214,15 +233,18 @@ static inline __ptxrt_u32 __ptxrt_warp_friendly(__ptxrt_u32 n)
     return p;
 }
 
-/* Device memory for the reductions across gangs of the next launch: at
- * least `bytes`, its leading counters zero (kernels leave them at zero). */
-void *__ptxrt_scratch(const struct __ptxrt_loc *loc, __ptxrt_u64 bytes);
+/* Device memory for the reductions across gangs of the next launch on
+ * queue `async` (as in struct __ptxrt_async): at least `bytes`, its leading
+ * counters zero (kernels leave them at zero). */
+void *__ptxrt_scratch(const struct __ptxrt_loc *loc, __ptxrt_u64 bytes, int async);
 
-/* Launch kernel `kernel` of `img` and wait for it. args[i] points at the
- * value of parameter i, as in cuLaunchKernel. */
+/* Launch kernel `kernel` of `img` on queue `async` (as in struct
+ * __ptxrt_async); a synchronous launch waits for the kernel. args[i] points
+ * at the value of parameter i, as in cuLaunchKernel (read before the call
+ * returns). */
 void __ptxrt_launch(const struct __ptxrt_loc *loc, struct __ptxrt_image *img, const char *kernel,
                     __ptxrt_u32 grid_x, __ptxrt_u32 grid_y, __ptxrt_u32 grid_z,
                     __ptxrt_u32 block_x, __ptxrt_u32 block_y, __ptxrt_u32 block_z,
-                    __ptxrt_u32 shared_bytes, void **args);
+                    __ptxrt_u32 shared_bytes, void **args, int async);
 
 #endif

@@ -169,7 +169,7 @@ int main(void) {{
         };
         assert_eq!(
             run(&img),
-            "abi=3 relocatable=1 source=dir/a \"b\".c ptx=.visible .func f() ptx_len=18 cubin_len=7 arch=sm_90 dir=/opt/accc/lib cell=__accc_cell_declared_global@declared_global\n"
+            "abi=4 relocatable=1 source=dir/a \"b\".c ptx=.visible .func f() ptx_len=18 cubin_len=7 arch=sm_90 dir=/opt/accc/lib cell=__accc_cell_declared_global@declared_global\n"
         );
     }
 
@@ -185,7 +185,7 @@ int main(void) {{
         };
         assert_eq!(
             run(&img),
-            "abi=3 relocatable=0 source=a.c ptx=.entry k() ptx_len=10 cubin_len=0 arch=- dir=-\n"
+            "abi=4 relocatable=0 source=a.c ptx=.entry k() ptx_len=10 cubin_len=0 arch=- dir=-\n"
         );
     }
 }

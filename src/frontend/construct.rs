@@ -51,12 +51,11 @@ impl Walker<'_> {
                 self.stmt_with(s, rest);
                 Ok(())
             }
-            // Every launch and copy waits for its work (the queues are
-            // synchronous), so a `wait` finds them done.
+            // Runs where its line is, before the statement.
             DirectiveKind::Wait(_) => {
-                let r = self.asyncs(p, &self.dirs[p].clone());
+                let r = self.wait_directive(p);
                 self.stmt_with(s, rest);
-                r.map(|_| ())
+                r
             }
             DirectiveKind::Routine(_) => Err(Diagnostics::one(
                 Some(self.pragma_loc(p, d.kind_span.start)),
@@ -77,6 +76,23 @@ impl Walker<'_> {
             )),
         };
         self.report(r);
+    }
+
+    /// The `wait` directive: replaces its own line.
+    fn wait_directive(&mut self, p: usize) -> DResult<()> {
+        let d = &self.dirs[p].clone();
+        let asyncs = self.asyncs(p, d)?;
+        let cond = self.if_cond(p, d)?;
+        let line = self.pragmas[p].start..self.pragmas[p].end;
+        self.plan.constructs.push(Construct {
+            kind: ConstructKind::Wait { asyncs },
+            name: "wait".into(),
+            loc: self.pragma_loc(p, d.kind_span.start),
+            stmt: line,
+            cond,
+            maps: vec![],
+        });
+        Ok(())
     }
 
     fn compute(&mut self, p: usize, rest: &[usize], s: &Node<Statement>) -> DResult<()> {
@@ -115,9 +131,6 @@ impl Walker<'_> {
                     }
                 }
                 ClauseKind::Data(_) | ClauseKind::If(_) => {}
-                // Launches wait for their kernels (queues: the async
-                // work), which `async` allows; the queues' earlier work is
-                // done too, which is what `wait` asks.
                 ClauseKind::Async(_) | ClauseKind::Wait(_) => {}
                 ClauseKind::Default(DefaultKind::Present) => default_present = true,
                 ClauseKind::NumGangs(v) => {
@@ -141,7 +154,7 @@ impl Walker<'_> {
                 _ => return self.not_yet(p, c, name),
             }
         }
-        self.asyncs(p, d)?; // checks the clauses' expressions
+        let asyncs = self.asyncs(p, d)?;
         let items = self.data_items(p, d)?;
         let cond = self.if_cond(p, d)?;
         let loc = self.pragma_loc(p, d.kind_span.start);
@@ -286,8 +299,14 @@ impl Walker<'_> {
                 }
             }
             let (maps, _) = self.kernel_data(&items, &params, &vars, default_present, Some(&loc));
+            // The region's queue, evaluated once, is every kernel's; its
+            // waits come before the region's data.
+            let mut outer = asyncs.clone();
+            if outer.queue.is_some() {
+                outer.bind = Some(format!("__accc_kq{}", s.span.start));
+            }
             self.plan.constructs.push(Construct {
-                kind: ConstructKind::Data,
+                kind: ConstructKind::Data { asyncs: outer },
                 name: name.to_string(),
                 loc: loc.clone(),
                 stmt: s.span.start..s.span.end,
@@ -356,8 +375,25 @@ impl Walker<'_> {
                 launch,
                 scratch: None,
             });
+            // In a region of several kernels: the region's queue (its
+            // data region did the waits).
+            let asyncs = if whole_maps {
+                asyncs.clone()
+            } else {
+                crate::ir::host::AsyncSpec {
+                    queue: asyncs
+                        .queue
+                        .as_ref()
+                        .map(|_| Some(format!("__accc_kq{}", s.span.start))),
+                    ..Default::default()
+                }
+            };
             self.plan.constructs.push(Construct {
-                kind: ConstructKind::Compute { kernel, args },
+                kind: ConstructKind::Compute {
+                    kernel,
+                    args,
+                    asyncs,
+                },
                 name: name.to_string(),
                 loc: kloc,
                 stmt: seg.span.start..seg.span.end,

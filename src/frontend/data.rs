@@ -14,7 +14,7 @@ use super::ctype::CType;
 use super::lower::HostVar;
 use super::unit::Walker;
 use crate::diag::{DResult, Diagnostics};
-use crate::directive::{Clause, ClauseKind, DataKind, Directive, DirectiveKind};
+use crate::directive::{Clause, ClauseKind, DataKind, Directive, DirectiveKind, WaitArg};
 use crate::ir::host::{
     AsyncSpec, Construct, ConstructKind, HostArg, HostMap, MapKind, UpdateItem, MAP_READONLY,
     MAP_ZERO,
@@ -155,10 +155,24 @@ impl Walker<'_> {
         Ok(None)
     }
 
-    /// The `async` and `wait` clauses.
+    /// The `async` and `wait` clauses (of the `wait` directive: its
+    /// argument and its `async` clause).
     pub fn asyncs(&self, p: usize, d: &Directive) -> DResult<AsyncSpec> {
         let ctx = self.clause_ctx(p);
         let mut a = AsyncSpec::default();
+        let wait = |w: &Option<WaitArg>, a: &mut AsyncSpec| -> DResult<()> {
+            let mut qs = vec![];
+            if let Some(w) = w {
+                if let Some(dev) = &w.devnum {
+                    a.wait_dev = Some(ctx.check_expr(dev)?);
+                }
+                for q in &w.queue_exprs {
+                    qs.push(ctx.check_expr(q)?);
+                }
+            }
+            a.waits = Some(qs);
+            Ok(())
+        };
         for c in &d.clauses {
             match &c.kind {
                 ClauseKind::Async(e) => {
@@ -167,24 +181,12 @@ impl Walker<'_> {
                         None => None,
                     })
                 }
-                ClauseKind::Wait(w) => {
-                    let mut qs = vec![];
-                    if let Some(w) = w {
-                        if w.devnum.is_some() {
-                            return self.clause_err(
-                                p,
-                                c,
-                                "'wait(devnum: …)' is not supported yet".into(),
-                            );
-                        }
-                        for q in &w.queue_exprs {
-                            qs.push(ctx.check_expr(q)?);
-                        }
-                    }
-                    a.waits = Some(qs);
-                }
+                ClauseKind::Wait(w) => wait(w, &mut a)?,
                 _ => {}
             }
+        }
+        if let DirectiveKind::Wait(w) = &d.kind {
+            wait(w, &mut a)?;
         }
         Ok(a)
     }
@@ -214,10 +216,11 @@ impl Walker<'_> {
         let d = &self.dirs[p];
         let items = self.data_items(p, d)?;
         let cond = self.if_cond(p, d)?;
+        let asyncs = self.asyncs(p, d)?;
         self.data_stack.push(Self::visible(&items));
         self.push_construct(
             p,
-            ConstructKind::Data,
+            ConstructKind::Data { asyncs },
             s.span.start..s.span.end,
             cond,
             Self::maps_of(&items),

@@ -54,7 +54,8 @@ pub struct UpdateItem {
     pub to_device: bool,
 }
 
-/// The `async` and `wait` clauses of a directive, as C expressions.
+/// The `async` and `wait` clauses of a directive, as C expressions
+/// (`struct __ptxrt_async` in ptxrt.h).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct AsyncSpec {
     /// The queue: `None` without `async`; `Some(None)` for `async` alone
@@ -62,6 +63,19 @@ pub struct AsyncSpec {
     pub queue: Option<Option<String>>,
     /// `None` without `wait`; `Some(vec![])` for `wait` alone (all queues).
     pub waits: Option<Vec<String>>,
+    /// `wait(devnum: e: …)`: the device of the queues.
+    pub wait_dev: Option<String>,
+    /// A C variable (an `int`, declared by the construct and visible in its
+    /// statement) that holds the queue, evaluated once: the kernels of a
+    /// `kernels` construct with several loop nests use it.
+    pub bind: Option<String>,
+}
+
+impl AsyncSpec {
+    /// Whether the directive has neither `async` nor `wait`.
+    pub fn is_sync(&self) -> bool {
+        self.queue.is_none() && self.waits.is_none()
+    }
 }
 
 /// How the host passes one kernel parameter.
@@ -89,9 +103,17 @@ pub enum HostArg {
 #[derive(Clone, Debug, PartialEq)]
 pub enum ConstructKind {
     /// A compute construct outlined as kernel number `kernel` of the module.
-    Compute { kernel: usize, args: Vec<HostArg> },
-    /// A `data` construct.
-    Data,
+    Compute {
+        kernel: usize,
+        args: Vec<HostArg>,
+        asyncs: AsyncSpec,
+    },
+    /// A `data` construct (or the data region of a `kernels` construct
+    /// with several kernels).
+    Data { asyncs: AsyncSpec },
+    /// The `wait` directive (`stmt` is its own line): `asyncs.waits` are
+    /// the queues (`Some(vec![])`: all).
+    Wait { asyncs: AsyncSpec },
     /// A `declare` directive in a function: a data region from the
     /// directive to the end of the enclosing block (`stmt` is the
     /// directive's own line).

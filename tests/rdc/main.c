@@ -24,11 +24,11 @@ int main(void) {
   }
   static const struct __ptxrt_loc loc = {"tests/rdc/main.c", __LINE__, 1, "parallel loop"};
   struct __ptxrt_map map = {"out[0:N]", out, sizeof out, PTXRT_MAP_COPYOUT, 0};
-  void *region = __ptxrt_data_begin(&loc, &map, 1);
+  void *region = __ptxrt_data_begin(&loc, &map, 1, NULL);
   void *dout = __ptxrt_deviceptr(&loc, "out", out, out, 0);
   unsigned n = N;
   void *args[2] = {&dout, &n};
-  __ptxrt_launch(&loc, &__accc_image, "rdc_add_one", (N + 127) / 128, 1, 1, 128, 1, 1, 0, args);
+  __ptxrt_launch(&loc, &__accc_image, "rdc_add_one", (N + 127) / 128, 1, 1, 128, 1, 1, 0, args, PTXRT_ASYNC_NONE);
   __ptxrt_data_end(region);
   int bad = 0;
   for (int i = 0; i < N; i++)

@@ -7,8 +7,9 @@
 use std::ffi::{c_char, c_int, c_void, CStr};
 
 /// `PTXRT_ABI_VERSION` of ptxrt.h (2: `Image::relocatable` added; 3: the
-/// data environment: `Image::cells`, `Map::flags`).
-pub const PTXRT_ABI_VERSION: u32 = 3;
+/// data environment: `Image::cells`, `Map::flags`; 4: async queues:
+/// [`Async`] arguments, the queue of launches and scratch, `__ptxrt_wait`).
+pub const PTXRT_ABI_VERSION: u32 = 4;
 
 /// `struct __ptxrt_image`.
 #[repr(C)]
@@ -52,6 +53,8 @@ const _: () = {
     assert!(std::mem::size_of::<Update>() == 32);
     assert!(std::mem::size_of::<Declare>() == 56);
     assert!(std::mem::offset_of!(Declare, loc) == 32);
+    assert!(std::mem::size_of::<Async>() == 24);
+    assert!(std::mem::offset_of!(Async, waits) == 16);
 };
 
 /// `PTXRT_MAP_ZERO`: new device memory of a create/copyout item is zeroed.
@@ -60,6 +63,32 @@ pub const MAP_ZERO: c_int = 1;
 pub const MAP_READONLY: c_int = 2;
 /// `PTXRT_ASYNC_NONE`: no async clause (also `acc_async_sync`).
 pub const ASYNC_NONE: c_int = -2;
+
+/// `struct __ptxrt_async`: the `async` and `wait` clauses of a construct
+/// (a null pointer: synchronous, no wait).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct Async {
+    /// The queue: `PTXRT_ASYNC_NONE`, an `acc_async_t` value or n >= 0.
+    pub async_: c_int,
+    /// `wait(devnum: d: …)`: the device of the queues; -1: the current one.
+    pub wait_dev: c_int,
+    /// -1: `wait` alone (every queue); 0: no wait clause; else the length
+    /// of `waits`.
+    pub nwaits: c_int,
+    pub waits: *const c_int,
+}
+
+impl Async {
+    /// The struct behind `p` (null: `None`).
+    ///
+    /// # Safety
+    /// `p` is null or points at a valid `struct __ptxrt_async`.
+    pub unsafe fn from_c<'a>(p: *const Async) -> Option<&'a Async> {
+        // SAFETY: per the caller.
+        unsafe { p.as_ref() }
+    }
+}
 /// `PTXRT_DECLARE_LINK`: kind of a `declare link` global.
 pub const DECLARE_LINK: c_int = 100;
 

@@ -1,32 +1,49 @@
-//! The async routines of `include/openacc.h` (OpenACC 3.3 3.2.9-3.2.12):
-//! testing and waiting for queues, the default async queue.
+//! The async routines of `include/openacc.h` (OpenACC 3.3 3.2.9-3.2.12,
+//! 3.2.27 for CUDA streams) and `__ptxrt_wait` (the `wait` directive):
+//! testing and waiting for queues, the default async queue, the CUDA stream
+//! of a queue.
 //!
-//! Owns: what each routine means on top of [`crate::queue`] (which, for
-//! now, completes all work before a construct returns: every test says
-//! complete and every wait returns at once). An invalid async argument or
-//! device number is a fatal error naming the routine and the argument.
+//! Owns: what each routine means on top of [`crate::queue`]. The host
+//! waits without holding the runtime lock. An invalid async argument or
+//! device number is a fatal error naming the routine and the argument; so
+//! is a queue whose work failed (the driver's error). In host mode every
+//! queue is idle.
 //! May call: [`crate::queue`], [`crate::device`], [`crate::icv`],
-//! [`crate::error`].
+//! [`crate::abi`], [`crate::error`].
 
-use crate::abi::SrcLoc;
+use crate::abi::{Async, Loc, SrcLoc};
 use crate::device::lock;
-use crate::error::{guard, report, Failure};
+use crate::error::{fatal_at, guard, report, Failure};
 use crate::icv;
 use crate::queue::{self, Queue, ASYNC_DEFAULT, ASYNC_NOVAL, ASYNC_SYNC};
-use std::ffi::c_int;
+use std::ffi::{c_int, c_void};
 
-/// The queue `arg` names, or a fatal error for `routine`.
-fn queue_arg(routine: &str, name: &str, arg: c_int) -> Queue {
-    queue::valid(arg)
+/// The queue `arg` names for waiting or testing (`None`: `acc_async_sync`,
+/// nothing to wait for), or a fatal error for `routine`.
+fn awaited_arg(routine: &str, name: &str, arg: c_int) -> Option<u32> {
+    queue::awaited(arg)
         .unwrap_or_else(|f| report(&SrcLoc::routine(routine), &format!("{name}={arg}"), &f))
 }
 
+/// The queue `arg` names for new work, or a fatal error for `routine`.
+fn queue_arg(routine: &str, name: &str, arg: c_int) -> Queue {
+    queue::resolve(arg)
+        .unwrap_or_else(|f| report(&SrcLoc::routine(routine), &format!("{name}={arg}"), &f))
+}
+
+/// The device the calling thread's constructs use, when one is open
+/// (`None` in host mode).
+fn current_device() -> Option<i32> {
+    lock().active().map(|d| d.ordinal)
+}
+
 /// Check device number `dev_num` for `routine`: it must name a device of
-/// the current type (the host has device 0 only).
-fn check_device(routine: &str, dev_num: c_int) {
+/// the current type (the host has device 0 only). `None`: host mode.
+fn device_arg(routine: &str, dev_num: c_int) -> Option<i32> {
     let mut rt = lock();
+    let host = icv::device_type() == icv::Selected::Host;
     let ok = match rt.device_count() {
-        Ok(n) if icv::device_type() != icv::Selected::Host => (0..n).contains(&dev_num),
+        Ok(n) if !host => (0..n).contains(&dev_num),
         _ => dev_num == 0,
     };
     if !ok {
@@ -36,46 +53,93 @@ fn check_device(routine: &str, dev_num: c_int) {
             &Failure::new("no such device"),
         );
     }
+    (!host && rt.device(dev_num).is_some()).then_some(dev_num)
 }
 
-/// Wait for queue `q` on the calling thread's device (none: nothing to do).
-fn wait_queue(waits: Option<&[c_int]>, q: Queue) {
+/// Whether queue `q` (`None`: every queue) of device `dev` has completed.
+fn test(routine: &str, what: &str, dev: Option<i32>, q: Option<u32>) -> c_int {
+    let Some(ordinal) = dev else {
+        return 1;
+    };
     let mut rt = lock();
-    let dev = rt.active();
-    let _ = queue::wait(dev, waits, q);
+    let Some(d) = rt.device(ordinal) else {
+        return 1;
+    };
+    match queue::test(d, q) {
+        Ok(done) => c_int::from(done),
+        Err(f) => report(&SrcLoc::routine(routine), what, &f),
+    }
+}
+
+/// The host waits for queue `w` (`None`: every queue) of device `dev`.
+fn host_wait(routine: &str, what: &str, dev: Option<i32>, w: Option<u32>) {
+    if let Some(ordinal) = dev {
+        if let Err(f) = queue::host_wait_unlocked(ordinal, w) {
+            report(&SrcLoc::routine(routine), what, &f);
+        }
+    }
+}
+
+/// Queue `q` of device `dev` waits for queue `w` (`None`: every queue);
+/// the host waits when `q` is synchronous.
+fn queue_wait(routine: &str, what: &str, dev: Option<i32>, q: Queue, w: Option<u32>) {
+    let Queue::Id(q) = q else {
+        return host_wait(routine, what, dev, w);
+    };
+    let Some(ordinal) = dev else {
+        return;
+    };
+    let mut rt = lock();
+    if let Some(d) = rt.device(ordinal) {
+        if let Err(f) = queue::queue_wait(d, q, w) {
+            report(&SrcLoc::routine(routine), what, &f);
+        }
+    }
 }
 
 /// `int acc_async_test(int wait_arg)`: nonzero when queue `wait_arg` is idle.
 #[no_mangle]
 pub extern "C" fn acc_async_test(wait_arg: c_int) -> c_int {
-    guard(|| {
-        let q = queue_arg("acc_async_test", "wait_arg", wait_arg);
-        c_int::from(queue::test(lock().active(), q))
-    })
+    guard(
+        || match awaited_arg("acc_async_test", "wait_arg", wait_arg) {
+            Some(q) => test(
+                "acc_async_test",
+                &format!("wait_arg={wait_arg}"),
+                current_device(),
+                Some(q),
+            ),
+            None => 1,
+        },
+    )
 }
 
 /// `int acc_async_test_device(int wait_arg, int dev_num)`.
 #[no_mangle]
 pub extern "C" fn acc_async_test_device(wait_arg: c_int, dev_num: c_int) -> c_int {
     guard(|| {
-        let q = queue_arg("acc_async_test_device", "wait_arg", wait_arg);
-        check_device("acc_async_test_device", dev_num);
-        c_int::from(queue::test(lock().device(dev_num), q))
+        let r = "acc_async_test_device";
+        let q = awaited_arg(r, "wait_arg", wait_arg);
+        let dev = device_arg(r, dev_num);
+        match q {
+            Some(q) => test(r, &format!("wait_arg={wait_arg}"), dev, Some(q)),
+            None => 1,
+        }
     })
 }
 
 /// `int acc_async_test_all(void)`.
 #[no_mangle]
 pub extern "C" fn acc_async_test_all() -> c_int {
-    guard(|| c_int::from(queue::test(lock().active(), Queue::Sync)))
+    guard(|| test("acc_async_test_all", "", current_device(), None))
 }
 
 /// `int acc_async_test_all_device(int dev_num)`.
 #[no_mangle]
 pub extern "C" fn acc_async_test_all_device(dev_num: c_int) -> c_int {
     guard(|| {
-        check_device("acc_async_test_all_device", dev_num);
-        c_int::from(queue::test(lock().device(dev_num), Queue::Sync))
+        let r = "acc_async_test_all_device";
+        let dev = device_arg(r, dev_num);
+        test(r, &format!("dev_num={dev_num}"), dev, None)
     })
 }
 
@@ -83,8 +147,14 @@ pub extern "C" fn acc_async_test_all_device(dev_num: c_int) -> c_int {
 #[no_mangle]
 pub extern "C" fn acc_wait(wait_arg: c_int) {
     guard(|| {
-        queue_arg("acc_wait", "wait_arg", wait_arg);
-        wait_queue(Some(&[wait_arg]), Queue::Sync);
+        if let Some(q) = awaited_arg("acc_wait", "wait_arg", wait_arg) {
+            host_wait(
+                "acc_wait",
+                &format!("wait_arg={wait_arg}"),
+                current_device(),
+                Some(q),
+            );
+        }
     })
 }
 
@@ -98,9 +168,12 @@ pub extern "C" fn acc_async_wait(wait_arg: c_int) {
 #[no_mangle]
 pub extern "C" fn acc_wait_device(wait_arg: c_int, dev_num: c_int) {
     guard(|| {
-        queue_arg("acc_wait_device", "wait_arg", wait_arg);
-        check_device("acc_wait_device", dev_num);
-        wait_queue(Some(&[wait_arg]), Queue::Sync);
+        let r = "acc_wait_device";
+        let q = awaited_arg(r, "wait_arg", wait_arg);
+        let dev = device_arg(r, dev_num);
+        if let Some(q) = q {
+            host_wait(r, &format!("wait_arg={wait_arg}"), dev, Some(q));
+        }
     })
 }
 
@@ -109,9 +182,18 @@ pub extern "C" fn acc_wait_device(wait_arg: c_int, dev_num: c_int) {
 #[no_mangle]
 pub extern "C" fn acc_wait_async(wait_arg: c_int, async_arg: c_int) {
     guard(|| {
-        queue_arg("acc_wait_async", "wait_arg", wait_arg);
-        let q = queue_arg("acc_wait_async", "async_arg", async_arg);
-        wait_queue(Some(&[wait_arg]), q);
+        let r = "acc_wait_async";
+        let w = awaited_arg(r, "wait_arg", wait_arg);
+        let q = queue_arg(r, "async_arg", async_arg);
+        if let Some(w) = w {
+            queue_wait(
+                r,
+                &format!("wait_arg={wait_arg}"),
+                current_device(),
+                q,
+                Some(w),
+            );
+        }
     })
 }
 
@@ -119,17 +201,20 @@ pub extern "C" fn acc_wait_async(wait_arg: c_int, async_arg: c_int) {
 #[no_mangle]
 pub extern "C" fn acc_wait_device_async(wait_arg: c_int, async_arg: c_int, dev_num: c_int) {
     guard(|| {
-        queue_arg("acc_wait_device_async", "wait_arg", wait_arg);
-        let q = queue_arg("acc_wait_device_async", "async_arg", async_arg);
-        check_device("acc_wait_device_async", dev_num);
-        wait_queue(Some(&[wait_arg]), q);
+        let r = "acc_wait_device_async";
+        let w = awaited_arg(r, "wait_arg", wait_arg);
+        let q = queue_arg(r, "async_arg", async_arg);
+        let dev = device_arg(r, dev_num);
+        if let Some(w) = w {
+            queue_wait(r, &format!("wait_arg={wait_arg}"), dev, q, Some(w));
+        }
     })
 }
 
 /// `void acc_wait_all(void)`.
 #[no_mangle]
 pub extern "C" fn acc_wait_all() {
-    guard(|| wait_queue(None, Queue::Sync))
+    guard(|| host_wait("acc_wait_all", "", current_device(), None))
 }
 
 /// `void acc_async_wait_all(void)`: the OpenACC 1.0 name of `acc_wait_all`.
@@ -142,8 +227,9 @@ pub extern "C" fn acc_async_wait_all() {
 #[no_mangle]
 pub extern "C" fn acc_wait_all_device(dev_num: c_int) {
     guard(|| {
-        check_device("acc_wait_all_device", dev_num);
-        wait_queue(None, Queue::Sync);
+        let r = "acc_wait_all_device";
+        let dev = device_arg(r, dev_num);
+        host_wait(r, &format!("dev_num={dev_num}"), dev, None);
     })
 }
 
@@ -151,8 +237,15 @@ pub extern "C" fn acc_wait_all_device(dev_num: c_int) {
 #[no_mangle]
 pub extern "C" fn acc_wait_all_async(async_arg: c_int) {
     guard(|| {
-        let q = queue_arg("acc_wait_all_async", "async_arg", async_arg);
-        wait_queue(None, q);
+        let r = "acc_wait_all_async";
+        let q = queue_arg(r, "async_arg", async_arg);
+        queue_wait(
+            r,
+            &format!("async_arg={async_arg}"),
+            current_device(),
+            q,
+            None,
+        );
     })
 }
 
@@ -160,9 +253,10 @@ pub extern "C" fn acc_wait_all_async(async_arg: c_int) {
 #[no_mangle]
 pub extern "C" fn acc_wait_all_device_async(async_arg: c_int, dev_num: c_int) {
     guard(|| {
-        let q = queue_arg("acc_wait_all_device_async", "async_arg", async_arg);
-        check_device("acc_wait_all_device_async", dev_num);
-        wait_queue(None, q);
+        let r = "acc_wait_all_device_async";
+        let q = queue_arg(r, "async_arg", async_arg);
+        let dev = device_arg(r, dev_num);
+        queue_wait(r, &format!("async_arg={async_arg}"), dev, q, None);
     })
 }
 
@@ -185,5 +279,113 @@ pub extern "C" fn acc_set_default_async(async_arg: c_int) {
             &format!("async_arg={n}"),
             &Failure::new(format!("invalid async argument {n}")),
         ),
+    })
+}
+
+/// `void *acc_get_cuda_stream(int async_arg)`: the CUDA stream (`CUstream`)
+/// of queue `async_arg` on the current device, made if the queue was not
+/// used yet; null for `acc_async_sync` (the legacy default stream) and in
+/// host mode.
+#[no_mangle]
+pub extern "C" fn acc_get_cuda_stream(async_arg: c_int) -> *mut c_void {
+    guard(|| {
+        let r = "acc_get_cuda_stream";
+        let Queue::Id(q) = queue_arg(r, "async_arg", async_arg) else {
+            return std::ptr::null_mut();
+        };
+        let mut rt = lock();
+        let Some(dev) = rt.current() else {
+            return std::ptr::null_mut();
+        };
+        let d = dev.dev();
+        dev.queues
+            .stream(d, q)
+            .unwrap_or_else(|f| report(&SrcLoc::routine(r), &format!("async_arg={async_arg}"), &f))
+    })
+}
+
+/// `int acc_set_cuda_stream(int async_arg, void *stream)`: queue
+/// `async_arg` of the current device uses the program's `stream` from now
+/// on (its own stream is waited for and destroyed). 1 on success, 0 for
+/// `acc_async_sync`, a null stream or host mode.
+///
+/// # Safety
+/// `stream` must be a CUDA stream of the current device that outlives its
+/// use by the queue.
+#[no_mangle]
+pub unsafe extern "C" fn acc_set_cuda_stream(async_arg: c_int, stream: *mut c_void) -> c_int {
+    guard(|| {
+        let r = "acc_set_cuda_stream";
+        let Queue::Id(q) = queue_arg(r, "async_arg", async_arg) else {
+            return 0;
+        };
+        if stream.is_null() {
+            return 0;
+        }
+        let mut rt = lock();
+        let Some(dev) = rt.current() else {
+            return 0;
+        };
+        let d = dev.dev();
+        match dev.queues.set_stream(d, q, stream) {
+            Ok(()) => 1,
+            Err(f) => report(&SrcLoc::routine(r), &format!("async_arg={async_arg}"), &f),
+        }
+    })
+}
+
+/// `void __ptxrt_wait(loc, a)`: the `wait` directive. Without `async` the
+/// host waits for the listed queues (all with no list); with it, the
+/// queue of `async` waits for them on the device.
+///
+/// # Safety
+/// `loc` is null or a valid `__ptxrt_loc`; `a` a valid `struct __ptxrt_async`.
+#[no_mangle]
+pub unsafe extern "C" fn __ptxrt_wait(loc: *const Loc, a: *const Async) {
+    guard(|| {
+        // SAFETY: the compiler passes a valid __ptxrt_loc or null.
+        let loc = unsafe { SrcLoc::from_c(loc) };
+        // SAFETY: the compiler passes a valid async struct.
+        let Some(a) = (unsafe { Async::from_c(a) }) else {
+            return;
+        };
+        let fail = |f: Failure| -> ! { fatal_at(&loc, &f.what, None, f.detail.as_deref()) };
+        let q = queue::resolve(a.async_).unwrap_or_else(|f| fail(f));
+        let mut rt = lock();
+        if rt.current().is_none() {
+            return;
+        }
+        if q == Queue::Sync {
+            // The host waits: without the lock.
+            let cur = icv::device_num();
+            let wdev = if a.wait_dev < 0 { cur } else { a.wait_dev };
+            let n = rt.device_count().unwrap_or(0);
+            if !(0..n).contains(&wdev) {
+                fail(Failure::new(format!(
+                    "wait(devnum: {wdev}: …): no such device ({n} device(s))"
+                )));
+            }
+            drop(rt);
+            let list: Vec<Option<u32>> = if a.nwaits < 0 {
+                vec![None]
+            } else {
+                // SAFETY: the compiler passes nwaits queues.
+                let waits = unsafe { crate::abi::slice_of(a.waits, a.nwaits) };
+                let mut v = vec![];
+                for &w in waits {
+                    if let Some(x) = queue::awaited(w).unwrap_or_else(|f| fail(f)) {
+                        v.push(Some(x));
+                    }
+                }
+                v
+            };
+            for w in list {
+                if let Err(f) = queue::host_wait_unlocked(wdev, w) {
+                    fail(f);
+                }
+            }
+        } else if let Err(f) = queue::do_waits(&mut rt, a, q) {
+            fail(f);
+        }
     })
 }

@@ -16,10 +16,11 @@
 //! May call: [`crate::device`], [`crate::mapping`], [`crate::abi`],
 //! [`crate::error`].
 
-use crate::abi::{cstr_or, slice_of, Loc, Map, MapKind, SrcLoc, MAP_ZERO};
+use crate::abi::{cstr_or, slice_of, Async, Loc, Map, MapKind, SrcLoc, MAP_ZERO};
 use crate::device::{lock, DeviceState};
 use crate::error::{fatal_at, guard, report, Failure};
 use crate::mapping::{self, Acquired, IfAbsent, Ref, Site};
+use crate::queue::{self, Queue};
 use std::ffi::{c_char, c_int, c_void};
 use std::ptr;
 
@@ -180,6 +181,8 @@ pub struct Region {
     /// The device it was begun on, and which opening of it.
     ordinal: i32,
     epoch: u64,
+    /// The queue of its `async` clause: its end goes there too.
+    queue: Queue,
     holds: Vec<Hold>,
 }
 
@@ -193,26 +196,33 @@ impl Region {
     }
 }
 
-/// `void *__ptxrt_data_begin(const struct __ptxrt_loc *loc, const struct __ptxrt_map *maps, int n)`.
+/// `void *__ptxrt_data_begin(loc, maps, n, a)`: with an `async` clause
+/// (`a`), the copies of the begin and of the end go to its queue.
 ///
 /// # Safety
-/// `maps` must point at `n` valid maps (or be null with `n == 0`).
+/// `maps` must point at `n` valid maps (or be null with `n == 0`); `a` is
+/// null or a valid `struct __ptxrt_async`.
 #[no_mangle]
 pub unsafe extern "C" fn __ptxrt_data_begin(
     loc: *const Loc,
     maps: *const Map,
     n: c_int,
+    a: *const Async,
 ) -> *mut c_void {
     guard(|| {
         let mut rt = lock();
+        if rt.current().is_none() {
+            return ptr::null_mut();
+        }
+        // SAFETY: the compiler passes a valid __ptxrt_loc or null.
+        let loc = unsafe { SrcLoc::from_c(loc) };
+        // SAFETY: the compiler passes an array of n maps, a valid async struct or null.
+        let (maps, a) = unsafe { (slice_of(maps, n), Async::from_c(a)) };
+        let queue = queue::prepare(&mut rt, &loc, a);
         let Some(dev) = rt.current() else {
             return ptr::null_mut();
         };
-        // SAFETY: the compiler passes a valid __ptxrt_loc or null.
-        let loc = unsafe { SrcLoc::from_c(loc) };
-        // SAFETY: the compiler passes an array of n maps.
-        let maps = unsafe { slice_of(maps, n) };
-        let holds = match begin(dev, &loc, maps) {
+        let holds = match queue::run(dev, queue, |dev| begin(dev, &loc, maps)) {
             Ok(h) => h,
             Err((i, f)) => report(&loc, &maps[i].name_str(), &f),
         };
@@ -221,6 +231,7 @@ pub unsafe extern "C" fn __ptxrt_data_begin(
             names: maps.iter().map(|m| m.name).collect(),
             ordinal: dev.ordinal,
             epoch: dev.epoch,
+            queue,
             holds,
         };
         Box::into_raw(Box::new(region)).cast::<c_void>()
@@ -248,7 +259,10 @@ pub unsafe extern "C" fn __ptxrt_data_end(region: *mut c_void) {
             return;
         };
         let name = |i: usize| region.name(i);
-        if let Err((i, f)) = end(dev, &region.loc, &region.holds, &name) {
+        let r = queue::run(dev, region.queue, |dev| {
+            end(dev, &region.loc, &region.holds, &name)
+        });
+        if let Err((i, f)) = r {
             report(&region.loc, &region.name(i), &f);
         }
     })

@@ -23,6 +23,7 @@
 //! [`crate::notify`].
 
 use crate::alloc::Allocator;
+use crate::asyncmem::AsyncMem;
 use crate::declare::{self, Declares};
 use crate::devmem::Staging;
 use crate::error::{fatal, guard};
@@ -31,6 +32,7 @@ use crate::image::{Images, ModuleCache};
 use crate::notify;
 use crate::plugin::{self, Plugin};
 use crate::present::PresentTable;
+use crate::queue::{Queue, Queues};
 use ptxrt_plugin_abi::DeviceInfo;
 use std::collections::{BTreeMap, HashSet};
 use std::ffi::c_int;
@@ -57,10 +59,16 @@ pub struct DeviceState {
     /// Which opening of the device this is (a region begun before a
     /// shutdown does not touch the device opened after it).
     pub epoch: u64,
-    /// The scratch memory lent to launches that reduce across gangs
-    /// (address, bytes): zeroed when made; kernels leave their counters
-    /// at zero ([`crate::launch`]).
-    pub scratch: Option<(u64, usize)>,
+    /// The scratch memory lent to launches that reduce across gangs, one
+    /// per queue (address, bytes): zeroed when made; kernels leave their
+    /// counters at zero ([`crate::launch`]).
+    pub scratch: BTreeMap<Queue, (u64, usize)>,
+    /// The queue the work in progress goes to ([`crate::queue::run`]).
+    pub queue: Queue,
+    /// The async queues' streams and events.
+    pub queues: Queues,
+    /// The pinned ring and the pending frees of async work.
+    pub asyncmem: AsyncMem,
 }
 
 impl DeviceState {
@@ -82,7 +90,10 @@ impl DeviceState {
             staging: Staging::default(),
             cells: BTreeMap::new(),
             epoch,
-            scratch: None,
+            scratch: BTreeMap::new(),
+            queue: Queue::Sync,
+            queues: Queues::default(),
+            asyncmem: AsyncMem::default(),
         }
     }
 
@@ -90,6 +101,16 @@ impl DeviceState {
     /// all device copies and the allocator's memory, unload the modules.
     pub fn close(&mut self) {
         let _ = self.plugin.synchronize(self.ordinal);
+        self.queue = Queue::Sync;
+        let d = self.dev();
+        let mut pending = vec![];
+        self.asyncmem
+            .close(d, &mut self.queues, &mut |p| pending.push(p));
+        for p in pending {
+            let _ = self.release_block(p);
+        }
+        self.queues.close(d);
+        self.scratch.clear();
         self.present.drain();
         self.user_blocks.clear();
         self.cells.clear();

@@ -9,15 +9,19 @@
 //! [`staging::MIN_STAGED`] bytes from or to pageable host memory goes
 //! through [`staging`]'s double-buffered pipeline; smaller ones, copies from
 //! pinned memory, and every copy when staging is off or its buffers cannot
-//! be had go straight to the driver. Errors are [`Failure`]s whose detail is
+//! be had go straight to the driver. Work of an async queue (the device's
+//! [`DeviceState::queue`], set by [`crate::queue::run`]) goes to
+//! [`crate::asyncmem`] instead. Errors are [`Failure`]s whose detail is
 //! the driver's error.
 //! May call: [`crate::plugin`] (through the device state), [`crate::alloc`],
-//! [`crate::staging`], [`crate::hostcopy`], [`crate::error`].
+//! [`crate::staging`], [`crate::hostcopy`], [`crate::asyncmem`],
+//! [`crate::error`].
 
 use crate::alloc::RawMemory;
 use crate::device::DeviceState;
 use crate::error::Failure;
 use crate::plugin::Plugin;
+use crate::queue::Queue;
 use crate::staging::{self, StageOps};
 use std::ffi::c_void;
 
@@ -124,7 +128,7 @@ fn make_pinned(plugin: &Plugin, ordinal: i32, chunk: usize) -> Result<Pinned, St
             p.bufs[i] = plugin.host_alloc(ordinal, chunk)? as usize;
             p.events[i] = plugin.event_create(ordinal)? as usize;
         }
-        p.stream = plugin.stream_create(ordinal)? as usize;
+        p.stream = plugin.stream_create(ordinal, false)? as usize;
         Ok(())
     })();
     match made {
@@ -156,13 +160,20 @@ fn free_pinned(plugin: &Plugin, ordinal: i32, p: &Pinned) {
 }
 
 impl DeviceState {
-    /// `bytes` (> 0) of device memory: out of memory is a failure naming the size.
+    /// `bytes` (> 0) of device memory: out of memory is a failure naming
+    /// the size. Blocks that async queues have finished with are taken back
+    /// first; when the device is full, after waiting for the others.
     pub fn alloc(&mut self, bytes: usize) -> Result<u64, Failure> {
+        self.reclaim()?;
         let raw = Raw {
             plugin: self.plugin,
             ordinal: self.ordinal,
         };
-        self.alloc.alloc(&raw, bytes).map_err(|e| {
+        let mut r = self.alloc.alloc(&raw, bytes);
+        if r.is_err() && self.reclaim_all()? {
+            r = self.alloc.alloc(&raw, bytes);
+        }
+        r.map_err(|e| {
             Failure::with(
                 format!("out of device memory: cannot allocate {bytes} bytes"),
                 e,
@@ -170,8 +181,17 @@ impl DeviceState {
         })
     }
 
-    /// Give back device memory from [`DeviceState::alloc`].
+    /// Give back device memory from [`DeviceState::alloc`] (on an async
+    /// queue: once the queue has got past the work queued so far).
     pub fn free(&mut self, d: u64) -> Result<(), Failure> {
+        match self.queue {
+            Queue::Id(q) => self.free_on(q, d),
+            Queue::Sync => self.release_block(d),
+        }
+    }
+
+    /// Give block `d` back to the allocator now.
+    pub(crate) fn release_block(&mut self, d: u64) -> Result<(), Failure> {
         let raw = Raw {
             plugin: self.plugin,
             ordinal: self.ordinal,
@@ -182,14 +202,20 @@ impl DeviceState {
     }
 
     /// Zero `bytes` of device memory at `d`.
-    pub fn zero(&self, d: u64, bytes: usize) -> Result<(), Failure> {
+    pub fn zero(&mut self, d: u64, bytes: usize) -> Result<(), Failure> {
+        if let Queue::Id(q) = self.queue {
+            return self.zero_on(q, d, bytes);
+        }
         self.plugin
             .memset_zero(self.ordinal, d, bytes)
             .map_err(|e| Failure::with("cannot zero device memory", e))
     }
 
     /// Copy `bytes` between device addresses.
-    pub fn device_to_device(&self, dst: u64, src: u64, bytes: usize) -> Result<(), Failure> {
+    pub fn device_to_device(&mut self, dst: u64, src: u64, bytes: usize) -> Result<(), Failure> {
+        if let Queue::Id(q) = self.queue {
+            return self.device_copy_on(q, dst, src, bytes);
+        }
         self.plugin
             .dtod(self.ordinal, dst, src, bytes)
             .map_err(|e| Failure::with("copy on the device failed", e))
@@ -237,6 +263,10 @@ impl DeviceState {
         src: *const c_void,
         bytes: usize,
     ) -> Result<(), Failure> {
+        if let Queue::Id(q) = self.queue {
+            // SAFETY: per the caller.
+            return unsafe { self.copy_in_on(q, dst, src, bytes) };
+        }
         let (plugin, ordinal) = (self.plugin, self.ordinal);
         let threads = staging::settings().threads;
         let r = match self.stage_for(src, bytes) {
@@ -274,6 +304,10 @@ impl DeviceState {
         src: u64,
         bytes: usize,
     ) -> Result<(), Failure> {
+        if let Queue::Id(q) = self.queue {
+            // SAFETY: per the caller.
+            return unsafe { self.copy_out_on(q, dst, src, bytes) };
+        }
         let (plugin, ordinal) = (self.plugin, self.ordinal);
         let threads = staging::settings().threads;
         let r = match self.stage_for(dst, bytes) {

@@ -13,7 +13,7 @@
 //! May call: [`crate::device`], [`crate::mapping`], [`crate::data`] (item
 //! kinds), [`crate::queue`], [`crate::abi`], [`crate::error`].
 
-use crate::abi::{slice_of, Loc, Map, MapKind, SrcLoc};
+use crate::abi::{slice_of, Async, Loc, Map, MapKind, SrcLoc};
 use crate::data::{attach_hint, item_action, kind_of};
 use crate::device::{lock, DeviceState};
 use crate::error::{guard, report, Failure};
@@ -108,30 +108,31 @@ pub fn exit(
     Ok(())
 }
 
-/// `void __ptxrt_enter_data(loc, maps, n, async, nwaits, waits)`.
+/// `void __ptxrt_enter_data(loc, maps, n, a)`.
 ///
 /// # Safety
-/// `maps` must point at `n` valid maps and `waits` at `nwaits` ints (or be
-/// null when there are none).
+/// `maps` must point at `n` valid maps; `a` is null or a valid
+/// `struct __ptxrt_async`.
 #[no_mangle]
 pub unsafe extern "C" fn __ptxrt_enter_data(
     loc: *const Loc,
     maps: *const Map,
     n: c_int,
-    async_: c_int,
-    nwaits: c_int,
-    waits: *const c_int,
+    a: *const Async,
 ) {
     guard(|| {
         // SAFETY: the compiler passes a valid __ptxrt_loc or null.
         let loc = unsafe { SrcLoc::from_c(loc) };
-        // SAFETY: the compiler passes n maps and nwaits queues.
-        let (maps, waits) = unsafe { (slice_of(maps, n), slice_of(waits, nwaits)) };
+        // SAFETY: the compiler passes n maps and a valid async struct or null.
+        let (maps, a) = unsafe { (slice_of(maps, n), Async::from_c(a)) };
         let mut rt = lock();
+        if rt.current().is_none() {
+            return;
+        }
+        let q = queue::prepare(&mut rt, &loc, a);
         let Some(dev) = rt.current() else {
             return;
         };
-        let q = queue::prepare(dev, &loc, async_, nwaits, waits);
         let r = queue::run(dev, q, |dev| enter(dev, &loc, maps));
         if let Err((i, f)) = r {
             report(&loc, &maps[i].name_str(), &f);
@@ -139,7 +140,7 @@ pub unsafe extern "C" fn __ptxrt_enter_data(
     })
 }
 
-/// `void __ptxrt_exit_data(loc, maps, n, finalize, async, nwaits, waits)`.
+/// `void __ptxrt_exit_data(loc, maps, n, finalize, a)`.
 ///
 /// # Safety
 /// As for `__ptxrt_enter_data`.
@@ -149,20 +150,21 @@ pub unsafe extern "C" fn __ptxrt_exit_data(
     maps: *const Map,
     n: c_int,
     finalize: c_int,
-    async_: c_int,
-    nwaits: c_int,
-    waits: *const c_int,
+    a: *const Async,
 ) {
     guard(|| {
         // SAFETY: the compiler passes a valid __ptxrt_loc or null.
         let loc = unsafe { SrcLoc::from_c(loc) };
-        // SAFETY: the compiler passes n maps and nwaits queues.
-        let (maps, waits) = unsafe { (slice_of(maps, n), slice_of(waits, nwaits)) };
+        // SAFETY: the compiler passes n maps and a valid async struct or null.
+        let (maps, a) = unsafe { (slice_of(maps, n), Async::from_c(a)) };
         let mut rt = lock();
+        if rt.current().is_none() {
+            return;
+        }
+        let q = queue::prepare(&mut rt, &loc, a);
         let Some(dev) = rt.current() else {
             return;
         };
-        let q = queue::prepare(dev, &loc, async_, nwaits, waits);
         let r = queue::run(dev, q, |dev| exit(dev, &loc, maps, finalize != 0));
         if let Err((i, f)) = r {
             report(&loc, &maps[i].name_str(), &f);

@@ -2,7 +2,11 @@
 //! whose "device memory" is host memory, so data really moves and the tests
 //! check values, not only calls. Device blocks are filled with 0xAB when
 //! allocated (as garbage), module globals are 8-byte blocks made on first
-//! lookup, streams and events are dummies and async copies happen at once.
+//! lookup. Streams work like the driver's: work queued on a stream (async
+//! copies, zeroing, host functions, waits for events) runs only when the
+//! program waits for it (an event, the stream, the device), in stream
+//! order, so tests see what the host would see before and after a wait;
+//! work on the null stream runs at once.
 //! All state is per thread, so tests running in parallel do not interfere;
 //! [`calls`] returns (and clears) this thread's log of driver calls.
 //! May call: nothing else in the crate but the types it fakes.
@@ -11,7 +15,7 @@ use crate::device::DeviceState;
 use crate::plugin::Plugin;
 use ptxrt_plugin_abi::{DeviceInfo, LinkInput, PluginFns};
 use std::cell::{Cell, RefCell};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::ffi::{c_char, c_void, CStr};
 use std::ptr;
 
@@ -27,6 +31,70 @@ thread_local! {
     /// Bytes the device may hold (allocations beyond fail).
     static LIMIT: Cell<usize> = const { Cell::new(usize::MAX) };
     static NEXT_HANDLE: Cell<usize> = const { Cell::new(0x100) };
+    /// Work queued per stream: (sequence number, work), oldest first.
+    static STREAMS: RefCell<HashMap<usize, VecDeque<(u64, Work)>>> = RefCell::new(HashMap::new());
+    static SEQ: Cell<u64> = const { Cell::new(0) };
+    /// Event → (stream, last sequence number queued before its record).
+    static EVENTS: RefCell<HashMap<usize, (usize, u64)>> = RefCell::new(HashMap::new());
+}
+
+/// Work queued on a stream.
+type Work = Box<dyn FnOnce()>;
+
+/// Queue `w` on stream `s` (the null stream: run it now).
+fn enqueue(s: *mut c_void, w: Work) {
+    if s.is_null() {
+        return w();
+    }
+    let seq = SEQ.with(|n| n.replace(n.get() + 1) + 1);
+    STREAMS.with(|m| {
+        m.borrow_mut()
+            .entry(s as usize)
+            .or_default()
+            .push_back((seq, w))
+    });
+}
+
+/// Run stream `s`'s work up to sequence number `upto` (not holding the
+/// table while running: work may run other streams).
+fn run_until(s: usize, upto: u64) {
+    loop {
+        let next = STREAMS.with(|m| {
+            let mut m = m.borrow_mut();
+            let q = m.get_mut(&s)?;
+            match q.front() {
+                Some(&(seq, _)) if seq <= upto => q.pop_front().map(|(_, w)| w),
+                _ => None,
+            }
+        });
+        match next {
+            Some(w) => w(),
+            None => return,
+        }
+    }
+}
+
+/// Whether stream `s` has no work queued up to `upto`.
+fn idle_until(s: usize, upto: u64) -> bool {
+    STREAMS.with(|m| {
+        m.borrow()
+            .get(&s)
+            .and_then(|q| q.front())
+            .is_none_or(|&(seq, _)| seq > upto)
+    })
+}
+
+/// Run every stream's work (`cuCtxSynchronize`).
+pub fn run_all() {
+    let streams: Vec<usize> = STREAMS.with(|m| m.borrow().keys().copied().collect());
+    for s in streams {
+        run_until(s, u64::MAX);
+    }
+}
+
+/// Work queued on streams and not run yet.
+pub fn queued() -> usize {
+    STREAMS.with(|m| m.borrow().values().map(VecDeque::len).sum())
 }
 
 fn log(s: String) {
@@ -162,6 +230,7 @@ unsafe extern "C" fn launch(
     _: *const u32,
     _: u32,
     _: *mut *mut c_void,
+    _: *mut c_void,
 ) -> i32 {
     fail("no kernels on the fake device")
 }
@@ -259,24 +328,123 @@ unsafe extern "C" fn handle(_: i32, out: *mut *mut c_void) -> i32 {
     unsafe { *out = h as *mut c_void };
     0
 }
+unsafe extern "C" fn stream_create(d: i32, _: i32, out: *mut *mut c_void) -> i32 {
+    unsafe { handle(d, out) }
+}
 unsafe extern "C" fn handle_op(_: i32, _: *mut c_void) -> i32 {
     0
 }
+unsafe extern "C" fn ctx_sync(_: i32) -> i32 {
+    run_all();
+    0
+}
+unsafe extern "C" fn stream_sync(_: i32, s: *mut c_void) -> i32 {
+    if !s.is_null() {
+        run_until(s as usize, u64::MAX);
+    }
+    0
+}
+unsafe extern "C" fn stream_query(_: i32, s: *mut c_void, done: *mut i32) -> i32 {
+    unsafe { *done = i32::from(idle_until(s as usize, u64::MAX)) };
+    0
+}
+/// A copy's result, as the driver would report it when queued.
+fn status(ok: bool, call: &str) -> i32 {
+    if ok {
+        0
+    } else {
+        fail(&format!("{call}: CUDA_ERROR_INVALID_VALUE"))
+    }
+}
 unsafe extern "C" fn htod_async(
-    dev: i32,
+    _: i32,
     d: u64,
-    s: *const c_void,
+    src: *const c_void,
     n: usize,
-    _: *mut c_void,
+    s: *mut c_void,
 ) -> i32 {
     log(format!("htod_async {n}"));
-    unsafe { htod(dev, d, s, n) }
+    let src = src as usize;
+    let ok = with_device(d, n, |_| ()).is_some();
+    enqueue(
+        s,
+        Box::new(move || {
+            let src = unsafe { std::slice::from_raw_parts(src as *const u8, n) };
+            with_device(d, n, |b| b.copy_from_slice(src));
+        }),
+    );
+    status(ok, "cuMemcpyHtoDAsync")
 }
-unsafe extern "C" fn dtoh_async(dev: i32, h: *mut c_void, d: u64, n: usize, _: *mut c_void) -> i32 {
+unsafe extern "C" fn dtoh_async(_: i32, h: *mut c_void, d: u64, n: usize, s: *mut c_void) -> i32 {
     log(format!("dtoh_async {n}"));
-    unsafe { dtoh(dev, h, d, n) }
+    let h = h as usize;
+    let ok = with_device(d, n, |_| ()).is_some();
+    enqueue(
+        s,
+        Box::new(move || {
+            let dst = unsafe { std::slice::from_raw_parts_mut(h as *mut u8, n) };
+            with_device(d, n, |b| dst.copy_from_slice(b));
+        }),
+    );
+    status(ok, "cuMemcpyDtoHAsync")
 }
-unsafe extern "C" fn record(_: i32, _: *mut c_void, _: *mut c_void) -> i32 {
+unsafe extern "C" fn zero_async(_: i32, d: u64, n: usize, s: *mut c_void) -> i32 {
+    log(format!("zero_async {n}"));
+    let ok = with_device(d, n, |_| ()).is_some();
+    enqueue(
+        s,
+        Box::new(move || {
+            with_device(d, n, |b| b.fill(0));
+        }),
+    );
+    status(ok, "cuMemsetD8Async")
+}
+unsafe extern "C" fn dtod_async(_: i32, d: u64, src: u64, n: usize, s: *mut c_void) -> i32 {
+    log(format!("dtod_async {n}"));
+    enqueue(
+        s,
+        Box::new(move || {
+            let data = read_device(src, n);
+            with_device(d, n, |b| b.copy_from_slice(&data));
+        }),
+    );
+    0
+}
+unsafe extern "C" fn record(_: i32, e: *mut c_void, s: *mut c_void) -> i32 {
+    let seq = SEQ.with(Cell::get);
+    EVENTS.with(|m| m.borrow_mut().insert(e as usize, (s as usize, seq)));
+    0
+}
+fn event_of(e: *mut c_void) -> Option<(usize, u64)> {
+    EVENTS.with(|m| m.borrow().get(&(e as usize)).copied())
+}
+unsafe extern "C" fn event_sync(_: i32, e: *mut c_void) -> i32 {
+    if let Some((s, seq)) = event_of(e) {
+        run_until(s, seq);
+    }
+    0
+}
+unsafe extern "C" fn event_query(_: i32, e: *mut c_void, done: *mut i32) -> i32 {
+    let idle = event_of(e).is_none_or(|(s, seq)| idle_until(s, seq));
+    unsafe { *done = i32::from(idle) };
+    0
+}
+unsafe extern "C" fn wait_event(_: i32, s: *mut c_void, e: *mut c_void) -> i32 {
+    log("wait_event".into());
+    if let Some((es, seq)) = event_of(e) {
+        enqueue(s, Box::new(move || run_until(es, seq)));
+    }
+    0
+}
+unsafe extern "C" fn host_func(
+    _: i32,
+    s: *mut c_void,
+    f: ptxrt_plugin_abi::HostFn,
+    data: *mut c_void,
+) -> i32 {
+    log("host_func".into());
+    let data = data as usize;
+    enqueue(s, Box::new(move || unsafe { f(data as *mut c_void) }));
     0
 }
 
@@ -296,7 +464,7 @@ pub fn fns() -> PluginFns {
         memcpy_htod: htod,
         memcpy_dtoh: dtoh,
         launch,
-        synchronize: dev_ok,
+        synchronize: ctx_sync,
         last_error,
         mem_get_info: mem_info,
         memset_zero,
@@ -305,15 +473,21 @@ pub fn fns() -> PluginFns {
         host_alloc,
         host_free,
         host_is_pinned,
-        stream_create: handle,
+        memset_zero_async: zero_async,
+        memcpy_dtod_async: dtod_async,
+        stream_create,
+        stream_query,
+        stream_wait_event: wait_event,
+        launch_host_func: host_func,
         stream_destroy: handle_op,
-        stream_synchronize: handle_op,
+        stream_synchronize: stream_sync,
         memcpy_htod_async: htod_async,
         memcpy_dtoh_async: dtoh_async,
         event_create: handle,
         event_destroy: handle_op,
         event_record: record,
-        event_synchronize: handle_op,
+        event_synchronize: event_sync,
+        event_query,
     }
 }
 

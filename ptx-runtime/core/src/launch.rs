@@ -1,17 +1,20 @@
 //! Kernel launches and launch-geometry defaults.
 //!
 //! Owns: `__ptxrt_launch` (find the kernel, loading or linking its module lazily;
-//! launch; wait; report a failure with the kernel name and source line) and
-//! `__ptxrt_default_gangs`. The runtime lock is released while the kernel
-//! runs.
-//! May call: [`crate::device`], [`crate::image`], [`crate::error`], [`crate::notify`].
+//! launch on the construct's queue; wait when synchronous; report a failure
+//! with the kernel name and source line), `__ptxrt_scratch` and
+//! `__ptxrt_default_gangs`. The runtime lock is released while a
+//! synchronous kernel runs.
+//! May call: [`crate::device`], [`crate::image`], [`crate::queue`],
+//! [`crate::error`], [`crate::notify`].
 
 use crate::abi::{Image, Loc, SrcLoc};
 use crate::device::lock;
-use crate::error::{fatal_at, guard};
+use crate::error::{fatal_at, guard, Failure};
 use crate::image;
 use crate::notify;
-use std::ffi::{c_char, c_void, CStr};
+use crate::queue::{self, Queue};
+use std::ffi::{c_char, c_int, c_void, CStr};
 
 /// Number of gangs for `trip` iterations in blocks of `block` threads: enough
 /// blocks to cover the loop, at most one full wave of resident blocks on the
@@ -42,59 +45,60 @@ pub extern "C" fn __ptxrt_default_gangs(trip: u64, block: u32) -> u32 {
     })
 }
 
-/// `void *__ptxrt_scratch(const struct __ptxrt_loc *loc, uint64_t bytes)`:
+/// `void *__ptxrt_scratch(const struct __ptxrt_loc *loc, uint64_t bytes, int async)`:
 /// device memory of at least `bytes` for the reductions across gangs of
-/// the next launch, whose 32-bit counters at the start are zero (the
-/// memory is zeroed when made, and every kernel that uses a counter leaves
-/// it at zero). One buffer per device, grown on demand; launches wait for
-/// their kernels, so they never share it at the same time.
+/// the next launch on queue `async`, whose 32-bit counters at the start
+/// are zero (the memory is zeroed when made, and every kernel that uses a
+/// counter leaves it at zero). One buffer per (device, queue), grown on
+/// demand: kernels of one queue run one after the other, so they never
+/// use it at the same time; kernels of different queues have their own.
 ///
 /// # Safety
 /// `loc` is null or a valid `__ptxrt_loc`.
 #[no_mangle]
-pub unsafe extern "C" fn __ptxrt_scratch(loc: *const Loc, bytes: u64) -> *mut c_void {
+pub unsafe extern "C" fn __ptxrt_scratch(
+    loc: *const Loc,
+    bytes: u64,
+    async_: c_int,
+) -> *mut c_void {
     guard(|| {
         // SAFETY: the compiler passes a valid __ptxrt_loc or null.
         let loc = unsafe { SrcLoc::from_c(loc) };
+        let fail = |f: Failure| -> ! { fatal_at(&loc, &f.what, None, f.detail.as_deref()) };
+        let q = queue::resolve(async_).unwrap_or_else(|f| fail(f));
         let mut rt = lock();
         let Some(dev) = rt.active() else {
-            fatal_at(
-                &loc,
+            fail(Failure::new(
                 "internal error: reduction scratch while running on the host",
-                None,
-                None,
-            )
+            ))
         };
         let want = usize::try_from(bytes.max(1)).unwrap_or(usize::MAX);
-        if let Some((p, have)) = dev.scratch {
+        if let Some(&(p, have)) = dev.scratch.get(&q) {
             if have >= want {
                 return p as *mut c_void;
             }
-            dev.scratch = None;
-            if let Err(e) = dev.free(p) {
-                fatal_at(&loc, &e.what, None, e.detail.as_deref());
-            }
+            dev.scratch.remove(&q);
+            // Freed once the queue's earlier kernels are done with it.
+            queue::run(dev, q, |dev| dev.free(p)).unwrap_or_else(|f| fail(f));
         }
         // Grow geometrically so that changing gang counts settle quickly.
         let size = want.max(4096).next_power_of_two();
-        let p = match dev.alloc(size) {
-            Ok(p) => p,
-            Err(e) => fatal_at(
-                &loc,
-                &format!("{} (reduction scratch)", e.what),
-                None,
-                e.detail.as_deref(),
-            ),
-        };
-        if let Err(e) = dev.zero(p, size) {
-            fatal_at(&loc, &e.what, None, e.detail.as_deref());
-        }
-        dev.scratch = Some((p, size));
+        let p = dev.alloc(size).unwrap_or_else(|e| {
+            fail(Failure {
+                what: format!("{} (reduction scratch)", e.what),
+                ..e
+            })
+        });
+        queue::run(dev, q, |dev| dev.zero(p, size)).unwrap_or_else(|f| fail(f));
+        dev.scratch.insert(q, (p, size));
         p as *mut c_void
     })
 }
 
-/// `void __ptxrt_launch(loc, img, kernel, grid_x..z, block_x..z, shared_bytes, args)`.
+/// `void __ptxrt_launch(loc, img, kernel, grid_x..z, block_x..z, shared_bytes, args, async)`:
+/// launch on queue `async`; a synchronous launch waits for the kernel
+/// (without the runtime lock), an async one returns at once (a failure of
+/// the kernel is reported where the queue is waited for).
 ///
 /// # Safety
 /// `img` must be a registered image (or one of the program's static images),
@@ -113,6 +117,7 @@ pub unsafe extern "C" fn __ptxrt_launch(
     block_z: u32,
     shared_bytes: u32,
     args: *mut *mut c_void,
+    async_: c_int,
 ) {
     guard(|| {
         // SAFETY: the compiler passes a valid __ptxrt_loc or null.
@@ -128,7 +133,16 @@ pub unsafe extern "C" fn __ptxrt_launch(
         // SAFETY: checked non-null; the compiler passes a NUL-terminated name.
         let kernel = unsafe { CStr::from_ptr(kernel) };
         let kname = kernel.to_string_lossy().into_owned();
-        let (plugin, ordinal, func) = {
+        let q =
+            queue::resolve(async_).unwrap_or_else(|f| fatal_at(&loc, &f.what, Some(&kname), None));
+        let grid = [grid_x, grid_y, grid_z];
+        let block = [block_x, block_y, block_z];
+        let what = || {
+            format!(
+                "kernel launch failed (grid=({grid_x},{grid_y},{grid_z}) block=({block_x},{block_y},{block_z}) shared={shared_bytes})"
+            )
+        };
+        let (plugin, ordinal) = {
             let mut rt = lock();
             let Some((dev, images)) = rt.active_with_images() else {
                 fatal_at(
@@ -139,26 +153,35 @@ pub unsafe extern "C" fn __ptxrt_launch(
                 )
             };
             // SAFETY: img is the program's static image (caller contract).
-            match unsafe { image::function(dev, images, img, kernel) } {
-                Ok(f) => (dev.plugin, dev.ordinal, f),
+            let func = match unsafe { image::function(dev, images, img, kernel) } {
+                Ok(f) => f,
                 Err(e) => fatal_at(&loc, "cannot load the kernel", Some(&kname), Some(&e)),
+            };
+            let stream = match q {
+                Queue::Sync => std::ptr::null_mut(),
+                Queue::Id(n) => {
+                    let d = dev.dev();
+                    dev.queues.stream(d, n).unwrap_or_else(|f| {
+                        fatal_at(&loc, &f.what, Some(&kname), f.detail.as_deref())
+                    })
+                }
+            };
+            notify::launch(&kname, &loc, grid, block);
+            // SAFETY: func from the plugin; args as the caller guarantees;
+            // the stream is null or one of this device's.
+            if let Err(e) = unsafe {
+                dev.plugin
+                    .launch(dev.ordinal, func, grid, block, shared_bytes, args, stream)
+            } {
+                fatal_at(&loc, &what(), Some(&kname), Some(&e));
             }
+            if q != Queue::Sync {
+                return;
+            }
+            (dev.plugin, dev.ordinal)
         };
-        let grid = [grid_x, grid_y, grid_z];
-        let block = [block_x, block_y, block_z];
-        notify::launch(&kname, &loc, grid, block);
-        // SAFETY: func from the plugin; args as the caller guarantees.
-        if let Err(e) = unsafe { plugin.launch(ordinal, func, grid, block, shared_bytes, args) } {
-            fatal_at(
-                &loc,
-                &format!(
-                    "kernel launch failed (grid=({grid_x},{grid_y},{grid_z}) block=({block_x},{block_y},{block_z}) shared={shared_bytes})"
-                ),
-                Some(&kname),
-                Some(&e),
-            );
-        }
-        if let Err(e) = plugin.synchronize(ordinal) {
+        // SAFETY: the legacy default stream of the device.
+        if let Err(e) = unsafe { plugin.stream_synchronize(ordinal, std::ptr::null_mut()) } {
             fatal_at(&loc, "kernel execution failed", Some(&kname), Some(&e));
         }
     })

@@ -25,7 +25,10 @@
 //! * [`enter_exit`] — `__ptxrt_enter_data`, `__ptxrt_exit_data`.
 //! * [`update`] — `__ptxrt_update`, `__ptxrt_host_data_ptr`.
 //! * [`declare`] — `__ptxrt_register_declare`, declared globals, cells.
-//! * [`queue`] — async arguments, waits, the queue work runs on.
+//! * [`queue`] — async arguments, the streams of the queues, waits, tests,
+//!   the queue work runs on.
+//! * [`ring`] — the pinned ring lent to async copies of pageable memory.
+//! * [`asyncmem`] — copies, zeroing and frees queued on an async queue.
 //! * [`plugin`] — finding and dlopening the device plugin (libptxrt-cuda.so).
 //! * [`image`] — registered device images and lazy module loading (and
 //!   linking of relocatable images).
@@ -43,6 +46,7 @@ pub mod alloc;
 pub mod api_async;
 pub mod api_data;
 pub mod api_device;
+pub mod asyncmem;
 pub mod data;
 pub mod declare;
 pub mod device;
@@ -59,9 +63,12 @@ pub mod notify;
 pub mod plugin;
 pub mod present;
 pub mod queue;
+pub mod ring;
 pub mod staging;
 pub mod update;
 
+#[cfg(test)]
+mod async_tests;
 #[cfg(test)]
 mod fake;
 #[cfg(test)]

@@ -280,8 +280,12 @@ impl Plugin {
         self.check((self.fns.memcpy_dtoh)(dev, dst, src, bytes))
     }
 
+    /// Queue a launch on `stream` (null: the legacy default stream).
+    ///
     /// # Safety
-    /// `args` must hold one pointer per kernel parameter.
+    /// `args` must hold one pointer per kernel parameter; `stream` null or
+    /// a stream of `dev`.
+    #[allow(clippy::too_many_arguments)]
     pub unsafe fn launch(
         &self,
         dev: i32,
@@ -290,6 +294,7 @@ impl Plugin {
         block: [u32; 3],
         shared: u32,
         args: *mut *mut c_void,
+        stream: *mut c_void,
     ) -> Result<(), String> {
         self.check((self.fns.launch)(
             dev,
@@ -298,6 +303,7 @@ impl Plugin {
             block.as_ptr(),
             shared,
             args,
+            stream,
         ))
     }
 
@@ -366,11 +372,85 @@ impl Plugin {
         Ok(pinned != 0)
     }
 
-    pub fn stream_create(&self, dev: i32) -> Result<*mut c_void, String> {
+    /// A stream of `dev`; `nonblocking`: not ordered with the legacy
+    /// default stream.
+    pub fn stream_create(&self, dev: i32, nonblocking: bool) -> Result<*mut c_void, String> {
         let mut s = std::ptr::null_mut();
         // SAFETY: out-pointer to a local.
-        self.check(unsafe { (self.fns.stream_create)(dev, &mut s) })?;
+        self.check(unsafe { (self.fns.stream_create)(dev, i32::from(nonblocking), &mut s) })?;
         Ok(s)
+    }
+
+    /// Whether all work queued on `s` has completed.
+    ///
+    /// # Safety
+    /// `s` must be a stream of `dev`.
+    pub unsafe fn stream_query(&self, dev: i32, s: *mut c_void) -> Result<bool, String> {
+        let mut done = 0;
+        // SAFETY: s per the caller; out-pointer to a local.
+        self.check(unsafe { (self.fns.stream_query)(dev, s, &mut done) })?;
+        Ok(done != 0)
+    }
+
+    /// Work queued on `s` from now on waits for event `e`.
+    ///
+    /// # Safety
+    /// `s` a stream of `dev`, `e` an event from [`Plugin::event_create`].
+    pub unsafe fn stream_wait_event(
+        &self,
+        dev: i32,
+        s: *mut c_void,
+        e: *mut c_void,
+    ) -> Result<(), String> {
+        // SAFETY: per the caller.
+        self.check(unsafe { (self.fns.stream_wait_event)(dev, s, e) })
+    }
+
+    /// Queue `func(data)` on `s`.
+    ///
+    /// # Safety
+    /// `s` a stream of `dev`; `func` must not call the driver and must
+    /// accept `data` when it runs (on a driver thread).
+    pub unsafe fn launch_host_func(
+        &self,
+        dev: i32,
+        s: *mut c_void,
+        func: ptxrt_plugin_abi::HostFn,
+        data: *mut c_void,
+    ) -> Result<(), String> {
+        // SAFETY: per the caller.
+        self.check(unsafe { (self.fns.launch_host_func)(dev, s, func, data) })
+    }
+
+    /// Queue the zeroing of `bytes` at `dst` on `s`.
+    ///
+    /// # Safety
+    /// `s` a stream of `dev`.
+    pub unsafe fn memset_zero_async(
+        &self,
+        dev: i32,
+        dst: u64,
+        bytes: usize,
+        s: *mut c_void,
+    ) -> Result<(), String> {
+        // SAFETY: per the caller (the device range is the caller's).
+        self.check(unsafe { (self.fns.memset_zero_async)(dev, dst, bytes, s) })
+    }
+
+    /// Queue a device-to-device copy on `s`.
+    ///
+    /// # Safety
+    /// `s` a stream of `dev`.
+    pub unsafe fn dtod_async(
+        &self,
+        dev: i32,
+        dst: u64,
+        src: u64,
+        bytes: usize,
+        s: *mut c_void,
+    ) -> Result<(), String> {
+        // SAFETY: per the caller (the device ranges are the caller's).
+        self.check(unsafe { (self.fns.memcpy_dtod_async)(dev, dst, src, bytes, s) })
     }
 
     /// # Safety
@@ -444,6 +524,17 @@ impl Plugin {
     pub unsafe fn event_synchronize(&self, dev: i32, e: *mut c_void) -> Result<(), String> {
         // SAFETY: e from event_create.
         self.check(unsafe { (self.fns.event_synchronize)(dev, e) })
+    }
+
+    /// Whether event `e` has completed.
+    ///
+    /// # Safety
+    /// `e` must come from [`Plugin::event_create`] on `dev`.
+    pub unsafe fn event_query(&self, dev: i32, e: *mut c_void) -> Result<bool, String> {
+        let mut done = 0;
+        // SAFETY: e from event_create; out-pointer to a local.
+        self.check(unsafe { (self.fns.event_query)(dev, e, &mut done) })?;
+        Ok(done != 0)
     }
 }
 

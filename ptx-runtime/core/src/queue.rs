@@ -1,24 +1,34 @@
 //! Async queues (OpenACC 3.3 2.16): which queue an async argument names,
-//! waiting for queues, and running a construct's data work on a queue.
+//! the stream of each queue, waits and tests.
+//!
+//! Every (device, queue) pair has one stream, made the first time work goes
+//! to the queue (non-blocking: the synchronous work of the legacy default
+//! stream neither waits for the queues nor holds them up). A queue that was
+//! never used has no stream: waiting for it or testing it does nothing.
+//! Waits between queues never block the host: an event recorded on the
+//! awaited queue's stream is waited for by the waiting queue's stream. The
+//! host waits only where the program does (`acc_wait*`, the `wait`
+//! directive or `wait` clause of synchronous work); after a host wait the
+//! device gives back the pinned pieces and device memory whose queued use
+//! has completed ([`crate::asyncmem`]).
 //!
 //! Owns: the meaning of async arguments (`acc_async_sync` and
 //! `PTXRT_ASYNC_NONE`: synchronous; `acc_async_noval` and
 //! `acc_async_default`: the thread's default queue; n >= 0: queue n; any
-//! other value is an error), wait lists, and [`run`], the one function
-//! through which a construct's work goes to its queue.
-//! For now every queue completes its work before [`run`] returns: the work
-//! is done synchronously, which is a valid schedule of asynchronous work (a
-//! queue is always idle, so `acc_async_test` says complete and waits return
-//! at once). Real queues (a stream per (device, queue), lazily made, events
-//! for waits) replace [`run`] and [`wait`] only.
-//! May call: [`crate::icv`], [`crate::device`] (the device state),
-//! [`crate::error`].
+//! other value is an error), [`Queues`] (the streams and the event pool of
+//! a device), [`prepare`] (a construct's `async` and `wait` clauses),
+//! [`run`] (the one function through which a construct's data work goes to
+//! its queue), host waits and tests.
+//! May call: [`crate::icv`], [`crate::device`], [`crate::plugin`] (through
+//! the device state), [`crate::asyncmem`], [`crate::error`].
 
-use crate::abi::SrcLoc;
-use crate::device::DeviceState;
+use crate::abi::{Async, SrcLoc};
+use crate::device::{DeviceState, Runtime};
 use crate::error::{fatal_at, Failure};
 use crate::icv;
-use std::ffi::c_int;
+use crate::plugin::Plugin;
+use std::collections::BTreeMap;
+use std::ffi::{c_int, c_void};
 
 /// `acc_async_noval`.
 pub const ASYNC_NOVAL: c_int = -1;
@@ -28,7 +38,7 @@ pub const ASYNC_SYNC: c_int = -2;
 pub const ASYNC_DEFAULT: c_int = -3;
 
 /// A queue of a device.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Queue {
     /// No queue: the work is done before the construct returns.
     Sync,
@@ -49,51 +59,353 @@ pub fn resolve(arg: c_int) -> Result<Queue, Failure> {
     }
 }
 
-/// Check that `arg` names a queue (for the routines that test or wait).
-pub fn valid(arg: c_int) -> Result<Queue, Failure> {
-    resolve(arg)
+/// The queue a wait argument names: like [`resolve`], but `acc_async_sync`
+/// is no queue to wait for (`None`).
+pub fn awaited(arg: c_int) -> Result<Option<u32>, Failure> {
+    Ok(match resolve(arg)? {
+        Queue::Sync => None,
+        Queue::Id(q) => Some(q),
+    })
 }
 
-/// Wait until the queues `waits` (`None`: every queue) have done their
-/// work, before work of queue `q` starts. Every queue is idle: nothing to wait for.
-pub fn wait(
-    _dev: Option<&mut DeviceState>,
-    waits: Option<&[c_int]>,
-    _q: Queue,
-) -> Result<(), Failure> {
-    for &w in waits.unwrap_or(&[]) {
-        valid(w)?;
+/// The stream of one queue.
+#[derive(Debug)]
+struct Stream {
+    handle: usize,
+    /// Made here (destroyed at shutdown), or the program's
+    /// (`acc_set_cuda_stream`: left alone).
+    owned: bool,
+}
+
+/// The streams of a device's queues and its pool of events.
+#[derive(Debug, Default)]
+pub struct Queues {
+    streams: BTreeMap<u32, Stream>,
+    /// Events made and not in use.
+    free_events: Vec<usize>,
+}
+
+/// A device's plugin and ordinal, for the calls queues make.
+#[derive(Clone, Copy)]
+pub struct Dev<'a> {
+    pub plugin: &'a Plugin,
+    pub ordinal: i32,
+}
+
+impl DeviceState {
+    pub fn dev(&self) -> Dev<'static> {
+        Dev {
+            plugin: self.plugin,
+            ordinal: self.ordinal,
+        }
+    }
+}
+
+impl Queues {
+    /// The stream of queue `q`, made on first use.
+    pub fn stream(&mut self, d: Dev, q: u32) -> Result<*mut c_void, Failure> {
+        if let Some(s) = self.streams.get(&q) {
+            return Ok(s.handle as *mut c_void);
+        }
+        let s = d.plugin.stream_create(d.ordinal, true).map_err(|e| {
+            Failure::with(format!("cannot create the stream of async queue {q}"), e)
+        })?;
+        self.streams.insert(
+            q,
+            Stream {
+                handle: s as usize,
+                owned: true,
+            },
+        );
+        Ok(s)
+    }
+
+    /// The stream of queue `q` if it was ever used.
+    pub fn existing(&self, q: u32) -> Option<*mut c_void> {
+        self.streams.get(&q).map(|s| s.handle as *mut c_void)
+    }
+
+    /// The queues used so far, with their streams.
+    pub fn used(&self) -> Vec<(u32, *mut c_void)> {
+        self.streams
+            .iter()
+            .map(|(&q, s)| (q, s.handle as *mut c_void))
+            .collect()
+    }
+
+    /// Make queue `q` use the program's stream `s` (`acc_set_cuda_stream`):
+    /// the queue's own stream, if any, is waited for and destroyed first.
+    pub fn set_stream(&mut self, d: Dev, q: u32, s: *mut c_void) -> Result<(), Failure> {
+        if let Some(old) = self.streams.remove(&q) {
+            let h = old.handle as *mut c_void;
+            // SAFETY: a stream of this device.
+            unsafe { d.plugin.stream_synchronize(d.ordinal, h) }
+                .map_err(|e| Failure::with(format!("async queue {q} failed"), e))?;
+            if old.owned {
+                // SAFETY: made by stream_create, destroyed once (removed).
+                let _ = unsafe { d.plugin.stream_destroy(d.ordinal, h) };
+            }
+        }
+        self.streams.insert(
+            q,
+            Stream {
+                handle: s as usize,
+                owned: false,
+            },
+        );
+        Ok(())
+    }
+
+    /// An event from the pool (made when the pool is empty).
+    pub fn event(&mut self, d: Dev) -> Result<usize, Failure> {
+        match self.free_events.pop() {
+            Some(e) => Ok(e),
+            None => d
+                .plugin
+                .event_create(d.ordinal)
+                .map(|e| e as usize)
+                .map_err(|e| Failure::with("cannot create an event", e)),
+        }
+    }
+
+    /// Give an event back to the pool.
+    pub fn give_back(&mut self, e: usize) {
+        self.free_events.push(e);
+    }
+
+    /// An event recorded on queue `q`'s stream now (the caller gives it back).
+    pub fn mark(&mut self, d: Dev, q: u32) -> Result<usize, Failure> {
+        let s = self.stream(d, q)?;
+        let e = self.event(d)?;
+        // SAFETY: an event and a stream of this device.
+        unsafe { d.plugin.event_record(d.ordinal, e as *mut c_void, s) }.map_err(|err| {
+            Failure::with(format!("cannot record an event on async queue {q}"), err)
+        })?;
+        Ok(e)
+    }
+
+    /// Shutdown: wait for every queue, destroy the streams made here and
+    /// every event.
+    pub fn close(&mut self, d: Dev) {
+        for (_, s) in std::mem::take(&mut self.streams) {
+            let h = s.handle as *mut c_void;
+            // SAFETY: streams of this device, destroyed once (taken).
+            unsafe {
+                let _ = d.plugin.stream_synchronize(d.ordinal, h);
+                if s.owned {
+                    let _ = d.plugin.stream_destroy(d.ordinal, h);
+                }
+            }
+        }
+        for e in self.free_events.drain(..) {
+            // SAFETY: events of this device, destroyed once (drained).
+            let _ = unsafe { d.plugin.event_destroy(d.ordinal, e as *mut c_void) };
+        }
+    }
+}
+
+/// The queues `w` names on `dev`: one queue, or (`None`) every queue used.
+fn targets(dev: &DeviceState, w: Option<u32>) -> Vec<u32> {
+    match w {
+        Some(q) => vec![q],
+        None => dev.queues.used().into_iter().map(|(q, _)| q).collect(),
+    }
+}
+
+/// The host waits for queue `w` of `dev` (`None`: every queue); a queue
+/// never used is idle. Then the device takes back what completed work held.
+pub fn host_wait(dev: &mut DeviceState, w: Option<u32>) -> Result<(), Failure> {
+    let d = dev.dev();
+    for q in targets(dev, w) {
+        if let Some(s) = dev.queues.existing(q) {
+            // SAFETY: a stream of this device.
+            unsafe { d.plugin.stream_synchronize(d.ordinal, s) }
+                .map_err(|e| Failure::with(format!("async queue {q} failed"), e))?;
+        }
+    }
+    dev.reclaim()
+}
+
+/// The host waits for queue `w` (`None`: every queue) of device `ordinal`
+/// without holding the runtime lock (other threads go on queueing work),
+/// then the device takes back what completed work held. A device not open
+/// has nothing to wait for.
+pub fn host_wait_unlocked(ordinal: i32, w: Option<u32>) -> Result<(), Failure> {
+    let (d, streams) = {
+        let mut rt = crate::device::lock();
+        let Some(dev) = rt.device(ordinal) else {
+            return Ok(());
+        };
+        let streams: Vec<(u32, usize)> = targets(dev, w)
+            .into_iter()
+            .filter_map(|q| dev.queues.existing(q).map(|s| (q, s as usize)))
+            .collect();
+        (dev.dev(), streams)
+    };
+    for (q, s) in streams {
+        // SAFETY: a stream of this device (streams are destroyed only at
+        // shutdown, which a program must not do while it waits).
+        unsafe { d.plugin.stream_synchronize(d.ordinal, s as *mut c_void) }
+            .map_err(|e| Failure::with(format!("async queue {q} failed"), e))?;
+    }
+    match crate::device::lock().device(ordinal) {
+        Some(dev) => dev.reclaim(),
+        None => Ok(()),
+    }
+}
+
+/// Work queued on queue `q` of `dev` from now on waits for the work queued
+/// so far on queue `w` (`None`: every queue), without the host waiting.
+pub fn queue_wait(dev: &mut DeviceState, q: u32, w: Option<u32>) -> Result<(), Failure> {
+    let d = dev.dev();
+    for x in targets(dev, w) {
+        if x == q || dev.queues.existing(x).is_none() {
+            continue;
+        }
+        let e = dev.queues.mark(d, x)?;
+        let s = dev.queues.stream(d, q)?;
+        // SAFETY: an event and a stream of this device.
+        let r = unsafe { d.plugin.stream_wait_event(d.ordinal, s, e as *mut c_void) };
+        dev.queues.give_back(e);
+        r.map_err(|err| Failure::with(format!("async queue {q} cannot wait for queue {x}"), err))?;
     }
     Ok(())
 }
 
-/// The queue of a construct's async arguments, after its wait list: a bad
-/// argument is a fatal error at `loc`.
-pub fn prepare(
-    dev: &mut DeviceState,
-    loc: &SrcLoc,
-    async_: c_int,
-    nwaits: c_int,
-    waits: &[c_int],
-) -> Queue {
-    let q = resolve(async_).unwrap_or_else(|f| fatal_at(loc, &f.what, None, None));
-    let list = if nwaits < 0 { None } else { Some(waits) };
-    if let Err(f) = wait(Some(dev), list, q) {
-        fatal_at(loc, &f.what, None, None);
+/// Whether queue `q` (`None`: every queue) of `dev` has completed its
+/// work; if so, the device takes back what that work held.
+pub fn test(dev: &mut DeviceState, q: Option<u32>) -> Result<bool, Failure> {
+    let d = dev.dev();
+    for x in targets(dev, q) {
+        if let Some(s) = dev.queues.existing(x) {
+            // SAFETY: a stream of this device.
+            let done = unsafe { d.plugin.stream_query(d.ordinal, s) }
+                .map_err(|e| Failure::with(format!("async queue {x} failed"), e))?;
+            if !done {
+                return Ok(false);
+            }
+        }
+    }
+    dev.reclaim()?;
+    Ok(true)
+}
+
+/// The wait list of `a`: `None` for no wait clause, else the queues
+/// (`None` in it: every queue).
+fn wait_list(a: &Async) -> Result<Option<Vec<Option<u32>>>, Failure> {
+    match a.nwaits {
+        0 => Ok(None),
+        n if n < 0 => Ok(Some(vec![None])),
+        _ => {
+            // SAFETY: the compiler passes nwaits queues (ptxrt.h).
+            let waits = unsafe { crate::abi::slice_of(a.waits, a.nwaits) };
+            let mut out = Vec::with_capacity(waits.len());
+            for &w in waits {
+                if let Some(q) = awaited(w)? {
+                    out.push(Some(q));
+                }
+            }
+            Ok(Some(out))
+        }
+    }
+}
+
+/// Carry out the wait list of `a` (`wait` clause or directive) before work
+/// of queue `q` on the calling thread's device: the host waits when `q` is
+/// synchronous, else `q` waits on the device. The queues are those of
+/// device `a.wait_dev` (`wait(devnum: …)`), the current one when negative.
+pub fn do_waits(rt: &mut Runtime, a: &Async, q: Queue) -> Result<(), Failure> {
+    let Some(list) = wait_list(a)? else {
+        return Ok(());
+    };
+    let cur = icv::device_num();
+    let wdev = if a.wait_dev < 0 { cur } else { a.wait_dev };
+    if wdev != cur {
+        let n = rt.device_count().unwrap_or(0);
+        if !(0..n).contains(&wdev) {
+            return Err(Failure::new(format!(
+                "wait(devnum: {wdev}: …): no such device ({n} device(s))"
+            )));
+        }
+    }
+    match q {
+        Queue::Sync => {
+            if let Some(dev) = rt.device(wdev) {
+                for w in list {
+                    host_wait(dev, w)?;
+                }
+            }
+        }
+        Queue::Id(q) if wdev == cur => {
+            if let Some(dev) = rt.device(cur) {
+                for w in list {
+                    queue_wait(dev, q, w)?;
+                }
+            }
+        }
+        Queue::Id(q) => {
+            // Events of the other device, waited for by this device's stream.
+            let mut marks = vec![];
+            if let Some(other) = rt.device(wdev) {
+                let d = other.dev();
+                for w in list {
+                    for x in targets(other, w) {
+                        if other.queues.existing(x).is_some() {
+                            marks.push(other.queues.mark(d, x)?);
+                        }
+                    }
+                }
+            }
+            let mut r = Ok(());
+            if let Some(dev) = rt.device(cur) {
+                let d = dev.dev();
+                let s = dev.queues.stream(d, q)?;
+                for &e in &marks {
+                    // SAFETY: a stream of this device; an event of another
+                    // (the driver allows waiting for another device's event).
+                    if let Err(err) =
+                        unsafe { d.plugin.stream_wait_event(d.ordinal, s, e as *mut c_void) }
+                    {
+                        r = Err(Failure::with(
+                            format!("async queue {q} cannot wait for device {wdev}"),
+                            err,
+                        ));
+                    }
+                }
+            }
+            if let Some(other) = rt.device(wdev) {
+                for e in marks {
+                    other.queues.give_back(e);
+                }
+            }
+            r?;
+        }
+    }
+    Ok(())
+}
+
+/// The queue of a construct's `async` clause, after its `wait` clause was
+/// carried out (`a` null: synchronous, no waits). A bad argument or a
+/// failed wait is a fatal error at `loc`.
+pub fn prepare(rt: &mut Runtime, loc: &SrcLoc, a: Option<&Async>) -> Queue {
+    let Some(a) = a else {
+        return Queue::Sync;
+    };
+    let fail = |f: Failure| fatal_at(loc, &f.what, None, f.detail.as_deref());
+    let q = resolve(a.async_).unwrap_or_else(fail);
+    if let Err(f) = do_waits(rt, a, q) {
+        fail(f);
     }
     q
 }
 
-/// Do `work` on queue `q` of `dev`. Now: right away, on this thread, so the
-/// work is complete when `run` returns (whatever the queue).
+/// Do `work` on queue `q` of `dev`: the copies, zeroing and frees it makes
+/// go to that queue's stream (synchronous work: done before `run` returns).
 pub fn run<T>(dev: &mut DeviceState, q: Queue, work: impl FnOnce(&mut DeviceState) -> T) -> T {
-    let _ = q;
-    work(dev)
-}
-
-/// Whether the work of queue `q` is complete (always, for now).
-pub fn test(_dev: Option<&mut DeviceState>, _q: Queue) -> bool {
-    true
+    let before = std::mem::replace(&mut dev.queue, q);
+    let r = work(dev);
+    dev.queue = before;
+    r
 }
 
 #[cfg(test)]
@@ -113,11 +425,29 @@ mod tests {
         assert_eq!(resolve(ASYNC_DEFAULT), Ok(Queue::Id(9)));
         icv::set_default_async(ASYNC_SYNC);
         assert_eq!(resolve(ASYNC_NOVAL), Ok(Queue::Sync));
+        assert_eq!(awaited(ASYNC_NOVAL), Ok(None));
         icv::set_default_async(icv::INITIAL_DEFAULT_ASYNC);
         assert_eq!(resolve(-7).unwrap_err().what, "invalid async argument -7");
-        assert!(wait(None, Some(&[1, 2, ASYNC_NOVAL]), Queue::Sync).is_ok());
-        assert!(wait(None, Some(&[1, -9]), Queue::Sync).is_err());
-        assert!(wait(None, None, Queue::Id(1)).is_ok());
-        assert!(test(None, Queue::Id(3)));
+        assert_eq!(awaited(3), Ok(Some(3)));
+        assert!(awaited(-9).is_err());
+    }
+
+    #[test]
+    fn wait_lists() {
+        let w = [1, 2, ASYNC_SYNC];
+        let a = |nwaits, waits: *const c_int| Async {
+            async_: ASYNC_SYNC,
+            wait_dev: -1,
+            nwaits,
+            waits,
+        };
+        assert_eq!(wait_list(&a(0, std::ptr::null())), Ok(None));
+        assert_eq!(wait_list(&a(-1, std::ptr::null())), Ok(Some(vec![None])));
+        assert_eq!(
+            wait_list(&a(3, w.as_ptr())),
+            Ok(Some(vec![Some(1), Some(2)]))
+        );
+        let bad = [4, -9];
+        assert!(wait_list(&a(2, bad.as_ptr())).is_err());
     }
 }

@@ -8,7 +8,7 @@
 //! May call: [`crate::device`], [`crate::mapping`], [`crate::queue`],
 //! [`crate::abi`], [`crate::error`].
 
-use crate::abi::{cstr_or, slice_of, Loc, SrcLoc, Update};
+use crate::abi::{cstr_or, slice_of, Async, Loc, SrcLoc, Update};
 use crate::device::{lock, DeviceState};
 use crate::error::{guard, report, Failure};
 use crate::mapping::{self, Site};
@@ -47,31 +47,32 @@ pub fn device_address(dev: &DeviceState, p: usize) -> Option<u64> {
     dev.present.translate(p, p)
 }
 
-/// `void __ptxrt_update(loc, items, n, if_present, async, nwaits, waits)`.
+/// `void __ptxrt_update(loc, items, n, if_present, a)`.
 ///
 /// # Safety
-/// `items` must point at `n` valid items and `waits` at `nwaits` ints (or
-/// be null when there are none).
+/// `items` must point at `n` valid items; `a` is null or a valid
+/// `struct __ptxrt_async`.
 #[no_mangle]
 pub unsafe extern "C" fn __ptxrt_update(
     loc: *const Loc,
     items: *const Update,
     n: c_int,
     if_present: c_int,
-    async_: c_int,
-    nwaits: c_int,
-    waits: *const c_int,
+    a: *const Async,
 ) {
     guard(|| {
         // SAFETY: the compiler passes a valid __ptxrt_loc or null.
         let loc = unsafe { SrcLoc::from_c(loc) };
-        // SAFETY: the compiler passes n items and nwaits queues.
-        let (items, waits) = unsafe { (slice_of(items, n), slice_of(waits, nwaits)) };
+        // SAFETY: the compiler passes n items and a valid async struct or null.
+        let (items, a) = unsafe { (slice_of(items, n), Async::from_c(a)) };
         let mut rt = lock();
+        if rt.current().is_none() {
+            return;
+        }
+        let q = queue::prepare(&mut rt, &loc, a);
         let Some(dev) = rt.current() else {
             return;
         };
-        let q = queue::prepare(dev, &loc, async_, nwaits, waits);
         let r = queue::run(dev, q, |dev| update(dev, &loc, items, if_present != 0));
         if let Err((i, f)) = r {
             report(&loc, &items[i].name_str(), &f);

@@ -19,6 +19,7 @@ _Static_assert(sizeof(struct __ptxrt_image) == 88, "size of struct __ptxrt_image
 _Static_assert(__builtin_offsetof(struct __ptxrt_image, cells) == 72, "cells");
 _Static_assert(sizeof(struct __ptxrt_map) == 32, "size of struct __ptxrt_map");
 _Static_assert(sizeof(struct __ptxrt_update) == 32, "size of struct __ptxrt_update");
+_Static_assert(sizeof(struct __ptxrt_async) == 24, "size of struct __ptxrt_async");
 _Static_assert(sizeof(struct __ptxrt_declare) == 56, "size of struct __ptxrt_declare");
 _Static_assert(__builtin_offsetof(struct __ptxrt_declare, loc) == 32, "declare loc");
 _Static_assert(__builtin_offsetof(struct __ptxrt_image, relocatable) == 4, "relocatable");
@@ -71,18 +72,23 @@ int main(int argc, char **argv) {
   struct __ptxrt_loc loc = { "t.c", 7, 1, "data" };
   struct __ptxrt_map m[2] = { { "a[0:16]", a, sizeof a, PTXRT_MAP_COPY, 0 },
                               { "a[4:0]", a + 4, 0, PTXRT_MAP_PRESENT, 0 } };
-  void *r = __ptxrt_data_begin(&loc, m, 2);
+  void *r = __ptxrt_data_begin(&loc, m, 2, NULL);
   CHECK(r == NULL);
   CHECK(__ptxrt_deviceptr(&loc, "a", a, a + 2, 0) == (void *)a);
   CHECK(__ptxrt_deviceptr(&loc, "a", NULL, NULL, 0) == NULL);
   __ptxrt_data_end(r);
   __ptxrt_data_cleanup(&r);
   __ptxrt_data_cleanup(NULL);
-  __ptxrt_enter_data(&loc, m, 1, PTXRT_ASYNC_NONE, 0, NULL);
+  __ptxrt_enter_data(&loc, m, 1, NULL);
   int w[2] = {1, 2};
-  __ptxrt_exit_data(&loc, m, 1, 1, 3, 2, w);
+  struct __ptxrt_async as = { 3, -1, 2, w }, all = { PTXRT_ASYNC_NONE, -1, -1, NULL };
+  __ptxrt_exit_data(&loc, m, 1, 1, &as);
   struct __ptxrt_update u = { "a", a, sizeof a, 1 };
-  __ptxrt_update(&loc, &u, 1, 0, PTXRT_ASYNC_NONE, -1, NULL);
+  __ptxrt_update(&loc, &u, 1, 0, &all);
+  __ptxrt_wait(&loc, &all);
+  __ptxrt_wait(&loc, &as);
+  CHECK(acc_get_cuda_stream(1) == NULL);
+  CHECK(acc_set_cuda_stream(1, NULL) == 0);
   CHECK(__ptxrt_host_data_ptr(&loc, "a", a, 0) == (void *)a);
   /* The API as on a shared-memory device. */
   void *d = acc_malloc(100);

@@ -15,9 +15,9 @@
 //! boundary (each entry point is wrapped in `catch_unwind`).
 //!
 //! [`module`] holds the module entry points (load, link, lookup, globals,
-//! unload); [`memory`] device and page-locked host memory, copies, streams
-//! and events; this file the driver state, error handling and the other
-//! entry points.
+//! unload); [`memory`] device and page-locked host memory and copies;
+//! [`stream`] streams, events and host functions; this file the driver
+//! state, error handling and the other entry points.
 
 use cust::context::Context;
 use cust::device::Device;
@@ -31,13 +31,17 @@ use std::sync::{Mutex, MutexGuard};
 
 pub mod memory;
 pub mod module;
+pub mod stream;
 pub use memory::{
-    event_create, event_destroy, event_record, event_synchronize, host_alloc, host_free,
-    host_is_pinned, mem_get_info, memcpy_dtod, memcpy_dtoh_async, memcpy_htod_async, memset_zero,
-    stream_create, stream_destroy, stream_synchronize,
+    host_alloc, host_free, host_is_pinned, mem_get_info, memcpy_dtod, memcpy_dtod_async,
+    memcpy_dtoh_async, memcpy_htod_async, memset_zero, memset_zero_async,
 };
 pub use module::{
     link_module, module_get_function, module_get_global, module_load_data, module_unload,
+};
+pub use stream::{
+    event_create, event_destroy, event_query, event_record, event_synchronize, launch_host_func,
+    stream_create, stream_destroy, stream_query, stream_synchronize, stream_wait_event,
 };
 
 ptxrt_plugin_abi::for_each_entry!(check_exports);
@@ -364,6 +368,7 @@ pub unsafe extern "C" fn launch(
     block: *const u32,
     shared_bytes: u32,
     args: *mut *mut c_void,
+    stream: *mut c_void,
 ) -> i32 {
     entry(|| {
         make_current(dev)?;
@@ -378,7 +383,8 @@ pub unsafe extern "C" fn launch(
             )
         };
         // SAFETY: func came from module_get_function; args points at one
-        // pointer per kernel parameter, as cuLaunchKernel requires.
+        // pointer per kernel parameter, as cuLaunchKernel requires; the
+        // stream is null or one of this device's.
         check("cuLaunchKernel", unsafe {
             cu::cuLaunchKernel(
                 func.cast(),
@@ -389,7 +395,7 @@ pub unsafe extern "C" fn launch(
                 b[1],
                 b[2],
                 shared_bytes,
-                ptr::null_mut(),
+                stream.cast(),
                 args,
                 ptr::null_mut(),
             )

@@ -1,11 +1,10 @@
-//! Memory, copies, streams and events beyond plain allocation: memory info,
-//! zeroing, device-to-device copies, page-locked host memory (the staging
-//! buffers of large transfers), and the streams and events that let libptxrt
-//! overlap a DMA with its own host-side copy.
+//! Memory and copies beyond plain allocation: memory info, zeroing,
+//! device-to-device copies, page-locked host memory (the staging buffers of
+//! large transfers and async copies), and the copies queued on a stream.
 //!
-//! Owns: the driver calls `cuMemGetInfo`, `cuMemsetD8`, `cuMemcpyDtoD`,
-//! `cuMemHostAlloc`/`cuMemFreeHost`, `cuPointerGetAttribute`, `cuStream*`,
-//! `cuMemcpy*Async`, `cuEvent*`.
+//! Owns: the driver calls `cuMemGetInfo`, `cuMemsetD8[Async]`,
+//! `cuMemcpyDtoD[Async]`, `cuMemHostAlloc`/`cuMemFreeHost`,
+//! `cuPointerGetAttribute`, `cuMemcpy*Async`.
 //! May call: the crate root's helpers (`entry`, `make_current`, `check`, `out`).
 
 use crate::{check, entry, make_current, out};
@@ -58,9 +57,12 @@ pub unsafe extern "C" fn memcpy_dtod(dev: i32, dst: u64, src: u64, bytes: usize)
             cu::cuMemcpyDtoD_v2(dst, src, bytes)
         })?;
         // cuMemcpyDtoD may return before the copy ends: finish it, as the
-        // ABI says the copy is synchronous.
+        // ABI says the copy is synchronous (the legacy default stream it
+        // ran on; the async queues' non-blocking streams go on).
         // SAFETY: plain driver call on the current context.
-        check("cuCtxSynchronize", unsafe { cu::cuCtxSynchronize() })
+        check("cuStreamSynchronize", unsafe {
+            cu::cuStreamSynchronize(ptr::null_mut())
+        })
     })
 }
 
@@ -127,54 +129,6 @@ pub unsafe extern "C" fn host_is_pinned(dev: i32, p: *const c_void, pinned: *mut
 ///
 /// # Safety
 /// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_stream_create"]
-pub unsafe extern "C" fn stream_create(dev: i32, stream: *mut *mut c_void) -> i32 {
-    entry(|| {
-        make_current(dev)?;
-        let stream = out(stream, "stream")?;
-        let mut s: cu::CUstream = ptr::null_mut();
-        // SAFETY: out-pointer to a local; flags 0: a blocking stream, ordered
-        // with the legacy default stream that kernels are launched on.
-        check("cuStreamCreate", unsafe { cu::cuStreamCreate(&mut s, 0) })?;
-        *stream = s.cast();
-        Ok(())
-    })
-}
-
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_stream_destroy"]
-pub unsafe extern "C" fn stream_destroy(dev: i32, stream: *mut c_void) -> i32 {
-    entry(|| {
-        make_current(dev)?;
-        // SAFETY: the stream came from stream_create.
-        check("cuStreamDestroy", unsafe {
-            cu::cuStreamDestroy_v2(stream.cast())
-        })
-    })
-}
-
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_stream_synchronize"]
-pub unsafe extern "C" fn stream_synchronize(dev: i32, stream: *mut c_void) -> i32 {
-    entry(|| {
-        make_current(dev)?;
-        // SAFETY: the stream came from stream_create.
-        check("cuStreamSynchronize", unsafe {
-            cu::cuStreamSynchronize(stream.cast())
-        })
-    })
-}
-
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
 #[export_name = "__ptxrt_plugin_memcpy_htod_async"]
 pub unsafe extern "C" fn memcpy_htod_async(
     dev: i32,
@@ -218,31 +172,19 @@ pub unsafe extern "C" fn memcpy_dtoh_async(
 ///
 /// # Safety
 /// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_event_create"]
-pub unsafe extern "C" fn event_create(dev: i32, event: *mut *mut c_void) -> i32 {
+#[export_name = "__ptxrt_plugin_memset_zero_async"]
+pub unsafe extern "C" fn memset_zero_async(
+    dev: i32,
+    dst: u64,
+    bytes: usize,
+    stream: *mut c_void,
+) -> i32 {
     entry(|| {
         make_current(dev)?;
-        let event = out(event, "event")?;
-        let mut e: cu::CUevent = ptr::null_mut();
-        let flags = cu::CUevent_flags_enum::CU_EVENT_DISABLE_TIMING as u32;
-        // SAFETY: out-pointer to a local.
-        check("cuEventCreate", unsafe { cu::cuEventCreate(&mut e, flags) })?;
-        *event = e.cast();
-        Ok(())
-    })
-}
-
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_event_destroy"]
-pub unsafe extern "C" fn event_destroy(dev: i32, event: *mut c_void) -> i32 {
-    entry(|| {
-        make_current(dev)?;
-        // SAFETY: the event came from event_create.
-        check("cuEventDestroy", unsafe {
-            cu::cuEventDestroy_v2(event.cast())
+        // SAFETY: libptxrt passes device memory of at least `bytes` bytes
+        // and a stream of this device.
+        check("cuMemsetD8Async", unsafe {
+            cu::cuMemsetD8Async(dst, 0, bytes, stream.cast())
         })
     })
 }
@@ -251,28 +193,20 @@ pub unsafe extern "C" fn event_destroy(dev: i32, event: *mut c_void) -> i32 {
 ///
 /// # Safety
 /// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_event_record"]
-pub unsafe extern "C" fn event_record(dev: i32, event: *mut c_void, stream: *mut c_void) -> i32 {
+#[export_name = "__ptxrt_plugin_memcpy_dtod_async"]
+pub unsafe extern "C" fn memcpy_dtod_async(
+    dev: i32,
+    dst: u64,
+    src: u64,
+    bytes: usize,
+    stream: *mut c_void,
+) -> i32 {
     entry(|| {
         make_current(dev)?;
-        // SAFETY: event and stream came from event_create / stream_create.
-        check("cuEventRecord", unsafe {
-            cu::cuEventRecord(event.cast(), stream.cast())
-        })
-    })
-}
-
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_event_synchronize"]
-pub unsafe extern "C" fn event_synchronize(dev: i32, event: *mut c_void) -> i32 {
-    entry(|| {
-        make_current(dev)?;
-        // SAFETY: the event came from event_create.
-        check("cuEventSynchronize", unsafe {
-            cu::cuEventSynchronize(event.cast())
+        // SAFETY: libptxrt passes device ranges of at least `bytes` bytes
+        // and a stream of this device.
+        check("cuMemcpyDtoDAsync", unsafe {
+            cu::cuMemcpyDtoDAsync_v2(dst, src, bytes, stream.cast())
         })
     })
 }

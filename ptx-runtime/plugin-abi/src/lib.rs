@@ -27,8 +27,14 @@ use std::fmt;
 /// or [`LinkInput`]. Version 2 added `link_module`; version 3 the data
 /// environment: device memory set/copy/info, module globals (device address
 /// cells), page-locked host memory, streams and events (staged transfers),
-/// and `DeviceInfo::driver_version`.
-pub const PLUGIN_ABI_VERSION: u32 = 3;
+/// and `DeviceInfo::driver_version`; version 4 the async queues: launches,
+/// zeroing and device copies on a stream, non-blocking streams, stream and
+/// event queries, cross-stream waits and host functions run in stream order.
+pub const PLUGIN_ABI_VERSION: u32 = 4;
+
+/// A host function run in stream order by `launch_host_func` (on a driver
+/// thread: it must not call the driver).
+pub type HostFn = unsafe extern "C" fn(data: *mut c_void);
 
 /// Symbol of the version function, `extern "C" fn() -> u32`, checked first.
 pub const ABI_VERSION_SYMBOL: &CStr = c"__ptxrt_plugin_abi_version";
@@ -142,8 +148,10 @@ macro_rules! for_each_entry {
             fn memcpy_htod(dev: i32, dst: u64, src: *const ::std::ffi::c_void, bytes: usize) -> i32;
             /// Copy `bytes` from device `src` to host `dst` (synchronous).
             fn memcpy_dtoh(dev: i32, dst: *mut ::std::ffi::c_void, src: u64, bytes: usize) -> i32;
-            /// Launch `func` on the default stream; `args[i]` points at parameter i.
-            fn launch(dev: i32, func: *mut ::std::ffi::c_void, grid: *const u32, block: *const u32, shared_bytes: u32, args: *mut *mut ::std::ffi::c_void) -> i32;
+            /// Queue a launch of `func` on `stream` (null: the legacy default
+            /// stream); `args[i]` points at parameter i (read before the call
+            /// returns). Does not wait for the kernel.
+            fn launch(dev: i32, func: *mut ::std::ffi::c_void, grid: *const u32, block: *const u32, shared_bytes: u32, args: *mut *mut ::std::ffi::c_void, stream: *mut ::std::ffi::c_void) -> i32;
             /// Wait for all work on `dev`.
             fn synchronize(dev: i32) -> i32;
             /// Free and total device memory of `dev` in bytes.
@@ -152,6 +160,10 @@ macro_rules! for_each_entry {
             fn memset_zero(dev: i32, dst: u64, bytes: usize) -> i32;
             /// Copy `bytes` from device `src` to device `dst` (synchronous).
             fn memcpy_dtod(dev: i32, dst: u64, src: u64, bytes: usize) -> i32;
+            /// Queue the zeroing of `bytes` bytes at device `dst` on `stream`.
+            fn memset_zero_async(dev: i32, dst: u64, bytes: usize, stream: *mut ::std::ffi::c_void) -> i32;
+            /// Queue a copy of `bytes` from device `src` to device `dst` on `stream`.
+            fn memcpy_dtod_async(dev: i32, dst: u64, src: u64, bytes: usize, stream: *mut ::std::ffi::c_void) -> i32;
             /// Device address and size of the global variable `name`
             /// (NUL-terminated) of `module`.
             fn module_get_global(dev: i32, module: *mut ::std::ffi::c_void, name: *const ::std::ffi::c_char, ptr: *mut u64, bytes: *mut usize) -> i32;
@@ -163,8 +175,17 @@ macro_rules! for_each_entry {
             /// `*pinned` = 1 when host address `ptr` is page-locked (allocated
             /// or registered with the driver), else 0.
             fn host_is_pinned(dev: i32, ptr: *const ::std::ffi::c_void, pinned: *mut i32) -> i32;
-            /// Create a stream of `dev` (ordered with the legacy default stream).
-            fn stream_create(dev: i32, stream: *mut *mut ::std::ffi::c_void) -> i32;
+            /// Create a stream of `dev`: ordered with the legacy default
+            /// stream, or not when `nonblocking` is nonzero.
+            fn stream_create(dev: i32, nonblocking: i32, stream: *mut *mut ::std::ffi::c_void) -> i32;
+            /// `*done` = 1 when all work queued on `stream` has completed, else 0.
+            fn stream_query(dev: i32, stream: *mut ::std::ffi::c_void, done: *mut i32) -> i32;
+            /// Work queued on `stream` after this call waits until `event`
+            /// (as last recorded) has completed; the host does not wait.
+            fn stream_wait_event(dev: i32, stream: *mut ::std::ffi::c_void, event: *mut ::std::ffi::c_void) -> i32;
+            /// Queue a call of `func(data)` on `stream`, in stream order, run on
+            /// a driver thread (`func` must not call the driver).
+            fn launch_host_func(dev: i32, stream: *mut ::std::ffi::c_void, func: $crate::HostFn, data: *mut ::std::ffi::c_void) -> i32;
             /// Destroy a stream from `stream_create`.
             fn stream_destroy(dev: i32, stream: *mut ::std::ffi::c_void) -> i32;
             /// Wait for all work queued on `stream`.
@@ -183,6 +204,8 @@ macro_rules! for_each_entry {
             fn event_record(dev: i32, event: *mut ::std::ffi::c_void, stream: *mut ::std::ffi::c_void) -> i32;
             /// Wait until `event` has completed.
             fn event_synchronize(dev: i32, event: *mut ::std::ffi::c_void) -> i32;
+            /// `*done` = 1 when `event` has completed (or was never recorded), else 0.
+            fn event_query(dev: i32, event: *mut ::std::ffi::c_void, done: *mut i32) -> i32;
             /// Copy this thread's last error text into `buf` (NUL-terminated,
             /// truncated to `len`); returns the full length of the text.
             fn last_error(buf: *mut ::std::ffi::c_char, len: usize) -> usize;

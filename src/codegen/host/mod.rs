@@ -157,13 +157,14 @@ impl Writer<'_> {
     fn construct(&mut self, out: &mut String, c: &Construct, id: usize) {
         let cond = c.cond.clone().unwrap_or_else(|| "1".into());
         match &c.kind {
-            ConstructKind::Data => {
+            ConstructKind::Data { asyncs } => {
                 // The region ends however control leaves the block
                 // (return, break, goto): a cleanup, not a call at the end.
                 out.push_str("{ ");
                 self.prologue(out, c, id);
+                let a = async_struct(out, asyncs, id);
                 out.push_str(&format!(
-                    "void *__accc_r{id} __attribute__((cleanup(__ptxrt_data_cleanup))) = __ptxrt_use_device(({cond}) != 0) ? __ptxrt_data_begin(&__accc_loc{id}, {}) : (void *)0; ",
+                    "void *__accc_r{id} __attribute__((cleanup(__ptxrt_data_cleanup))) = __ptxrt_use_device(({cond}) != 0) ? __ptxrt_data_begin(&__accc_loc{id}, {}, {a}) : (void *)0; ",
                     Self::maps_args(c, id)
                 ));
                 self.range(out, c.stmt.clone());
@@ -173,25 +174,31 @@ impl Writer<'_> {
                 // Until the end of the enclosing block.
                 self.prologue(out, c, id);
                 out.push_str(&format!(
-                    "void *__accc_r{id} __attribute__((cleanup(__ptxrt_data_cleanup))) = __ptxrt_use_device(1) ? __ptxrt_data_begin(&__accc_loc{id}, {}) : (void *)0;",
+                    "void *__accc_r{id} __attribute__((cleanup(__ptxrt_data_cleanup))) = __ptxrt_use_device(1) ? __ptxrt_data_begin(&__accc_loc{id}, {}, (const struct __ptxrt_async *)0) : (void *)0;",
                     Self::maps_args(c, id)
                 ));
             }
             ConstructKind::EnterData { asyncs } | ConstructKind::ExitData { asyncs, .. } => {
                 out.push_str(&format!("{{ if (__ptxrt_use_device(({cond}) != 0)) {{ "));
                 self.prologue(out, c, id);
-                let (queue, waits) = async_args(out, asyncs, id);
+                let a = async_struct(out, asyncs, id);
                 match &c.kind {
                     ConstructKind::ExitData { finalize, .. } => out.push_str(&format!(
-                        "__ptxrt_exit_data(&__accc_loc{id}, {}, {}, {queue}, {waits}); }} }}",
+                        "__ptxrt_exit_data(&__accc_loc{id}, {}, {}, {a}); }} }}",
                         Self::maps_args(c, id),
                         i32::from(*finalize)
                     )),
                     _ => out.push_str(&format!(
-                        "__ptxrt_enter_data(&__accc_loc{id}, {}, {queue}, {waits}); }} }}",
+                        "__ptxrt_enter_data(&__accc_loc{id}, {}, {a}); }} }}",
                         Self::maps_args(c, id)
                     )),
                 }
+            }
+            ConstructKind::Wait { asyncs } => {
+                out.push_str(&format!("{{ if (__ptxrt_use_device(({cond}) != 0)) {{ "));
+                self.prologue(out, c, id);
+                let a = async_struct(out, asyncs, id);
+                out.push_str(&format!("__ptxrt_wait(&__accc_loc{id}, {a}); }} }}"));
             }
             ConstructKind::Update {
                 items,
@@ -216,9 +223,9 @@ impl Writer<'_> {
                     "struct __ptxrt_update __accc_u{id}[] = {{{}}}; ",
                     list.join(", ")
                 ));
-                let (queue, waits) = async_args(out, asyncs, id);
+                let a = async_struct(out, asyncs, id);
                 out.push_str(&format!(
-                    "__ptxrt_update(&__accc_loc{id}, __accc_u{id}, {}, {}, {queue}, {waits}); }} }}",
+                    "__ptxrt_update(&__accc_loc{id}, __accc_u{id}, {}, {}, {a}); }} }}",
                     items.len(),
                     i32::from(*if_present)
                 ));
@@ -244,11 +251,21 @@ impl Writer<'_> {
                 self.range(out, c.stmt.clone());
                 out.push_str(" } }");
             }
-            ConstructKind::Compute { kernel, args } => {
+            ConstructKind::Compute {
+                kernel,
+                args,
+                asyncs,
+            } => {
                 out.push_str(&format!("{{ if (__ptxrt_use_device(({cond}) != 0)) {{ "));
                 self.prologue(out, c, id);
+                let a = async_struct(out, asyncs, id);
+                let queue = if asyncs.is_sync() {
+                    "PTXRT_ASYNC_NONE".to_string()
+                } else {
+                    format!("__accc_as{id}.async")
+                };
                 out.push_str(&format!(
-                    "void *__accc_r{id} = __ptxrt_data_begin(&__accc_loc{id}, {}); ",
+                    "void *__accc_r{id} = __ptxrt_data_begin(&__accc_loc{id}, {}, {a}); ",
                     Self::maps_args(c, id)
                 ));
                 let mut arg_ptrs = vec![];
@@ -287,7 +304,7 @@ impl Writer<'_> {
                     // number of gangs, the kernel's last argument.
                     if let Some(s) = k.scratch {
                         out.push_str(&format!(
-                            "unsigned int __accc_g{id}[3] = {{{}, {}, {}}}; void *__accc_x{id} = __ptxrt_scratch(&__accc_loc{id}, {}ULL + {}ULL * (unsigned long long)__accc_g{id}[0] * __accc_g{id}[1] * __accc_g{id}[2]); ",
+                            "unsigned int __accc_g{id}[3] = {{{}, {}, {}}}; void *__accc_x{id} = __ptxrt_scratch(&__accc_loc{id}, {}ULL + {}ULL * (unsigned long long)__accc_g{id}[0] * __accc_g{id}[1] * __accc_g{id}[2], {queue}); ",
                             grid[0],
                             grid[1],
                             grid[2],
@@ -310,7 +327,7 @@ impl Writer<'_> {
                 };
                 if let Some((k, block, grid)) = launch {
                     out.push_str(&format!(
-                        "__ptxrt_launch(&__accc_loc{id}, &{IMAGE}, {}, {}, {}, {}, {}, {}, {}, 0u, {args_expr}); ",
+                        "__ptxrt_launch(&__accc_loc{id}, &{IMAGE}, {}, {}, {}, {}, {}, {}, {}, 0u, {args_expr}, {queue}); ",
                         c_str(&k.name),
                         grid[0],
                         grid[1],
@@ -339,14 +356,22 @@ fn map_init(m: &HostMap) -> String {
     )
 }
 
-/// The `async, nwaits, waits` arguments of a data directive (declaring the
-/// wait list array first).
-fn async_args(out: &mut String, a: &AsyncSpec, id: usize) -> (String, String) {
-    let queue = match &a.queue {
+/// The `struct __ptxrt_async *` argument of a directive with `async` or
+/// `wait` clauses (declaring the struct, its wait list, and the variable
+/// the queue is bound to first); a null pointer without them.
+fn async_struct(out: &mut String, a: &AsyncSpec, id: usize) -> String {
+    if a.is_sync() {
+        return "(const struct __ptxrt_async *)0".to_string();
+    }
+    let mut queue = match &a.queue {
         None => "PTXRT_ASYNC_NONE".to_string(),
         Some(None) => "-1 /* acc_async_noval */".to_string(),
         Some(Some(e)) => format!("(int)({e})"),
     };
+    if let Some(v) = &a.bind {
+        out.push_str(&format!("int {v} = {queue}; "));
+        queue = v.clone();
+    }
     let waits = match &a.waits {
         None => "0, (const int *)0".to_string(),
         Some(w) if w.is_empty() => "-1, (const int *)0".to_string(),
@@ -356,5 +381,12 @@ fn async_args(out: &mut String, a: &AsyncSpec, id: usize) -> (String, String) {
             format!("{}, __accc_w{id}", w.len())
         }
     };
-    (queue, waits)
+    let dev = match &a.wait_dev {
+        Some(e) => format!("(int)({e})"),
+        None => "-1".to_string(),
+    };
+    out.push_str(&format!(
+        "struct __ptxrt_async __accc_as{id} = {{{queue}, {dev}, {waits}}}; "
+    ));
+    format!("&__accc_as{id}")
 }

@@ -97,11 +97,11 @@ static int declare_mode(void) {
   struct __ptxrt_map mo = {"out[0:N]", out, sizeof out, PTXRT_MAP_COPYOUT, 0};
   struct __ptxrt_map ml = {"lk[0:N]", lk, sizeof lk, PTXRT_MAP_COPYOUT, 0};
   for (int round = 0; round < 3; round++) {
-    void *r = __ptxrt_data_begin(&loc, &mo, 1);
-    void *rl = round == 1 ? __ptxrt_data_begin(&loc, &ml, 1) : NULL;
+    void *r = __ptxrt_data_begin(&loc, &mo, 1, NULL);
+    void *rl = round == 1 ? __ptxrt_data_begin(&loc, &ml, 1, NULL) : NULL;
     void *dout = __ptxrt_deviceptr(&loc, "out", out, NULL, 0);
     void *args[2] = {&dout, &n};
-    __ptxrt_launch(&loc, &declared, "readg", grid, 1, 1, 128, 1, 1, 0, args);
+    __ptxrt_launch(&loc, &declared, "readg", grid, 1, 1, 128, 1, 1, 0, args, PTXRT_ASYNC_NONE);
     if (rl) __ptxrt_data_end(rl);
     __ptxrt_data_end(r);
   }
@@ -125,17 +125,17 @@ int main(int argc, char **argv) {
   unsigned n = N, block = 128, grid = __ptxrt_default_gangs(N, 128);
   if (strcmp(mode, "notpresent") == 0) {
     struct __ptxrt_map m = {"c[0:N]", c, sizeof c, PTXRT_MAP_PRESENT, 0};
-    __ptxrt_data_begin(&loc, &m, 1);
+    __ptxrt_data_begin(&loc, &m, 1, NULL);
     return 0;
   }
   /* Outer data region holds c; the inner compute construct's copy(c) only counts. */
   struct __ptxrt_map outer[1] = {{"c[0:N]", c, sizeof c, PTXRT_MAP_COPYOUT, 0}};
-  void *ro = __ptxrt_data_begin(&loc, outer, 1);
+  void *ro = __ptxrt_data_begin(&loc, outer, 1, NULL);
   struct __ptxrt_map maps[4] = {{"a[0:N]", a, sizeof a, PTXRT_MAP_COPYIN, 0},
                                 {"b[0:N]", b, sizeof b, PTXRT_MAP_COPYIN, 0},
                                 {"c[0:N]", c, sizeof c, PTXRT_MAP_COPY, 0},
                                 {"b[5:0]", b + 5, 0, PTXRT_MAP_COPYIN, 0}};
-  void *r = __ptxrt_data_begin(&loc, maps, 4);
+  void *r = __ptxrt_data_begin(&loc, maps, 4, NULL);
   void *da = __ptxrt_deviceptr(&loc, "a", a, a, 0);
   void *db = __ptxrt_deviceptr(&loc, "b", b + 10, b, 0); /* interior pointer */
   void *dc = __ptxrt_deviceptr(&loc, "c", c, NULL, 0);
@@ -149,7 +149,7 @@ int main(int argc, char **argv) {
   const char *kernel = "vadd";
   if (strcmp(mode, "badptx") == 0) img = &bad;
   if (strcmp(mode, "badkernel") == 0) kernel = "no_such_kernel";
-  __ptxrt_launch(&loc, img, kernel, grid, 1, 1, block, 1, 1, 0, args);
+  __ptxrt_launch(&loc, img, kernel, grid, 1, 1, block, 1, 1, 0, args, PTXRT_ASYNC_NONE);
   __ptxrt_data_end(r);
   if (c[7] != -1) { printf("FAIL: c copied out while the outer region holds it\n"); return 1; }
   __ptxrt_data_end(ro);

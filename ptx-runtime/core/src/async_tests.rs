@@ -1,0 +1,204 @@
+//! Tests of async queues on the fake device ([`crate::fake`]: work queued on
+//! a stream runs only when it is waited for, as on a GPU the host would see
+//! it before the queue gets there): copies of pageable memory read at the
+//! construct and landing at the wait, data regions and enter/exit data on a
+//! queue, device memory not reused before its queue is done with it, waits
+//! between queues, tests, and the pinned ring going round.
+
+use crate::abi::{Map, SrcLoc};
+use crate::asyncmem::AsyncMem;
+use crate::data::{begin, end};
+use crate::device::DeviceState;
+use crate::enter_exit::{enter, exit};
+use crate::fake::{self, calls_of, read_device};
+use crate::queue::{self, Queue};
+use std::ffi::{c_int, c_void, CStr};
+
+const COPYIN: c_int = 1;
+const COPYOUT: c_int = 2;
+const CREATE: c_int = 3;
+const DELETE: c_int = 6;
+
+fn loc() -> SrcLoc {
+    SrcLoc {
+        file: "t.c".into(),
+        line: 1,
+        construct: "parallel".into(),
+    }
+}
+
+fn map<T>(name: &'static CStr, host: *const T, bytes: usize, kind: c_int) -> Map {
+    Map {
+        name: name.as_ptr(),
+        host: host.cast::<c_void>(),
+        bytes,
+        kind,
+        flags: 0,
+    }
+}
+
+/// A fake device whose ring has `ring` bytes.
+fn device(ring: usize) -> DeviceState {
+    let mut d = fake::device();
+    d.asyncmem = AsyncMem::with_ring(ring);
+    d
+}
+
+fn dev_of<T>(dev: &DeviceState, p: *const T) -> u64 {
+    dev.present
+        .translate(p as usize, p as usize)
+        .expect("present")
+}
+
+fn words(d: u64, n: usize) -> Vec<u32> {
+    read_device(d, 4 * n)
+        .chunks(4)
+        .map(|c| u32::from_ne_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+fn no_name(_: usize) -> String {
+    "x".into()
+}
+
+#[test]
+fn copies_in_read_at_the_construct_and_copies_out_land_at_the_wait() {
+    let mut dev = device(1 << 20);
+    let l = loc();
+    let mut a: Vec<u32> = (0..1000).collect();
+    let mut b = vec![0u32; 1000];
+    let maps = [
+        map(c"a", a.as_ptr(), 4000, COPYIN),
+        map(c"b", b.as_ptr(), 4000, COPYOUT),
+    ];
+    let holds = queue::run(&mut dev, Queue::Id(1), |d| begin(d, &l, &maps)).unwrap();
+    // The construct has returned: the program may not touch `a` (the spec),
+    // but the copy must have taken its bytes already (pageable memory).
+    a.fill(7);
+    let (da, db) = (dev_of(&dev, a.as_ptr()), dev_of(&dev, b.as_ptr()));
+    assert_ne!(words(da, 3), vec![0, 1, 2], "nothing ran before the wait");
+    // A "kernel": b = a + 1, queued on the same queue (here: run at once
+    // after the queue's earlier work).
+    queue::host_wait(&mut dev, Some(1)).unwrap();
+    assert_eq!(words(da, 3), vec![0, 1, 2]);
+    let bump: Vec<u8> = words(da, 1000)
+        .iter()
+        .flat_map(|v| (v + 1).to_ne_bytes())
+        .collect();
+    // SAFETY: a local buffer, synchronous copy.
+    unsafe { dev.to_device(db, bump.as_ptr().cast(), 4000) }.unwrap();
+    queue::run(&mut dev, Queue::Id(1), |d| end(d, &l, &holds, &no_name)).unwrap();
+    assert!(dev
+        .present
+        .translate(b.as_ptr() as usize, b.as_ptr() as usize)
+        .is_none());
+    assert_eq!(b[999], 0, "the copy out lands only when the queue runs");
+    assert!(!queue::test(&mut dev, Some(1)).unwrap());
+    assert!(
+        queue::test(&mut dev, Some(2)).unwrap(),
+        "a queue never used is idle"
+    );
+    queue::host_wait(&mut dev, Some(1)).unwrap();
+    assert_eq!((b[0], b[999]), (1, 1000));
+    assert!(queue::test(&mut dev, None).unwrap());
+    let _ = &mut b;
+}
+
+#[test]
+fn device_memory_is_not_reused_before_its_queue_is_done() {
+    let mut dev = device(1 << 20);
+    let l = loc();
+    let a = vec![5u32; 4096];
+    let c = vec![9u32; 4096];
+    let m = [map(c"a", a.as_ptr(), 16384, COPYIN)];
+    queue::run(&mut dev, Queue::Id(3), |d| enter(d, &l, &m)).unwrap();
+    let da = dev_of(&dev, a.as_ptr());
+    let m = [map(c"a", a.as_ptr(), 16384, DELETE)];
+    queue::run(&mut dev, Queue::Id(3), |d| exit(d, &l, &m, false)).unwrap();
+    // Same size, synchronous: must not get a's block while queue 3 may
+    // still read it.
+    let m2 = [map(c"c", c.as_ptr(), 16384, COPYIN)];
+    enter(&mut dev, &l, &m2).unwrap();
+    assert_ne!(dev_of(&dev, c.as_ptr()), da);
+    // Once the queue is done, the block goes back to the allocator.
+    queue::host_wait(&mut dev, Some(3)).unwrap();
+    let e = vec![1u32; 4096];
+    let m3 = [map(c"e", e.as_ptr(), 16384, CREATE)];
+    enter(&mut dev, &l, &m3).unwrap();
+    assert_eq!(dev_of(&dev, e.as_ptr()), da);
+}
+
+#[test]
+fn queues_wait_for_each_other_on_the_device() {
+    let mut dev = device(1 << 20);
+    let l = loc();
+    let a: Vec<u32> = (0..256).collect();
+    let mut out = vec![0u32; 256];
+    let m = [map(c"a", a.as_ptr(), 1024, COPYIN)];
+    queue::run(&mut dev, Queue::Id(1), |d| enter(d, &l, &m)).unwrap();
+    let da = dev_of(&dev, a.as_ptr());
+    // Queue 2 waits for queue 1, then copies a's device copy out.
+    queue::queue_wait(&mut dev, 2, Some(1)).unwrap();
+    assert_eq!(calls_of("wait_event").len(), 1);
+    // SAFETY: out outlives the wait below.
+    queue::run(&mut dev, Queue::Id(2), |d| unsafe {
+        d.to_host(out.as_mut_ptr().cast(), da, 1024)
+    })
+    .unwrap();
+    // Waiting for queue 2 alone runs queue 1's copy first.
+    queue::host_wait(&mut dev, Some(2)).unwrap();
+    assert_eq!((out[0], out[255]), (0, 255));
+    // A queue waiting for itself or for unused queues waits for nothing.
+    queue::queue_wait(&mut dev, 2, Some(2)).unwrap();
+    queue::queue_wait(&mut dev, 2, Some(40)).unwrap();
+    assert!(calls_of("wait_event").is_empty());
+}
+
+#[test]
+fn long_copies_go_round_the_ring_in_pieces() {
+    // A ring of 64 KiB: pieces of 8 KiB; 1 MiB each way.
+    let mut dev = device(64 << 10);
+    let l = loc();
+    let n = 1 << 18;
+    let src: Vec<u32> = (0..n as u32).map(|i| i.wrapping_mul(2654435761)).collect();
+    let mut back = vec![0u32; n];
+    let m = [map(c"src", src.as_ptr(), 4 * n, COPYIN)];
+    queue::run(&mut dev, Queue::Id(1), |d| enter(d, &l, &m)).unwrap();
+    let d = dev_of(&dev, src.as_ptr());
+    // The ring is reused while the queue has not run: every piece's bytes
+    // must still be those of its own chunk when its copy runs.
+    // SAFETY: back outlives the wait below.
+    queue::run(&mut dev, Queue::Id(1), |dv| unsafe {
+        dv.to_host(back.as_mut_ptr().cast(), d, 4 * n)
+    })
+    .unwrap();
+    queue::host_wait(&mut dev, Some(1)).unwrap();
+    assert!(back == src, "every element came back");
+    assert_eq!(calls_of("htod_async").len(), 128, "8 KiB pieces");
+    assert_eq!(fake::queued(), 0);
+}
+
+#[test]
+fn host_functions_copy_out_in_queue_order() {
+    // 128 KiB pieces, and room for both copies: nothing waits.
+    let mut dev = device(1 << 20);
+    let l = loc();
+    let mut out = vec![0u8; 300_000];
+    let src = vec![3u8; 300_000];
+    let m = [map(c"src", src.as_ptr(), src.len(), COPYIN)];
+    queue::run(&mut dev, Queue::Id(4), |d| enter(d, &l, &m)).unwrap();
+    let d = dev_of(&dev, src.as_ptr());
+    // SAFETY: out outlives the wait below.
+    queue::run(&mut dev, Queue::Id(4), |dv| unsafe {
+        dv.to_host(out.as_mut_ptr().cast(), d, out.len())
+    })
+    .unwrap();
+    let c = fake::calls();
+    let dtoh = c.iter().filter(|x| x.starts_with("dtoh_async")).count();
+    let hf = c.iter().filter(|x| *x == "host_func").count();
+    assert_eq!((dtoh, hf), (3, 3), "one DMA and one drain per piece");
+    assert!(out.iter().all(|&x| x == 0));
+    assert!(queue::test(&mut dev, Some(4)).is_ok_and(|done| !done));
+    queue::host_wait(&mut dev, None).unwrap();
+    assert!(out.iter().all(|&x| x == 3));
+}
