@@ -45,17 +45,12 @@ impl Walker<'_> {
             DirectiveKind::EnterData
             | DirectiveKind::ExitData
             | DirectiveKind::Update
+            | DirectiveKind::Wait(_)
             | DirectiveKind::Declare => {
                 // Standalone: runs where its line is, before the statement.
                 self.standalone(p);
                 self.stmt_with(s, rest);
                 Ok(())
-            }
-            // Runs where its line is, before the statement.
-            DirectiveKind::Wait(_) => {
-                let r = self.wait_directive(p);
-                self.stmt_with(s, rest);
-                r
             }
             DirectiveKind::Routine(_) => Err(Diagnostics::one(
                 Some(self.pragma_loc(p, d.kind_span.start)),
@@ -76,23 +71,6 @@ impl Walker<'_> {
             )),
         };
         self.report(r);
-    }
-
-    /// The `wait` directive: replaces its own line.
-    fn wait_directive(&mut self, p: usize) -> DResult<()> {
-        let d = &self.dirs[p].clone();
-        let asyncs = self.asyncs(p, d)?;
-        let cond = self.if_cond(p, d)?;
-        let line = self.pragmas[p].start..self.pragmas[p].end;
-        self.plan.constructs.push(Construct {
-            kind: ConstructKind::Wait { asyncs },
-            name: "wait".into(),
-            loc: self.pragma_loc(p, d.kind_span.start),
-            stmt: line,
-            cond,
-            maps: vec![],
-        });
-        Ok(())
     }
 
     fn compute(&mut self, p: usize, rest: &[usize], s: &Node<Statement>) -> DResult<()> {

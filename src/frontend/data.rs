@@ -304,6 +304,10 @@ impl Walker<'_> {
                     vec![],
                 );
             }
+            DirectiveKind::Wait(_) => {
+                let asyncs = self.asyncs(p, d)?;
+                self.push_construct(p, ConstructKind::Wait { asyncs }, line, cond, vec![]);
+            }
             DirectiveKind::Declare => {
                 let items = self.data_items(p, d)?;
                 for c in &d.clauses {

@@ -18,7 +18,7 @@ use crate::device::{lock, DeviceState};
 use crate::error::{guard, report, Failure};
 use crate::mapping::{self, IfAbsent, Ref, Site};
 use crate::present::Lookup;
-use crate::queue::{self, ASYNC_SYNC};
+use crate::queue::{self, Queue, ASYNC_SYNC};
 use std::ffi::{c_int, c_void};
 use std::ptr;
 
@@ -566,7 +566,7 @@ fn memcpy_d2d(
     };
     let loc = SrcLoc::routine(routine);
     let fail = |f: Failure| -> ! { report(&loc, &args(), &f) };
-    queue::resolve(a).unwrap_or_else(|f| fail(f));
+    let q = queue::resolve(a).unwrap_or_else(|f| fail(f));
     if bytes == 0 {
         return;
     }
@@ -590,8 +590,19 @@ fn memcpy_d2d(
         let s_addr = present_on(s, src, bytes, "source")?;
         if dev_src == dev_dst {
             let d_addr = present_on(s, dst, bytes, "destination")?;
-            return s.device_to_device(d_addr, s_addr, bytes);
+            return queue::run(s, q, |s| s.device_to_device(d_addr, s_addr, bytes));
         }
+        // Between devices the copy is synchronous: after the queue's work
+        // on both devices.
+        if let Queue::Id(n) = q {
+            queue::host_wait(s, Some(n))?;
+            if let Some(d) = rt.device(dev_dst) {
+                queue::host_wait(d, Some(n))?;
+            }
+        }
+        let s = rt
+            .device(dev_src)
+            .ok_or_else(|| Failure::new("no source device"))?;
         // Through host memory: devices of a process need not reach each other.
         let mut tmp: Vec<u8> = Vec::new();
         tmp.try_reserve_exact(bytes).map_err(|_| {

@@ -1,7 +1,7 @@
 //! Tests of async queues on the fake device ([`crate::fake`]: work queued on
 //! a stream runs only when it is waited for, as on a GPU the host would see
-//! it before the queue gets there): copies of pageable memory read at the
-//! construct and landing at the wait, data regions and enter/exit data on a
+//! it before the queue gets there): copies of pageable memory reading and
+//! writing program memory in queue order, landing at the wait, data regions and enter/exit data on a
 //! queue, device memory not reused before its queue is done with it, waits
 //! between queues, tests, and the pinned ring going round.
 
@@ -62,19 +62,17 @@ fn no_name(_: usize) -> String {
 }
 
 #[test]
-fn copies_in_read_at_the_construct_and_copies_out_land_at_the_wait() {
+fn copies_run_in_queue_order_and_copies_out_land_at_the_wait() {
     let mut dev = device(1 << 20);
     let l = loc();
-    let mut a: Vec<u32> = (0..1000).collect();
+    let a: Vec<u32> = (0..1000).collect();
     let mut b = vec![0u32; 1000];
     let maps = [
         map(c"a", a.as_ptr(), 4000, COPYIN),
         map(c"b", b.as_ptr(), 4000, COPYOUT),
     ];
     let holds = queue::run(&mut dev, Queue::Id(1), |d| begin(d, &l, &maps)).unwrap();
-    // The construct has returned: the program may not touch `a` (the spec),
-    // but the copy must have taken its bytes already (pageable memory).
-    a.fill(7);
+    // The construct has returned; its copies wait for the queue.
     let (da, db) = (dev_of(&dev, a.as_ptr()), dev_of(&dev, b.as_ptr()));
     assert_ne!(words(da, 3), vec![0, 1, 2], "nothing ran before the wait");
     // A "kernel": b = a + 1, queued on the same queue (here: run at once
@@ -196,9 +194,47 @@ fn host_functions_copy_out_in_queue_order() {
     let c = fake::calls();
     let dtoh = c.iter().filter(|x| x.starts_with("dtoh_async")).count();
     let hf = c.iter().filter(|x| *x == "host_func").count();
-    assert_eq!((dtoh, hf), (3, 3), "one DMA and one drain per piece");
+    assert_eq!(
+        (dtoh, hf),
+        (3, 6),
+        "per piece one DMA and one host copy each way (the copy in's too)"
+    );
     assert!(out.iter().all(|&x| x == 0));
     assert!(queue::test(&mut dev, Some(4)).is_ok_and(|done| !done));
     queue::host_wait(&mut dev, None).unwrap();
     assert!(out.iter().all(|&x| x == 3));
+}
+
+#[test]
+fn host_memory_is_read_and_written_in_queue_order() {
+    // update self then update device of the same memory on one queue,
+    // nothing waited for in between: the second sends what the first
+    // brought back (not what the host held when it was queued).
+    let mut dev = device(1 << 20);
+    let l = loc();
+    let mut x = vec![1u32; 50_000];
+    let m = [map(c"x", x.as_ptr(), 200_000, COPYIN)];
+    enter(&mut dev, &l, &m).unwrap();
+    let dx = dev_of(&dev, x.as_ptr());
+    let fives: Vec<u8> = std::iter::repeat_n(5u32.to_ne_bytes(), 50_000)
+        .flatten()
+        .collect();
+    // SAFETY: a local buffer, synchronous copy (a kernel's work).
+    unsafe { dev.to_device(dx, fives.as_ptr().cast(), fives.len()) }.unwrap();
+    queue::run(&mut dev, Queue::Id(7), |d| {
+        // SAFETY: x outlives the wait below.
+        unsafe { d.to_host(x.as_mut_ptr().cast(), dx, 200_000) }?;
+        // SAFETY: as above.
+        unsafe { d.to_device(dx, x.as_ptr().cast(), 200_000) }
+    })
+    .unwrap();
+    // A pointer written on the queue is the value at the call.
+    queue::run(&mut dev, Queue::Id(7), |d| {
+        d.write_pointer(dx, 0x1234_5678_9abc_def0)
+    })
+    .unwrap();
+    queue::host_wait(&mut dev, Some(7)).unwrap();
+    assert_eq!(words(dx + 8, 3), vec![5, 5, 5]);
+    assert_eq!(fake::read_device_u64(dx), 0x1234_5678_9abc_def0);
+    assert!(x.iter().all(|&v| v == 5));
 }

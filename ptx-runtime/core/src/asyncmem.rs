@@ -3,10 +3,15 @@
 //!
 //! A copy from or to page-locked memory is queued as it is. A copy from
 //! pageable memory is copied into a piece of the device's pinned ring
-//! ([`crate::ring`]) at once and DMA'd from there in queue order; a copy to
-//! pageable memory is DMA'd into a piece and then copied out by a host
-//! function queued after the DMA (so the queue has completed only when the
-//! bytes are in the program's memory). Long copies go in pieces of at most
+//! ([`crate::ring`]) by a host function queued before the DMA from the
+//! piece; a copy to pageable memory is DMA'd into a piece and then copied
+//! out by a host function queued after the DMA. Both host copies run in
+//! queue order, so program memory is read and written when the queue gets
+//! there: an `update self` followed by an `update device` of the same
+//! memory on one queue sends what the first brought back, and the queue has
+//! completed only when copied-out bytes are in the program's memory. (The
+//! runtime's own values, e.g. a pointer to attach, are copied into the
+//! piece at once: [`Fill::Now`].) Long copies go in pieces of at most
 //! [`ring::max_piece`] bytes, the host copies spread over the copy pool
 //! ([`crate::hostcopy`]). Without a ring (pinned memory not to be had) the
 //! copy waits for its queue and is done synchronously: correct, not
@@ -58,23 +63,56 @@ pub struct AsyncMem {
     pending: Vec<(u64, usize)>,
 }
 
-/// A copy out of a ring piece, run by the driver in queue order.
-struct Drain {
+/// When the bytes of a copy to the device are read from host memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fill {
+    /// When the queue gets there (program memory).
+    InOrder,
+    /// Before the call returns (a value of the runtime's, about to go).
+    Now,
+}
+
+/// A host copy into or out of a ring piece, run by the driver in queue order.
+struct HostCopy {
     dst: usize,
     src: usize,
     len: usize,
     threads: usize,
 }
 
-/// The host function of a [`Drain`] (never calls the driver).
-unsafe extern "C" fn drain(data: *mut c_void) {
+/// The host function of a [`HostCopy`] (never calls the driver).
+unsafe extern "C" fn host_copy(data: *mut c_void) {
     let _ = catch_unwind(AssertUnwindSafe(|| {
-        // SAFETY: made by Box::into_raw in copy_out_on, run once.
-        let d = unsafe { Box::from_raw(data.cast::<Drain>()) };
-        // SAFETY: the piece holds len bytes (the DMA before this function
-        // wrote them); dst is the program's, writable until the queue ends.
-        unsafe { crate::hostcopy::copy(d.dst as *mut u8, d.src as *const u8, d.len, d.threads) }
+        // SAFETY: made by Box::into_raw in queue_host_copy, run once.
+        let c = unsafe { Box::from_raw(data.cast::<HostCopy>()) };
+        // SAFETY: one side is a ring piece of len bytes lent to this copy,
+        // the other the program's memory, valid until the queue ends.
+        unsafe { crate::hostcopy::copy(c.dst as *mut u8, c.src as *const u8, c.len, c.threads) }
     }));
+}
+
+/// Queue a host copy of `len` bytes from `src` to `dst` on stream `s`.
+fn queue_host_copy(
+    d: Dev,
+    s: *mut c_void,
+    dst: usize,
+    src: usize,
+    len: usize,
+) -> Result<(), String> {
+    let threads = crate::staging::settings().threads;
+    let job = Box::into_raw(Box::new(HostCopy {
+        dst,
+        src,
+        len,
+        threads,
+    }));
+    // SAFETY: host_copy takes the box back when it runs; if it cannot be
+    // queued, the box is freed here.
+    unsafe {
+        d.plugin
+            .launch_host_func(d.ordinal, s, host_copy, job.cast())
+            .inspect_err(|_| drop(Box::from_raw(job)))
+    }
 }
 
 /// Whether event `e` of `d` has completed (an error counts as not yet:
@@ -186,22 +224,23 @@ impl DeviceState {
     }
 
     /// Queue a copy of `bytes` from host `src` to device `dst` on queue `q`
-    /// (the bytes are read before this returns when `src` is pageable).
+    /// (the bytes are read when `fill` says).
     ///
     /// # Safety
     /// `src` must be readable for `bytes` bytes (until the queue gets there
-    /// when it is page-locked).
+    /// unless `fill` is [`Fill::Now`]).
     pub(crate) unsafe fn copy_in_on(
         &mut self,
         q: u32,
         dst: u64,
         src: *const c_void,
         bytes: usize,
+        fill: Fill,
     ) -> Result<(), Failure> {
         let d = self.dev();
         let s = self.queues.stream(d, q)?;
         let fail = |e: String| Failure::with("copy to the device failed", e);
-        if self.is_pinned(src) {
+        if fill == Fill::InOrder && self.is_pinned(src) {
             // SAFETY: per the caller.
             return unsafe { d.plugin.htod_async(d.ordinal, dst, src, bytes, s) }.map_err(fail);
         }
@@ -218,10 +257,17 @@ impl DeviceState {
                 .map_err(fail);
             };
             let buf = base + at;
-            // SAFETY: the piece holds len bytes and no queued copy uses it;
-            // src readable per the caller.
+            let from = src as usize + off;
+            match fill {
+                // SAFETY: the piece holds len bytes and no queued copy uses
+                // it; src readable per the caller.
+                Fill::Now => unsafe {
+                    crate::hostcopy::copy(buf as *mut u8, from as *const u8, len, threads)
+                },
+                Fill::InOrder => queue_host_copy(d, s, buf, from, len).map_err(fail)?,
+            }
+            // SAFETY: the piece is filled before the DMA (now or in queue order).
             unsafe {
-                crate::hostcopy::copy(buf as *mut u8, src.byte_add(off).cast(), len, threads);
                 d.plugin
                     .htod_async(d.ordinal, dst + off as u64, buf as *const c_void, len, s)
                     .map_err(fail)?;
@@ -250,7 +296,6 @@ impl DeviceState {
             // SAFETY: per the caller.
             return unsafe { d.plugin.dtoh_async(d.ordinal, dst, src, bytes, s) }.map_err(fail);
         }
-        let threads = crate::staging::settings().threads;
         let max = self.asyncmem.max_piece();
         for (off, len) in crate::staging::chunks(bytes, max) {
             let Some((base, at)) = self.piece(len)? else {
@@ -263,23 +308,14 @@ impl DeviceState {
                 .map_err(fail);
             };
             let buf = base + at;
-            // SAFETY: the piece holds len bytes; the host function copies
-            // them out after the DMA, in queue order.
+            // SAFETY: the piece holds len bytes; the host copy out of it
+            // follows the DMA in queue order.
             unsafe {
                 d.plugin
                     .dtoh_async(d.ordinal, buf as *mut c_void, src + off as u64, len, s)
                     .map_err(fail)?;
-                let job = Box::into_raw(Box::new(Drain {
-                    dst: dst as usize + off,
-                    src: buf,
-                    len,
-                    threads,
-                }));
-                if let Err(e) = d.plugin.launch_host_func(d.ordinal, s, drain, job.cast()) {
-                    drop(Box::from_raw(job));
-                    return Err(fail(e));
-                }
             }
+            queue_host_copy(d, s, dst as usize + off, buf, len).map_err(fail)?;
             self.lend(q, at, len)?;
         }
         Ok(())

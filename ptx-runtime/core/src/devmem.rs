@@ -18,6 +18,7 @@
 //! [`crate::error`].
 
 use crate::alloc::RawMemory;
+use crate::asyncmem::Fill;
 use crate::device::DeviceState;
 use crate::error::Failure;
 use crate::plugin::Plugin;
@@ -265,7 +266,7 @@ impl DeviceState {
     ) -> Result<(), Failure> {
         if let Queue::Id(q) = self.queue {
             // SAFETY: per the caller.
-            return unsafe { self.copy_in_on(q, dst, src, bytes) };
+            return unsafe { self.copy_in_on(q, dst, src, bytes, Fill::InOrder) };
         }
         let (plugin, ordinal) = (self.plugin, self.ordinal);
         let threads = staging::settings().threads;
@@ -338,8 +339,13 @@ impl DeviceState {
     /// Write one pointer-sized value into device memory at `d`.
     pub fn write_pointer(&mut self, d: u64, value: u64) -> Result<(), Failure> {
         let v = value;
-        // SAFETY: a local of 8 bytes.
-        unsafe { self.to_device(d, (&v as *const u64).cast(), 8) }
+        let p = (&v as *const u64).cast();
+        match self.queue {
+            // SAFETY: a local of 8 bytes, read before the call returns.
+            Queue::Id(q) => unsafe { self.copy_in_on(q, d, p, 8, Fill::Now) },
+            // SAFETY: as above.
+            Queue::Sync => unsafe { self.to_device(d, p, 8) },
+        }
     }
 
     /// Free and total memory of the device.

@@ -175,7 +175,12 @@ pub unsafe extern "C" fn __ptxrt_launch(
             } {
                 fatal_at(&loc, &what(), Some(&kname), Some(&e));
             }
-            if q != Queue::Sync {
+            if let Queue::Id(n) = q {
+                let what = format!(
+                    "'{kname}' of the {} at {}:{}",
+                    loc.construct, loc.file, loc.line
+                );
+                dev.queues.note_kernel(n, what);
                 return;
             }
             (dev.plugin, dev.ordinal)

@@ -81,6 +81,8 @@ struct Stream {
 #[derive(Debug, Default)]
 pub struct Queues {
     streams: BTreeMap<u32, Stream>,
+    /// The last kernel queued on each queue, as messages name it.
+    last_kernel: BTreeMap<u32, String>,
     /// Events made and not in use.
     free_events: Vec<usize>,
 }
@@ -118,6 +120,23 @@ impl Queues {
             },
         );
         Ok(s)
+    }
+
+    /// Remember `what` as the last kernel queued on `q` (for the message
+    /// when the queue fails).
+    pub fn note_kernel(&mut self, q: u32, what: String) {
+        self.last_kernel.insert(q, what);
+    }
+
+    /// Why queue `q` failed: `error`, naming the last kernel queued on it.
+    pub fn failed(&self, q: u32, error: String) -> Failure {
+        match self.last_kernel.get(&q) {
+            Some(k) => Failure::with(
+                format!("async queue {q} failed (its last kernel: {k})"),
+                error,
+            ),
+            None => Failure::with(format!("async queue {q} failed"), error),
+        }
     }
 
     /// The stream of queue `q` if it was ever used.
@@ -220,7 +239,7 @@ pub fn host_wait(dev: &mut DeviceState, w: Option<u32>) -> Result<(), Failure> {
         if let Some(s) = dev.queues.existing(q) {
             // SAFETY: a stream of this device.
             unsafe { d.plugin.stream_synchronize(d.ordinal, s) }
-                .map_err(|e| Failure::with(format!("async queue {q} failed"), e))?;
+                .map_err(|e| dev.queues.failed(q, e))?;
         }
     }
     dev.reclaim()
@@ -245,8 +264,13 @@ pub fn host_wait_unlocked(ordinal: i32, w: Option<u32>) -> Result<(), Failure> {
     for (q, s) in streams {
         // SAFETY: a stream of this device (streams are destroyed only at
         // shutdown, which a program must not do while it waits).
-        unsafe { d.plugin.stream_synchronize(d.ordinal, s as *mut c_void) }
-            .map_err(|e| Failure::with(format!("async queue {q} failed"), e))?;
+        if let Err(e) = unsafe { d.plugin.stream_synchronize(d.ordinal, s as *mut c_void) } {
+            let mut rt = crate::device::lock();
+            return Err(match rt.device(ordinal) {
+                Some(dev) => dev.queues.failed(q, e),
+                None => Failure::with(format!("async queue {q} failed"), e),
+            });
+        }
     }
     match crate::device::lock().device(ordinal) {
         Some(dev) => dev.reclaim(),
@@ -280,7 +304,7 @@ pub fn test(dev: &mut DeviceState, q: Option<u32>) -> Result<bool, Failure> {
         if let Some(s) = dev.queues.existing(x) {
             // SAFETY: a stream of this device.
             let done = unsafe { d.plugin.stream_query(d.ordinal, s) }
-                .map_err(|e| Failure::with(format!("async queue {x} failed"), e))?;
+                .map_err(|e| dev.queues.failed(x, e))?;
             if !done {
                 return Ok(false);
             }
