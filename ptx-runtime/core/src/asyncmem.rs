@@ -1,17 +1,20 @@
 //! Memory work queued on an async queue: copies between host and device
 //! memory, zeroing, device copies, and frees that wait for the queue.
 //!
-//! A copy from or to page-locked memory is queued as it is. A copy from
-//! pageable memory is copied into a piece of the device's pinned ring
-//! ([`crate::ring`]) by a host function queued before the DMA from the
-//! piece; a copy to pageable memory is DMA'd into a piece and then copied
-//! out by a host function queued after the DMA. Both host copies run in
-//! queue order, so program memory is read and written when the queue gets
-//! there: an `update self` followed by an `update device` of the same
-//! memory on one queue sends what the first brought back, and the queue has
-//! completed only when copied-out bytes are in the program's memory. (The
-//! runtime's own values, e.g. a pointer to attach, are copied into the
-//! piece at once: [`Fill::Now`].) Long copies go in pieces of at most
+//! A copy from or to page-locked memory is queued as it is. A copy to
+//! pageable memory is DMA'd into a piece of the device's pinned ring
+//! ([`crate::ring`]) and then copied out by a host function queued after
+//! the DMA, so the queue has completed only when the bytes are in the
+//! program's memory. A copy from pageable memory is copied into a piece and
+//! DMA'd from there; program memory must be read as the queue finds it, so
+//! when a queued copy out still writes those bytes (an `update self` then
+//! an `update device` of the same memory on one queue) the copy into the
+//! piece is a host function queued before the DMA, and otherwise (nothing
+//! queued can change those bytes) the calling thread makes it at once,
+//! while the device works: the driver runs every host function on one
+//! thread, which would serialise the copies of all queues. (The runtime's
+//! own values, e.g. a pointer to attach, are always copied at once:
+//! [`Fill::Now`].) Long copies go in pieces of at most
 //! [`ring::max_piece`] bytes, the host copies spread over the copy pool
 //! ([`crate::hostcopy`]). Without a ring (pinned memory not to be had) the
 //! copy waits for its queue and is done synchronously: correct, not
@@ -203,13 +206,30 @@ impl DeviceState {
         Ok(Some((base, off)))
     }
 
-    /// Lend the ring piece at `off` to the work queued on `s` so far.
-    fn lend(&mut self, q: u32, off: usize, len: usize) -> Result<(), Failure> {
+    /// Lend the ring piece at `off` to the work queued on queue `q` so far
+    /// (which writes program memory `writes`, when it copies out).
+    fn lend(
+        &mut self,
+        q: u32,
+        off: usize,
+        len: usize,
+        writes: (usize, usize),
+    ) -> Result<(), Failure> {
         let e = self.queues.mark(self.dev(), q)?;
         if let RingState::Ready { ring, .. } = &mut self.asyncmem.ring {
-            ring.lend(off, len, e);
+            ring.lend(off, len, e, writes);
         }
         Ok(())
+    }
+
+    /// Whether a queued copy out, not completed yet, writes program
+    /// memory in `[a, b)`.
+    fn writes_pending(&self, a: usize, b: usize) -> bool {
+        let d = self.dev();
+        match &self.asyncmem.ring {
+            RingState::Ready { ring, .. } => ring.writes_pending(a, b, &mut |e| done(d, e)),
+            _ => false,
+        }
     }
 
     /// No ring: wait for queue `q`, so that a synchronous copy keeps its order.
@@ -258,13 +278,16 @@ impl DeviceState {
             };
             let buf = base + at;
             let from = src as usize + off;
-            match fill {
+            // Program memory that no queued copy out still writes has the
+            // bytes the queue would read: copied now, by this thread, while
+            // the device works (a queue's host copies all run on one driver
+            // thread); else in queue order.
+            if fill == Fill::Now || !self.writes_pending(from, from + len) {
                 // SAFETY: the piece holds len bytes and no queued copy uses
                 // it; src readable per the caller.
-                Fill::Now => unsafe {
-                    crate::hostcopy::copy(buf as *mut u8, from as *const u8, len, threads)
-                },
-                Fill::InOrder => queue_host_copy(d, s, buf, from, len).map_err(fail)?,
+                unsafe { crate::hostcopy::copy(buf as *mut u8, from as *const u8, len, threads) }
+            } else {
+                queue_host_copy(d, s, buf, from, len).map_err(fail)?;
             }
             // SAFETY: the piece is filled before the DMA (now or in queue order).
             unsafe {
@@ -272,7 +295,7 @@ impl DeviceState {
                     .htod_async(d.ordinal, dst + off as u64, buf as *const c_void, len, s)
                     .map_err(fail)?;
             }
-            self.lend(q, at, len)?;
+            self.lend(q, at, len, (0, 0))?;
         }
         Ok(())
     }
@@ -315,8 +338,9 @@ impl DeviceState {
                     .dtoh_async(d.ordinal, buf as *mut c_void, src + off as u64, len, s)
                     .map_err(fail)?;
             }
-            queue_host_copy(d, s, dst as usize + off, buf, len).map_err(fail)?;
-            self.lend(q, at, len)?;
+            let to = dst as usize + off;
+            queue_host_copy(d, s, to, buf, len).map_err(fail)?;
+            self.lend(q, at, len, (to, to + len))?;
         }
         Ok(())
     }

@@ -47,12 +47,14 @@ pub fn ring_bytes() -> usize {
     })
 }
 
-/// A piece lent out: its bytes and the event that says it is free again.
+/// A piece lent out: its bytes, the event that says it is free again, and
+/// the program memory a copy out of it writes (empty: none).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Piece {
     start: usize,
     len: usize,
     event: usize,
+    writes: (usize, usize),
 }
 
 /// The bookkeeping of a ring of `size` bytes.
@@ -121,13 +123,23 @@ impl Ring {
         }
     }
 
-    /// Lend the piece at `start` of `len` bytes until `event` completes.
-    pub fn lend(&mut self, start: usize, len: usize, event: usize) {
+    /// Lend the piece at `start` of `len` bytes until `event` completes;
+    /// `writes`: the program memory `[a, b)` its copy out writes (empty
+    /// for a copy in).
+    pub fn lend(&mut self, start: usize, len: usize, event: usize, writes: (usize, usize)) {
         self.live.push_back(Piece {
             start,
             len: len.next_multiple_of(ALIGN).min(self.size),
             event,
+            writes,
         });
+    }
+
+    /// Whether a copy out not yet `done` writes program memory in `[a, b)`.
+    pub fn writes_pending(&self, a: usize, b: usize, done: &mut dyn FnMut(usize) -> bool) -> bool {
+        self.live
+            .iter()
+            .any(|p| p.writes.0 < b && a < p.writes.1 && !done(p.event))
     }
 
     /// Forget every piece (after waiting for all of them), giving each
@@ -178,22 +190,22 @@ mod tests {
         let done = RefCell::new(vec![]);
         let waited = RefCell::new(vec![]);
         let a = take(&mut r, 1000, &done, &waited); // 0..1024
-        r.lend(a, 1000, 1);
+        r.lend(a, 1000, 1, (0, 0));
         let b = take(&mut r, 2048, &done, &waited); // 1024..3072
-        r.lend(b, 2048, 2);
+        r.lend(b, 2048, 2, (0, 0));
         let c = take(&mut r, 1024, &done, &waited); // 3072..4096: fits
-        r.lend(c, 1024, 3);
+        r.lend(c, 1024, 3, (0, 0));
         assert_eq!((a, b, c), (0, 1024, 3072));
         assert!(waited.borrow().is_empty());
         // Nothing left before the end: wrap to 0, which piece 1 holds.
         let d = take(&mut r, 1024, &done, &waited);
-        r.lend(d, 1024, 4);
+        r.lend(d, 1024, 4, (0, 0));
         assert_eq!(d, 0);
         assert_eq!(*waited.borrow(), vec![1]);
         // Piece 2 completed: given back without waiting, and reused.
         done.borrow_mut().push(2);
         let e = take(&mut r, 2048, &done, &waited);
-        r.lend(e, 2048, 5);
+        r.lend(e, 2048, 5, (0, 0));
         assert_eq!(e, 1024);
         assert_eq!(*waited.borrow(), vec![1]);
         // The whole ring: waits for the others, oldest first.
@@ -221,12 +233,30 @@ mod tests {
             let end = off + len.next_multiple_of(ALIGN);
             assert!(end <= 1 << 16);
             assert!(live.iter().all(|&(s, n, _)| end <= s || s + n <= off));
-            r.lend(off, len, ev);
+            r.lend(off, len, ev, (0, 0));
             live.push((off, len.next_multiple_of(ALIGN), ev));
             if x.is_multiple_of(3) {
                 done.borrow_mut().push(ev.saturating_sub(3));
             }
         }
+    }
+
+    #[test]
+    fn pending_writes_of_copies_out() {
+        let mut r = Ring::new(4096);
+        let done = RefCell::new(vec![]);
+        let waited = RefCell::new(vec![]);
+        let a = take(&mut r, 512, &done, &waited);
+        r.lend(a, 512, 1, (1000, 1512));
+        let b = take(&mut r, 512, &done, &waited);
+        r.lend(b, 512, 2, (0, 0));
+        let mut is_done = |e| done.borrow().contains(&e);
+        assert!(r.writes_pending(1500, 1600, &mut is_done));
+        assert!(!r.writes_pending(1512, 2000, &mut is_done));
+        assert!(!r.writes_pending(0, 999, &mut is_done));
+        done.borrow_mut().push(1);
+        let mut is_done = |e| done.borrow().contains(&e);
+        assert!(!r.writes_pending(1500, 1600, &mut is_done));
     }
 
     #[test]
