@@ -1,5 +1,5 @@
 //! Diagnostics: `file:line:col: error: message`, the source line and a caret,
-//! like gcc and clang print them.
+//! like gcc and clang print them (in their colours on a terminal).
 //!
 //! Owns: [`Diagnostic`], [`Severity`], [`Diagnostics`] (the error type of every
 //! compile stage, so a stage can report all its errors at once) and rendering.
@@ -50,35 +50,46 @@ impl Diagnostic {
     }
 
     /// Renders the message with the source line and a caret under the column
-    /// (when the file can be read), the way gcc does.
-    pub fn render(&self) -> String {
+    /// (when the file can be read), the way gcc does; `colour`: with gcc's
+    /// colours (bold position, red error, magenta warning, cyan note,
+    /// green caret).
+    pub fn render(&self, colour: bool) -> String {
         let mut out = String::new();
-        self.render_into(&mut out);
+        self.render_into(&mut out, colour);
         for n in &self.notes {
-            n.render_into(&mut out);
+            n.render_into(&mut out, colour);
         }
         out
     }
 
-    fn render_into(&self, out: &mut String) {
-        let sev = match self.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Note => "note",
+    fn render_into(&self, out: &mut String, colour: bool) {
+        let (sev, hue) = match self.severity {
+            Severity::Error => ("error", "31"),
+            Severity::Warning => ("warning", "35"),
+            Severity::Note => ("note", "36"),
         };
+        let paint = |code: &str, text: &str| {
+            if colour {
+                format!("\x1b[{code}m{text}\x1b[0m")
+            } else {
+                text.to_string()
+            }
+        };
+        let sev = paint(&format!("1;{hue}"), &format!("{sev}:"));
         match &self.loc {
             Some(loc) => {
-                out.push_str(&format!("{loc}: {sev}: {}\n", self.message));
+                let at = paint("1", &format!("{loc}:"));
+                out.push_str(&format!("{at} {sev} {}\n", self.message));
                 if let Some(line) = source_line(loc) {
                     let caret: String = line
                         .chars()
                         .take(loc.col.saturating_sub(1) as usize)
                         .map(|c| if c == '\t' { '\t' } else { ' ' })
                         .collect();
-                    out.push_str(&format!(" {line}\n {caret}^\n"));
+                    out.push_str(&format!(" {line}\n {caret}{}\n", paint("1;32", "^")));
                 }
             }
-            None => out.push_str(&format!("accc: {sev}: {}\n", self.message)),
+            None => out.push_str(&format!("{} {sev} {}\n", paint("1", "accc:"), self.message)),
         }
     }
 }
@@ -98,6 +109,11 @@ fn source_line(loc: &SrcLoc) -> Option<String> {
 pub struct Diagnostics(pub Vec<Diagnostic>);
 
 impl Diagnostics {
+    /// All of them, rendered ([`Diagnostic::render`]).
+    pub fn render(&self, colour: bool) -> String {
+        self.0.iter().map(|d| d.render(colour)).collect()
+    }
+
     /// One error.
     pub fn one(loc: Option<SrcLoc>, message: impl Into<String>) -> Diagnostics {
         Diagnostics(vec![Diagnostic::error(loc, message)])
@@ -112,10 +128,7 @@ impl From<Diagnostic> for Diagnostics {
 
 impl fmt::Display for Diagnostics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for d in &self.0 {
-            write!(f, "{}", d.render())?;
-        }
-        Ok(())
+        write!(f, "{}", self.render(false))
     }
 }
 

@@ -1,18 +1,53 @@
 //! The command line: cc-compatible flags sorted by the phase that needs them,
-//! and accc's own `--` options (parsed with clap).
+//! the OpenACC switches of other compilers, and accc's own `--` options
+//! (parsed with clap).
 //!
-//! Owns: [`Args`] and [`parse`]. May call: nothing else in accc.
+//! Owns: [`Args`], [`parse`] and the text of `--help` and `--version`.
+//! May call: nothing else in accc.
 
 use clap::Parser;
 use std::path::PathBuf;
+
+/// What `--help` says after accc's own options: every cc flag a Makefile
+/// may pass, and the switches of other OpenACC compilers.
+const CC_HELP: &str = "\
+Inputs, as cc: .c sources (or any file after -x c); .o, .a, .so and other files go to the link.
+
+C compiler flags (as cc):
+  -c                  compile to an object file (with -o FILE, or SOURCE.o)
+  -S                  compile to assembly: SOURCE.s (host) and SOURCE.ptx (device code)
+  -E                  preprocess only (-M, -MM: print make dependencies)
+  -o FILE             output file (a.out when linking)
+  -I DIR, -D NAME[=V], -U NAME, -include FILE, -isystem DIR    preprocessor
+  -MD, -MMD, -MF FILE, -MT TARGET, -MQ TARGET, -MP             dependency files for make
+  -L DIR, -l LIB, -Wl,OPT, -shared, -static, -pthread           link
+  -O0 -O1 -O2 -O3 -Os -Oz -Og -Ofast   optimisation (host and device code)
+  -g, -std=STD, -W..., -w, -f..., -m..., -Wa,OPT, -x LANG, -fPIC    given to the host compiler
+  -fdiagnostics-color[=always|never|auto]   colour in accc's diagnostics (auto: on a terminal)
+  -v                  print the commands accc runs
+  Other flags are given to the host compiler unchanged.
+
+OpenACC switches of other compilers (accepted):
+  -fopenacc, -acc, -acc=gpu      compile OpenACC for the GPU (always on)
+  -acc=host, -acc=multicore, -ta=host    compile for the host only: compute constructs run
+                                 on the host (multicore: on one host thread for now)
+  -gpu=ccXY[,…], -ta=tesla:ccXY[,…]     GPU architecture sm_XY (as --gpu-arch)
+  -Minfo, -Minfo=accel           remarks: data movement, loop schedules (as --remarks)
+  -fast                          -O3
+  -foffload=…                    ignored
+
+Environment: ACCC_HOST_CC (host compiler, default cc), ACCC_PTXAS, ACCC_LIBDEVICE,
+ACCC_INCLUDE; at run time ACC_DEVICE_TYPE, ACC_DEVICE_NUM, PTXRT_NOTIFY=1 (one line per
+launch and transfer), PTXRT_TIME=1 (a profile per construct at exit), PTXRT_DEBUG=1.";
 
 /// accc's own options (everything else on the command line is a cc flag).
 #[derive(Parser, Debug, Default)]
 #[command(
     name = "accc",
-    version,
-    about = "An OpenACC compiler for C targeting NVIDIA GPUs",
-    disable_help_flag = false
+    override_usage = "accc [options] file...",
+    about = "An OpenACC 3.3 compiler for C targeting NVIDIA GPUs: a drop-in cc",
+    after_help = CC_HELP,
+    disable_version_flag = true
 )]
 pub struct Own {
     /// Stop after producing this form and write it to -o (or stdout): the
@@ -20,7 +55,7 @@ pub struct Own {
     #[arg(long, value_parser = ["ir", "llvm", "ptx", "host-c"])]
     pub emit: Option<String>,
     /// GPU architecture of the embedded cubin and the PTX target.
-    #[arg(long = "gpu-arch", default_value = "sm_90")]
+    #[arg(long = "gpu-arch", default_value = DEFAULT_ARCH)]
     pub gpu_arch: String,
     /// Keep intermediate files (their paths are printed).
     #[arg(long)]
@@ -28,10 +63,53 @@ pub struct Own {
     /// Print the commands accc runs.
     #[arg(short = 'v')]
     pub verbose: bool,
-    /// Print what accc decided for each loop of every compute region (also
-    /// -Minfo, -Minfo=accel).
+    /// Print what accc decided for each compute region: data movement,
+    /// loop schedules, loops not parallelised and why (also -Minfo,
+    /// -Minfo=accel).
     #[arg(long)]
     pub remarks: bool,
+    /// Print accc's version, its LLVM and its default GPU architecture.
+    #[arg(long)]
+    pub version: bool,
+}
+
+/// The GPU architecture when none is asked for.
+pub const DEFAULT_ARCH: &str = "sm_90";
+
+/// Where compute constructs run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Target {
+    /// On the GPU (host fallback when there is none).
+    #[default]
+    Gpu,
+    /// Only on the host (`-acc=host`, `-acc=multicore`, `-ta=host`).
+    Host,
+}
+
+/// Colour in diagnostics.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Colour {
+    /// On a terminal (and without `NO_COLOR`).
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+/// The make-dependency flags (`-M…`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Deps {
+    /// `-MD` or `-MMD` (`-MMD`: without system headers): a `.d` file as a
+    /// side effect of compiling.
+    pub side_file: Option<&'static str>,
+    /// `-M` or `-MM`: the dependencies are the output (implies -E).
+    pub only: Option<&'static str>,
+    /// `-MF FILE`.
+    pub file: Option<String>,
+    /// `-MT`/`-MQ` targets, as flag and value.
+    pub targets: Vec<(String, String)>,
+    /// `-MP`, `-MG`: given as they are.
+    pub extra: Vec<String>,
 }
 
 /// What a cc-style command line asks for.
@@ -42,7 +120,9 @@ pub struct Args {
     pub output: Option<PathBuf>,
     /// `-c`: compile only.
     pub compile_only: bool,
-    /// `-E`: preprocess only.
+    /// `-S`: compile to assembly.
+    pub assemble_only: bool,
+    /// `-E` (or `-M`/`-MM`): preprocess only.
     pub preprocess_only: bool,
     /// C sources to compile.
     pub sources: Vec<PathBuf>,
@@ -56,12 +136,39 @@ pub struct Args {
     pub link: Vec<String>,
     /// Optimisation level for device code (0..3).
     pub opt_level: u8,
+    pub deps: Deps,
+    pub target: Target,
+    pub colour: Colour,
+    /// `-w`: no warnings.
+    pub no_warnings: bool,
 }
 
 /// Options taking a separate argument.
 const WITH_ARG: &[&str] = &[
-    "-I", "-D", "-U", "-include", "-o", "-L", "-l", "-x", "-MF", "-MT", "-MQ", "-isystem",
+    "-I",
+    "-D",
+    "-U",
+    "-include",
+    "-o",
+    "-L",
+    "-l",
+    "-x",
+    "-MF",
+    "-MT",
+    "-MQ",
+    "-isystem",
+    "-imacros",
+    "-iquote",
+    "-idirafter",
 ];
+
+/// The `sm_XY` of a `ccXY` in a comma list (`-gpu=cc90,fastmath`).
+fn cc_arch(list: &str) -> Option<String> {
+    list.split([',', ':'])
+        .filter_map(|o| o.strip_prefix("cc"))
+        .find(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()))
+        .map(|v| format!("sm_{v}"))
+}
 
 /// Parses the command line (without the program name).
 pub fn parse(argv: &[String]) -> Result<Args, String> {
@@ -70,6 +177,9 @@ pub fn parse(argv: &[String]) -> Result<Args, String> {
         ..Args::default()
     };
     let mut own = vec!["accc".to_string()];
+    let mut arch: Option<String> = None;
+    // `-x c` makes the following files C sources; `-x none` undoes it.
+    let mut lang_c = false;
     let mut i = 0;
     while i < argv.len() {
         let arg = &argv[i];
@@ -85,11 +195,23 @@ pub fn parse(argv: &[String]) -> Result<Args, String> {
             let v = next(&mut i)?;
             match arg.as_str() {
                 "-o" => a.output = Some(PathBuf::from(v)),
-                "-I" | "-D" | "-U" | "-include" | "-isystem" => {
+                "-I" | "-D" | "-U" | "-include" | "-isystem" | "-imacros" | "-iquote"
+                | "-idirafter" => {
                     a.cpp_flags.push(arg.clone());
                     a.cpp_flags.push(v);
                 }
                 "-L" | "-l" => a.link.push(format!("{arg}{v}")),
+                "-MF" => a.deps.file = Some(v),
+                "-MT" | "-MQ" => a.deps.targets.push((arg.clone(), v)),
+                "-x" => match v.as_str() {
+                    "c" | "c-header" | "cpp-output" => lang_c = true,
+                    "none" => lang_c = false,
+                    other => {
+                        return Err(format!(
+                            "language '{other}' is not supported (accc compiles C)"
+                        ))
+                    }
+                },
                 _ => {
                     a.cc_flags.push(arg.clone());
                     a.cc_flags.push(v);
@@ -99,8 +221,26 @@ pub fn parse(argv: &[String]) -> Result<Args, String> {
             a.output = Some(PathBuf::from(o));
         } else if arg == "-c" {
             a.compile_only = true;
+        } else if arg == "-S" {
+            a.assemble_only = true;
         } else if arg == "-E" {
             a.preprocess_only = true;
+        } else if arg == "-w" {
+            a.no_warnings = true;
+            a.cc_flags.push(arg.clone());
+        } else if matches!(arg.as_str(), "-MD" | "-MMD") {
+            a.deps.side_file = Some(if arg == "-MD" { "-MD" } else { "-MMD" });
+        } else if matches!(arg.as_str(), "-M" | "-MM") {
+            a.deps.only = Some(if arg == "-M" { "-M" } else { "-MM" });
+            a.preprocess_only = true;
+        } else if matches!(arg.as_str(), "-MP" | "-MG") {
+            a.deps.extra.push(arg.clone());
+        } else if let Some(f) = arg.strip_prefix("-MF") {
+            a.deps.file = Some(f.to_string());
+        } else if let Some(t) = arg.strip_prefix("-MT").or_else(|| arg.strip_prefix("-MQ")) {
+            a.deps.targets.push((arg[..3].to_string(), t.to_string()));
+        } else if let Some(l) = arg.strip_prefix("-x") {
+            lang_c = matches!(l, "c" | "c-header" | "cpp-output");
         } else if arg.starts_with("-I") || arg.starts_with("-D") || arg.starts_with("-U") {
             a.cpp_flags.push(arg.clone());
         } else if arg.starts_with("-l")
@@ -108,28 +248,56 @@ pub fn parse(argv: &[String]) -> Result<Args, String> {
             || arg.starts_with("-Wl,")
             || arg == "-shared"
             || arg == "-static"
+            || arg == "-rdynamic"
         {
             a.link.push(arg.clone());
         } else if let Some(o) = arg.strip_prefix("-O") {
             a.opt_level = match o {
                 "0" => 0,
-                "1" => 1,
-                "" | "2" | "s" | "z" | "g" => 2,
+                "1" | "g" => 1,
+                "" | "2" | "s" | "z" => 2,
                 _ => 3,
             };
             a.cc_flags.push(arg.clone());
+        } else if arg == "-fast" {
+            a.opt_level = 3;
+            a.cc_flags.push("-O3".into());
         } else if arg == "-Minfo"
             || arg
                 .strip_prefix("-Minfo=")
                 .is_some_and(|v| v.split(',').any(|k| matches!(k, "accel" | "all" | "par")))
         {
             own.push("--remarks".into());
-        } else if matches!(arg.as_str(), "-acc" | "-fopenacc" | "-fast")
-            || arg.starts_with("-acc=")
-            || arg.starts_with("-ta=")
-            || arg.starts_with("-gpu=")
+        } else if let Some(t) = arg
+            .strip_prefix("-acc=")
+            .or_else(|| arg.strip_prefix("-ta="))
+        {
+            for opt in t.split(',') {
+                match opt.split(':').next().unwrap_or("") {
+                    "host" | "multicore" => a.target = Target::Host,
+                    "gpu" | "tesla" | "nvidia" => a.target = Target::Gpu,
+                    _ => {}
+                }
+            }
+            if let Some(s) = cc_arch(t) {
+                arch = Some(s);
+            }
+        } else if let Some(g) = arg.strip_prefix("-gpu=") {
+            if let Some(s) = cc_arch(g) {
+                arch = Some(s);
+            }
+        } else if arg == "-fdiagnostics-color" || arg == "-fdiagnostics-color=always" {
+            a.colour = Colour::Always;
+            a.cc_flags.push(arg.clone());
+        } else if arg == "-fno-diagnostics-color" || arg == "-fdiagnostics-color=never" {
+            a.colour = Colour::Never;
+            a.cc_flags.push(arg.clone());
+        } else if arg == "-fdiagnostics-color=auto" {
+            a.colour = Colour::Auto;
+        } else if matches!(arg.as_str(), "-acc" | "-fopenacc")
             || arg.starts_with("-Minfo=")
             || arg.starts_with("-foffload")
+            || arg.starts_with("-fopenacc-dim")
         {
             // OpenACC switches of other compilers: accc always compiles OpenACC.
         } else if arg == "-pthread" {
@@ -137,7 +305,7 @@ pub fn parse(argv: &[String]) -> Result<Args, String> {
             a.link.push(arg.clone());
         } else if arg.starts_with('-') && arg.len() > 1 {
             a.cc_flags.push(arg.clone());
-        } else if arg.ends_with(".c") {
+        } else if lang_c || arg.ends_with(".c") {
             a.sources.push(PathBuf::from(arg));
         } else {
             a.link.push(arg.clone());
@@ -145,5 +313,111 @@ pub fn parse(argv: &[String]) -> Result<Args, String> {
         i += 1;
     }
     a.own = Own::try_parse_from(&own).map_err(|e| e.to_string())?;
+    if let Some(s) = arch {
+        if !own.iter().any(|o| o.starts_with("--gpu-arch")) {
+            a.own.gpu_arch = s;
+        }
+    }
     Ok(a)
+}
+
+/// The text of `--version`: accc's version, the OpenACC version, the LLVM
+/// the device code goes through, and the default GPU architecture.
+pub fn version_text(llvm: (u32, u32, u32), openacc: u32) -> String {
+    format!(
+        "accc {} (OpenACC 3.3, _OPENACC={openacc})\nLLVM {}.{}.{} (NVPTX back end)\ndefault GPU architecture: {DEFAULT_ARCH}\n",
+        env!("CARGO_PKG_VERSION"),
+        llvm.0,
+        llvm.1,
+        llvm.2
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(args: &[&str]) -> Args {
+        let v: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        parse(&v).unwrap()
+    }
+
+    #[test]
+    fn inputs_go_where_cc_sends_them() {
+        let a = p(&[
+            "-O2",
+            "x.c",
+            "y.o",
+            "libz.a",
+            "-lm",
+            "-L/l",
+            "z.so",
+            "-Wl,-rpath,/r",
+        ]);
+        assert_eq!(a.sources, vec![PathBuf::from("x.c")]);
+        assert_eq!(
+            a.link,
+            ["y.o", "libz.a", "-lm", "-L/l", "z.so", "-Wl,-rpath,/r"]
+        );
+        assert_eq!(a.opt_level, 2);
+        let a = p(&["-x", "c", "prog.src", "-x", "none", "other.src"]);
+        assert_eq!(a.sources, vec![PathBuf::from("prog.src")]);
+        assert_eq!(a.link, ["other.src"]);
+        assert!(parse(&["-x".into(), "c++".into(), "a.cc".into()]).is_err());
+    }
+
+    #[test]
+    fn dependency_flags() {
+        let a = p(&["-c", "-MD", "-MF", "x.d", "-MT", "obj/x.o", "-MP", "x.c"]);
+        assert_eq!(a.deps.side_file, Some("-MD"));
+        assert_eq!(a.deps.file.as_deref(), Some("x.d"));
+        assert_eq!(a.deps.targets, vec![("-MT".into(), "obj/x.o".into())]);
+        assert_eq!(a.deps.extra, ["-MP"]);
+        assert!(a.cc_flags.is_empty());
+        let a = p(&["-MM", "-MFdeps", "x.c"]);
+        assert!(a.preprocess_only);
+        assert_eq!(a.deps.only, Some("-MM"));
+        assert_eq!(a.deps.file.as_deref(), Some("deps"));
+    }
+
+    #[test]
+    fn other_compilers_switches() {
+        let a = p(&[
+            "-acc=gpu",
+            "-gpu=cc80,fastmath",
+            "-Minfo=accel",
+            "-fast",
+            "x.c",
+        ]);
+        assert_eq!(a.own.gpu_arch, "sm_80");
+        assert!(a.own.remarks);
+        assert_eq!(a.opt_level, 3);
+        assert_eq!(a.target, Target::Gpu);
+        let a = p(&["-ta=tesla:cc70", "x.c"]);
+        assert_eq!(a.own.gpu_arch, "sm_70");
+        assert_eq!(p(&["-acc=host", "x.c"]).target, Target::Host);
+        assert_eq!(p(&["-acc=multicore", "x.c"]).target, Target::Host);
+        assert_eq!(p(&["-fopenacc", "-acc", "x.c"]).own.gpu_arch, DEFAULT_ARCH);
+        // --gpu-arch wins over -gpu=.
+        assert_eq!(
+            p(&["-gpu=cc80", "--gpu-arch=sm_90a", "x.c"]).own.gpu_arch,
+            "sm_90a"
+        );
+        let a = p(&["-mcmodel=medium", "-fPIC", "-std=c99", "-Wall", "-w", "x.c"]);
+        assert_eq!(
+            a.cc_flags,
+            ["-mcmodel=medium", "-fPIC", "-std=c99", "-Wall", "-w"]
+        );
+        assert!(a.no_warnings);
+    }
+
+    #[test]
+    fn colour_and_version() {
+        assert_eq!(p(&["-fdiagnostics-color", "x.c"]).colour, Colour::Always);
+        assert_eq!(p(&["-fno-diagnostics-color", "x.c"]).colour, Colour::Never);
+        assert_eq!(p(&["x.c"]).colour, Colour::Auto);
+        assert!(p(&["--version"]).own.version);
+        let v = version_text((22, 1, 0), 202211);
+        assert!(v.contains("LLVM 22.1.0") && v.contains("sm_90") && v.contains("202211"));
+    }
 }

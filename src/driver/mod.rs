@@ -12,7 +12,7 @@ use crate::codegen::{embed, host, nvptx};
 use crate::diag::Diagnostics;
 use crate::frontend;
 use anyhow::{anyhow, bail, Context, Result};
-use args::Args;
+use args::{Args, Colour, Target};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use tools::Tools;
@@ -38,8 +38,8 @@ pub fn main(argv: &[String]) -> i32 {
     let args = match args::parse(argv) {
         Ok(a) => a,
         Err(e) => {
-            // clap's own --help/--version output is printed as is.
-            if e.starts_with("Usage") || e.contains("accc ") && !e.contains("error") {
+            // clap's own --help output is printed as is.
+            if e.contains("Usage:") && !e.starts_with("error") {
                 print!("{e}");
                 return 0;
             }
@@ -47,6 +47,13 @@ pub fn main(argv: &[String]) -> i32 {
             return 1;
         }
     };
+    if args.own.version {
+        print!(
+            "{}",
+            args::version_text(inkwell::support::get_llvm_version(), OPENACC_VERSION)
+        );
+        return 0;
+    }
     match run(&args) {
         Ok(()) => 0,
         Err(e) if e.is::<Reported>() => 1,
@@ -69,8 +76,22 @@ fn run(args: &Args) -> Result<()> {
     let tools = Tools::find();
     if args.preprocess_only {
         for s in &args.sources {
-            let text = preprocess(&tools, args, s)?;
+            let obj = object_name(args, s);
+            let text = preprocess(&tools, args, s, &obj)?;
             write_out(args.output.as_deref(), text.as_bytes())?;
+        }
+        return Ok(());
+    }
+    if args.assemble_only {
+        if args.output.is_some() && args.sources.len() > 1 {
+            bail!("cannot specify -o with -S and multiple files");
+        }
+        for s in &args.sources {
+            let out = match &args.output {
+                Some(o) => o.clone(),
+                None => PathBuf::from(s.file_stem().unwrap_or_default()).with_extension("s"),
+            };
+            compile(&tools, args, s, Some(&out))?;
         }
         return Ok(());
     }
@@ -116,8 +137,48 @@ fn run_cmd(cmd: &mut Command, verbose: bool) -> Result<std::process::Output> {
         .with_context(|| format!("cannot run {:?}", cmd.get_program()))
 }
 
-/// Preprocesses `src` with the host compiler (`-E -fopenacc`).
-fn preprocess(tools: &Tools, args: &Args, src: &Path) -> Result<String> {
+/// The object file compiling `src` makes (the target of its make
+/// dependencies): `-o` with `-c`, else SOURCE.o.
+fn object_name(args: &Args, src: &Path) -> PathBuf {
+    match &args.output {
+        Some(o) if args.compile_only && args.sources.len() == 1 => o.clone(),
+        _ => PathBuf::from(src.file_stem().unwrap_or_default()).with_extension("o"),
+    }
+}
+
+/// The `-M…` flags of the preprocessor for `src`, whose object is `obj`
+/// (as cc: `-MD` writes OBJ.d unless `-MF` says where, the target is the
+/// object unless `-MT`/`-MQ` say otherwise).
+fn dep_flags(args: &Args, obj: &Path) -> Vec<String> {
+    let d = &args.deps;
+    let mut v = vec![];
+    if let Some(only) = d.only {
+        v.push(only.to_string());
+        if let Some(f) = &d.file {
+            v.extend(["-MF".to_string(), f.clone()]);
+        }
+    } else if let Some(side) = d.side_file {
+        let file = d
+            .file
+            .clone()
+            .unwrap_or_else(|| obj.with_extension("d").to_string_lossy().into_owned());
+        v.extend([side.to_string(), "-MF".to_string(), file]);
+        if d.targets.is_empty() {
+            v.extend(["-MT".to_string(), obj.to_string_lossy().into_owned()]);
+        }
+    } else {
+        return v;
+    }
+    for (flag, target) in &d.targets {
+        v.extend([flag.clone(), target.clone()]);
+    }
+    v.extend(d.extra.iter().cloned());
+    v
+}
+
+/// Preprocesses `src` with the host compiler (`-E -fopenacc`), writing its
+/// make dependencies as the `-M…` flags ask (`obj`: the object it makes).
+fn preprocess(tools: &Tools, args: &Args, src: &Path, obj: &Path) -> Result<String> {
     let mut cmd = Command::new(&tools.host_cc);
     cmd.arg("-E")
         .arg("-fopenacc")
@@ -126,7 +187,10 @@ fn preprocess(tools: &Tools, args: &Args, src: &Path) -> Result<String> {
     if let Some(inc) = &tools.include_dir {
         cmd.arg("-isystem").arg(inc);
     }
-    cmd.args(&args.cpp_flags).args(&args.cc_flags).arg(src);
+    cmd.args(&args.cpp_flags)
+        .args(&args.cc_flags)
+        .args(dep_flags(args, obj))
+        .arg(src);
     let out = run_cmd(&mut cmd, args.own.verbose)?;
     eprint!("{}", String::from_utf8_lossy(&out.stderr));
     if !out.status.success() {
@@ -136,8 +200,22 @@ fn preprocess(tools: &Tools, args: &Args, src: &Path) -> Result<String> {
         .map_err(|_| anyhow!("{}: the preprocessed source is not UTF-8", src.display()))
 }
 
-fn report(d: Diagnostics) -> anyhow::Error {
-    eprint!("{d}");
+/// Whether diagnostics are coloured (`-fdiagnostics-color`, else on a
+/// terminal without `NO_COLOR`).
+fn colour(args: &Args) -> bool {
+    use std::io::IsTerminal;
+    match args.colour {
+        Colour::Always => true,
+        Colour::Never => false,
+        Colour::Auto => {
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::io::stderr().is_terminal()
+        }
+    }
+}
+
+fn report(d: Diagnostics, colour: bool) -> anyhow::Error {
+    eprint!("{}", d.render(colour));
     Reported.into()
 }
 
@@ -154,12 +232,20 @@ fn write_out(path: Option<&Path>, bytes: &[u8]) -> Result<()> {
     }
 }
 
-/// Compiles one source: to the object `out`, or (with `--emit`) to the
+/// Compiles one source: to the object `out` (with `-S`: the assembly
+/// `out`, and the device code's PTX beside it), or (with `--emit`) to the
 /// requested form.
 fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result<()> {
-    let text = preprocess(tools, args, src)?;
+    let obj = match out {
+        Some(o) if !args.assemble_only => o.to_path_buf(),
+        _ => object_name(args, src),
+    };
+    let text = preprocess(tools, args, src, &obj)?;
     let file = src.to_string_lossy().to_string();
-    let mut t = frontend::translate(text, &file).map_err(report)?;
+    if args.target == Target::Host {
+        return host_only(tools, args, &file, &text, out);
+    }
+    let mut t = frontend::translate(text, &file).map_err(|d| report(d, colour(args)))?;
     if args.own.remarks {
         for (loc, text) in &t.remarks {
             eprintln!("{}:{}: {text}", loc.file, loc.line);
@@ -239,6 +325,30 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
         return write_out(args.output.as_deref(), host_c.as_bytes());
     }
     let Some(out) = out else { return Ok(()) };
+    if args.assemble_only && has_kernels {
+        let ptx_file = out.with_extension("ptx");
+        std::fs::write(&ptx_file, &ptx)
+            .with_context(|| format!("cannot write {}", ptx_file.display()))?;
+    }
+    host_compile(tools, args, &file, &host_c, out)
+}
+
+/// `-acc=host`: the program as written, compute constructs running on the
+/// host (the runtime starts with `ACC_DEVICE_TYPE=host` unless the
+/// environment says otherwise), `acc_*` calls served by libptxrt.
+fn host_only(tools: &Tools, args: &Args, file: &str, text: &str, out: Option<&Path>) -> Result<()> {
+    let Some(out) = out else {
+        bail!("--emit needs OpenACC for the GPU (not -acc=host)");
+    };
+    let host_c = format!(
+        "{text}\nextern int setenv(const char *, const char *, int);\n__attribute__((constructor)) static void __accc_host_only(void) {{ setenv(\"ACC_DEVICE_TYPE\", \"host\", 0); }}\n"
+    );
+    host_compile(tools, args, file, &host_c, out)
+}
+
+/// Compiles the host C `host_c` of `file` to `out` (an object, or with `-S`
+/// assembly) with the host compiler.
+fn host_compile(tools: &Tools, args: &Args, file: &str, host_c: &str, out: &Path) -> Result<()> {
     let Some(inc) = &tools.include_dir else {
         bail!("cannot find ptxrt.h (set ACCC_INCLUDE to the folder of accc's headers)");
     };
@@ -246,9 +356,10 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
     let host_file = dir.path().join("host.c");
     std::fs::write(&host_file, host_c)?;
     let mut cmd = Command::new(&tools.host_cc);
-    cmd.arg("-c")
+    cmd.arg(if args.assemble_only { "-S" } else { "-c" })
         .arg("-x")
         .arg("c")
+        .arg("-Wno-unknown-pragmas")
         .args(&args.cc_flags)
         .arg("-I")
         .arg(inc)

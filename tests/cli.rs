@@ -1,0 +1,266 @@
+//! The command line of a drop-in `cc`: each flag a Makefile passes does what
+//! cc does with it (outputs where cc puts them, dependency files make can
+//! read, exit codes), the switches of other OpenACC compilers are accepted,
+//! and `--help`/`--version` say what accc is. Runs without a GPU (programs
+//! fall back to the host).
+
+mod common;
+
+use common::{accc, host_cc, panicked, run, Run, COMPILE_TIMEOUT, RUN_TIMEOUT};
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+const PROG: &str = r#"#include <stdio.h>
+#include "scale.h"
+int main(void)
+{
+    static float a[1000];
+    for (int i = 0; i < 1000; i++) a[i] = (float)i;
+    scale(1000, a, FACTOR);
+    printf("%.1f %.1f\n", a[1], a[999]);
+    return 0;
+}
+"#;
+
+const SCALE_H: &str = "#define FACTOR 3.0f\nvoid scale(int n, float *a, float s);\n";
+
+const SCALE_C: &str = r#"#include "scale.h"
+void scale(int n, float *a, float s)
+{
+#pragma acc parallel loop copy(a[0:n])
+    for (int i = 0; i < n; i++)
+        a[i] = a[i] * s;
+}
+"#;
+
+/// A folder with the two-file program.
+fn project() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(tmp.path().join("main.c"), PROG).unwrap();
+    fs::write(tmp.path().join("scale.h"), SCALE_H).unwrap();
+    fs::write(tmp.path().join("scale.c"), SCALE_C).unwrap();
+    tmp
+}
+
+/// Runs accc with `args` in `dir`; must succeed (with no panic).
+fn ok(dir: &Path, args: &[&str]) -> Run {
+    let mut cmd = accc();
+    cmd.current_dir(dir).args(args);
+    let r = run(cmd, dir, "accc", COMPILE_TIMEOUT);
+    assert!(!panicked(&r.stderr), "accc panicked:\n{}", r.stderr);
+    assert!(
+        r.ok(),
+        "accc {args:?}: {}\n{}",
+        r.describe_status(),
+        r.stderr
+    );
+    r
+}
+
+/// Runs accc with `args` in `dir`; must fail with exit status 1, no panic.
+fn fails(dir: &Path, args: &[&str]) -> Run {
+    let mut cmd = accc();
+    cmd.current_dir(dir).args(args);
+    let r = run(cmd, dir, "accc", COMPILE_TIMEOUT);
+    assert!(!panicked(&r.stderr), "accc panicked:\n{}", r.stderr);
+    assert_eq!(
+        r.status.and_then(|s| s.code()),
+        Some(1),
+        "accc {args:?} should fail with 1:\n{}",
+        r.stderr
+    );
+    r
+}
+
+fn run_prog(dir: &Path, exe: &str) -> String {
+    let r = run(Command::new(dir.join(exe)), dir, exe, RUN_TIMEOUT);
+    assert!(r.ok(), "{exe}: {}\n{}", r.describe_status(), r.stderr);
+    r.stdout
+}
+
+#[test]
+fn compile_and_link_like_cc_with_dependency_files() {
+    let p = project();
+    let d = p.path();
+    ok(d, &["-c", "-MD", "-O2", "-I.", "main.c"]);
+    let _ = fs::create_dir(d.join("deps"));
+    ok(
+        d,
+        &[
+            "-c",
+            "-MMD",
+            "-MF",
+            "deps/s.d",
+            "-MT",
+            "obj/scale.o",
+            "scale.c",
+            "-o",
+            "scale.o",
+        ],
+    );
+    assert!(d.join("main.o").is_file() && d.join("scale.o").is_file());
+    let main_d = fs::read_to_string(d.join("main.d")).unwrap();
+    assert!(main_d.starts_with("main.o:"), "{main_d}");
+    assert!(
+        main_d.contains("main.c") && main_d.contains("scale.h"),
+        "{main_d}"
+    );
+    assert!(
+        main_d.contains("stdio.h"),
+        "-MD lists system headers: {main_d}"
+    );
+    let s_d = fs::read_to_string(d.join("deps/s.d")).unwrap();
+    assert!(s_d.starts_with("obj/scale.o:"), "{s_d}");
+    assert!(s_d.contains("scale.h") && !s_d.contains("stdio.h"), "{s_d}");
+    // Objects and an archive go to the link, with -l and -Wl, flags.
+    let ar = Command::new("ar")
+        .current_dir(d)
+        .args(["rcs", "libscale.a", "scale.o"])
+        .status()
+        .unwrap();
+    assert!(ar.success());
+    ok(
+        d,
+        &[
+            "main.o",
+            "-L.",
+            "-lscale",
+            "-lm",
+            "-Wl,--as-needed",
+            "-o",
+            "prog",
+        ],
+    );
+    assert_eq!(run_prog(d, "prog"), "3.0 2997.0\n");
+    // Sources and objects mixed, with unknown flags passed to cc.
+    ok(
+        d,
+        &[
+            "-fno-strict-aliasing",
+            "-mcmodel=medium",
+            "-pthread",
+            "main.c",
+            "scale.o",
+            "-o",
+            "prog2",
+        ],
+    );
+    assert_eq!(run_prog(d, "prog2"), "3.0 2997.0\n");
+}
+
+#[test]
+fn assembly_preprocessing_and_languages() {
+    let p = project();
+    let d = p.path();
+    // -S: host assembly and the device code's PTX.
+    ok(d, &["-S", "scale.c"]);
+    let s = fs::read_to_string(d.join("scale.s")).unwrap();
+    assert!(s.contains("scale"), "{s}");
+    let ptx = fs::read_to_string(d.join("scale.ptx")).unwrap();
+    assert!(
+        ptx.contains(".target sm_90") && ptx.contains(".entry"),
+        "{ptx}"
+    );
+    // -gpu=ccXY picks the architecture.
+    ok(d, &["-gpu=cc80", "-S", "scale.c", "-o", "s80.s"]);
+    let ptx = fs::read_to_string(d.join("s80.ptx")).unwrap();
+    assert!(ptx.contains(".target sm_80"), "{ptx}");
+    // -E and -M, -MM.
+    let r = ok(d, &["-E", "-DFOO=7", "main.c"]);
+    assert!(r.stdout.contains("scale(1000, a, 3.0f)"), "{}", r.stdout);
+    let r = ok(d, &["-MM", "main.c"]);
+    assert_eq!(
+        r.stdout.split_whitespace().collect::<Vec<_>>(),
+        ["main.o:", "main.c", "scale.h"]
+    );
+    // -x c: a source whose name does not end in .c.
+    fs::copy(d.join("scale.c"), d.join("scale.src")).unwrap();
+    ok(d, &["-c", "-x", "c", "scale.src", "-o", "x.o"]);
+    assert!(d.join("x.o").is_file());
+    fails(d, &["-x", "c++", "scale.src"]);
+    fails(d, &["-c", "main.c", "scale.c", "-o", "one.o"]);
+}
+
+#[test]
+fn other_compilers_switches_and_host_only() {
+    let p = project();
+    let d = p.path();
+    ok(
+        d,
+        &[
+            "-fast",
+            "-acc",
+            "-Minfo=accel",
+            "-ta=tesla:cc90",
+            "-fopenacc",
+            "main.c",
+            "scale.c",
+            "-o",
+            "a",
+        ],
+    );
+    assert_eq!(run_prog(d, "a"), "3.0 2997.0\n");
+    // -acc=host: no device code; acc_on_device says host.
+    fs::write(
+        d.join("where.c"),
+        "#include <openacc.h>\n#include <stdio.h>\nint main(void){ int on = 0;\n#pragma acc parallel copyout(on)\n on = acc_on_device(acc_device_host);\n printf(\"host %d\\n\", on); return 0; }\n",
+    )
+    .unwrap();
+    ok(d, &["-acc=host", "-S", "where.c"]);
+    assert!(!d.join("where.ptx").exists());
+    ok(d, &["-acc=host", "where.c", "-o", "where"]);
+    assert_eq!(run_prog(d, "where"), "host 1\n");
+}
+
+#[test]
+fn help_version_and_diagnostics() {
+    let p = project();
+    let d = p.path();
+    let r = ok(d, &["--version"]);
+    assert!(r.stdout.starts_with("accc "), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("LLVM ") && r.stdout.contains("sm_90"),
+        "{}",
+        r.stdout
+    );
+    let r = ok(d, &["--help"]);
+    for flag in [
+        "-MD",
+        "-S",
+        "--gpu-arch",
+        "--emit",
+        "-acc=host",
+        "-gpu=cc",
+        "-Minfo",
+        "PTXRT_TIME",
+    ] {
+        assert!(r.stdout.contains(flag), "--help does not mention {flag}");
+    }
+    // Errors: file:line:col, the line, a caret; colour only when asked.
+    fs::write(d.join("bad.c"), "int main(void)\n{\n#pragma acc parallel loop bogus(1)\n    for (int i = 0; i < 3; i++) ;\n    return 0;\n}\n").unwrap();
+    let r = fails(d, &["-c", "bad.c"]);
+    assert!(r.stderr.contains("bad.c:3:"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("error:") && r.stderr.contains('^'),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        !r.stderr.contains('\x1b'),
+        "no colour off a terminal: {}",
+        r.stderr
+    );
+    assert!(!d.join("bad.o").exists());
+    let r = fails(d, &["-c", "-fdiagnostics-color=always", "bad.c"]);
+    assert!(r.stderr.contains("\x1b[1;31merror:\x1b[0m"), "{}", r.stderr);
+    // The host compiler agrees with accc on exit codes for its own errors.
+    fs::write(d.join("syntax.c"), "int main(void) { return 0 }\n").unwrap();
+    fails(d, &["-c", "syntax.c"]);
+    let cc = Command::new(host_cc())
+        .current_dir(d)
+        .args(["-c", "syntax.c"])
+        .output()
+        .unwrap();
+    assert_eq!(cc.status.code(), Some(1));
+}
