@@ -264,3 +264,49 @@ fn help_version_and_diagnostics() {
         .unwrap();
     assert_eq!(cc.status.code(), Some(1));
 }
+
+#[test]
+fn installed_layout_compiles_and_runs() {
+    let p = project();
+    let d = p.path();
+    let prefix = d.join("prefix");
+    let st = Command::new("bash")
+        .arg(common::root().join("scripts/install.sh"))
+        .args(["--no-build", "--profile", "debug", "--prefix"])
+        .arg(&prefix)
+        .output()
+        .unwrap();
+    assert!(
+        st.status.success(),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
+    for f in [
+        "bin/accc",
+        "lib/libptxrt.a",
+        "lib/libptxrt-cuda.so",
+        "include/openacc.h",
+        "include/ptxrt.h",
+    ] {
+        assert!(prefix.join(f).is_file(), "{f} not installed");
+    }
+    let r = run(
+        {
+            let mut c = Command::new(prefix.join("bin/accc"));
+            c.current_dir(d)
+                .env_remove("ACCC_INCLUDE")
+                .args(["-O2", "main.c", "scale.c", "-o", "inst"]);
+            c
+        },
+        d,
+        "installed",
+        COMPILE_TIMEOUT,
+    );
+    assert!(
+        r.ok(),
+        "installed accc: {}\n{}",
+        r.describe_status(),
+        r.stderr
+    );
+    assert_eq!(run_prog(d, "inst"), "3.0 2997.0\n");
+}

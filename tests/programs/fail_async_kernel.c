@@ -1,5 +1,4 @@
-// gpu-expect-fail: fail_async_kernel\.c:24: error: wait: async queue 3 failed \(its last kernel: '[^']+' of the parallel loop at [^ ]*fail_async_kernel\.c:20\): cuStreamSynchronize: CUDA_ERROR_ILLEGAL_ADDRESS
-// gpu-stdout: the launch returned
+// gpu-expect-fail: fail_async_kernel\.c:23: error: wait: async queue 3 failed \(its last kernel: '[^']+' of the parallel loop at [^ ]*fail_async_kernel\.c:19\): cuStreamSynchronize: CUDA_ERROR_ILLEGAL_ADDRESS
 // A kernel that fails on an async queue is reported where the program
 // waits for the queue (the launch has returned long before): one line
 // naming the wait, the queue, the kernel and its construct, and the
@@ -20,7 +19,7 @@ int main(void)
 #pragma acc parallel loop deviceptr(p) async(3)
         for (int i = 0; i < n; i++)
             p[i] = i;
-        printf("the launch returned\n");
+        fprintf(stderr, "the launch returned\n");
 #pragma acc wait(3)
         printf("not reached\n");
     }
