@@ -6,7 +6,15 @@
  * Without a usable device (or with ACC_DEVICE_TYPE=host) every routine
  * behaves as on a shared-memory device. Any failure (data not present, out
  * of device memory, ...) stops the program with one line on stderr naming
- * the routine and its arguments. */
+ * the routine and its arguments.
+ *
+ * Diagnostics (environment, read once): PTXRT_NOTIFY=1 prints one stderr
+ * line per kernel launch and per transfer (`ptxrt: launch ...`,
+ * `ptxrt: upload|download ...`, ending in ` async(n)` for work of async
+ * queue n); PTXRT_TIME=1 prints at exit a table of each construct's (and
+ * routine's) kernel launches and times and its transfers host->device and
+ * device->host (count, bytes, time); PTXRT_DEBUG=1 says why the device was
+ * or was not used. */
 #ifndef OPENACC_H
 #define OPENACC_H 1
 #include <stddef.h>

@@ -10,6 +10,11 @@
 //! `acc_deviceptr` and `acc_hostptr` return their argument, copies between
 //! "device" and host memory are plain `memmove`s, `acc_malloc` is `malloc`.
 //! Every failure is a fatal error naming the routine and its arguments.
+//! Every transfer between host and device memory (`acc_copyin`,
+//! `acc_update_*`, `acc_memcpy_to/from_device`, `acc_memcpy_d2d` between
+//! two devices, which goes through host memory, ...) goes through
+//! [`mapping::upload`] / [`mapping::download`]: its `PTXRT_NOTIFY` line and
+//! `PTXRT_TIME` record name the routine.
 //! May call: [`crate::device`], [`crate::mapping`], [`crate::queue`],
 //! [`crate::error`].
 
@@ -436,13 +441,13 @@ fn memcpy_to_device(
     let args = move || format!("data_dev_dest={d:p}, data_host_src={h:p}, bytes={bytes}");
     // SAFETY: the program passes ranges of `bytes` bytes (host mode: both host memory).
     let host = || unsafe { ptr::copy(h.cast::<u8>(), d.cast::<u8>(), bytes) };
-    run(routine, &args, async_arg, host, |dev, _| {
+    run(routine, &args, async_arg, host, |dev, site| {
         null_arg(bytes, &[d, h])?;
         if bytes == 0 {
             return Ok(());
         }
         // SAFETY: the program passes a host range of `bytes` bytes.
-        unsafe { dev.to_device(d as u64, h, bytes) }
+        unsafe { mapping::upload(dev, site, d as u64, h, bytes) }
     })
 }
 
@@ -456,13 +461,13 @@ fn memcpy_from_device(
     let args = move || format!("data_host_dest={h:p}, data_dev_src={d:p}, bytes={bytes}");
     // SAFETY: as for memcpy_to_device.
     let host = || unsafe { ptr::copy(d.cast::<u8>(), h.cast::<u8>(), bytes) };
-    run(routine, &args, async_arg, host, |dev, _| {
+    run(routine, &args, async_arg, host, |dev, site| {
         null_arg(bytes, &[h, d])?;
         if bytes == 0 {
             return Ok(());
         }
         // SAFETY: the program passes a host range of `bytes` bytes.
-        unsafe { dev.to_host(h, d as u64, bytes) }
+        unsafe { mapping::download(dev, site, h, d as u64, bytes) }
     })
 }
 
@@ -566,6 +571,10 @@ fn memcpy_d2d(
     };
     let loc = SrcLoc::routine(routine);
     let fail = |f: Failure| -> ! { report(&loc, &args(), &f) };
+    let site = Site {
+        loc: &loc,
+        name: &args,
+    };
     let q = queue::resolve(a).unwrap_or_else(|f| fail(f));
     if bytes == 0 {
         return;
@@ -612,13 +621,13 @@ fn memcpy_d2d(
         })?;
         tmp.resize(bytes, 0);
         // SAFETY: tmp holds `bytes` bytes.
-        unsafe { s.to_host(tmp.as_mut_ptr().cast(), s_addr, bytes)? };
+        unsafe { mapping::download(s, &site, tmp.as_mut_ptr().cast(), s_addr, bytes)? };
         let d = rt
             .device(dev_dst)
             .ok_or_else(|| Failure::new("no destination device"))?;
         let d_addr = present_on(d, dst, bytes, "destination")?;
         // SAFETY: as above.
-        unsafe { d.to_device(d_addr, tmp.as_ptr().cast(), bytes) }
+        unsafe { mapping::upload(d, &site, d_addr, tmp.as_ptr().cast(), bytes) }
     })();
     if let Err(f) = r {
         fail(f);

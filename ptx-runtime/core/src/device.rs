@@ -15,12 +15,15 @@
 //! point takes it once, never nested, and calls back into C while holding it
 //! only through the plugin. Below it, as leaves (taken while it is held, never
 //! holding another): the plugin's driver state (libptxrt-cuda), the queue
-//! lock of the host copy pool ([`crate::hostcopy`]), and the string table of
-//! `acc_get_property_string`. A kernel launch releases [`RUNTIME`] while the
-//! kernel runs.
+//! lock of the host copy pool ([`crate::hostcopy`]), the string table of
+//! `acc_get_property_string`, and the profile of `PTXRT_TIME`
+//! ([`crate::profile::PROFILE`], also taken without [`RUNTIME`]). A kernel
+//! launch releases [`RUNTIME`] while the kernel runs. The exit report of
+//! `PTXRT_TIME` ([`crate::timing`]) takes [`RUNTIME`] only with `try_lock`.
 //! May call: [`crate::plugin`], [`crate::present`], [`crate::image`],
 //! [`crate::declare`], [`crate::devmem`], [`crate::icv`], [`crate::error`],
-//! [`crate::notify`].
+//! [`crate::notify`], [`crate::timing`] / [`crate::profile`] (device
+//! opened, exit report armed, timings read at shutdown).
 
 use crate::alloc::Allocator;
 use crate::asyncmem::AsyncMem;
@@ -33,6 +36,7 @@ use crate::notify;
 use crate::plugin::{self, Plugin};
 use crate::present::PresentTable;
 use crate::queue::{Queue, Queues};
+use crate::timing::{self, Timing};
 use ptxrt_plugin_abi::DeviceInfo;
 use std::collections::{BTreeMap, HashSet};
 use std::ffi::c_int;
@@ -69,6 +73,8 @@ pub struct DeviceState {
     pub queues: Queues,
     /// The pinned ring and the pending frees of async work.
     pub asyncmem: AsyncMem,
+    /// Timed events of `PTXRT_TIME` around async work, not read yet.
+    pub timing: Timing,
 }
 
 impl DeviceState {
@@ -94,6 +100,7 @@ impl DeviceState {
             queue: Queue::Sync,
             queues: Queues::default(),
             asyncmem: AsyncMem::default(),
+            timing: Timing::default(),
         }
     }
 
@@ -101,6 +108,7 @@ impl DeviceState {
     /// all device copies and the allocator's memory, unload the modules.
     pub fn close(&mut self) {
         let _ = self.plugin.synchronize(self.ordinal);
+        timing::close(self);
         self.queue = Queue::Sync;
         let d = self.dev();
         let mut pending = vec![];
@@ -238,6 +246,7 @@ impl Runtime {
         if let Slot::NotTried = self.devices[i] {
             self.devices[i] = match self.open_device(ordinal) {
                 Ok(mut d) => {
+                    crate::profile::device_opened(ordinal, &d.info.name_str());
                     declare::establish(&mut d, &self.declares);
                     Slot::Open(Box::new(d))
                 }
@@ -276,6 +285,18 @@ impl Runtime {
     /// Whether a construct whose if clause is `cond` runs on the device, for
     /// the calling thread (opening its device on first use).
     pub fn use_device(&mut self, cond: bool) -> bool {
+        let r = self.choose_device(cond);
+        // The exit report is registered after the driver was loaded (so it
+        // runs before the driver's own exit handlers), or for a run on the host.
+        if crate::profile::enabled()
+            && (self.driver.is_some() || icv::device_type() == Selected::Host)
+        {
+            timing::arm(self.driver.is_some());
+        }
+        r
+    }
+
+    fn choose_device(&mut self, cond: bool) -> bool {
         if !cond {
             return false;
         }

@@ -8,12 +8,23 @@
 //! exit status 1. Also [`Failure`], the error value of the data operations
 //! (reported by their caller, who knows the construct and the variable), and
 //! [`guard`], which every `extern "C"` function uses so a panic never unwinds
-//! into C.
+//! into C. Remembers that the program is ending on an error
+//! ([`exiting_on_error`]: the exit report must not wait for the runtime
+//! lock, which the failing thread may hold).
 //! May call: [`crate::abi`] only.
 
 use crate::abi::SrcLoc;
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Set when a fatal error ends the program.
+static EXITING: AtomicBool = AtomicBool::new(false);
+
+/// Whether a fatal error is ending the program.
+pub fn exiting_on_error() -> bool {
+    EXITING.load(Ordering::SeqCst)
+}
 
 /// Why a data operation failed: what went wrong, and the detail (the
 /// driver's error, the present range that overlaps, ...), if any. The caller
@@ -81,6 +92,7 @@ pub fn one_line(s: &str) -> String {
 }
 
 fn die(line: &str) -> ! {
+    EXITING.store(true, Ordering::SeqCst);
     let mut err = std::io::stderr().lock();
     let _ = writeln!(err, "{line}");
     let _ = err.flush();

@@ -6,7 +6,8 @@
 //! copies, zeroing, host functions, waits for events) runs only when the
 //! program waits for it (an event, the stream, the device), in stream
 //! order, so tests see what the host would see before and after a wait;
-//! work on the null stream runs at once.
+//! work on the null stream runs at once. Timed events report a fixed
+//! elapsed time ([`ELAPSED_MS`]): the fake has no clock.
 //! All state is per thread, so tests running in parallel do not interfere;
 //! [`calls`] returns (and clears) this thread's log of driver calls.
 //! May call: nothing else in the crate but the types it fakes.
@@ -15,7 +16,7 @@ use crate::device::DeviceState;
 use crate::plugin::Plugin;
 use ptxrt_plugin_abi::{DeviceInfo, LinkInput, PluginFns};
 use std::cell::{Cell, RefCell};
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::ffi::{c_char, c_void, CStr};
 use std::ptr;
 
@@ -36,7 +37,12 @@ thread_local! {
     static SEQ: Cell<u64> = const { Cell::new(0) };
     /// Event → (stream, last sequence number queued before its record).
     static EVENTS: RefCell<HashMap<usize, (usize, u64)>> = RefCell::new(HashMap::new());
+    /// Events made by `event_create_timed`.
+    static TIMED: RefCell<HashSet<usize>> = RefCell::new(HashSet::new());
 }
+
+/// What `event_elapsed` reports between any two completed timed events.
+pub const ELAPSED_MS: f32 = 0.25;
 
 /// Work queued on a stream.
 type Work = Box<dyn FnOnce()>;
@@ -429,6 +435,31 @@ unsafe extern "C" fn event_query(_: i32, e: *mut c_void, done: *mut i32) -> i32 
     unsafe { *done = i32::from(idle) };
     0
 }
+unsafe extern "C" fn event_create_timed(d: i32, out: *mut *mut c_void) -> i32 {
+    let r = unsafe { handle(d, out) };
+    TIMED.with(|t| t.borrow_mut().insert(unsafe { *out } as usize));
+    r
+}
+/// Elapsed time between two timed events: always [`ELAPSED_MS`] (the fake
+/// has no clock); an error, as the driver's, for an event made without
+/// timing, not recorded or not completed.
+unsafe extern "C" fn event_elapsed(
+    _: i32,
+    start: *mut c_void,
+    end: *mut c_void,
+    ms: *mut f32,
+) -> i32 {
+    let timed = |e: *mut c_void| TIMED.with(|t| t.borrow().contains(&(e as usize)));
+    if !timed(start) || !timed(end) {
+        return fail("cuEventElapsedTime: CUDA_ERROR_INVALID_HANDLE");
+    }
+    let done = |e: *mut c_void| event_of(e).is_some_and(|(s, seq)| idle_until(s, seq));
+    if !done(start) || !done(end) {
+        return fail("cuEventElapsedTime: CUDA_ERROR_NOT_READY");
+    }
+    unsafe { *ms = ELAPSED_MS };
+    0
+}
 unsafe extern "C" fn wait_event(_: i32, s: *mut c_void, e: *mut c_void) -> i32 {
     log("wait_event".into());
     if let Some((es, seq)) = event_of(e) {
@@ -488,6 +519,8 @@ pub fn fns() -> PluginFns {
         event_record: record,
         event_synchronize: event_sync,
         event_query,
+        event_create_timed,
+        event_elapsed,
     }
 }
 

@@ -4,16 +4,20 @@
 //! launch on the construct's queue; wait when synchronous; report a failure
 //! with the kernel name and source line), `__ptxrt_scratch` and
 //! `__ptxrt_default_gangs`. The runtime lock is released while a
-//! synchronous kernel runs.
+//! synchronous kernel runs. With `PTXRT_TIME`, a synchronous launch is timed
+//! on the host clock from the launch to its completion, an async one by
+//! device events around it on its queue ([`crate::timing`]).
 //! May call: [`crate::device`], [`crate::image`], [`crate::queue`],
-//! [`crate::error`], [`crate::notify`].
+//! [`crate::error`], [`crate::notify`], [`crate::timing`].
 
 use crate::abi::{Image, Loc, SrcLoc};
-use crate::device::lock;
+use crate::device::{lock, DeviceState};
 use crate::error::{fatal_at, guard, Failure};
 use crate::image;
 use crate::notify;
+use crate::profile::Op;
 use crate::queue::{self, Queue};
+use crate::timing;
 use std::ffi::{c_char, c_int, c_void, CStr};
 
 /// Number of gangs for `trip` iterations in blocks of `block` threads: enough
@@ -142,7 +146,7 @@ pub unsafe extern "C" fn __ptxrt_launch(
                 "kernel launch failed (grid=({grid_x},{grid_y},{grid_z}) block=({block_x},{block_y},{block_z}) shared={shared_bytes})"
             )
         };
-        let (plugin, ordinal) = {
+        let (plugin, ordinal, started) = {
             let mut rt = lock();
             let Some((dev, images)) = rt.active_with_images() else {
                 fatal_at(
@@ -166,13 +170,27 @@ pub unsafe extern "C" fn __ptxrt_launch(
                     })
                 }
             };
-            notify::launch(&kname, &loc, grid, block);
-            // SAFETY: func from the plugin; args as the caller guarantees;
-            // the stream is null or one of this device's.
-            if let Err(e) = unsafe {
-                dev.plugin
-                    .launch(dev.ordinal, func, grid, block, shared_bytes, args, stream)
-            } {
+            let queued = match q {
+                Queue::Sync => None,
+                Queue::Id(n) => Some(n),
+            };
+            notify::launch(&kname, &loc, grid, block, queued);
+            let go = |dev: &mut DeviceState| {
+                // SAFETY: func from the plugin; args as the caller
+                // guarantees; the stream is null or one of this device's.
+                unsafe {
+                    dev.plugin
+                        .launch(dev.ordinal, func, grid, block, shared_bytes, args, stream)
+                }
+            };
+            let (launched, started) = match q {
+                Queue::Sync => {
+                    let started = timing::clock();
+                    (go(dev), started)
+                }
+                Queue::Id(_) => (timing::measure(dev, q, &loc, Op::Kernel, go), None),
+            };
+            if let Err(e) = launched {
                 fatal_at(&loc, &what(), Some(&kname), Some(&e));
             }
             if let Queue::Id(n) = q {
@@ -183,12 +201,13 @@ pub unsafe extern "C" fn __ptxrt_launch(
                 dev.queues.note_kernel(n, what);
                 return;
             }
-            (dev.plugin, dev.ordinal)
+            (dev.plugin, dev.ordinal, started)
         };
         // SAFETY: the legacy default stream of the device.
         if let Err(e) = unsafe { plugin.stream_synchronize(ordinal, std::ptr::null_mut()) } {
             fatal_at(&loc, "kernel execution failed", Some(&kname), Some(&e));
         }
+        timing::kernel_done(&loc, started);
     })
 }
 

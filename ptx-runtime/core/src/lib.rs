@@ -36,6 +36,10 @@
 //! * [`launch`] — `__ptxrt_launch`, `__ptxrt_default_gangs`.
 //! * [`api_device`], [`api_data`], [`api_async`] — the `acc_*` routines.
 //! * [`notify`] — `PTXRT_NOTIFY` / `PTXRT_DEBUG` lines.
+//! * [`profile`] — the `PTXRT_TIME` records per construct and the table
+//!   printed at exit.
+//! * [`timing`] — measuring kernels and transfers for [`profile`] (host
+//!   clock, device events around async work), the exit report.
 //!
 //! The device plugin is only ever dlopened, so a program linked with
 //! `cc prog.o libptxrt.a -ldl -lpthread -lm` runs without CUDA (host fallback).
@@ -62,9 +66,11 @@ pub mod mapping;
 pub mod notify;
 pub mod plugin;
 pub mod present;
+pub mod profile;
 pub mod queue;
 pub mod ring;
 pub mod staging;
+pub mod timing;
 pub mod update;
 
 #[cfg(test)]
@@ -73,3 +79,5 @@ mod async_tests;
 mod fake;
 #[cfg(test)]
 mod mapping_tests;
+#[cfg(test)]
+mod profile_tests;

@@ -9,8 +9,11 @@
 //! Every construct and API routine goes through these functions (data,
 //! compute, enter/exit data, update, host_data, declare, `acc_*`). They
 //! return [`Failure`]s; the caller reports them with its construct and
-//! variable. [`Site`] says, for `PTXRT_NOTIFY` lines, where a transfer comes
-//! from (built lazily: nothing is formatted unless notification is on).
+//! variable. [`Site`] says, for `PTXRT_NOTIFY` lines and `PTXRT_TIME`
+//! records, where a transfer comes from (built lazily: nothing is formatted
+//! unless notification is on); every transfer the program asks for
+//! (clauses, update, `acc_*` copies) goes through [`upload`] / [`download`],
+//! which print the line, time the copy and record it.
 //!
 //! Rules (2.6.7, 2.7.2): a range is present while its structured or dynamic
 //! count is nonzero; `acc_map_data` and global declares set the dynamic count
@@ -24,13 +27,16 @@
 //! remembered so a kernel can translate it). A section that overlaps a
 //! present range without lying inside it is "partly present": an error.
 //! May call: [`crate::present`], [`crate::devmem`] (through the device
-//! state), [`crate::error`], [`crate::notify`].
+//! state), [`crate::error`], [`crate::notify`], [`crate::timing`].
 
 use crate::abi::SrcLoc;
 use crate::device::DeviceState;
 use crate::error::Failure;
 use crate::notify;
 use crate::present::{Attachment, Entry, Lookup, Owner, INFINITE};
+use crate::profile::Op;
+use crate::queue::Queue;
+use crate::timing;
 use std::ffi::c_void;
 
 /// Which reference count an action moves.
@@ -66,11 +72,61 @@ pub enum Acquired {
     Nothing,
 }
 
-/// Where a transfer comes from, for `PTXRT_NOTIFY`.
+/// Where a transfer comes from, for `PTXRT_NOTIFY` and `PTXRT_TIME`.
 pub struct Site<'a> {
     pub loc: &'a SrcLoc,
     /// The item as written; called only when a line is printed.
     pub name: &'a dyn Fn() -> String,
+}
+
+/// The async queue `dev`'s work goes to (`None`: synchronous).
+fn queue_of(dev: &DeviceState) -> Option<u32> {
+    match dev.queue {
+        Queue::Sync => None,
+        Queue::Id(n) => Some(n),
+    }
+}
+
+/// Copy `bytes` from host `src` to device `dst` on the device's queue, for
+/// `site`: its `PTXRT_NOTIFY` line, the copy, its `PTXRT_TIME` record.
+///
+/// # Safety
+/// `src` must be readable for `bytes` bytes (until the queue gets there,
+/// for an async queue).
+pub unsafe fn upload(
+    dev: &mut DeviceState,
+    site: &Site,
+    dst: u64,
+    src: *const c_void,
+    bytes: usize,
+) -> Result<(), Failure> {
+    notify::transfer("upload", site.name, bytes, site.loc, queue_of(dev));
+    let op = Op::ToDevice(bytes as u64);
+    timing::measure(dev, dev.queue, site.loc, op, |dev| {
+        // SAFETY: per the caller.
+        unsafe { dev.to_device(dst, src, bytes) }
+    })
+}
+
+/// Copy `bytes` from device `src` to host `dst` on the device's queue, for
+/// `site` (as [`upload`]).
+///
+/// # Safety
+/// `dst` must be writable for `bytes` bytes (until the queue gets there,
+/// for an async queue).
+pub unsafe fn download(
+    dev: &mut DeviceState,
+    site: &Site,
+    dst: *mut c_void,
+    src: u64,
+    bytes: usize,
+) -> Result<(), Failure> {
+    notify::transfer("download", site.name, bytes, site.loc, queue_of(dev));
+    let op = Op::ToHost(bytes as u64);
+    timing::measure(dev, dev.queue, site.loc, op, |dev| {
+        // SAFETY: per the caller.
+        unsafe { dev.to_host(dst, src, bytes) }
+    })
 }
 
 fn partly(host: usize, bytes: usize, begin: usize, end: usize) -> Failure {
@@ -153,9 +209,8 @@ fn create(
         filled = dev.zero(d, bytes);
     }
     if copyin && filled.is_ok() {
-        notify::transfer("upload", &(site.name)(), bytes, site.loc);
         // SAFETY: the section is the program's host data of `bytes` bytes.
-        filled = unsafe { dev.to_device(d, host as *const c_void, bytes) };
+        filled = unsafe { upload(dev, site, d, host as *const c_void, bytes) };
     }
     if let Err(f) = filled {
         let _ = dev.free(d);
@@ -231,9 +286,8 @@ pub fn remove_range(
             // SAFETY: an attached pointer lies in a present host range.
             .map(|p| (p, unsafe { std::ptr::read_unaligned(p as *const u64) }))
             .collect();
-        notify::transfer("download", &(site.name)(), n, site.loc);
         // SAFETY: the section is the program's host data of n bytes.
-        unsafe { dev.to_host(h as *mut c_void, e.device_of(h), n)? };
+        unsafe { download(dev, site, h as *mut c_void, e.device_of(h), n)? };
         for (p, v) in saved {
             // SAFETY: as above.
             unsafe { std::ptr::write_unaligned(p as *mut u64, v) };
@@ -267,13 +321,11 @@ pub fn update(
         Lookup::Absent => return Err(Failure::new("not present on the device")),
     };
     if to_device {
-        notify::transfer("upload", &(site.name)(), bytes, site.loc);
         // SAFETY: the section is the program's host data of `bytes` bytes.
-        unsafe { dev.to_device(d, host as *const c_void, bytes) }
+        unsafe { upload(dev, site, d, host as *const c_void, bytes) }
     } else {
-        notify::transfer("download", &(site.name)(), bytes, site.loc);
         // SAFETY: as above.
-        unsafe { dev.to_host(host as *mut c_void, d, bytes) }
+        unsafe { download(dev, site, host as *mut c_void, d, bytes) }
     }
 }
 

@@ -536,6 +536,32 @@ impl Plugin {
         self.check(unsafe { (self.fns.event_query)(dev, e, &mut done) })?;
         Ok(done != 0)
     }
+
+    /// An event that records the time it completes (destroyed with
+    /// [`Plugin::event_destroy`]).
+    pub fn event_create_timed(&self, dev: i32) -> Result<*mut c_void, String> {
+        let mut e = std::ptr::null_mut();
+        // SAFETY: out-pointer to a local.
+        self.check(unsafe { (self.fns.event_create_timed)(dev, &mut e) })?;
+        Ok(e)
+    }
+
+    /// Milliseconds from `start` to `end`.
+    ///
+    /// # Safety
+    /// `start` and `end` must come from [`Plugin::event_create_timed`] on
+    /// `dev` and have completed.
+    pub unsafe fn event_elapsed(
+        &self,
+        dev: i32,
+        start: *mut c_void,
+        end: *mut c_void,
+    ) -> Result<f32, String> {
+        let mut ms = 0f32;
+        // SAFETY: timed events of dev; out-pointer to a local.
+        self.check(unsafe { (self.fns.event_elapsed)(dev, start, end, &mut ms) })?;
+        Ok(ms)
+    }
 }
 
 #[cfg(test)]

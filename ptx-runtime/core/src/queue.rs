@@ -10,7 +10,8 @@
 //! host waits only where the program does (`acc_wait*`, the `wait`
 //! directive or `wait` clause of synchronous work); after a host wait the
 //! device gives back the pinned pieces and device memory whose queued use
-//! has completed ([`crate::asyncmem`]).
+//! has completed ([`crate::asyncmem`]) and reads the `PTXRT_TIME` timings
+//! of the work that completed ([`crate::timing::settle`]).
 //!
 //! Owns: the meaning of async arguments (`acc_async_sync` and
 //! `PTXRT_ASYNC_NONE`: synchronous; `acc_async_noval` and
@@ -20,7 +21,8 @@
 //! [`run`] (the one function through which a construct's data work goes to
 //! its queue), host waits and tests.
 //! May call: [`crate::icv`], [`crate::device`], [`crate::plugin`] (through
-//! the device state), [`crate::asyncmem`], [`crate::error`].
+//! the device state), [`crate::asyncmem`], [`crate::timing`],
+//! [`crate::error`].
 
 use crate::abi::{Async, SrcLoc};
 use crate::device::{DeviceState, Runtime};
@@ -242,6 +244,13 @@ pub fn host_wait(dev: &mut DeviceState, w: Option<u32>) -> Result<(), Failure> {
                 .map_err(|e| dev.queues.failed(q, e))?;
         }
     }
+    after_wait(dev)
+}
+
+/// After the host waited for (or tested) queues of `dev`: read the
+/// timings of completed work, take back what it held.
+fn after_wait(dev: &mut DeviceState) -> Result<(), Failure> {
+    crate::timing::settle(dev, false);
     dev.reclaim()
 }
 
@@ -273,7 +282,7 @@ pub fn host_wait_unlocked(ordinal: i32, w: Option<u32>) -> Result<(), Failure> {
         }
     }
     match crate::device::lock().device(ordinal) {
-        Some(dev) => dev.reclaim(),
+        Some(dev) => after_wait(dev),
         None => Ok(()),
     }
 }
@@ -310,7 +319,7 @@ pub fn test(dev: &mut DeviceState, q: Option<u32>) -> Result<bool, Failure> {
             }
         }
     }
-    dev.reclaim()?;
+    after_wait(dev)?;
     Ok(true)
 }
 

@@ -211,6 +211,7 @@ fn run(exe: &Path, arg: &str, env: &[(&str, &str)]) -> Output {
         "PTXRT_PLUGIN",
         "PTXRT_NOTIFY",
         "PTXRT_DEBUG",
+        "PTXRT_TIME",
         "LD_LIBRARY_PATH",
     ] {
         c.env_remove(v);
@@ -270,6 +271,33 @@ fn api_errors_name_the_routine() {
         stderr_of(&o).trim_end(),
         "accc runtime: error: acc_init: device type 42 is not a device type accc supports"
     );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// `PTXRT_TIME=1` on the host: one line at exit saying there was no
+/// device work, also after a fatal error (the exit hook must not wait for
+/// the runtime lock the failing routine holds).
+#[test]
+fn time_report_without_device() {
+    let (dir, exe) = build_prog("time");
+    let line =
+        "accc runtime profile (PTXRT_TIME=1): no device work (every construct ran on the host)\n";
+    let o = run(&exe, "host", &[("PTXRT_TIME", "1")]);
+    assert!(o.status.success(), "{}", stderr_of(&o));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "ok\n");
+    assert_eq!(stderr_of(&o), line);
+    let o = run(&exe, "mapfail", &[("PTXRT_TIME", "1")]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr_of(&o);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert!(
+        lines[0].starts_with("accc runtime: error: acc_map_data: "),
+        "{err}"
+    );
+    assert_eq!(format!("{}\n", lines[1]), line);
+    let o = run(&exe, "host", &[("PTXRT_TIME", "0")]);
+    assert_eq!(stderr_of(&o), "");
     let _ = std::fs::remove_dir_all(dir);
 }
 

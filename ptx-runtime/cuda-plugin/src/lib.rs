@@ -40,8 +40,9 @@ pub use module::{
     link_module, module_get_function, module_get_global, module_load_data, module_unload,
 };
 pub use stream::{
-    event_create, event_destroy, event_query, event_record, event_synchronize, launch_host_func,
-    stream_create, stream_destroy, stream_query, stream_synchronize, stream_wait_event,
+    event_create, event_create_timed, event_destroy, event_elapsed, event_query, event_record,
+    event_synchronize, launch_host_func, stream_create, stream_destroy, stream_query,
+    stream_synchronize, stream_wait_event,
 };
 
 ptxrt_plugin_abi::for_each_entry!(check_exports);

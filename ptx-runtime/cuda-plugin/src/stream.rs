@@ -3,6 +3,10 @@
 //! tell the host that work has completed, and host functions run in stream
 //! order (the last step of an async copy to pageable memory).
 //!
+//! Events come in two kinds: `event_create`'s (no timing, cheaper: the
+//! queues' order and completion) and `event_create_timed`'s (the pairs
+//! around timed work of `PTXRT_TIME`, read with `event_elapsed`).
+//!
 //! Owns: the driver calls `cuStream*`, `cuEvent*`, `cuLaunchHostFunc`.
 //! May call: the crate root's helpers (`entry`, `make_current`, `check`, `out`).
 
@@ -217,5 +221,47 @@ pub unsafe extern "C" fn event_query(dev: i32, event: *mut c_void, done: *mut i3
             unsafe { cu::cuEventQuery(event.cast()) },
             done,
         )
+    })
+}
+
+/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
+///
+/// # Safety
+/// Called by libptxrt only, with the pointers the plugin ABI describes.
+#[export_name = "__ptxrt_plugin_event_create_timed"]
+pub unsafe extern "C" fn event_create_timed(dev: i32, event: *mut *mut c_void) -> i32 {
+    entry(|| {
+        make_current(dev)?;
+        let event = out(event, "event")?;
+        let mut e: cu::CUevent = ptr::null_mut();
+        let flags = cu::CUevent_flags_enum::CU_EVENT_DEFAULT as u32;
+        // SAFETY: out-pointer to a local.
+        check("cuEventCreate", unsafe { cu::cuEventCreate(&mut e, flags) })?;
+        *event = e.cast();
+        Ok(())
+    })
+}
+
+/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
+///
+/// # Safety
+/// Called by libptxrt only, with the pointers the plugin ABI describes.
+#[export_name = "__ptxrt_plugin_event_elapsed"]
+pub unsafe extern "C" fn event_elapsed(
+    dev: i32,
+    start: *mut c_void,
+    end: *mut c_void,
+    ms: *mut f32,
+) -> i32 {
+    entry(|| {
+        make_current(dev)?;
+        let ms = out(ms, "ms")?;
+        let mut t = 0f32;
+        // SAFETY: both events came from event_create_timed; out-pointer to a local.
+        check("cuEventElapsedTime", unsafe {
+            cu::cuEventElapsedTime(&mut t, start.cast(), end.cast())
+        })?;
+        *ms = t;
+        Ok(())
     })
 }

@@ -29,8 +29,10 @@ use std::fmt;
 /// cells), page-locked host memory, streams and events (staged transfers),
 /// and `DeviceInfo::driver_version`; version 4 the async queues: launches,
 /// zeroing and device copies on a stream, non-blocking streams, stream and
-/// event queries, cross-stream waits and host functions run in stream order.
-pub const PLUGIN_ABI_VERSION: u32 = 4;
+/// event queries, cross-stream waits and host functions run in stream order;
+/// version 5 the timing events of `PTXRT_TIME`: `event_create_timed` and
+/// `event_elapsed`.
+pub const PLUGIN_ABI_VERSION: u32 = 5;
 
 /// A host function run in stream order by `launch_host_func` (on a driver
 /// thread: it must not call the driver).
@@ -206,6 +208,13 @@ macro_rules! for_each_entry {
             fn event_synchronize(dev: i32, event: *mut ::std::ffi::c_void) -> i32;
             /// `*done` = 1 when `event` has completed (or was never recorded), else 0.
             fn event_query(dev: i32, event: *mut ::std::ffi::c_void, done: *mut i32) -> i32;
+            /// Create an event of `dev` that records the time it completes
+            /// (for `event_elapsed`; `event_create`'s events do not);
+            /// destroyed with `event_destroy`.
+            fn event_create_timed(dev: i32, event: *mut *mut ::std::ffi::c_void) -> i32;
+            /// `*ms` = milliseconds from `start` to `end`, two completed
+            /// events from `event_create_timed` (cuEventElapsedTime).
+            fn event_elapsed(dev: i32, start: *mut ::std::ffi::c_void, end: *mut ::std::ffi::c_void, ms: *mut f32) -> i32;
             /// Copy this thread's last error text into `buf` (NUL-terminated,
             /// truncated to `len`); returns the full length of the text.
             fn last_error(buf: *mut ::std::ffi::c_char, len: usize) -> usize;
