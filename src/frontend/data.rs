@@ -211,6 +211,17 @@ impl Walker<'_> {
         });
     }
 
+    /// The remarks of a construct's data clauses (`generating copyin(a[0:n])`,
+    /// for `-Minfo=accel`); attach items follow from their data items.
+    fn data_remarks(&mut self, loc: &SrcLoc, maps: &[HostMap]) {
+        for m in maps.iter().filter(|m| m.kind != MapKind::Attach) {
+            self.remarks.push((
+                loc.clone(),
+                format!("generating {}({})", m.kind.clause(), m.name),
+            ));
+        }
+    }
+
     /// A `data` construct: a data region around its statement.
     pub fn data(&mut self, p: usize, rest: &[usize], s: &Node<Statement>) -> DResult<()> {
         let d = &self.dirs[p];
@@ -218,12 +229,15 @@ impl Walker<'_> {
         let cond = self.if_cond(p, d)?;
         let asyncs = self.asyncs(p, d)?;
         self.data_stack.push(Self::visible(&items));
+        let maps = Self::maps_of(&items);
+        let loc = self.pragma_loc(p, d.kind_span.start);
+        self.data_remarks(&loc, &maps);
         self.push_construct(
             p,
             ConstructKind::Data { asyncs },
             s.span.start..s.span.end,
             cond,
-            Self::maps_of(&items),
+            maps,
         );
         self.stmt_with(s, rest);
         self.data_stack.pop();
@@ -485,21 +499,18 @@ impl Walker<'_> {
                 if_present: vis.as_ref().is_some_and(|v| v.no_create),
             });
         }
+        let explicit = Self::maps_of(items);
         if let Some(loc) = remark_at {
+            self.data_remarks(loc, &explicit);
             for m in first.iter().chain(&implicit) {
-                let kind = match m.kind {
-                    MapKind::CopyIn => "copyin",
-                    MapKind::Present => "present",
-                    _ => "copy",
-                };
                 self.remarks.push((
                     loc.clone(),
-                    format!("generating implicit {kind}({})", m.name),
+                    format!("generating implicit {}({})", m.kind.clause(), m.name),
                 ));
             }
         }
         let mut maps = first;
-        maps.extend(Self::maps_of(items));
+        maps.extend(explicit);
         maps.extend(implicit);
         (maps, args)
     }

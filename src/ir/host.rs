@@ -24,6 +24,24 @@ pub enum MapKind {
     DevicePtr = 9,
 }
 
+impl MapKind {
+    /// The clause that makes this map, as written (`copyin`, `no_create`, …).
+    pub fn clause(self) -> &'static str {
+        match self {
+            MapKind::Copy => "copy",
+            MapKind::CopyIn => "copyin",
+            MapKind::CopyOut => "copyout",
+            MapKind::Create => "create",
+            MapKind::Present => "present",
+            MapKind::NoCreate => "no_create",
+            MapKind::Delete => "delete",
+            MapKind::Attach => "attach",
+            MapKind::Detach => "detach",
+            MapKind::DevicePtr => "deviceptr",
+        }
+    }
+}
+
 /// `PTXRT_MAP_ZERO`: new device memory is zeroed.
 pub const MAP_ZERO: u32 = 1;
 /// `PTXRT_MAP_READONLY`.

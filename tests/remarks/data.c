@@ -36,3 +36,5 @@ int main(void)
 // expect-remark: 22: generating implicit copy(sum)
 // expect-remark: 22: generating implicit copy(b)
 // expect-remark: 23: loop not parallelized: 'sum' is assigned in every iteration
+// expect-remark: 13: generating copy(b)
+// expect-remark: 13: generating copyin(a)

@@ -82,3 +82,7 @@ int main(void)
 // expect-remark: 54: generating implicit copy(idx)
 // expect-remark: 56: loop not parallelized: 'c' is written and accessed as c[i-1], c[i]
 // expect-remark: 58: loop not parallelized: 'c[idx[i]]' may be the same element in two iterations (no subscript is 'i' plus a value fixed in the loop)
+// expect-remark: 11: generating copy(p[0:n])
+// expect-remark: 11: generating copy(r[0:n])
+// expect-remark: 11: generating copyin(q[0:n])
+// expect-remark: 11: generating copyin(u[0:n])
