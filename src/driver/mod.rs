@@ -54,13 +54,29 @@ pub fn main(argv: &[String]) -> i32 {
         );
         return 0;
     }
-    match run(&args) {
-        Ok(()) => 0,
-        Err(e) if e.is::<Reported>() => 1,
-        Err(e) => {
+    // A bug of accc is one line, never a panic message or a backtrace;
+    // exit status 4, as gcc's internal compiler errors.
+    std::panic::set_hook(Box::new(|info| {
+        let what = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        let at = info
+            .location()
+            .map(|l| format!(" ({}:{})", l.file(), l.line()))
+            .unwrap_or_default();
+        eprintln!("accc: internal compiler error: {what}{at}; please report it");
+    }));
+    match std::panic::catch_unwind(|| run(&args)) {
+        Ok(Ok(())) => 0,
+        Ok(Err(e)) if e.is::<Reported>() => 1,
+        Ok(Err(e)) => {
             eprintln!("accc: error: {e:#}");
             1
         }
+        Err(_) => 4,
     }
 }
 
