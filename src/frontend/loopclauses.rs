@@ -58,14 +58,17 @@ impl Clauses {
 
 impl Walker<'_> {
     /// One variable of a `private` or `firstprivate` clause (`first`) of
-    /// directive `p`: a variable, not a part of one.
+    /// directive `p`: a variable, or a sub-array or element of an array
+    /// variable (`tmp[0:5]`, as real code writes it), which makes the whole
+    /// array private; not a struct member.
     pub(super) fn private_item(&self, p: usize, v: &VarRef, first: bool) -> DResult<Private> {
+        use crate::directive::Access;
         let loc = self.pragma_loc(p, v.span.start);
-        if !v.path.is_empty() {
+        if v.path.iter().any(|a| matches!(a, Access::Member { .. })) {
             return Err(Diagnostics::one(
                 Some(loc),
                 format!(
-                    "'{}' in a private clause: only whole variables can be private",
+                    "'{}' in a private clause: only whole variables (or parts of arrays) can be private",
                     v.text
                 ),
             ));
@@ -73,6 +76,7 @@ impl Walker<'_> {
         Ok(Private {
             var: v.base.name.clone(),
             first,
+            part: !v.path.is_empty(),
             loc,
         })
     }

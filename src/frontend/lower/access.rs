@@ -300,7 +300,7 @@ impl Lower<'_> {
 
     /// Copies the struct at `src` to `dst` (both addresses of type `ty`);
     /// into memory only by the thread that performs side effects unless
-    /// `dst` is the address of a local of this thread.
+    /// `dst` points into a local of this thread ([`Lower::thread_own`]).
     pub fn copy_struct(&mut self, dst: ExprId, src: ExprId, ty: &CType, span: Span) -> DResult<()> {
         let Some(bytes) = ty.size() else {
             return self
@@ -310,10 +310,8 @@ impl Lower<'_> {
         if bytes == 0 {
             return Ok(());
         }
-        let private = matches!(self.f.expr(dst), Expr::LocalAddr(_))
-            || matches!(self.f.expr(dst), Expr::Cast(a) if matches!(self.f.expr(*a), Expr::LocalAddr(_)));
         let s = Stmt::Copy { dst, src, bytes };
-        if private {
+        if self.thread_own(dst) {
             self.emit(s);
         } else {
             self.emit_single(s);

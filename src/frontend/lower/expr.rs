@@ -172,9 +172,7 @@ impl Lower<'_> {
             Expression::StringLiteral(_) => {
                 self.err(span, "string literals are not supported in device code")
             }
-            Expression::CompoundLiteral(_) => {
-                self.err(span, "compound literals are not supported in device code")
-            }
+            Expression::CompoundLiteral(c) => self.compound_literal(&c.node, span),
             Expression::Statement(_) => self.err(
                 span,
                 "statement expressions are not supported in device code",
@@ -447,15 +445,35 @@ impl Lower<'_> {
     pub fn stable(&mut self, v: Val) -> Val {
         match v {
             Val::L(Place::Mem(p), t) => {
+                let own = self.thread_own(p);
                 let ty = self.f.ty(p).clone();
                 let tmp = self.temp(ty);
                 self.emit(Stmt::Assign {
                     local: tmp,
                     value: p,
                 });
+                if own {
+                    self.own_addrs.insert(tmp);
+                }
                 Val::L(Place::Addr(tmp), t)
             }
             v => v,
+        }
+    }
+
+    /// Whether the address `p` points into a local of this thread (an
+    /// element or member of a local array or struct): every thread stores
+    /// into its own copy, also where only one thread performs the stores to
+    /// memory (gang-redundant code).
+    pub fn thread_own(&self, mut p: ExprId) -> bool {
+        loop {
+            match self.f.expr(p) {
+                Expr::LocalAddr(_) => return true,
+                Expr::Cast(a) => p = *a,
+                Expr::PtrAdd { base, .. } => p = *base,
+                Expr::Local(l) => return self.own_addrs.contains(l),
+                _ => return false,
+            }
         }
     }
 
@@ -483,7 +501,11 @@ impl Lower<'_> {
                 );
             }
             let dst = self.addr_of(place, &ty, span)?;
+            let own = self.thread_own(dst);
             let dst = self.hold(dst);
+            if own {
+                self.own_addrs.insert(dst);
+            }
             let d = self.f.read(dst);
             self.copy_struct(d, x, &ty, span)?;
             return Ok(Val::L(Place::Addr(dst), ty));
@@ -510,6 +532,7 @@ impl Lower<'_> {
                 local: l,
                 value: val,
             }),
+            Place::Mem(p) if self.thread_own(p) => self.emit(Stmt::Store { ptr: p, value: val }),
             Place::Mem(p) => self.emit_single(Stmt::Store { ptr: p, value: val }),
             Place::Addr(_) => return self.err(span, "internal error: unresolved address"),
         }

@@ -1,11 +1,12 @@
 //! Initialisers of variables declared in device code: `= expr` and
 //! brace-enclosed lists for arrays, structs and unions, with designators
 //! (`[k] =`, `.m =`) and brace elision (C11 6.7.9). The object is zeroed
-//! first, then every initialised scalar is stored at its offset.
+//! first, then every initialised scalar is stored at its offset. Compound
+//! literals are unnamed locals initialised the same way.
 //!
 //! Owns: the methods of `Lower` that initialise a local.
 
-use super::expr::Place;
+use super::expr::{Place, Val};
 use super::Lower;
 use crate::diag::DResult;
 use crate::frontend::ctype::CType;
@@ -93,6 +94,24 @@ impl Lower<'_> {
                 self.init_object(b, 0, ty, init)
             }
         }
+    }
+
+    /// A compound literal `(T){ ... }` (C11 6.5.2.5): an unnamed local of
+    /// type `T`, initialised where the literal is evaluated; an lvalue.
+    pub fn compound_literal(&mut self, c: &CompoundLiteral, span: Span) -> DResult<Val> {
+        let ty = declare::type_name(&c.type_name, self.host, self.sm)?;
+        let init = Node::new(Initializer::List(c.initializer_list.clone()), span);
+        let ty = self.complete_array(ty, Some(&init), span)?;
+        if ty.runtime_sized() {
+            return self.err(
+                span,
+                "a compound literal of variable-length array type is not supported in device code",
+            );
+        }
+        let irty = self.ir_type(&ty, span)?;
+        let local = self.f.new_local("literal", irty);
+        self.init_local(local, &ty, &init)?;
+        Ok(Val::L(Place::Local(local), ty))
     }
 
     /// `e` converted to `t` as by assignment (a null pointer constant or a

@@ -60,6 +60,9 @@ pub struct LoopSpec {
 pub struct Private {
     pub var: String,
     pub first: bool,
+    /// Named as a part (`tmp[0:5]`, `tmp[2]`): the variable must be an
+    /// array, and the whole array is private.
+    pub part: bool,
     /// Where it is named (for messages).
     pub loc: SrcLoc,
 }
@@ -163,6 +166,9 @@ pub struct Lower<'a> {
     break_depth: u32,
     /// The partitioned loops around the current position.
     pub inside: Inside,
+    /// Temporaries holding addresses into this thread's own locals (see
+    /// [`Lower::thread_own`]).
+    own_addrs: std::collections::HashSet<LocalId>,
 }
 
 impl<'a> Lower<'a> {
@@ -189,6 +195,7 @@ impl<'a> Lower<'a> {
             loop_depth: 0,
             break_depth: 0,
             inside: Inside::default(),
+            own_addrs: Default::default(),
         }
     }
 

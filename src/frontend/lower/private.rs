@@ -22,6 +22,12 @@ impl Lower<'_> {
             let Some(ty) = self.var_type(&p.var) else {
                 return err(format!("use of undeclared identifier '{}'", p.var));
             };
+            if p.part && !ty.is_array() {
+                return err(format!(
+                    "a part of '{}' (type '{ty}') in a private clause: only parts of arrays can be private (the whole array is); private copies of memory a pointer points to are not supported",
+                    p.var
+                ));
+            }
             let init = if p.first {
                 if !(ty.is_arithmetic() || matches!(ty, super::CType::Ptr(_))) {
                     return err(format!(

@@ -571,12 +571,14 @@ impl Lower<'_> {
                 self.inside.block[1] = true;
             }
         }
-        // break may not leave a partitioned (or collapsed) loop.
+        // break may not leave a partitioned (or collapsed) loop; continue
+        // ends this iteration of any loop (the scheduled loop's step
+        // advances to the thread's next iteration).
         (self.loop_depth, self.break_depth) =
             if matches!(par, Parallelism::Seq) && collapsed.is_empty() {
                 (saved.1 + 1, saved.2 + 1)
             } else {
-                (0, 0)
+                (saved.1 + 1, 0)
             };
         let lowered = self.in_block(|l| l.stmt(body));
         (self.inside, self.loop_depth, self.break_depth) = saved;
