@@ -133,6 +133,10 @@ fn compile_and_link_like_cc_with_dependency_files() {
         ],
     );
     assert_eq!(run_prog(d, "prog"), "3.0 2997.0\n");
+    // Compiling and linking in one step: prog3.d names prog3 (as gcc).
+    ok(d, &["-MD", "main.c", "scale.o", "-o", "prog3"]);
+    let p3 = fs::read_to_string(d.join("prog3.d")).unwrap();
+    assert!(p3.starts_with("prog3:") && p3.contains("scale.h"), "{p3}");
     // Sources and objects mixed, with unknown flags passed to cc.
     ok(
         d,

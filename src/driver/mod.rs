@@ -155,9 +155,13 @@ fn run_cmd(cmd: &mut Command, verbose: bool) -> Result<std::process::Output> {
 
 /// The object file compiling `src` makes (the target of its make
 /// dependencies): `-o` with `-c`, else SOURCE.o.
+/// When compiling and linking in one step with `-o prog`, the target is
+/// `prog` (and `-MD` writes prog.d), as gcc does.
 fn object_name(args: &Args, src: &Path) -> PathBuf {
+    let linking = !args.compile_only && !args.assemble_only && !args.preprocess_only;
     match &args.output {
         Some(o) if args.compile_only && args.sources.len() == 1 => o.clone(),
+        Some(o) if linking => o.clone(),
         _ => PathBuf::from(src.file_stem().unwrap_or_default()).with_extension("o"),
     }
 }
@@ -253,7 +257,7 @@ fn write_out(path: Option<&Path>, bytes: &[u8]) -> Result<()> {
 /// requested form.
 fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result<()> {
     let obj = match out {
-        Some(o) if !args.assemble_only => o.to_path_buf(),
+        Some(o) if args.compile_only => o.to_path_buf(),
         _ => object_name(args, src),
     };
     let text = preprocess(tools, args, src, &obj)?;
