@@ -46,7 +46,10 @@ impl Walker<'_> {
             | DirectiveKind::ExitData
             | DirectiveKind::Update
             | DirectiveKind::Wait(_)
-            | DirectiveKind::Declare => {
+            | DirectiveKind::Declare
+            | DirectiveKind::Init
+            | DirectiveKind::Shutdown
+            | DirectiveKind::Set => {
                 // Standalone: runs where its line is, before the statement.
                 self.standalone(p);
                 self.stmt_with(s, rest);
@@ -56,6 +59,13 @@ impl Walker<'_> {
                 Some(self.pragma_loc(p, d.kind_span.start)),
                 "'#pragma acc routine' without a name must be followed by a function declaration or definition",
             )),
+            // Its host version is made for the whole file at the end
+            // (`atomic_host_versions`); in a routine, the device version is
+            // the routine's.
+            DirectiveKind::Atomic(_) => {
+                self.stmt_with(s, rest);
+                Ok(())
+            }
             // In a routine, loop directives belong to its device version.
             DirectiveKind::Loop if self.in_routine => {
                 self.stmt_with(s, rest);
@@ -210,6 +220,8 @@ impl Walker<'_> {
                     &plan.loops,
                     super::lower::Mode::Region,
                 );
+                lower.atomics = Some(&self.atomics);
+                lower.text = self.text;
                 lower.by_ref = by_ref.clone();
                 if region_reds.is_empty() && region_privs.is_empty() {
                     lower.stmt(seg)?;

@@ -346,6 +346,10 @@ impl Walker<'_> {
                     Self::maps_of(&items),
                 );
             }
+            DirectiveKind::Init | DirectiveKind::Shutdown | DirectiveKind::Set => {
+                let kind = ConstructKind::Device(self.device_directive(p, d)?);
+                self.push_construct(p, kind, line, cond, vec![]);
+            }
             k => {
                 return Err(Diagnostics::one(
                     Some(self.pragma_loc(p, d.kind_span.start)),

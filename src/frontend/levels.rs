@@ -149,6 +149,13 @@ impl Walker<'_> {
         dirs: &[usize],
         kind: RegionKind,
     ) -> DResult<Vec<Cand<'a>>> {
+        // An atomic statement is not a loop (lowered where it is).
+        let dirs: Vec<usize> = dirs
+            .iter()
+            .copied()
+            .filter(|&i| !matches!(self.dirs[i].kind, DirectiveKind::Atomic(_)))
+            .collect();
+        let dirs = &dirs[..];
         for &i in dirs {
             let d = &self.dirs[i];
             if !matches!(

@@ -8,6 +8,7 @@
 //! [`ir::Module`]: crate::ir::Module
 //! [`ir::host::HostPlan`]: crate::ir::host::HostPlan
 
+mod atomic;
 mod attach;
 mod canon;
 mod clauses;
@@ -17,6 +18,7 @@ mod ctype;
 mod data;
 mod declare;
 mod depend;
+mod device_directive;
 mod effects;
 mod geometry;
 mod levels;

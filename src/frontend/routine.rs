@@ -529,6 +529,8 @@ impl<'a> Walker<'a> {
             &loops,
             Mode::Region,
         );
+        lower.atomics = Some(&self.atomics);
+        lower.text = self.text;
         let decls = parameters(&def.node.declarator);
         let ptypes: Vec<CType> = sig.params.clone().unwrap_or_default();
         let span = def.span;

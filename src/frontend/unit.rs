@@ -126,14 +126,26 @@ pub fn translate(mut text: String, main_file: &str) -> DResult<Translated> {
         in_routine: false,
         standalone_done: Default::default(),
         remarks: vec![],
+        atomics: Default::default(),
     };
+    w.atomics = w.atomic_specs();
     w.named_routines();
     for ext in &parse.unit.0 {
         w.external(ext);
     }
     w.file_scope_directives();
     w.finish_routines();
+    w.atomic_host_versions(&parse.unit);
     if !w.errors.is_empty() {
+        // One message per place (a statement lowered for the device and
+        // rewritten for the host reports its problem once).
+        let mut seen = std::collections::HashSet::new();
+        w.errors.retain(|d| {
+            seen.insert((
+                d.loc.as_ref().map(|l| (l.line, l.col, l.file.clone())),
+                d.message.clone(),
+            ))
+        });
         return Err(Diagnostics(w.errors));
     }
     let (module, plan, mut remarks) = (w.module, w.plan, w.remarks);
@@ -186,6 +198,8 @@ pub struct Walker<'a> {
     /// The function being walked is a routine: its loop directives are
     /// compiled with its device version, not here.
     pub in_routine: bool,
+    /// The `atomic` directives of the file, by statement start.
+    pub atomics: std::collections::HashMap<usize, super::atomic::AtomicSpec>,
 }
 
 impl<'a> Walker<'a> {

@@ -3,7 +3,8 @@
 //! decided by the front end. Host code stays C text: every expression here
 //! is C source evaluated in the construct's scope.
 //!
-//! Owns: [`HostPlan`], [`Construct`], [`HostMap`], [`HostArg`].
+//! Owns: [`HostPlan`], [`Construct`], [`HostMap`], [`HostArg`],
+//! [`DeviceDirective`] (and the device type numbers of its runtime calls).
 
 use super::SrcLoc;
 use std::ops::Range;
@@ -132,6 +133,9 @@ pub enum ConstructKind {
     /// The `wait` directive (`stmt` is its own line): `asyncs.waits` are
     /// the queues (`Some(vec![])`: all).
     Wait { asyncs: AsyncSpec },
+    /// An atomic statement's host version: `text` (C, one line per line of
+    /// the statement) replaces it.
+    Atomic { text: String },
     /// A `declare` directive in a function: a data region from the
     /// directive to the end of the enclosing block (`stmt` is the
     /// directive's own line).
@@ -153,6 +157,8 @@ pub enum ConstructKind {
         vars: Vec<(String, String)>,
         if_present: bool,
     },
+    /// `init`, `shutdown` or `set` (`stmt` is the directive's own line).
+    Device(DeviceDirective),
 }
 
 /// One construct to rewrite.
@@ -194,4 +200,64 @@ pub struct HostPlan {
     pub constructs: Vec<Construct>,
     /// The file-scope `declare`d globals.
     pub declares: Vec<GlobalDeclare>,
+}
+
+/// Which device management directive (OpenACC 3.3 2.14.1-2.14.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeviceOp {
+    Init,
+    Shutdown,
+    Set,
+}
+
+/// A device type named in a `device_type` clause of `init`, `shutdown` or
+/// `set`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeviceType {
+    /// An `acc_device_t` value of openacc.h, `PTXRT_DEVICE_ANY` (`*`) or
+    /// `PTXRT_DEVICE_OTHER` (a type accc drives no devices of).
+    pub value: i32,
+    /// As written, for runtime messages.
+    pub name: String,
+}
+
+/// `acc_device_current`: no `device_type` clause.
+pub const DEVICE_CURRENT: i32 = -1;
+/// `PTXRT_DEVICE_ANY`.
+pub const DEVICE_ANY: i32 = -100;
+/// `PTXRT_DEVICE_OTHER`.
+pub const DEVICE_OTHER: i32 = -101;
+
+impl DeviceType {
+    /// The type a `device_type` clause names by `name` (case-insensitive):
+    /// `nvidia`, `not_host`, `host`, `default`, `*`; any other name is a
+    /// device accc has no devices of.
+    pub fn named(name: &str) -> DeviceType {
+        let value = match name.to_ascii_lowercase().as_str() {
+            "*" => DEVICE_ANY,
+            "default" => 1,
+            "host" => 2,
+            "not_host" => 4,
+            "nvidia" => 5,
+            _ => DEVICE_OTHER,
+        };
+        DeviceType {
+            value,
+            name: name.to_string(),
+        }
+    }
+}
+
+/// An `init`, `shutdown` or `set` directive: a runtime call per device type
+/// (`__ptxrt_init`, `__ptxrt_shutdown`, `__ptxrt_set` in ptxrt.h).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeviceDirective {
+    pub op: DeviceOp,
+    /// The `device_type` clause's types in order; empty without one (the
+    /// current type). `set` has at most one.
+    pub types: Vec<DeviceType>,
+    /// `device_num(…)`: a C expression.
+    pub num: Option<String>,
+    /// `default_async(…)` of `set`: a C expression.
+    pub default_async: Option<String>,
 }

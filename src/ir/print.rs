@@ -253,6 +253,39 @@ impl Printer<'_> {
                     self.expr(*value)
                 );
             }
+            Stmt::AtomicCas {
+                ptr,
+                expected,
+                desired,
+                old,
+                ok,
+            } => {
+                let _ = writeln!(
+                    out,
+                    "{ind}{old} {}, {ok} {} = atomic.cas({}, {}, {})",
+                    self.f.local(*old).name,
+                    self.f.local(*ok).name,
+                    self.expr(*ptr),
+                    self.expr(*expected),
+                    self.expr(*desired)
+                );
+            }
+            Stmt::AtomicLoad { ptr, dst } => {
+                let _ = writeln!(
+                    out,
+                    "{ind}{dst} {} = atomic.load({})",
+                    self.f.local(*dst).name,
+                    self.expr(*ptr)
+                );
+            }
+            Stmt::AtomicStore { ptr, value } => {
+                let _ = writeln!(
+                    out,
+                    "{ind}atomic.store({}, {})",
+                    self.expr(*ptr),
+                    self.expr(*value)
+                );
+            }
             Stmt::Continue => {
                 let _ = writeln!(out, "{ind}continue");
             }

@@ -175,13 +175,29 @@ pub enum Stmt {
     /// pointers).
     Print { format: Vec<u8>, args: Vec<ExprId> },
     /// Atomically `*ptr = *ptr op value` (`ptr<T>`, `T` an integer of 32 or
-    /// 64 bits; `Min`/`Max` by its signedness), the old value into `old`.
+    /// 64 bits; `Min`/`Max` by its signedness; `Add`, `Sub` and `Exchange`
+    /// also on `f32`/`f64`), the old value into `old`.
     AtomicRmw {
         op: AtomicOp,
         ptr: ExprId,
         value: ExprId,
         old: Option<LocalId>,
     },
+    /// Atomically: if `*ptr` holds `expected` (bit for bit), store
+    /// `desired`; `old` gets the value found, `ok` (`bool`) whether the
+    /// store happened (`ptr<T>`, `T` any integer or floating type; types
+    /// narrower than 32 bits go through their 32-bit word).
+    AtomicCas {
+        ptr: ExprId,
+        expected: ExprId,
+        desired: ExprId,
+        old: LocalId,
+        ok: LocalId,
+    },
+    /// `dst = *ptr`, read in one piece (an `atomic read`).
+    AtomicLoad { ptr: ExprId, dst: LocalId },
+    /// `*ptr = value`, written in one piece (an `atomic write`).
+    AtomicStore { ptr: ExprId, value: ExprId },
     /// This thread's earlier writes to device memory are visible to every
     /// thread of the device before its later ones (`__threadfence()`).
     Fence,
@@ -193,6 +209,7 @@ pub enum Stmt {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AtomicOp {
     Add,
+    Sub,
     Min,
     Max,
     And,
@@ -260,6 +277,9 @@ pub fn walk_stmts(b: &[Stmt], f: &mut impl FnMut(&Stmt)) {
             | Stmt::Copy { .. }
             | Stmt::Print { .. }
             | Stmt::AtomicRmw { .. }
+            | Stmt::AtomicCas { .. }
+            | Stmt::AtomicLoad { .. }
+            | Stmt::AtomicStore { .. }
             | Stmt::Fence
             | Stmt::Barrier(_) => {}
         }

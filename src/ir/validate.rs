@@ -287,6 +287,43 @@ impl Validator<'_> {
                 }
             }
             Stmt::Barrier(_) | Stmt::Fence => {}
+            Stmt::AtomicCas {
+                ptr,
+                expected,
+                desired,
+                old,
+                ok,
+            } => {
+                let elem = self.expr(*ptr).as_ref().and_then(|t| t.pointee()).cloned();
+                let scalar = matches!(elem, Some(Type::Int(_) | Type::Float(_)));
+                if !scalar
+                    || self.expr(*expected) != elem
+                    || self.expr(*desired) != elem
+                    || self.local_ty(*old) != elem
+                {
+                    self.errors
+                        .push("atomic compare-and-swap operands are not the pointee type".into());
+                }
+                if self.local_ty(*ok) != Some(Type::BOOL) {
+                    self.errors
+                        .push("atomic compare-and-swap flag is not a bool".into());
+                }
+            }
+            Stmt::AtomicLoad { ptr, dst } => {
+                let elem = self.expr(*ptr).as_ref().and_then(|t| t.pointee()).cloned();
+                if !matches!(elem, Some(Type::Int(_) | Type::Float(_)))
+                    || self.local_ty(*dst) != elem
+                {
+                    self.errors.push("atomic load of another type".into());
+                }
+            }
+            Stmt::AtomicStore { ptr, value } => {
+                let elem = self.expr(*ptr).as_ref().and_then(|t| t.pointee()).cloned();
+                if !matches!(elem, Some(Type::Int(_) | Type::Float(_))) || self.expr(*value) != elem
+                {
+                    self.errors.push("atomic store of another type".into());
+                }
+            }
             Stmt::AtomicRmw {
                 op,
                 ptr,
@@ -300,11 +337,11 @@ impl Validator<'_> {
                     self.errors
                         .push("atomic operand is not the pointee type".to_string());
                 }
+                use crate::ir::AtomicOp as A;
                 let fits = match (&vt, op) {
-                    (Some(Type::Int(k)), crate::ir::AtomicOp::IncWrap) => {
-                        *k == crate::ir::IntKind::U32
-                    }
+                    (Some(Type::Int(k)), A::IncWrap) => *k == crate::ir::IntKind::U32,
                     (Some(Type::Int(k)), _) => k.bits() >= 32,
+                    (Some(Type::Float(_)), A::Add | A::Sub | A::Exchange) => true,
                     _ => vt.is_none(),
                 };
                 if !fits {

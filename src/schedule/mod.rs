@@ -272,6 +272,9 @@ fn stmt(f: &mut Function, s: Stmt, outer: [bool; 3], st: &mut RedState) -> Stmt 
         | Stmt::Copy { .. }
         | Stmt::Print { .. }
         | Stmt::AtomicRmw { .. }
+        | Stmt::AtomicCas { .. }
+        | Stmt::AtomicLoad { .. }
+        | Stmt::AtomicStore { .. }
         | Stmt::Fence
         | Stmt::Barrier(_)) => s,
     }

@@ -5,6 +5,8 @@
 //!
 //! Owns: [`write`]. May call: `ir` (the module and the host plan) only.
 
+mod device;
+
 use crate::ir::host::{AsyncSpec, Construct, ConstructKind, HostArg, HostMap, HostPlan};
 use crate::ir::{GridSize, Module};
 
@@ -193,6 +195,14 @@ impl Writer<'_> {
                         Self::maps_args(c, id)
                     )),
                 }
+            }
+            ConstructKind::Atomic { text } => out.push_str(text),
+            ConstructKind::Device(d) => {
+                // No device is chosen for it: the runtime call decides.
+                out.push_str(&format!("{{ if (({cond}) != 0) {{ "));
+                self.prologue(out, c, id);
+                out.push_str(&device::calls(d, id));
+                out.push_str("} }");
             }
             ConstructKind::Wait { asyncs } => {
                 out.push_str(&format!("{{ if (__ptxrt_use_device(({cond}) != 0)) {{ "));

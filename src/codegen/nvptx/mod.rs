@@ -11,6 +11,7 @@
 //! schedule and the front end have made them). Expects scheduled IR
 //! (`ir::validate(m, true)` empty). May call: `ir` only.
 
+mod atomic;
 mod expr;
 pub mod ptxas;
 mod writer;

@@ -539,33 +539,16 @@ impl<'a, 'c> Writer<'a, 'c> {
                 ptr,
                 value,
                 old,
-            } => {
-                use crate::ir::AtomicOp as A;
-                use inkwell::AtomicRMWBinOp as B;
-                let signed = matches!(self.f.ty(*value), Type::Int(k) if k.is_signed());
-                let bop = match (op, signed) {
-                    (A::Add, _) => B::Add,
-                    (A::Min, true) => B::Min,
-                    (A::Min, false) => B::UMin,
-                    (A::Max, true) => B::Max,
-                    (A::Max, false) => B::UMax,
-                    (A::And, _) => B::And,
-                    (A::Or, _) => B::Or,
-                    (A::Xor, _) => B::Xor,
-                    (A::Exchange, _) => B::Xchg,
-                    (A::IncWrap, _) => B::UIncWrap,
-                };
-                let p = self.ptr(*ptr)?;
-                let v = self.int(*value)?;
-                let r =
-                    llvm(
-                        self.b
-                            .build_atomicrmw(bop, p, v, inkwell::AtomicOrdering::Monotonic),
-                    )?;
-                if let Some(l) = old {
-                    llvm(self.b.build_store(self.local_ptr(l.0)?, r))?;
-                }
-            }
+            } => self.atomic_rmw(*op, *ptr, *value, *old)?,
+            Stmt::AtomicCas {
+                ptr,
+                expected,
+                desired,
+                old,
+                ok,
+            } => self.atomic_cas(*ptr, *expected, *desired, *old, *ok)?,
+            Stmt::AtomicLoad { ptr, dst } => self.atomic_load(*ptr, *dst)?,
+            Stmt::AtomicStore { ptr, value } => self.atomic_store(*ptr, *value)?,
             Stmt::Block(b) => self.block(b)?,
             Stmt::Loop(_) => return internal("counted loop reached the back end unscheduled"),
         }

@@ -13,6 +13,7 @@
 //! scope, source}`.
 
 mod access;
+mod atomic;
 mod call;
 mod expr;
 mod init;
@@ -169,6 +170,10 @@ pub struct Lower<'a> {
     /// Temporaries holding addresses into this thread's own locals (see
     /// [`Lower::thread_own`]).
     own_addrs: std::collections::HashSet<LocalId>,
+    /// The `atomic` directives of the file, by statement start.
+    pub atomics: Option<&'a HashMap<usize, crate::frontend::atomic::AtomicSpec>>,
+    /// The preprocessed text (to compare the lvalues of atomic forms).
+    pub text: &'a str,
 }
 
 impl<'a> Lower<'a> {
@@ -196,6 +201,8 @@ impl<'a> Lower<'a> {
             break_depth: 0,
             inside: Inside::default(),
             own_addrs: Default::default(),
+            atomics: None,
+            text: "",
         }
     }
 

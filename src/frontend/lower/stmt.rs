@@ -20,6 +20,14 @@ use lang_c::span::{Node, Span};
 impl Lower<'_> {
     /// Lowers one statement.
     pub fn stmt(&mut self, s: &Node<Statement>) -> DResult<()> {
+        if let Some(spec) = self.atomics.and_then(|m| m.get(&s.span.start)) {
+            return self.atomic(&spec.clone(), s);
+        }
+        self.stmt_plain(s)
+    }
+
+    /// Lowers a statement, not looking for an `atomic` directive on it.
+    pub fn stmt_plain(&mut self, s: &Node<Statement>) -> DResult<()> {
         let span = s.span;
         match &s.node {
             Statement::Compound(items) => {

@@ -119,6 +119,9 @@ impl Interp<'_> {
             | Stmt::Copy { .. }
             | Stmt::Print { .. }
             | Stmt::AtomicRmw { .. }
+            | Stmt::AtomicCas { .. }
+            | Stmt::AtomicLoad { .. }
+            | Stmt::AtomicStore { .. }
             | Stmt::Fence => {
                 panic!("interpreter: {s:?}")
             }

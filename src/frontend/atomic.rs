@@ -1,0 +1,439 @@
+//! The `atomic` construct (OpenACC 3.3 2.12): which statement forms it
+//! takes, and its host version.
+//!
+//! Owns: [`AtomicSpec`] (one directive: its clause and `if` condition,
+//! found by statement), [`recognize`] (the C forms of `read`, `write`,
+//! `update` and `capture` — `x++`, `x--`, `++x`, `--x`, `x binop= expr`,
+//! `x = x binop expr`, `x = expr binop x` with binop one of
+//! `+ * - / & ^ | << >>`; captures `v = x++`, `v = x binop= expr`, …; the
+//! capture blocks `{v = x; x binop= expr;}`, `{x binop= expr; v = x;}` and
+//! `{v = x; x = expr;}`) as a [`Form`] of AST nodes, shared by the device
+//! lowering (`lower::atomic`) and [`host_text`], and the walk that gives
+//! every atomic statement of the file its host version: the statement
+//! rewritten with the host compiler's `__atomic` builtins (a
+//! compare-and-swap loop, right for every operator and type), so that host
+//! threads running regions on the host fallback update atomically too.
+//! May call: `directive`, `ir` (locations), `diag`.
+
+use super::unit::Walker;
+use crate::diag::{DResult, Diagnostics};
+use crate::directive::{AtomicKind, ClauseKind, DirectiveKind};
+use crate::ir::host::{Construct, ConstructKind};
+use crate::ir::SrcLoc;
+use lang_c::ast::*;
+use lang_c::span::{Node, Span};
+use std::collections::HashMap;
+
+/// One `atomic` directive.
+#[derive(Clone, Debug)]
+pub struct AtomicSpec {
+    pub kind: AtomicKind,
+    /// The `if` clause's condition, as written.
+    pub cond: Option<String>,
+    /// Where the directive is.
+    pub loc: SrcLoc,
+}
+
+/// What the new value of `x` is.
+#[derive(Clone, Debug)]
+pub enum Update<'a> {
+    /// `x binop expr` (or `expr binop x` when `expr_first`); `expr` `None`
+    /// for `++`/`--` (the operand 1).
+    Op {
+        op: BinaryOperator,
+        expr: Option<&'a Node<Expression>>,
+        expr_first: bool,
+    },
+    /// `expr` (a write, or the swap of a capture block).
+    Set(&'a Node<Expression>),
+}
+
+/// Which value of `x` a capture takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Capture {
+    Old,
+    New,
+}
+
+/// A recognised atomic statement.
+#[derive(Clone, Debug)]
+pub struct Form<'a> {
+    /// The location updated.
+    pub x: &'a Node<Expression>,
+    /// How (`None`: a read).
+    pub update: Option<Update<'a>>,
+    /// `v` and which value it gets.
+    pub capture: Option<(&'a Node<Expression>, Capture)>,
+}
+
+/// The text of `span`, without white space (to compare lvalues).
+fn squeezed(text: &str, span: Span) -> String {
+    text.get(span.start..span.end)
+        .unwrap_or("")
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect()
+}
+
+/// `op=` → `op`, for the operators an atomic update may use.
+fn compound_op(op: &BinaryOperator) -> Option<BinaryOperator> {
+    use BinaryOperator as B;
+    Some(match op {
+        B::AssignPlus => B::Plus,
+        B::AssignMinus => B::Minus,
+        B::AssignMultiply => B::Multiply,
+        B::AssignDivide => B::Divide,
+        B::AssignBitwiseAnd => B::BitwiseAnd,
+        B::AssignBitwiseOr => B::BitwiseOr,
+        B::AssignBitwiseXor => B::BitwiseXor,
+        B::AssignShiftLeft => B::ShiftLeft,
+        B::AssignShiftRight => B::ShiftRight,
+        _ => return None,
+    })
+}
+
+fn plain_op(op: &BinaryOperator) -> bool {
+    use BinaryOperator as B;
+    matches!(
+        op,
+        B::Plus
+            | B::Minus
+            | B::Multiply
+            | B::Divide
+            | B::BitwiseAnd
+            | B::BitwiseOr
+            | B::BitwiseXor
+            | B::ShiftLeft
+            | B::ShiftRight
+    )
+}
+
+/// The expression of an expression statement.
+fn expr_stmt(s: &Node<Statement>) -> Option<&Node<Expression>> {
+    match &s.node {
+        Statement::Expression(Some(e)) => Some(e),
+        _ => None,
+    }
+}
+
+/// `a = b`: (a, b).
+fn assignment(e: &Node<Expression>) -> Option<(&Node<Expression>, &Node<Expression>)> {
+    match &e.node {
+        Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Assign => {
+            Some((&b.node.lhs, &b.node.rhs))
+        }
+        _ => None,
+    }
+}
+
+/// An update expression: `x++`, `x--`, `++x`, `--x`, `x op= e`,
+/// `x = x op e`, `x = e op x`: (x, update, whether the expression's value is
+/// the new one).
+fn update_expr<'a>(
+    text: &str,
+    e: &'a Node<Expression>,
+) -> Option<(&'a Node<Expression>, Update<'a>, Capture)> {
+    use UnaryOperator as U;
+    match &e.node {
+        Expression::UnaryOperator(u) => {
+            let (op, when) = match u.node.operator.node {
+                U::PostIncrement => (BinaryOperator::Plus, Capture::Old),
+                U::PostDecrement => (BinaryOperator::Minus, Capture::Old),
+                U::PreIncrement => (BinaryOperator::Plus, Capture::New),
+                U::PreDecrement => (BinaryOperator::Minus, Capture::New),
+                _ => return None,
+            };
+            let upd = Update::Op {
+                op,
+                expr: None,
+                expr_first: false,
+            };
+            Some((&u.node.operand, upd, when))
+        }
+        Expression::BinaryOperator(b) => {
+            if let Some(op) = compound_op(&b.node.operator.node) {
+                let upd = Update::Op {
+                    op,
+                    expr: Some(&b.node.rhs),
+                    expr_first: false,
+                };
+                return Some((&b.node.lhs, upd, Capture::New));
+            }
+            let (x, rhs) = assignment(e)?;
+            let Expression::BinaryOperator(r) = &rhs.node else {
+                return None;
+            };
+            let op = r.node.operator.node.clone();
+            if !plain_op(&op) {
+                return None;
+            }
+            let xs = squeezed(text, x.span);
+            let (expr, expr_first) = if squeezed(text, r.node.lhs.span) == xs {
+                (&r.node.rhs, false)
+            } else if squeezed(text, r.node.rhs.span) == xs {
+                (&r.node.lhs, true)
+            } else {
+                return None;
+            };
+            let upd = Update::Op {
+                op,
+                expr: Some(expr),
+                expr_first,
+            };
+            Some((x, upd, Capture::New))
+        }
+        _ => None,
+    }
+}
+
+/// The form of statement `s` under `atomic kind`, or an error naming what
+/// is expected.
+pub fn recognize<'a>(
+    text: &str,
+    kind: AtomicKind,
+    s: &'a Node<Statement>,
+    err: &dyn Fn(Span, String) -> Diagnostics,
+) -> DResult<Form<'a>> {
+    let expected = |what: &str| {
+        err(
+            s.span,
+            format!(
+                "expected {what} after '#pragma acc atomic {}'",
+                kind.as_str()
+            ),
+        )
+    };
+    match kind {
+        AtomicKind::Read => {
+            let (v, x) = expr_stmt(s).and_then(assignment).ok_or_else(|| expected("'v = x;'"))?;
+            Ok(Form {
+                x,
+                update: None,
+                capture: Some((v, Capture::Old)),
+            })
+        }
+        AtomicKind::Write => {
+            let (x, e) = expr_stmt(s).and_then(assignment).ok_or_else(|| expected("'x = expr;'"))?;
+            Ok(Form {
+                x,
+                update: Some(Update::Set(e)),
+                capture: None,
+            })
+        }
+        AtomicKind::Update => {
+            let (x, upd, _) = expr_stmt(s)
+                .and_then(|e| update_expr(text, e))
+                .ok_or_else(|| expected("'x++;', 'x binop= expr;', 'x = x binop expr;' or a like form"))?;
+            Ok(Form {
+                x,
+                update: Some(upd),
+                capture: None,
+            })
+        }
+        AtomicKind::Capture => capture(text, s).ok_or_else(|| {
+            expected("'v = x++;', 'v = x binop= expr;', '{v = x; x binop= expr;}', '{x binop= expr; v = x;}', '{v = x; x = expr;}' or a like form")
+        }),
+    }
+}
+
+/// The capture forms.
+fn capture<'a>(text: &str, s: &'a Node<Statement>) -> Option<Form<'a>> {
+    if let Some(e) = expr_stmt(s) {
+        // v = <update expression>
+        let (v, rhs) = assignment(e)?;
+        let (x, upd, when) = update_expr(text, rhs)?;
+        return Some(Form {
+            x,
+            update: Some(upd),
+            capture: Some((v, when)),
+        });
+    }
+    let Statement::Compound(items) = &s.node else {
+        return None;
+    };
+    let stmts: Vec<&Node<Expression>> = items
+        .iter()
+        .map(|i| match &i.node {
+            BlockItem::Statement(st) => expr_stmt(st),
+            _ => None,
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let [first, second] = stmts[..] else {
+        return None;
+    };
+    // {v = x; update} or {v = x; x = expr}
+    if let Some((v, x)) = assignment(first) {
+        let xs = squeezed(text, x.span);
+        if let Some((x2, upd, _)) = update_expr(text, second) {
+            if squeezed(text, x2.span) == xs {
+                return Some(Form {
+                    x: x2,
+                    update: Some(upd),
+                    capture: Some((v, Capture::Old)),
+                });
+            }
+        }
+        if let Some((x2, e)) = assignment(second) {
+            if squeezed(text, x2.span) == xs {
+                return Some(Form {
+                    x: x2,
+                    update: Some(Update::Set(e)),
+                    capture: Some((v, Capture::Old)),
+                });
+            }
+        }
+    }
+    // {update; v = x}
+    let (x, upd, _) = update_expr(text, first)?;
+    let (v, x2) = assignment(second)?;
+    (squeezed(text, x2.span) == squeezed(text, x.span)).then_some(Form {
+        x,
+        update: Some(upd),
+        capture: Some((v, Capture::New)),
+    })
+}
+
+/// The C text of a binary operator.
+pub fn op_text(op: &BinaryOperator) -> &'static str {
+    use BinaryOperator as B;
+    match op {
+        B::Plus => "+",
+        B::Minus => "-",
+        B::Multiply => "*",
+        B::Divide => "/",
+        B::BitwiseAnd => "&",
+        B::BitwiseOr => "|",
+        B::BitwiseXor => "^",
+        B::ShiftLeft => "<<",
+        B::ShiftRight => ">>",
+        _ => "?",
+    }
+}
+
+/// The host version of atomic statement `s` of form `f`: the `__atomic`
+/// builtins of GCC and Clang (a load, or a store, or a compare-and-swap
+/// loop computing the new value with C's own conversions), in braces.
+pub fn host_text(text: &str, f: &Form, s: &Node<Statement>, cond: Option<&str>) -> String {
+    let t = |span: Span| text.get(span.start..span.end).unwrap_or("").to_string();
+    let x = t(f.x.span);
+    let mut out =
+        format!("{{ __typeof__({x}) *__accc_ap = &({x}); __typeof__({x}) __accc_ao, __accc_an; ");
+    match &f.update {
+        None => out.push_str("__atomic_load(__accc_ap, &__accc_ao, __ATOMIC_RELAXED); "),
+        Some(upd) => {
+            let new = match upd {
+                Update::Set(e) => {
+                    out.push_str(&format!("__typeof__({0}) __accc_ae = ({0}); ", t(e.span)));
+                    "__accc_ae".to_string()
+                }
+                Update::Op {
+                    op,
+                    expr,
+                    expr_first,
+                } => {
+                    let e = match expr {
+                        Some(e) => {
+                            out.push_str(&format!(
+                                "__typeof__({0}) __accc_ae = ({0}); ",
+                                t(e.span)
+                            ));
+                            "__accc_ae"
+                        }
+                        None => "1",
+                    };
+                    let o = op_text(op);
+                    if *expr_first {
+                        format!("{e} {o} __accc_ao")
+                    } else {
+                        format!("__accc_ao {o} {e}")
+                    }
+                }
+            };
+            if f.capture.is_none() && matches!(upd, Update::Set(_)) {
+                out.push_str("__accc_an = __accc_ae; __atomic_store(__accc_ap, &__accc_an, __ATOMIC_RELAXED); ");
+            } else {
+                out.push_str(&format!(
+                    "__atomic_load(__accc_ap, &__accc_ao, __ATOMIC_RELAXED); do {{ __accc_an = {new}; }} while (!__atomic_compare_exchange(__accc_ap, &__accc_ao, &__accc_an, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)); "
+                ));
+            }
+        }
+    }
+    if let Some((v, when)) = f.capture {
+        let val = match when {
+            Capture::Old => "__accc_ao",
+            Capture::New => "__accc_an",
+        };
+        out.push_str(&format!("{} = {val}; ", t(v.span)));
+    }
+    out.push('}');
+    match cond {
+        Some(c) => format!("if ({c}) {out} else {}", t(s.span)),
+        // As many lines as the statement had, so later lines keep their numbers.
+        None => out + &"\n".repeat(t(s.span).matches('\n').count()),
+    }
+}
+
+impl Walker<'_> {
+    /// Every `atomic` directive of the file, by the start of its statement.
+    pub fn atomic_specs(&self) -> HashMap<usize, AtomicSpec> {
+        let mut m = HashMap::new();
+        for (&start, dirs) in &self.att.by_stmt {
+            for &i in dirs {
+                let d = &self.dirs[i];
+                if let DirectiveKind::Atomic(k) = d.kind {
+                    let cond = d.clauses.iter().find_map(|c| match &c.kind {
+                        ClauseKind::If(e) => Some(format!("({})", e.text)),
+                        _ => None,
+                    });
+                    m.insert(
+                        start,
+                        AtomicSpec {
+                            kind: AtomicKind::effective(k),
+                            cond,
+                            loc: self.pragma_loc(i, d.kind_span.start),
+                        },
+                    );
+                }
+            }
+        }
+        m
+    }
+
+    /// Gives every atomic statement of `unit` its host version (a
+    /// construct of the host plan); a statement of no atomic form is an
+    /// error at the statement.
+    pub fn atomic_host_versions(&mut self, unit: &TranslationUnit) {
+        struct Find<'w, 'a> {
+            w: &'w mut Walker<'a>,
+        }
+        impl<'ast> lang_c::visit::Visit<'ast> for Find<'_, '_> {
+            fn visit_statement(&mut self, s: &'ast Statement, span: &'ast Span) {
+                if let Some(spec) = self.w.atomics.get(&span.start).cloned() {
+                    let node = Node {
+                        node: s.clone(),
+                        span: *span,
+                    };
+                    let sm = self.w.sm;
+                    let err = |at: Span, msg: String| Diagnostics::one(Some(sm.loc(at.start)), msg);
+                    match recognize(self.w.text, spec.kind, &node, &err) {
+                        Ok(f) => {
+                            let text = host_text(self.w.text, &f, &node, spec.cond.as_deref());
+                            self.w.plan.constructs.push(Construct {
+                                kind: ConstructKind::Atomic { text },
+                                name: format!("atomic {}", spec.kind.as_str()),
+                                loc: spec.loc.clone(),
+                                stmt: span.start..span.end,
+                                cond: None,
+                                maps: vec![],
+                            });
+                        }
+                        Err(d) => self.w.errors.extend(d.0),
+                    }
+                    return;
+                }
+                lang_c::visit::visit_statement(self, s, span);
+            }
+        }
+        lang_c::visit::Visit::visit_translation_unit(&mut Find { w: self }, unit);
+    }
+}
