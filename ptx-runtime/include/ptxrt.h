@@ -180,6 +180,31 @@ void __ptxrt_update(const struct __ptxrt_loc *loc, const struct __ptxrt_update *
  * them on the device and the host goes on. */
 void __ptxrt_wait(const struct __ptxrt_loc *loc, const struct __ptxrt_async *a);
 
+/* The init, shutdown and set directives (2.14.1-2.14.3), one call per
+ * device type of the device_type clause (the compiler evaluates the if
+ * clause first). dev_type is an acc_device_t value (acc_device_current, -1,
+ * without a device_type clause), PTXRT_DEVICE_ANY for device_type(*), or
+ * PTXRT_DEVICE_OTHER for a name accc drives no devices of (radeon,
+ * multicore, ...); type_name is the name as written, for messages (or NULL).
+ * has_num: a device_num clause gave dev_num.
+ * init: as acc_init_device(dev_num or the current number, dev_type); other
+ *   types: nothing; *: the NVIDIA device when usable.
+ * shutdown: as acc_shutdown_device (with device_num) or acc_shutdown; other
+ *   types: nothing; *: every device.
+ * set: dev_type becomes the thread's device type (acc_device_current: kept;
+ *   other types and * are an error), then dev_num its device number (as
+ *   acc_set_device_num for that type), then `async` its default queue (as
+ *   acc_set_default_async) when has_async.
+ * A device number the driver does not have is a runtime error at loc. */
+#define PTXRT_DEVICE_ANY (-100)
+#define PTXRT_DEVICE_OTHER (-101)
+void __ptxrt_init(const struct __ptxrt_loc *loc, int dev_type, const char *type_name, int has_num,
+                  int dev_num);
+void __ptxrt_shutdown(const struct __ptxrt_loc *loc, int dev_type, const char *type_name,
+                      int has_num, int dev_num);
+void __ptxrt_set(const struct __ptxrt_loc *loc, int dev_type, const char *type_name, int has_num,
+                 int dev_num, int has_async, int async);
+
 /* host_data use_device (2.8): the device address of host address p, found
  * through the present range containing it; not present: a runtime error, or
  * p itself with if_present. */

@@ -92,6 +92,11 @@ impl Async {
 /// `PTXRT_DECLARE_LINK`: kind of a `declare link` global.
 pub const DECLARE_LINK: c_int = 100;
 
+/// `PTXRT_DEVICE_ANY`: `device_type(*)` of an init, shutdown or set directive.
+pub const DEVICE_ANY: c_int = -100;
+/// `PTXRT_DEVICE_OTHER`: a device type accc drives no devices of.
+pub const DEVICE_OTHER: c_int = -101;
+
 impl Image {
     /// Whether the image must be linked with the other relocatable images
     /// (only an image of this ABI version has the field).

@@ -266,19 +266,32 @@ pub extern "C" fn acc_get_default_async() -> c_int {
     icv::default_async()
 }
 
-/// `void acc_set_default_async(int async_arg)`: `acc_async_default` (and
-/// `acc_async_noval`) restore the initial default queue.
-#[no_mangle]
-pub extern "C" fn acc_set_default_async(async_arg: c_int) {
-    guard(|| match async_arg {
+/// Make `async_arg` the calling thread's default queue
+/// (`acc_set_default_async`, `set default_async(…)`): `acc_async_default`
+/// (and `acc_async_noval`) restore the initial one; another negative value
+/// is a fatal error at `at` naming `args`.
+pub(crate) fn set_default_async(at: &SrcLoc, args: &str, async_arg: c_int) {
+    match async_arg {
         ASYNC_DEFAULT | ASYNC_NOVAL => icv::set_default_async(icv::INITIAL_DEFAULT_ASYNC),
         ASYNC_SYNC => icv::set_default_async(ASYNC_SYNC),
         n if n >= 0 => icv::set_default_async(n),
         n => report(
-            &SrcLoc::routine("acc_set_default_async"),
-            &format!("async_arg={n}"),
+            at,
+            args,
             &Failure::new(format!("invalid async argument {n}")),
         ),
+    }
+}
+
+/// `void acc_set_default_async(int async_arg)`.
+#[no_mangle]
+pub extern "C" fn acc_set_default_async(async_arg: c_int) {
+    guard(|| {
+        set_default_async(
+            &SrcLoc::routine("acc_set_default_async"),
+            &format!("async_arg={async_arg}"),
+            async_arg,
+        )
     })
 }
 

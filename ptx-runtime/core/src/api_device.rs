@@ -7,11 +7,18 @@
 //! numbers are the calling thread's ICVs ([`crate::icv`]). The host code of a
 //! program only ever runs on the host, so `acc_on_device` is true for
 //! `acc_device_host` only (device code gets its own from the compiler).
+//! Init, shutdown and the device number are also the work of the `init`,
+//! `shutdown` and `set` directives ([`crate::device_directives`]): those
+//! helpers take the location to report errors at (a routine's, or a
+//! directive's). Several NVIDIA devices are told apart by number: each has
+//! its own state ([`crate::device::DeviceState`]: present table, queues),
+//! and the thread's device number chooses which one constructs and routines
+//! use.
 //! May call: [`crate::device`], [`crate::icv`], [`crate::error`].
 
 use crate::abi::SrcLoc;
 use crate::device::lock;
-use crate::error::{fatal, guard, report, Failure};
+use crate::error::{fatal_at, guard, report, Failure};
 use crate::icv::{self, Selected};
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_long, CString};
@@ -45,7 +52,7 @@ pub fn type_name(t: c_int) -> String {
 
 /// The kinds of device a type argument names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
+pub(crate) enum Kind {
     Host,
     Nvidia,
     /// NVIDIA when usable, else the host.
@@ -53,8 +60,9 @@ enum Kind {
 }
 
 /// The kind `t` names for the calling thread (`acc_device_current`: the
-/// thread's device type); a type accc does not support is a fatal error.
-fn kind_of(routine: &str, t: c_int) -> Kind {
+/// thread's device type); a type accc does not support is a fatal error
+/// at `at` (a routine or a directive).
+pub(crate) fn kind_of(at: &SrcLoc, t: c_int) -> Kind {
     match t {
         ACC_DEVICE_HOST => Kind::Host,
         ACC_DEVICE_NVIDIA | ACC_DEVICE_NOT_HOST => Kind::Nvidia,
@@ -64,19 +72,48 @@ fn kind_of(routine: &str, t: c_int) -> Kind {
             Selected::Nvidia { .. } => Kind::Nvidia,
             Selected::Default => Kind::Default,
         },
-        _ => fatal(&format!(
-            "{routine}: {} is not a device type accc supports",
-            type_name(t)
-        )),
+        _ => fatal_at(
+            at,
+            &format!("{} is not a device type accc supports", type_name(t)),
+            None,
+            None,
+        ),
     }
 }
 
-fn unusable(routine: &str, args: &str, why: String) -> ! {
-    report(
-        &SrcLoc::routine(routine),
-        args,
-        &Failure::with("no NVIDIA device is usable", why),
-    )
+fn unusable(at: &SrcLoc, args: &str, why: String) -> ! {
+    report(at, args, &Failure::with("no NVIDIA device is usable", why))
+}
+
+/// Who made NVIDIA the device type, for the error when none is usable:
+/// `acc_init(dev_type=acc_device_nvidia)`, or `set device_type(nvidia) at
+/// f.c:12` for a directive.
+pub(crate) fn origin(at: &SrcLoc, args: &str) -> String {
+    if at.file.is_empty() {
+        format!("{}({args})", at.construct)
+    } else {
+        format!("{} {args} at {}:{}", at.construct, at.file, at.line)
+    }
+}
+
+/// Device number `dev_num` must name a device of `kind` when the driver
+/// found devices (the host is device 0; without a driver the default type
+/// runs on the host and any number is accepted, as ACC_DEVICE_NUM is);
+/// else a fatal error at `at` naming `args`.
+fn check_num(rt: &mut crate::device::Runtime, at: &SrcLoc, args: &str, kind: Kind, dev_num: c_int) {
+    if kind == Kind::Host || dev_num < 0 {
+        return;
+    }
+    match rt.device_count() {
+        Ok(n) if dev_num < n => {}
+        Ok(n) => report(
+            at,
+            args,
+            &Failure::new(format!("no such device: the driver found {n}")),
+        ),
+        Err(why) if kind == Kind::Nvidia => unusable(at, args, why),
+        Err(_) => {}
+    }
 }
 
 /// `int acc_get_num_devices(acc_device_t)`.
@@ -87,7 +124,7 @@ pub extern "C" fn acc_get_num_devices(devicetype: c_int) -> c_int {
             return 0;
         }
         let nvidia = || lock().device_count().unwrap_or(0).max(0);
-        match kind_of("acc_get_num_devices", devicetype) {
+        match kind_of(&SrcLoc::routine("acc_get_num_devices"), devicetype) {
             Kind::Host => 1,
             Kind::Nvidia => nvidia(),
             // The default type is NVIDIA when a device is usable, else the host.
@@ -99,22 +136,30 @@ pub extern "C" fn acc_get_num_devices(devicetype: c_int) -> c_int {
     })
 }
 
+/// Make `devicetype` the calling thread's device type (`origin` names who
+/// asked, for the error when an NVIDIA device is required but not usable);
+/// `acc_device_current` keeps it.
+pub(crate) fn set_device_type(at: &SrcLoc, devicetype: c_int, origin: impl FnOnce() -> String) {
+    let sel = match devicetype {
+        ACC_DEVICE_CURRENT => return,
+        ACC_DEVICE_HOST => Selected::Host,
+        ACC_DEVICE_NVIDIA | ACC_DEVICE_NOT_HOST => Selected::Nvidia { origin: origin() },
+        ACC_DEVICE_DEFAULT => Selected::Default,
+        _ => {
+            kind_of(at, devicetype);
+            return;
+        }
+    };
+    icv::set_device_type(sel);
+}
+
 /// `void acc_set_device_type(acc_device_t)`.
 #[no_mangle]
 pub extern "C" fn acc_set_device_type(devicetype: c_int) {
     guard(|| {
-        let sel = match devicetype {
-            ACC_DEVICE_HOST => Selected::Host,
-            ACC_DEVICE_NVIDIA | ACC_DEVICE_NOT_HOST => Selected::Nvidia {
-                origin: format!("acc_set_device_type({})", type_name(devicetype)),
-            },
-            ACC_DEVICE_DEFAULT => Selected::Default,
-            _ => fatal(&format!(
-                "acc_set_device_type: {} is not a device type accc supports",
-                type_name(devicetype)
-            )),
-        };
-        icv::set_device_type(sel);
+        set_device_type(&SrcLoc::routine("acc_set_device_type"), devicetype, || {
+            format!("acc_set_device_type({})", type_name(devicetype))
+        })
     })
 }
 
@@ -129,41 +174,51 @@ pub extern "C" fn acc_get_device_type() -> c_int {
     })
 }
 
-/// `void acc_set_device_num(int dev_num, acc_device_t)`: a negative number
-/// reverts to the default (`ACC_DEVICE_NUM`, else 0).
+/// Use device `dev_num` of `devicetype` from now on in the calling thread
+/// (an explicit type also becomes the thread's device type, as OpenACC
+/// says `acc_set_device_num` implies `acc_set_device_type`); a negative
+/// number reverts to the default (`ACC_DEVICE_NUM`, else 0). The host has
+/// device 0 only, and other numbers leave the host's alone. A number the
+/// driver does not have is a fatal error at `at` naming `args`. Type 0
+/// (`acc_device_none`: "every type" in OpenACC 2.x) is the current type.
+pub(crate) fn set_device_num(at: &SrcLoc, args: &str, dev_num: c_int, devicetype: c_int) {
+    let devicetype = match devicetype {
+        ACC_DEVICE_NONE => ACC_DEVICE_CURRENT,
+        t => t,
+    };
+    let kind = kind_of(at, devicetype);
+    check_num(&mut lock(), at, args, kind, dev_num);
+    set_device_type(at, devicetype, || origin(at, args));
+    if dev_num < 0 {
+        icv::set_device_num(None);
+    } else if kind != Kind::Host {
+        icv::set_device_num(Some(dev_num));
+    }
+}
+
+/// `void acc_set_device_num(int dev_num, acc_device_t)`.
 #[no_mangle]
 pub extern "C" fn acc_set_device_num(dev_num: c_int, devicetype: c_int) {
     guard(|| {
-        let kind = kind_of("acc_set_device_num", devicetype);
-        if dev_num < 0 {
-            icv::set_device_num(None);
-            return;
-        }
-        if kind == Kind::Host {
-            return;
-        }
         let args = format!("dev_num={dev_num}, dev_type={}", type_name(devicetype));
-        match lock().device_count() {
-            Ok(n) if dev_num < n => icv::set_device_num(Some(dev_num)),
-            Ok(n) => report(
-                &SrcLoc::routine("acc_set_device_num"),
-                &args,
-                &Failure::new(format!("no such device: the driver found {n}")),
-            ),
-            Err(why) if kind == Kind::Nvidia => unusable("acc_set_device_num", &args, why),
-            // No device, default type: constructs run on the host anyway.
-            Err(_) => icv::set_device_num(Some(dev_num)),
-        }
+        set_device_num(
+            &SrcLoc::routine("acc_set_device_num"),
+            &args,
+            dev_num,
+            devicetype,
+        )
     })
 }
 
 /// `int acc_get_device_num(acc_device_t)`.
 #[no_mangle]
 pub extern "C" fn acc_get_device_num(devicetype: c_int) -> c_int {
-    guard(|| match kind_of("acc_get_device_num", devicetype) {
-        Kind::Host => 0,
-        _ => icv::device_num(),
-    })
+    guard(
+        || match kind_of(&SrcLoc::routine("acc_get_device_num"), devicetype) {
+            Kind::Host => 0,
+            _ => icv::device_num(),
+        },
+    )
 }
 
 extern "C" {
@@ -232,7 +287,10 @@ fn string_property(kind: Kind, dev_num: c_int, property: c_int) -> Option<String
 /// 0 for a string property, an unknown one, or a device that is not usable.
 #[no_mangle]
 pub extern "C" fn acc_get_property(dev_num: c_int, devicetype: c_int, property: c_int) -> usize {
-    guard(|| numeric_property(kind_of("acc_get_property", devicetype), dev_num, property))
+    guard(|| {
+        let kind = kind_of(&SrcLoc::routine("acc_get_property"), devicetype);
+        numeric_property(kind, dev_num, property)
+    })
 }
 
 /// `const char *acc_get_property_string(int dev_num, acc_device_t, acc_device_property_t)`:
@@ -246,7 +304,7 @@ pub extern "C" fn acc_get_property_string(
 ) -> *const c_char {
     static STRINGS: Mutex<Option<HashMap<String, &'static CString>>> = Mutex::new(None);
     guard(|| {
-        let kind = kind_of("acc_get_property_string", devicetype);
+        let kind = kind_of(&SrcLoc::routine("acc_get_property_string"), devicetype);
         let Some(s) = string_property(kind, dev_num, property) else {
             return std::ptr::null();
         };
@@ -261,12 +319,14 @@ pub extern "C" fn acc_get_property_string(
     })
 }
 
-fn init(routine: &str, devicetype: c_int, dev_num: Option<c_int>) {
-    let kind = kind_of(routine, devicetype);
-    let args = match dev_num {
-        Some(n) => format!("dev_num={n}, dev_type={}", type_name(devicetype)),
-        None => format!("dev_type={}", type_name(devicetype)),
-    };
+/// Initialise device `dev_num` (`None`: the thread's device number) of
+/// `devicetype` (acc_init, acc_init_device, the init directive): open it, so
+/// later constructs do not pay for it. An explicit host or NVIDIA type also
+/// becomes the thread's device type (`acc_device_default` and
+/// `acc_device_current` leave it). NVIDIA: a fatal error when no device is
+/// usable; default: nothing then (constructs run on the host).
+pub(crate) fn init(at: &SrcLoc, args: &str, devicetype: c_int, dev_num: Option<c_int>) {
+    let kind = kind_of(at, devicetype);
     if kind == Kind::Host {
         if devicetype != ACC_DEVICE_CURRENT {
             icv::set_device_type(Selected::Host);
@@ -274,39 +334,87 @@ fn init(routine: &str, devicetype: c_int, dev_num: Option<c_int>) {
         return;
     }
     let mut rt = lock();
+    if let Some(n) = dev_num {
+        check_num(&mut rt, at, args, kind, n);
+    }
     let n = dev_num.unwrap_or_else(icv::device_num);
     match rt.open(n) {
         Ok(_) if kind == Kind::Nvidia && devicetype != ACC_DEVICE_CURRENT => {
             icv::set_device_type(Selected::Nvidia {
-                origin: format!("{routine}({args})"),
+                origin: origin(at, args),
             });
         }
         Ok(_) => {}
-        Err(why) if kind == Kind::Nvidia => unusable(routine, &args, why),
+        Err(why) if kind == Kind::Nvidia => unusable(at, args, why),
         Err(_) => {}
+    }
+}
+
+fn type_args(dev_num: Option<c_int>, devicetype: c_int) -> String {
+    match dev_num {
+        Some(n) => format!("dev_num={n}, dev_type={}", type_name(devicetype)),
+        None => format!("dev_type={}", type_name(devicetype)),
     }
 }
 
 /// `void acc_init(acc_device_t)`: for NVIDIA, a fatal error when no device is usable.
 #[no_mangle]
 pub extern "C" fn acc_init(devicetype: c_int) {
-    guard(|| init("acc_init", devicetype, None))
+    guard(|| {
+        init(
+            &SrcLoc::routine("acc_init"),
+            &type_args(None, devicetype),
+            devicetype,
+            None,
+        )
+    })
 }
 
 /// `void acc_init_device(int dev_num, acc_device_t)`.
 #[no_mangle]
 pub extern "C" fn acc_init_device(dev_num: c_int, devicetype: c_int) {
-    guard(|| init("acc_init_device", devicetype, Some(dev_num)))
+    guard(|| {
+        init(
+            &SrcLoc::routine("acc_init_device"),
+            &type_args(Some(dev_num), devicetype),
+            devicetype,
+            Some(dev_num),
+        )
+    })
 }
 
-/// `void acc_shutdown(acc_device_t)`: release every device of the type
-/// (free its data, unload its code); a later use opens it again.
+/// Shut down device `dev_num` (`None`: every device) of `devicetype`
+/// (acc_shutdown, acc_shutdown_device, the shutdown directive): wait for
+/// it, free its data, unload its code; a later use opens it again. The
+/// host has nothing to shut down. A number the driver does not have is a
+/// fatal error at `at` naming `args`.
+pub(crate) fn shutdown(at: &SrcLoc, args: &str, devicetype: c_int, dev_num: Option<c_int>) {
+    let kind = kind_of(at, devicetype);
+    if kind == Kind::Host {
+        return;
+    }
+    let mut rt = lock();
+    match dev_num {
+        Some(n) => {
+            if rt.device_count().is_ok() {
+                check_num(&mut rt, at, args, kind, n);
+            }
+            rt.shutdown_device(n);
+        }
+        None => rt.shutdown(),
+    }
+}
+
+/// `void acc_shutdown(acc_device_t)`: release every device of the type.
 #[no_mangle]
 pub extern "C" fn acc_shutdown(devicetype: c_int) {
     guard(|| {
-        if kind_of("acc_shutdown", devicetype) != Kind::Host {
-            lock().shutdown();
-        }
+        shutdown(
+            &SrcLoc::routine("acc_shutdown"),
+            &type_args(None, devicetype),
+            devicetype,
+            None,
+        )
     })
 }
 
@@ -314,9 +422,12 @@ pub extern "C" fn acc_shutdown(devicetype: c_int) {
 #[no_mangle]
 pub extern "C" fn acc_shutdown_device(dev_num: c_int, devicetype: c_int) {
     guard(|| {
-        if kind_of("acc_shutdown_device", devicetype) != Kind::Host {
-            lock().shutdown_device(dev_num);
-        }
+        shutdown(
+            &SrcLoc::routine("acc_shutdown_device"),
+            &type_args(Some(dev_num), devicetype),
+            devicetype,
+            Some(dev_num),
+        )
     })
 }
 

@@ -158,6 +158,20 @@ pub static RUNTIME: Mutex<Runtime> = Mutex::new(Runtime {
     epoch: 0,
 });
 
+/// A runtime over `plugin` whose driver found `count` devices (tests: the
+/// fake plugin in place of the one `PTXRT_PLUGIN` would load).
+#[cfg(test)]
+pub fn runtime_with(plugin: &'static Plugin, count: i32) -> Runtime {
+    Runtime {
+        images: Images::new(),
+        declares: Declares::new(),
+        plugin: Some(Ok(plugin)),
+        driver: Some(Ok(count)),
+        devices: Vec::new(),
+        epoch: 0,
+    }
+}
+
 /// Take the runtime lock (a poisoned lock is still usable: no invariant
 /// spans a panic, and panics end the program anyway).
 pub fn lock() -> MutexGuard<'static, Runtime> {

@@ -39,6 +39,8 @@ thread_local! {
     static EVENTS: RefCell<HashMap<usize, (usize, u64)>> = RefCell::new(HashMap::new());
     /// Events made by `event_create_timed`.
     static TIMED: RefCell<HashSet<usize>> = RefCell::new(HashSet::new());
+    /// The devices the driver reports ([`set_device_count`]).
+    static DEVICES: Cell<i32> = const { Cell::new(1) };
 }
 
 /// What `event_elapsed` reports between any two completed timed events.
@@ -159,17 +161,26 @@ pub fn read_device_u64(d: u64) -> u64 {
 unsafe extern "C" fn ok() -> i32 {
     0
 }
+/// Make the driver report `n` devices (1 unless set). They share this
+/// thread's memory and streams: addresses never collide, so each device's
+/// state in the runtime stays its own.
+pub fn set_device_count(n: i32) {
+    DEVICES.with(|d| d.set(n));
+}
+
 unsafe extern "C" fn count(n: *mut i32) -> i32 {
-    unsafe { *n = 1 };
+    unsafe { *n = DEVICES.with(Cell::get) };
     0
 }
-unsafe extern "C" fn info(_: i32, i: *mut DeviceInfo) -> i32 {
+unsafe extern "C" fn info(ordinal: i32, i: *mut DeviceInfo) -> i32 {
+    log(format!("info {ordinal}"));
     let mut d = DeviceInfo::default();
     (d.cc_major, d.cc_minor, d.total_mem) = (9, 0, 1 << 30);
     unsafe { *i = d };
     0
 }
-unsafe extern "C" fn dev_ok(_: i32) -> i32 {
+unsafe extern "C" fn dev_ok(ordinal: i32) -> i32 {
+    log(format!("set_device {ordinal}"));
     0
 }
 unsafe extern "C" fn load(_: i32, _: *const u8, _: usize, m: *mut *mut c_void) -> i32 {

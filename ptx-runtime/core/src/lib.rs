@@ -35,6 +35,8 @@
 //! * [`link`] — which code of the relocatable images is linked on a device.
 //! * [`launch`] — `__ptxrt_launch`, `__ptxrt_default_gangs`.
 //! * [`api_device`], [`api_data`], [`api_async`] — the `acc_*` routines.
+//! * [`device_directives`] — `__ptxrt_init`, `__ptxrt_shutdown`,
+//!   `__ptxrt_set`: the init, shutdown and set directives.
 //! * [`notify`] — `PTXRT_NOTIFY` / `PTXRT_DEBUG` lines.
 //! * [`profile`] — the `PTXRT_TIME` records per construct and the table
 //!   printed at exit.
@@ -54,6 +56,7 @@ pub mod asyncmem;
 pub mod data;
 pub mod declare;
 pub mod device;
+pub mod device_directives;
 pub mod devmem;
 pub mod enter_exit;
 pub mod error;
@@ -79,5 +82,7 @@ mod async_tests;
 mod fake;
 #[cfg(test)]
 mod mapping_tests;
+#[cfg(test)]
+mod multi_device_tests;
 #[cfg(test)]
 mod profile_tests;

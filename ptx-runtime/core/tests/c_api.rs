@@ -46,6 +46,10 @@ int main(int argc, char **argv) {
   if (strcmp(mode, "mapfail") == 0) { acc_map_data(a, b, sizeof a); return 0; }
   if (strcmp(mode, "badasync") == 0) { acc_wait(-7); return 0; }
   if (strcmp(mode, "badtype") == 0) { acc_init((acc_device_t)42); return 0; }
+  struct __ptxrt_loc set = { "t.c", 9, 13, "set" }, init = { "t.c", 8, 13, "init" };
+  if (strcmp(mode, "setradeon") == 0) { __ptxrt_set(&set, PTXRT_DEVICE_OTHER, "radeon", 0, 0, 0, 0); return 0; }
+  if (strcmp(mode, "initnvidia") == 0) { __ptxrt_init(&init, acc_device_nvidia, "nvidia", 1, 0); return 0; }
+  if (strcmp(mode, "setasync") == 0) { __ptxrt_set(&set, acc_device_current, NULL, 0, 0, 1, -9); return 0; }
   int fails = 0;
 #define CHECK(c) do { if (!(c)) { printf("FAIL: %s\n", #c); fails++; } } while (0)
   CHECK(__ptxrt_use_device(0) == 0);
@@ -135,6 +139,23 @@ int main(int argc, char **argv) {
   CHECK(acc_get_default_async() == 0);
   acc_init(acc_device_host);
   acc_shutdown(acc_device_nvidia);
+  /* The init, shutdown and set directives without a device. */
+  struct __ptxrt_loc sd = { "t.c", 10, 13, "shutdown" };
+  __ptxrt_init(&init, acc_device_current, NULL, 0, 0);
+  __ptxrt_init(&init, PTXRT_DEVICE_OTHER, "radeon", 1, 3);
+  __ptxrt_init(&init, PTXRT_DEVICE_ANY, "*", 0, 0);
+  __ptxrt_init(&init, acc_device_default, "default", 1, 2);
+  __ptxrt_shutdown(&sd, acc_device_nvidia, "nvidia", 1, 5);
+  __ptxrt_shutdown(&sd, PTXRT_DEVICE_ANY, "*", 0, 0);
+  __ptxrt_set(&set, acc_device_current, NULL, 1, 0, 1, 3);
+  CHECK(acc_get_default_async() == 3);
+  CHECK(acc_get_device_num(acc_device_nvidia) == 0);
+  __ptxrt_set(&set, acc_device_host, "host", 0, 0, 1, acc_async_default);
+  CHECK(acc_get_default_async() == 0);
+  CHECK(acc_get_device_type() == acc_device_host);
+  __ptxrt_set(&set, acc_device_default, "default", 0, 0, 0, 0);
+  __ptxrt_shutdown(&sd, acc_device_current, NULL, 0, 0);
+  CHECK(__ptxrt_use_device(1) == 0);
   printf(fails ? "failed\n" : "ok\n");
   return fails != 0;
 }
@@ -264,6 +285,25 @@ fn api_errors_name_the_routine() {
     assert_eq!(
         stderr_of(&o).trim_end(),
         "accc runtime: error: acc_wait: invalid async argument -7: 'wait_arg=-7'"
+    );
+    let o = run(&exe, "setradeon", &[]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr_of(&o).trim_end(),
+        "t.c:9: error: set: not a device type accc can run constructs on (host, nvidia, not_host, default): 'device_type(radeon)'"
+    );
+    let o = run(&exe, "setasync", &[]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr_of(&o).trim_end(),
+        "t.c:9: error: set: invalid async argument -9: 'default_async(-9)'"
+    );
+    let o = run(&exe, "initnvidia", &[]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr_of(&o);
+    assert!(
+        err.starts_with("t.c:8: error: init: no NVIDIA device is usable: 'device_type(nvidia) device_num(0)': cannot load the device plugin"),
+        "{err}"
     );
     let o = run(&exe, "badtype", &[]);
     assert_eq!(o.status.code(), Some(1));
