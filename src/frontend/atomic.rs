@@ -399,6 +399,41 @@ impl Walker<'_> {
         m
     }
 
+    /// The scalar variables that atomic statements inside `s` update (by
+    /// name): a compute construct shares them (implicitly `copy`, as
+    /// reduction variables) rather than giving each thread its own copy,
+    /// on which an atomic would be pointless.
+    pub fn atomic_targets(&self, s: &Node<Statement>) -> Vec<String> {
+        struct Find<'w, 'a> {
+            w: &'w Walker<'a>,
+            names: Vec<String>,
+        }
+        impl<'ast> lang_c::visit::Visit<'ast> for Find<'_, '_> {
+            fn visit_statement(&mut self, st: &'ast Statement, span: &'ast Span) {
+                if let Some(spec) = self.w.atomics.get(&span.start) {
+                    let node = Node {
+                        node: st.clone(),
+                        span: *span,
+                    };
+                    let err = |_: Span, m: String| Diagnostics::one(None, m);
+                    if let Ok(f) = recognize(self.w.text, spec.kind, &node, &err) {
+                        if let Expression::Identifier(id) = &f.x.node {
+                            self.names.push(id.node.name.clone());
+                        }
+                    }
+                    return;
+                }
+                lang_c::visit::visit_statement(self, st, span);
+            }
+        }
+        let mut f = Find {
+            w: self,
+            names: vec![],
+        };
+        lang_c::visit::Visit::visit_statement(&mut f, &s.node, &s.span);
+        f.names
+    }
+
     /// Gives every atomic statement of `unit` its host version (a
     /// construct of the host plan); a statement of no atomic form is an
     /// error at the statement.

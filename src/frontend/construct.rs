@@ -207,6 +207,7 @@ impl Walker<'_> {
                     .chain(&region_reds)
                     .map(|r| r.var.clone()),
             )
+            .chain(self.atomic_targets(s))
             .collect();
         let lowered = loop {
             let mut out = vec![];

@@ -1,5 +1,7 @@
 // oracle: none
 // env: ACC_DEVICE_TYPE=host
+// gpu-stdout: 800000 400000.0 1 800000 1
+// gpu-stdout: PASS
 // Atomics on the host fallback are atomic too (OpenACC 3.3 2.12): four host
 // threads run the same compute region at once on the host, every iteration
 // updating shared locations (int ++, float +=, a capture, a

@@ -497,13 +497,17 @@ pub enum Resolved {
 }
 
 /// The locals through which the function may store: those read in the
-/// address of a store or a copy's destination, and (transitively) those
+/// address of a store, an atomic that writes or a copy's destination, and
+/// (transitively) those
 /// whose value flows into such a local by assignment or is passed to a
 /// call (which may store through it).
 fn written_locals(f: &Function) -> std::collections::HashSet<LocalId> {
     let (mut stores, mut flows) = (vec![], vec![]);
     crate::ir::walk_stmts(&f.body, &mut |s| match s {
-        Stmt::Store { ptr, .. } => f.locals_read(*ptr, &mut stores),
+        Stmt::Store { ptr, .. }
+        | Stmt::AtomicRmw { ptr, .. }
+        | Stmt::AtomicCas { ptr, .. }
+        | Stmt::AtomicStore { ptr, .. } => f.locals_read(*ptr, &mut stores),
         Stmt::Copy { dst, .. } => f.locals_read(*dst, &mut stores),
         Stmt::Call { args, .. } => {
             for a in args {
