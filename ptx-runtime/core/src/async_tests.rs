@@ -147,6 +147,7 @@ fn queues_wait_for_each_other_on_the_device() {
     queue::host_wait(&mut dev, Some(2)).unwrap();
     assert_eq!((out[0], out[255]), (0, 255));
     // A queue waiting for itself or for unused queues waits for nothing.
+    fake::calls();
     queue::queue_wait(&mut dev, 2, Some(2)).unwrap();
     queue::queue_wait(&mut dev, 2, Some(40)).unwrap();
     assert!(calls_of("wait_event").is_empty());
@@ -210,7 +211,7 @@ fn host_functions_copy_out_in_queue_order() {
 fn host_memory_is_read_and_written_in_queue_order() {
     // update self then update device of the same memory on one queue,
     // nothing waited for in between: the second sends what the first
-    // brought back (not what the host held when it was queued).
+    // brought back (the host waits for that copy out before reading).
     let mut dev = device(1 << 20);
     let l = loc();
     let mut x = vec![1u32; 50_000];
@@ -236,11 +237,44 @@ fn host_memory_is_read_and_written_in_queue_order() {
     .unwrap();
     assert_eq!(
         fake::calls_of("host_func").len(),
-        4,
-        "two pieces: two copies out, then two copies in, in queue order"
+        2,
+        "two pieces copied out by host functions; the copies in waited for them"
     );
     queue::host_wait(&mut dev, Some(7)).unwrap();
     assert_eq!(words(dx + 8, 3), vec![5, 5, 5]);
     assert_eq!(fake::read_device_u64(dx), 0x1234_5678_9abc_def0);
     assert!(x.iter().all(|&v| v == 5));
+}
+
+#[test]
+fn copies_out_do_not_hold_up_their_queue_but_waits_cover_them() {
+    let mut dev = device(1 << 20);
+    let l = loc();
+    let src = vec![9u8; 4096];
+    let mut out = vec![0u8; 4096];
+    let m = [map(c"src", src.as_ptr(), 4096, COPYIN)];
+    enter(&mut dev, &l, &m).unwrap();
+    let d = dev_of(&dev, src.as_ptr());
+    // SAFETY: out outlives the waits below.
+    queue::run(&mut dev, Queue::Id(1), |dv| unsafe {
+        dv.to_host(out.as_mut_ptr().cast(), d, 4096)
+    })
+    .unwrap();
+    // Everything queue 1 itself holds can complete without the host copy.
+    let dd = dev.dev();
+    let e = dev.queues.mark(dd, 1).unwrap();
+    // SAFETY: an event of the fake device.
+    unsafe { dd.plugin.event_synchronize(dd.ordinal, e as *mut c_void) }.unwrap();
+    assert!(
+        out.iter().all(|&b| b == 0),
+        "the host copy runs on the drain stream"
+    );
+    assert!(
+        !queue::test(&mut dev, Some(1)).unwrap(),
+        "a test of the queue covers it"
+    );
+    // Queue 2 waiting for queue 1, then the host waiting for queue 2: done.
+    queue::queue_wait(&mut dev, 2, Some(1)).unwrap();
+    queue::host_wait(&mut dev, Some(2)).unwrap();
+    assert!(out.iter().all(|&b| b == 9));
 }

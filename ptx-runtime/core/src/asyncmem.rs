@@ -3,23 +3,19 @@
 //!
 //! A copy from or to page-locked memory is queued as it is. A copy to
 //! pageable memory is DMA'd into a piece of the device's pinned ring
-//! ([`crate::ring`]) and then copied out by a host function queued after
-//! the DMA, so the queue has completed only when the bytes are in the
-//! program's memory. A copy from pageable memory is copied into a piece and
-//! DMA'd from there; program memory must be read as the queue finds it, so
-//! when a queued copy out still writes those bytes (an `update self` then
-//! an `update device` of the same memory on one queue) the copy into the
-//! piece is a host function queued before the DMA, and otherwise (nothing
-//! queued can change those bytes) the calling thread makes it at once,
-//! while the device works: the driver runs every host function on one
-//! thread, which would serialise the copies of all queues. (The runtime's
-//! own values, e.g. a pointer to attach, are always copied at once:
-//! [`Fill::Now`].) Long copies go in pieces of at most
-//! [`ring::max_piece`] bytes, the host copies spread over the copy pool
-//! ([`crate::hostcopy`]). Without a ring (pinned memory not to be had) the
-//! copy waits for its queue and is done synchronously: correct, not
-//! overlapped.
-//!
+//! ([`crate::ring`]) and then copied out by a host function on the queue's
+//! drain stream, which waits for the DMA: the queue's next work does not
+//! wait for that host copy (the driver runs every host function on one
+//! thread), while the host's waits and tests of the queue, and other
+//! queues' waits for it, cover the drain stream too — a queue has completed
+//! only when the bytes are in the program's memory. A copy from pageable
+//! memory is copied into a piece by the calling thread at once, while the
+//! device works, and DMA'd from there; where a queued copy out still
+//! writes those bytes (an `update self` then an `update device` of the
+//! same memory on one queue), the calling thread first waits for that copy
+//! out, so program memory is read as the queue would find it. (The
+//! runtime's own values, e.g. a pointer to attach, are copied at once:
+//! [`Fill::Now`].)
 //! Device memory released by work on a queue ([`DeviceState::free`] while
 //! the queue runs) is not reused before the queue gets there: the block and
 //! an event recorded on the queue wait in a list, and go back to the
@@ -206,30 +202,35 @@ impl DeviceState {
         Ok(Some((base, off)))
     }
 
-    /// Lend the ring piece at `off` to the work queued on queue `q` so far
+    /// Lend the ring piece at `off` to the work queued on stream `s` so far
     /// (which writes program memory `writes`, when it copies out).
     fn lend(
         &mut self,
-        q: u32,
+        s: *mut c_void,
         off: usize,
         len: usize,
         writes: (usize, usize),
     ) -> Result<(), Failure> {
-        let e = self.queues.mark(self.dev(), q)?;
+        // SAFETY: the caller passes a stream of a queue of this device.
+        let e = unsafe { self.queues.mark_stream(self.dev(), s) }?;
         if let RingState::Ready { ring, .. } = &mut self.asyncmem.ring {
             ring.lend(off, len, e, writes);
         }
         Ok(())
     }
 
-    /// Whether a queued copy out, not completed yet, writes program
-    /// memory in `[a, b)`.
-    fn writes_pending(&self, a: usize, b: usize) -> bool {
+    /// Wait until no queued copy out still writes program memory in
+    /// `[a, b)`.
+    fn wait_for_writers(&self, a: usize, b: usize) -> Result<(), Failure> {
         let d = self.dev();
-        match &self.asyncmem.ring {
-            RingState::Ready { ring, .. } => ring.writes_pending(a, b, &mut |e| done(d, e)),
-            _ => false,
+        if let RingState::Ready { ring, .. } = &self.asyncmem.ring {
+            for e in ring.writers(a, b) {
+                if !done(d, e) {
+                    wait(d, e).map_err(|err| Failure::with("an async copy failed", err))?;
+                }
+            }
         }
+        Ok(())
     }
 
     /// No ring: wait for queue `q`, so that a synchronous copy keeps its order.
@@ -280,22 +281,21 @@ impl DeviceState {
             let from = src as usize + off;
             // Program memory that no queued copy out still writes has the
             // bytes the queue would read: copied now, by this thread, while
-            // the device works (a queue's host copies all run on one driver
-            // thread); else in queue order.
-            if fill == Fill::Now || !self.writes_pending(from, from + len) {
-                // SAFETY: the piece holds len bytes and no queued copy uses
-                // it; src readable per the caller.
-                unsafe { crate::hostcopy::copy(buf as *mut u8, from as *const u8, len, threads) }
-            } else {
-                queue_host_copy(d, s, buf, from, len).map_err(fail)?;
+            // the device works; where a queued copy out still writes it,
+            // after that copy (the host waits).
+            if fill == Fill::InOrder {
+                self.wait_for_writers(from, from + len)?;
             }
+            // SAFETY: the piece holds len bytes and no queued copy uses it;
+            // src readable per the caller.
+            unsafe { crate::hostcopy::copy(buf as *mut u8, from as *const u8, len, threads) }
             // SAFETY: the piece is filled before the DMA (now or in queue order).
             unsafe {
                 d.plugin
                     .htod_async(d.ordinal, dst + off as u64, buf as *const c_void, len, s)
                     .map_err(fail)?;
             }
-            self.lend(q, at, len, (0, 0))?;
+            self.lend(s, at, len, (0, 0))?;
         }
         Ok(())
     }
@@ -338,9 +338,18 @@ impl DeviceState {
                     .dtoh_async(d.ordinal, buf as *mut c_void, src + off as u64, len, s)
                     .map_err(fail)?;
             }
+            // The host copy runs on the queue's drain stream once the DMA is
+            // done: the queue's next work does not wait for it.
+            // SAFETY: the queue's own stream.
+            let e = unsafe { self.queues.mark_stream(d, s) }?;
+            let ds = self.queues.drain_stream(d, q)?;
+            // SAFETY: an event and a stream of this device.
+            let r = unsafe { d.plugin.stream_wait_event(d.ordinal, ds, e as *mut c_void) };
+            self.queues.give_back(e);
+            r.map_err(fail)?;
             let to = dst as usize + off;
-            queue_host_copy(d, s, to, buf, len).map_err(fail)?;
-            self.lend(q, at, len, (to, to + len))?;
+            queue_host_copy(d, ds, to, buf, len).map_err(fail)?;
+            self.lend(ds, at, len, (to, to + len))?;
         }
         Ok(())
     }

@@ -83,6 +83,11 @@ struct Stream {
 #[derive(Debug, Default)]
 pub struct Queues {
     streams: BTreeMap<u32, Stream>,
+    /// Each queue's drain stream (made with its first copy to pageable
+    /// memory): the host copies out of the pinned ring run there, after the
+    /// DMA they copy, so that the queue's next work does not wait for them.
+    /// The host's waits and tests and other queues' waits cover it too.
+    drains: BTreeMap<u32, usize>,
     /// The last kernel queued on each queue, as messages name it.
     last_kernel: BTreeMap<u32, String>,
     /// Events made and not in use.
@@ -141,6 +146,28 @@ impl Queues {
         }
     }
 
+    /// The drain stream of queue `q`, made on first use.
+    pub fn drain_stream(&mut self, d: Dev, q: u32) -> Result<*mut c_void, Failure> {
+        if let Some(&s) = self.drains.get(&q) {
+            return Ok(s as *mut c_void);
+        }
+        let s = d
+            .plugin
+            .stream_create(d.ordinal, true)
+            .map_err(|e| Failure::with(format!("cannot create a stream for async queue {q}"), e))?;
+        self.drains.insert(q, s as usize);
+        Ok(s)
+    }
+
+    /// Every stream that holds work of queue `q`: its own and its drain
+    /// stream (none when the queue was never used).
+    pub fn streams_of(&self, q: u32) -> Vec<*mut c_void> {
+        self.existing(q)
+            .into_iter()
+            .chain(self.drains.get(&q).map(|&s| s as *mut c_void))
+            .collect()
+    }
+
     /// The stream of queue `q` if it was ever used.
     pub fn existing(&self, q: u32) -> Option<*mut c_void> {
         self.streams.get(&q).map(|s| s.handle as *mut c_void)
@@ -197,17 +224,33 @@ impl Queues {
     /// An event recorded on queue `q`'s stream now (the caller gives it back).
     pub fn mark(&mut self, d: Dev, q: u32) -> Result<usize, Failure> {
         let s = self.stream(d, q)?;
+        // SAFETY: the queue's own stream.
+        unsafe { self.mark_stream(d, s) }
+    }
+
+    /// An event recorded on stream `s` of this device now.
+    ///
+    /// # Safety
+    /// `s` must be a stream of the device `d` (one of [`Queues::streams_of`]).
+    pub unsafe fn mark_stream(&mut self, d: Dev, s: *mut c_void) -> Result<usize, Failure> {
         let e = self.event(d)?;
-        // SAFETY: an event and a stream of this device.
-        unsafe { d.plugin.event_record(d.ordinal, e as *mut c_void, s) }.map_err(|err| {
-            Failure::with(format!("cannot record an event on async queue {q}"), err)
-        })?;
+        // SAFETY: an event of this device; s per the caller.
+        unsafe { d.plugin.event_record(d.ordinal, e as *mut c_void, s) }
+            .map_err(|err| Failure::with("cannot record an event on an async queue", err))?;
         Ok(e)
     }
 
     /// Shutdown: wait for every queue, destroy the streams made here and
     /// every event.
     pub fn close(&mut self, d: Dev) {
+        for (_, s) in std::mem::take(&mut self.drains) {
+            let h = s as *mut c_void;
+            // SAFETY: streams made here, destroyed once (taken).
+            unsafe {
+                let _ = d.plugin.stream_synchronize(d.ordinal, h);
+                let _ = d.plugin.stream_destroy(d.ordinal, h);
+            }
+        }
         for (_, s) in std::mem::take(&mut self.streams) {
             let h = s.handle as *mut c_void;
             // SAFETY: streams of this device, destroyed once (taken).
@@ -238,7 +281,7 @@ fn targets(dev: &DeviceState, w: Option<u32>) -> Vec<u32> {
 pub fn host_wait(dev: &mut DeviceState, w: Option<u32>) -> Result<(), Failure> {
     let d = dev.dev();
     for q in targets(dev, w) {
-        if let Some(s) = dev.queues.existing(q) {
+        for s in dev.queues.streams_of(q) {
             // SAFETY: a stream of this device.
             unsafe { d.plugin.stream_synchronize(d.ordinal, s) }
                 .map_err(|e| dev.queues.failed(q, e))?;
@@ -266,7 +309,10 @@ pub fn host_wait_unlocked(ordinal: i32, w: Option<u32>) -> Result<(), Failure> {
         };
         let streams: Vec<(u32, usize)> = targets(dev, w)
             .into_iter()
-            .filter_map(|q| dev.queues.existing(q).map(|s| (q, s as usize)))
+            .flat_map(|q| {
+                let streams = dev.queues.streams_of(q);
+                streams.into_iter().map(move |s| (q, s as usize))
+            })
             .collect();
         (dev.dev(), streams)
     };
@@ -292,15 +338,22 @@ pub fn host_wait_unlocked(ordinal: i32, w: Option<u32>) -> Result<(), Failure> {
 pub fn queue_wait(dev: &mut DeviceState, q: u32, w: Option<u32>) -> Result<(), Failure> {
     let d = dev.dev();
     for x in targets(dev, w) {
-        if x == q || dev.queues.existing(x).is_none() {
+        if x == q {
             continue;
         }
-        let e = dev.queues.mark(d, x)?;
-        let s = dev.queues.stream(d, q)?;
-        // SAFETY: an event and a stream of this device.
-        let r = unsafe { d.plugin.stream_wait_event(d.ordinal, s, e as *mut c_void) };
-        dev.queues.give_back(e);
-        r.map_err(|err| Failure::with(format!("async queue {q} cannot wait for queue {x}"), err))?;
+        // Its copies to host memory too: the program may read them once
+        // it waited for queue q.
+        for xs in dev.queues.streams_of(x) {
+            // SAFETY: one of the queue's streams.
+            let e = unsafe { dev.queues.mark_stream(d, xs) }?;
+            let s = dev.queues.stream(d, q)?;
+            // SAFETY: an event and a stream of this device.
+            let r = unsafe { d.plugin.stream_wait_event(d.ordinal, s, e as *mut c_void) };
+            dev.queues.give_back(e);
+            r.map_err(|err| {
+                Failure::with(format!("async queue {q} cannot wait for queue {x}"), err)
+            })?;
+        }
     }
     Ok(())
 }
@@ -310,7 +363,7 @@ pub fn queue_wait(dev: &mut DeviceState, q: u32, w: Option<u32>) -> Result<(), F
 pub fn test(dev: &mut DeviceState, q: Option<u32>) -> Result<bool, Failure> {
     let d = dev.dev();
     for x in targets(dev, q) {
-        if let Some(s) = dev.queues.existing(x) {
+        for s in dev.queues.streams_of(x) {
             // SAFETY: a stream of this device.
             let done = unsafe { d.plugin.stream_query(d.ordinal, s) }
                 .map_err(|e| dev.queues.failed(x, e))?;
@@ -383,8 +436,9 @@ pub fn do_waits(rt: &mut Runtime, a: &Async, q: Queue) -> Result<(), Failure> {
                 let d = other.dev();
                 for w in list {
                     for x in targets(other, w) {
-                        if other.queues.existing(x).is_some() {
-                            marks.push(other.queues.mark(d, x)?);
+                        for xs in other.queues.streams_of(x) {
+                            // SAFETY: one of the queue's streams.
+                            marks.push(unsafe { other.queues.mark_stream(d, xs) }?);
                         }
                     }
                 }

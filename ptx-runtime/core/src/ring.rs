@@ -135,11 +135,14 @@ impl Ring {
         });
     }
 
-    /// Whether a copy out not yet `done` writes program memory in `[a, b)`.
-    pub fn writes_pending(&self, a: usize, b: usize, done: &mut dyn FnMut(usize) -> bool) -> bool {
+    /// The events of the lent pieces whose copies out write program
+    /// memory in `[a, b)`.
+    pub fn writers(&self, a: usize, b: usize) -> Vec<usize> {
         self.live
             .iter()
-            .any(|p| p.writes.0 < b && a < p.writes.1 && !done(p.event))
+            .filter(|p| p.writes.0 < b && a < p.writes.1)
+            .map(|p| p.event)
+            .collect()
     }
 
     /// Forget every piece (after waiting for all of them), giving each
@@ -250,13 +253,9 @@ mod tests {
         r.lend(a, 512, 1, (1000, 1512));
         let b = take(&mut r, 512, &done, &waited);
         r.lend(b, 512, 2, (0, 0));
-        let mut is_done = |e| done.borrow().contains(&e);
-        assert!(r.writes_pending(1500, 1600, &mut is_done));
-        assert!(!r.writes_pending(1512, 2000, &mut is_done));
-        assert!(!r.writes_pending(0, 999, &mut is_done));
-        done.borrow_mut().push(1);
-        let mut is_done = |e| done.borrow().contains(&e);
-        assert!(!r.writes_pending(1500, 1600, &mut is_done));
+        assert_eq!(r.writers(1500, 1600), vec![1]);
+        assert!(r.writers(1512, 2000).is_empty());
+        assert!(r.writers(0, 999).is_empty());
     }
 
     #[test]
