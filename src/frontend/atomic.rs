@@ -404,71 +404,71 @@ impl Walker<'_> {
     /// reduction variables) rather than giving each thread its own copy,
     /// on which an atomic would be pointless.
     pub fn atomic_targets(&self, s: &Node<Statement>) -> Vec<String> {
-        struct Find<'w, 'a> {
-            w: &'w Walker<'a>,
-            names: Vec<String>,
-        }
-        impl<'ast> lang_c::visit::Visit<'ast> for Find<'_, '_> {
-            fn visit_statement(&mut self, st: &'ast Statement, span: &'ast Span) {
-                if let Some(spec) = self.w.atomics.get(&span.start) {
-                    let node = Node {
-                        node: st.clone(),
-                        span: *span,
-                    };
-                    let err = |_: Span, m: String| Diagnostics::one(None, m);
-                    if let Ok(f) = recognize(self.w.text, spec.kind, &node, &err) {
-                        if let Expression::Identifier(id) = &f.x.node {
-                            self.names.push(id.node.name.clone());
-                        }
-                    }
-                    return;
+        let mut found = AtomicStatements {
+            atomics: &self.atomics,
+            found: vec![],
+        };
+        lang_c::visit::Visit::visit_statement(&mut found, &s.node, &s.span);
+        let err = |_: Span, m: String| Diagnostics::one(None, m);
+        let mut names = vec![];
+        for (node, spec) in &found.found {
+            if let Ok(f) = recognize(self.text, spec.kind, node, &err) {
+                if let Expression::Identifier(id) = &f.x.node {
+                    names.push(id.node.name.clone());
                 }
-                lang_c::visit::visit_statement(self, st, span);
             }
         }
-        let mut f = Find {
-            w: self,
-            names: vec![],
-        };
-        lang_c::visit::Visit::visit_statement(&mut f, &s.node, &s.span);
-        f.names
+        names
     }
 
     /// Gives every atomic statement of `unit` its host version (a
     /// construct of the host plan); a statement of no atomic form is an
     /// error at the statement.
     pub fn atomic_host_versions(&mut self, unit: &TranslationUnit) {
-        struct Find<'w, 'a> {
-            w: &'w mut Walker<'a>,
-        }
-        impl<'ast> lang_c::visit::Visit<'ast> for Find<'_, '_> {
-            fn visit_statement(&mut self, s: &'ast Statement, span: &'ast Span) {
-                if let Some(spec) = self.w.atomics.get(&span.start).cloned() {
-                    let node = Node {
-                        node: s.clone(),
-                        span: *span,
-                    };
-                    let sm = self.w.sm;
-                    let err = |at: Span, msg: String| Diagnostics::one(Some(sm.loc(at.start)), msg);
-                    match recognize(self.w.text, spec.kind, &node, &err) {
-                        Ok(f) => {
-                            let text = host_text(self.w.text, &f, &node, spec.cond.as_deref());
-                            self.w.plan.constructs.push(Construct {
-                                kind: ConstructKind::Atomic { text },
-                                name: format!("atomic {}", spec.kind.as_str()),
-                                loc: spec.loc.clone(),
-                                stmt: span.start..span.end,
-                                cond: None,
-                                maps: vec![],
-                            });
-                        }
-                        Err(d) => self.w.errors.extend(d.0),
-                    }
-                    return;
+        let mut found = AtomicStatements {
+            atomics: &self.atomics,
+            found: vec![],
+        };
+        lang_c::visit::Visit::visit_translation_unit(&mut found, unit);
+        let sm = self.sm;
+        let err = |at: Span, msg: String| Diagnostics::one(Some(sm.loc(at.start)), msg);
+        for (node, spec) in found.found {
+            match recognize(self.text, spec.kind, &node, &err) {
+                Ok(f) => {
+                    let text = host_text(self.text, &f, &node, spec.cond.as_deref());
+                    self.plan.constructs.push(Construct {
+                        kind: ConstructKind::Atomic { text },
+                        name: format!("atomic {}", spec.kind.as_str()),
+                        loc: spec.loc.clone(),
+                        stmt: node.span.start..node.span.end,
+                        cond: None,
+                        maps: vec![],
+                    });
                 }
-                lang_c::visit::visit_statement(self, s, span);
+                Err(d) => self.errors.extend(d.0),
             }
         }
-        lang_c::visit::Visit::visit_translation_unit(&mut Find { w: self }, unit);
+    }
+}
+
+/// The statements of a syntax tree that `atomic` directives apply to, with
+/// their directive, in order.
+struct AtomicStatements<'m> {
+    atomics: &'m HashMap<usize, AtomicSpec>,
+    found: Vec<(Node<Statement>, AtomicSpec)>,
+}
+
+impl<'ast> lang_c::visit::Visit<'ast> for AtomicStatements<'_> {
+    fn visit_statement(&mut self, s: &'ast Statement, span: &'ast Span) {
+        match self.atomics.get(&span.start) {
+            Some(spec) => self.found.push((
+                Node {
+                    node: s.clone(),
+                    span: *span,
+                },
+                spec.clone(),
+            )),
+            None => lang_c::visit::visit_statement(self, s, span),
+        }
     }
 }

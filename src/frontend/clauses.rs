@@ -327,18 +327,9 @@ impl ClauseCtx<'_> {
         if let Ok(v) = t.parse::<i128>() {
             return Some(v);
         }
-        let src = format!("int __accc_c = ({t});");
-        let config = lang_c::driver::Config::with_gcc();
-        let unit = lang_c::driver::parse_preprocessed(&config, src).ok()?.unit;
-        let lang_c::ast::ExternalDeclaration::Declaration(d) = &unit.0.first()?.node else {
-            return None;
-        };
-        let init = d.node.declarators.first()?.node.initializer.as_ref()?;
-        let lang_c::ast::Initializer::Expression(x) = &init.node else {
-            return None;
-        };
+        let x = parse_expression(t)?;
         let mut scope = self.scope.clone();
-        super::declare::const_int(x, &mut scope, self.sm).ok()
+        super::declare::const_int(&x, &mut scope, self.sm).ok()
     }
 
     /// The host range of a reference with subscripts and sub-arrays
@@ -460,5 +451,22 @@ impl ClauseCtx<'_> {
             format!("(const void *)&(({name}){los})"),
             format!("(unsigned long)({}) * sizeof(({name}){zeros})", dims[m].len),
         ))
+    }
+}
+
+/// The C expression `text` (a clause argument) as a syntax tree, parsed on
+/// its own (spans are those of the wrapper, not of the source); `None` when
+/// it is not one expression.
+pub fn parse_expression(text: &str) -> Option<lang_c::span::Node<lang_c::ast::Expression>> {
+    let src = format!("int __accc_c = ({text});");
+    let config = lang_c::driver::Config::with_gcc();
+    let unit = lang_c::driver::parse_preprocessed(&config, src).ok()?.unit;
+    let lang_c::ast::ExternalDeclaration::Declaration(d) = &unit.0.first()?.node else {
+        return None;
+    };
+    let init = d.node.declarators.first()?.node.initializer.as_ref()?;
+    match &init.node {
+        lang_c::ast::Initializer::Expression(x) => Some((**x).clone()),
+        _ => None,
     }
 }

@@ -51,55 +51,16 @@ impl Lower<'_> {
             }
         };
         // One thread performs it where a whole gang runs the code.
-        let conds = self.single_conditions();
-        match conds.into_iter().reduce(|a, b| {
-            self.f.add(
-                Expr::Logical {
-                    and: true,
-                    lhs: a,
-                    rhs: b,
-                },
-                Type::BOOL,
-            )
-        }) {
-            Some(cond) => self.emit(Stmt::If {
-                cond,
-                then: body,
-                otherwise: vec![],
-            }),
-            None => body.into_iter().for_each(|st| self.emit(st)),
-        }
+        self.emit_single_block(body);
         Ok(())
     }
 
     /// The `if` clause's condition (C text) as a `bool`.
     fn condition_text(&mut self, c: &str, spec: &AtomicSpec) -> DResult<ExprId> {
-        let src = format!("void __accc_if(void) {{ {c}; }}\n");
-        let config = lang_c::driver::Config::with_gcc();
-        let unit = lang_c::driver::parse_preprocessed(&config, src).map_err(|_| {
-            Diagnostics::one(
-                Some(spec.loc.clone()),
-                format!("expected an expression in the 'if' clause, found '{c}'"),
-            )
-        })?;
-        let e = unit.unit.0.iter().find_map(|ext| match &ext.node {
-            lang_c::ast::ExternalDeclaration::FunctionDefinition(f) => match &f.node.statement.node
-            {
-                Statement::Compound(items) => items.iter().find_map(|i| match &i.node {
-                    lang_c::ast::BlockItem::Statement(st) => match &st.node {
-                        Statement::Expression(Some(e)) => Some((**e).clone()),
-                        _ => None,
-                    },
-                    _ => None,
-                }),
-                _ => None,
-            },
-            _ => None,
-        });
-        let Some(e) = e else {
+        let Some(e) = crate::frontend::clauses::parse_expression(c) else {
             return Err(Diagnostics::one(
                 Some(spec.loc.clone()),
-                "expected an expression in the 'if' clause",
+                format!("expected an expression in the 'if' clause, found '{c}'"),
             ));
         };
         // Messages about the condition point at the directive.
@@ -166,7 +127,7 @@ impl Lower<'_> {
                     (Some(old), None)
                 } else {
                     let vl = self.hold(v);
-                    let (old, new) = self.cas_loop(pl, &xt, &ty, |l, _| Ok(l.f.read(vl)))?;
+                    let (old, new) = self.cas_loop(pl, &ty, |l, _| Ok(l.f.read(vl)))?;
                     (Some(old), Some(new))
                 }
             }
@@ -213,7 +174,7 @@ impl Lower<'_> {
                         (Some(old), new)
                     }
                     None => {
-                        let (old, new) = self.cas_loop(pl, &xt, &ty, |l, old| {
+                        let (old, new) = self.cas_loop(pl, &ty, |l, old| {
                             l.binop_value(&op, expr_first, old, &xt, el, &et, span)
                         })?;
                         (Some(old), Some(new))
@@ -257,7 +218,6 @@ impl Lower<'_> {
     fn cas_loop(
         &mut self,
         pl: LocalId,
-        _xt: &CType,
         ty: &Type,
         next: impl FnOnce(&mut Self, LocalId) -> DResult<ExprId>,
     ) -> DResult<(LocalId, LocalId)> {

@@ -329,6 +329,12 @@ impl<'a> Lower<'a> {
     /// Emits `s` so that only the threads [`Self::single_conditions`] allow
     /// run it.
     pub fn emit_single(&mut self, s: Stmt) {
+        self.emit_single_block(vec![s]);
+    }
+
+    /// Emits `stmts` to be performed by one thread where several run this
+    /// code (as [`Lower::emit_single`]).
+    pub fn emit_single_block(&mut self, stmts: Block) {
         let mut cond: Option<ExprId> = None;
         for c in self.single_conditions() {
             cond = Some(match cond {
@@ -346,10 +352,10 @@ impl<'a> Lower<'a> {
         match cond {
             Some(cond) => self.emit(Stmt::If {
                 cond,
-                then: vec![s],
+                then: stmts,
                 otherwise: vec![],
             }),
-            None => self.emit(s),
+            None => stmts.into_iter().for_each(|s| self.emit(s)),
         }
     }
 
