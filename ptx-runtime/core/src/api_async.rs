@@ -370,29 +370,10 @@ pub unsafe extern "C" fn __ptxrt_wait(loc: *const Loc, a: *const Async) {
         }
         if q == Queue::Sync {
             // The host waits: without the lock.
-            let cur = icv::device_num();
-            let wdev = if a.wait_dev < 0 { cur } else { a.wait_dev };
-            let n = rt.device_count().unwrap_or(0);
-            if !(0..n).contains(&wdev) {
-                fail(Failure::new(format!(
-                    "wait(devnum: {wdev}: …): no such device ({n} device(s))"
-                )));
-            }
+            let wdev = queue::wait_device(&mut rt, a).unwrap_or_else(|f| fail(f));
+            let list = queue::wait_list(a).unwrap_or_else(|f| fail(f));
             drop(rt);
-            let list: Vec<Option<u32>> = if a.nwaits < 0 {
-                vec![None]
-            } else {
-                // SAFETY: the compiler passes nwaits queues.
-                let waits = unsafe { crate::abi::slice_of(a.waits, a.nwaits) };
-                let mut v = vec![];
-                for &w in waits {
-                    if let Some(x) = queue::awaited(w).unwrap_or_else(|f| fail(f)) {
-                        v.push(Some(x));
-                    }
-                }
-                v
-            };
-            for w in list {
+            for w in list.unwrap_or_default() {
                 if let Err(f) = queue::host_wait_unlocked(wdev, w) {
                     fail(f);
                 }

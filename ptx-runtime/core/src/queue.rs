@@ -378,7 +378,7 @@ pub fn test(dev: &mut DeviceState, q: Option<u32>) -> Result<bool, Failure> {
 
 /// The wait list of `a`: `None` for no wait clause, else the queues
 /// (`None` in it: every queue).
-fn wait_list(a: &Async) -> Result<Option<Vec<Option<u32>>>, Failure> {
+pub fn wait_list(a: &Async) -> Result<Option<Vec<Option<u32>>>, Failure> {
     match a.nwaits {
         0 => Ok(None),
         n if n < 0 => Ok(Some(vec![None])),
@@ -396,6 +396,24 @@ fn wait_list(a: &Async) -> Result<Option<Vec<Option<u32>>>, Failure> {
     }
 }
 
+/// The device whose queues the wait list of `a` names: `a.wait_dev`
+/// (`wait(devnum: …)`), the calling thread's when negative; a number the
+/// driver has no device for is an error.
+pub fn wait_device(rt: &mut Runtime, a: &Async) -> Result<i32, Failure> {
+    let wdev = if a.wait_dev < 0 {
+        icv::device_num()
+    } else {
+        a.wait_dev
+    };
+    let n = rt.device_count().unwrap_or(0);
+    if !(0..n).contains(&wdev) {
+        return Err(Failure::new(format!(
+            "wait(devnum: {wdev}: …): no such device ({n} device(s))"
+        )));
+    }
+    Ok(wdev)
+}
+
 /// Carry out the wait list of `a` (`wait` clause or directive) before work
 /// of queue `q` on the calling thread's device: the host waits when `q` is
 /// synchronous, else `q` waits on the device. The queues are those of
@@ -405,15 +423,7 @@ pub fn do_waits(rt: &mut Runtime, a: &Async, q: Queue) -> Result<(), Failure> {
         return Ok(());
     };
     let cur = icv::device_num();
-    let wdev = if a.wait_dev < 0 { cur } else { a.wait_dev };
-    if wdev != cur {
-        let n = rt.device_count().unwrap_or(0);
-        if !(0..n).contains(&wdev) {
-            return Err(Failure::new(format!(
-                "wait(devnum: {wdev}: …): no such device ({n} device(s))"
-            )));
-        }
-    }
+    let wdev = wait_device(rt, a)?;
     match q {
         Queue::Sync => {
             if let Some(dev) = rt.device(wdev) {
