@@ -516,12 +516,22 @@ impl Walker<'_> {
             c: &'c Cand<'a>,
             depth: usize,
             parallel: bool,
+            /// Not tightly nested in the parallel loop around it: code of
+            /// that loop's body runs around it, so it may not take a grid
+            /// dimension of its own (that code would run once per gang).
+            loose: bool,
             why: Option<String>,
             score: u32,
             /// Its reductions: by clause, or found by the dependence test.
             reductions: Vec<LoopReduction>,
         }
-        fn flatten<'c, 'a>(w: &Walker, c: &'c Cand<'a>, depth: usize, out: &mut Vec<Info<'c, 'a>>) {
+        fn flatten<'c, 'a>(
+            w: &Walker,
+            c: &'c Cand<'a>,
+            depth: usize,
+            loose: bool,
+            out: &mut Vec<Info<'c, 'a>>,
+        ) {
             let cl = &c.clauses;
             let mut reductions = cl.reductions.clone();
             let (parallel, why) = if cl.seq {
@@ -582,17 +592,27 @@ impl Walker<'_> {
                 c,
                 depth,
                 parallel,
+                loose,
                 why,
                 score,
                 reductions,
             });
             let next = depth + usize::from(parallel);
             for k in &c.children {
-                flatten(w, k, next, out);
+                // Below a parallel loop, a loop is tight when only
+                // declarations and loops lead to it; below a sequential
+                // loop, when that loop is tight in the parallel one.
+                let tight = tightly_nested(body_of(c), k.stmt.span.start);
+                let k_loose = if parallel {
+                    !tight
+                } else {
+                    depth > 0 && (loose || !tight)
+                };
+                flatten(w, k, next, k_loose, out);
             }
         }
         let mut infos = vec![];
-        flatten(self, root, 0, &mut infos);
+        flatten(self, root, 0, false, &mut infos);
         // At most three parallel levels per nest.
         for i in infos.iter_mut() {
             if i.parallel && i.depth >= 3 {
@@ -666,12 +686,27 @@ impl Walker<'_> {
                 next += 1;
             }
         }
-        // 4. Record.
+        // 4. Record. A loose loop without a clause asking for gangs keeps
+        //    only its vector dimension (the code around it runs once per
+        //    thread of the block, which guards its side effects) or stays
+        //    sequential.
+        for i in infos.iter_mut() {
+            let asked = i.c.clauses.gang || i.c.clauses.worker;
+            if i.parallel && i.loose && !asked && vdim[i.depth].is_none() {
+                i.parallel = false;
+                i.why = Some("loop not parallelized: it is not tightly nested in the parallel loop around it, whose other code would run once per gang".into());
+            }
+        }
         for i in &infos {
             let cl = &i.c.clauses;
+            let asked = cl.gang || cl.worker;
             let par = if i.parallel {
                 Parallelism::Par {
-                    gang: gdim[i.depth],
+                    gang: if i.loose && !asked {
+                        None
+                    } else {
+                        gdim[i.depth]
+                    },
                     worker: false,
                     vector: vdim[i.depth],
                 }
@@ -708,6 +743,74 @@ impl Walker<'_> {
             self.record(plan, i.c, d);
         }
         Ok(())
+    }
+}
+
+/// The body of candidate loop `c` (inside the loops it collapses).
+fn body_of<'a>(c: &Cand<'a>) -> &'a Node<Statement> {
+    let mut body = &c.f.node.statement;
+    for _ in 1..c.clauses.collapse {
+        body = match &body.node {
+            Statement::For(inner) => &inner.node.statement,
+            Statement::Compound(items) => match items.as_slice() {
+                [item] => match &item.node {
+                    BlockItem::Statement(st) => match &st.node {
+                        Statement::For(inner) => &inner.node.statement,
+                        _ => return body,
+                    },
+                    _ => return body,
+                },
+                _ => return body,
+            },
+            _ => return body,
+        };
+    }
+    body
+}
+
+/// Whether the statement starting at byte `target` is reached from `s`
+/// through nothing but blocks whose other items are declarations with
+/// side-effect-free initialisers, and `for` loops: running `s` again in
+/// another gang then only repeats work private to each thread.
+fn tightly_nested(s: &Node<Statement>, target: usize) -> bool {
+    if s.span.start == target {
+        return true;
+    }
+    match &s.node {
+        Statement::For(f) => tightly_nested(&f.node.statement, target),
+        Statement::Compound(items) => {
+            let mut found = false;
+            for item in items {
+                match &item.node {
+                    BlockItem::Declaration(d) => {
+                        let pure = d.node.declarators.iter().all(|x| match &x.node.initializer {
+                            None => true,
+                            Some(init) => initializer_pure(&init.node),
+                        });
+                        if !pure {
+                            return false;
+                        }
+                    }
+                    BlockItem::Statement(st) => {
+                        if found || !tightly_nested(st, target) {
+                            return false;
+                        }
+                        found = true;
+                    }
+                    BlockItem::StaticAssert(_) => {}
+                }
+            }
+            found
+        }
+        _ => false,
+    }
+}
+
+/// True when an initialiser has no side effects.
+fn initializer_pure(i: &Initializer) -> bool {
+    match i {
+        Initializer::Expression(e) => super::effects::pure(e),
+        Initializer::List(items) => items.iter().all(|x| initializer_pure(&x.node.initializer.node)),
     }
 }
 

@@ -50,6 +50,11 @@ use std::time::Duration;
 const CI_COUNT: u64 = 40;
 /// Programs `write_programs` writes for the gpu bundle.
 const BUNDLE_COUNT: u64 = 200;
+/// Seeds whose programs once disagreed on a GPU, checked in every run (CI and
+/// the bundle) besides the counted ones, each with the cause it exposed:
+/// * 168: an inner `kernels` loop not tightly nested in a gang-vector loop
+///   took grid y, so the read-modify-write around it ran once per gang.
+const REGRESSION_SEEDS: &[u64] = &[168];
 /// How long a generated program may run (they take milliseconds).
 const RUN_TIMEOUT: Duration = Duration::from_secs(20);
 
@@ -70,7 +75,13 @@ fn seeds(count: u64) -> Vec<u64> {
     }
     let first = env_u64("ACCC_DIFFTEST_FIRST").unwrap_or(0);
     let count = env_u64("ACCC_DIFFTEST_COUNT").unwrap_or(count);
-    (first..first + count).collect()
+    let mut seeds: Vec<u64> = (first..first + count).collect();
+    for s in REGRESSION_SEEDS {
+        if !seeds.contains(s) {
+            seeds.push(*s);
+        }
+    }
+    seeds
 }
 
 /// The features of the programs to check: `ACCC_DIFFTEST_FEATURES` (see
