@@ -258,6 +258,61 @@ static inline __ptxrt_u32 __ptxrt_warp_friendly(__ptxrt_u32 n)
     return p;
 }
 
+/* A launch size a clause gives (num_gangs, num_workers, vector_length, …):
+ * its value when positive (at most 2^31 - 1), else the size the compiler
+ * would have chosen without the clause. A launch size is never 0. */
+static inline __ptxrt_u32 __ptxrt_size_or(long long v, __ptxrt_u32 dflt)
+{
+    if (v <= 0)
+        return dflt;
+    return v > 2147483647LL ? 2147483647u : (__ptxrt_u32)v;
+}
+
+/* Fits block sizes b[3] (vector lanes, workers, z) to the limits of every
+ * NVIDIA GPU: at most 1024, 1024 and 64 threads along x, y and z, 1024 in
+ * all. Dimensions whose bit is set in `fixed` are constants the kernel's
+ * code was compiled for (and already fit); the others shrink: workers
+ * first, then z, then the vector lanes (kept whole warps, or a power of two
+ * below 32). Kernels stride over their loops, so fewer threads are always
+ * correct. */
+static inline void __ptxrt_fit_block(__ptxrt_u32 b[3], __ptxrt_u32 fixed)
+{
+    static const __ptxrt_u32 most_dim[3] = {1024u, 1024u, 64u};
+    static const int order[3] = {1, 2, 0};
+    int k;
+    for (k = 0; k < 3; k++) {
+        if (b[k] == 0)
+            b[k] = 1;
+        if (!(fixed & (1u << k)) && b[k] > most_dim[k])
+            b[k] = most_dim[k];
+    }
+    for (k = 0; k < 3; k++) {
+        int d = order[k];
+        __ptxrt_u32 others = 1, most, p = 1;
+        int j;
+        if (fixed & (1u << d))
+            continue;
+        for (j = 0; j < 3; j++)
+            if (j != d)
+                others *= b[j];
+        most = 1024u / (others ? others : 1u);
+        if (most == 0)
+            most = 1;
+        if (b[d] <= most)
+            continue;
+        if (d != 0 || most < 32u) {
+            if (d == 0) {
+                while (p * 2u <= most)
+                    p *= 2u;
+                most = p;
+            }
+            b[d] = most;
+        } else {
+            b[d] = most / 32u * 32u;
+        }
+    }
+}
+
 /* Device memory for the reductions across gangs of the next launch on
  * queue `async` (as in struct __ptxrt_async): at least `bytes`, its leading
  * counters zero (kernels leave them at zero). */

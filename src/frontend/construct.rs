@@ -343,7 +343,7 @@ impl Walker<'_> {
                         .1,
                 )
             };
-            let launch = plan.launch(
+            let (launch, notes) = plan.launch(
                 &sizes,
                 call_levels(&body.body, |f| self.routines.level_of(f)),
             );
@@ -354,6 +354,8 @@ impl Walker<'_> {
             } else {
                 self.sm.loc(seg.span.start)
             };
+            self.remarks
+                .extend(notes.into_iter().map(|n| (kloc.clone(), n)));
             self.module.kernels.push(Kernel {
                 name: format!(
                     "__accc_{}_{}_l{}_{}",
