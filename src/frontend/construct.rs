@@ -174,7 +174,7 @@ impl Walker<'_> {
                     .cloned()
                     .unwrap_or_default()
             };
-            let mut plan = self.plan_loops(seg, &dirs, kind, Levels::default())?;
+            let mut plan = self.plan_loops(seg, &dirs, kind, Levels::default(), &region_reds)?;
             plan.reduces |= !region_reds.is_empty();
             plans.push(plan);
         }

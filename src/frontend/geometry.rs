@@ -303,7 +303,10 @@ fn fit_constants(grid: &mut [GridSize; 3], block: &mut [GridSize; 3], notes: &mu
         }
     }
     for k in [1, 2, 0] {
-        let others: u32 = (0..3).filter(|&j| j != k).map(|j| value(&block[j])).product();
+        let others: u32 = (0..3)
+            .filter(|&j| j != k)
+            .map(|j| value(&block[j]))
+            .product();
         if let GridSize::Const(n) = &mut block[k] {
             let most = (MAX_BLOCK_THREADS / others.max(1)).max(1);
             if *n > most {

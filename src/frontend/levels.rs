@@ -22,7 +22,8 @@
 use super::canon::{canonical, trip_text};
 use super::depend::VarKind;
 use super::loopclauses::Clauses;
-use super::lower::{LoopReduction, LoopSpec};
+use super::loopvars::{body_of, tightly_nested};
+use super::lower::{LoopReduction, LoopSpec, Private};
 use super::unit::Walker;
 use crate::diag::{DResult, Diagnostics};
 use crate::directive::DirectiveKind;
@@ -52,15 +53,15 @@ pub struct Levels {
 }
 
 /// A loop the plan decides about.
-struct Cand<'a> {
-    stmt: &'a Node<Statement>,
-    f: &'a Node<ForStatement>,
+pub(super) struct Cand<'a> {
+    pub(super) stmt: &'a Node<Statement>,
+    pub(super) f: &'a Node<ForStatement>,
     /// Has a loop directive (else: a kernels loop the compiler may
     /// parallelise on its own).
-    directive: bool,
-    clauses: Clauses,
-    loc: SrcLoc,
-    children: Vec<Cand<'a>>,
+    pub(super) directive: bool,
+    pub(super) clauses: Clauses,
+    pub(super) loc: SrcLoc,
+    pub(super) children: Vec<Cand<'a>>,
 }
 
 /// What was decided for one loop.
@@ -77,6 +78,8 @@ pub(super) struct Decision {
     pub(super) why: String,
     /// Its reductions.
     pub(super) reductions: Vec<LoopReduction>,
+    /// Private variables beyond its clauses' (see `loopvars`).
+    pub(super) privates: Vec<Private>,
     /// Its trip count when the bounds are integer literals.
     pub(super) const_trip: Option<u64>,
 }
@@ -323,6 +326,7 @@ impl Walker<'_> {
         dirs: &[usize],
         kind: RegionKind,
         outer: Levels,
+        region_reds: &[LoopReduction],
     ) -> DResult<RegionPlan> {
         let cands = self.candidates(s, dirs, kind)?;
         let region_names = declared(s);
@@ -336,8 +340,12 @@ impl Walker<'_> {
         match kind {
             RegionKind::Serial => self.plan_serial(&cands, &region_names, &mut plan),
             RegionKind::Parallel => {
+                let above: Vec<(LoopReduction, SrcLoc)> = region_reds
+                    .iter()
+                    .map(|r| (r.clone(), r.loc.clone()))
+                    .collect();
                 for c in &cands {
-                    self.plan_parallel(c, outer, &region_names, &mut plan)?;
+                    self.plan_parallel(c, outer, &above, &[], &region_names, &mut plan)?;
                 }
             }
             RegionKind::Kernels => {
@@ -382,6 +390,15 @@ impl Walker<'_> {
             plan.reduces = true;
         }
         plan.remarks.push((c.loc.clone(), d.why.clone()));
+        for p in &d.privates {
+            plan.remarks.push((
+                c.loc.clone(),
+                format!(
+                    "'{}' is private to the loop: it is assigned before it is read in every iteration",
+                    p.var
+                ),
+            ));
+        }
         // A loop without directive that stays sequential keeps C's semantics.
         if !c.directive && d.par == Parallelism::Seq {
             return;
@@ -395,7 +412,13 @@ impl Walker<'_> {
                 tile,
                 chunk: c.clauses.chunk,
                 reductions: d.reductions.clone(),
-                privates: c.clauses.privates.clone(),
+                privates: c
+                    .clauses
+                    .privates
+                    .iter()
+                    .chain(&d.privates)
+                    .cloned()
+                    .collect(),
             },
         );
         plan.decisions.push(d);
@@ -411,6 +434,7 @@ impl Walker<'_> {
                 vector_len: None,
                 why: "loop run sequentially: serial construct".into(),
                 reductions: c.clauses.reductions.clone(),
+                privates: vec![],
                 const_trip: None,
             };
             self.record(plan, c, d);
@@ -424,6 +448,8 @@ impl Walker<'_> {
         &self,
         c: &Cand,
         outer: Levels,
+        above: &[(LoopReduction, SrcLoc)],
+        private_above: &[String],
         names: &[String],
         plan: &mut RegionPlan,
     ) -> DResult<()> {
@@ -480,6 +506,42 @@ impl Walker<'_> {
         if why.is_empty() {
             why = describe(par, cl.collapse);
         }
+        let (privates, implicit) = if par == Parallelism::Seq {
+            (vec![], vec![])
+        } else {
+            let privates = self.auto_privates(c, &cl.reductions);
+            let implicit = self.implicit_reductions(c, above, &privates);
+            (privates, implicit)
+        };
+        for (r, origin) in &implicit {
+            plan.remarks.push((
+                c.loc.clone(),
+                format!(
+                    "generating implicit reduction({}:{}) for the reduction at line {}",
+                    r.op.symbol(),
+                    r.var,
+                    origin.line
+                ),
+            ));
+        }
+        let mut reductions = cl.reductions.clone();
+        reductions.extend(implicit.iter().map(|(r, _)| r.clone()));
+        if par != Parallelism::Seq {
+            for v in self.shared_scalars(c, &privates, &reductions) {
+                plan.remarks.push((c.loc.clone(), shared_warning(&v)));
+            }
+        }
+        // Private to a loop around already: no second copy, no remark.
+        let mut privates = privates;
+        privates.retain(|p| !private_above.contains(&p.var));
+        let mut inner_above: Vec<(LoopReduction, SrcLoc)> = above
+            .iter()
+            .filter(|(r, _)| !privates.iter().any(|p| p.var == r.var))
+            .cloned()
+            .collect();
+        inner_above.extend(cl.reductions.iter().map(|r| (r.clone(), c.loc.clone())));
+        inner_above.extend(implicit);
+        let privates_of_loop: Vec<String> = privates.iter().map(|p| p.var.clone()).collect();
         let d = Decision {
             par,
             trip: self.host_trip(c.f, names),
@@ -487,7 +549,8 @@ impl Walker<'_> {
             worker_num: cl.worker_num.clone(),
             vector_len: cl.vector_len.clone(),
             why,
-            reductions: cl.reductions.clone(),
+            reductions,
+            privates,
             const_trip: None,
         };
         self.record(plan, c, d);
@@ -498,8 +561,10 @@ impl Walker<'_> {
             vector: outer.vector || vector,
             gang_dim: if gang { Some(dim) } else { outer.gang_dim },
         };
+        let mut inner_private: Vec<String> = private_above.to_vec();
+        inner_private.extend(privates_of_loop);
         for k in &c.children {
-            self.plan_parallel(k, inner, names, plan)?;
+            self.plan_parallel(k, inner, &inner_above, &inner_private, names, plan)?;
         }
         Ok(())
     }
@@ -524,6 +589,8 @@ impl Walker<'_> {
             score: u32,
             /// Its reductions: by clause, or found by the dependence test.
             reductions: Vec<LoopReduction>,
+            /// Scalars private to it beyond its clauses (see `loopvars`).
+            privates: Vec<Private>,
         }
         fn flatten<'c, 'a>(
             w: &Walker,
@@ -534,6 +601,21 @@ impl Walker<'_> {
         ) {
             let cl = &c.clauses;
             let mut reductions = cl.reductions.clone();
+            // Privates the user's word allows (`independent`, a level):
+            // a loop proven independent keeps its scalars, which code after
+            // it may read (their last values).
+            let privates = if cl.independent || cl.explicit() {
+                w.auto_privates(c, &reductions)
+            } else {
+                vec![]
+            };
+            // Private scalars are the iteration's own; private pointers
+            // still reach shared memory (the test must see through them).
+            let private_names: Vec<String> = privates
+                .iter()
+                .filter(|p| var_kind(w, &p.var) == VarKind::Scalar)
+                .map(|p| p.var.clone())
+                .collect();
             let (parallel, why) = if cl.seq {
                 (false, Some("loop run sequentially: seq clause".to_string()))
             } else if cl.explicit() {
@@ -559,6 +641,7 @@ impl Walker<'_> {
                                 &c.f.node.statement,
                                 k.var,
                                 &|name| var_kind(w, name),
+                                &private_names,
                             ),
                         });
                 match proven {
@@ -596,6 +679,7 @@ impl Walker<'_> {
                 why,
                 score,
                 reductions,
+                privates,
             });
             let next = depth + usize::from(parallel);
             for k in &c.children {
@@ -726,6 +810,11 @@ impl Walker<'_> {
                     format!("{}{how}", describe(p, cl.collapse))
                 }
             };
+            if i.parallel && (cl.independent || cl.explicit()) {
+                for v in self.shared_scalars(i.c, &i.privates, &i.reductions) {
+                    plan.remarks.push((i.c.loc.clone(), shared_warning(&v)));
+                }
+            }
             let d = Decision {
                 par,
                 trip: self.host_trip(i.c.f, names),
@@ -738,6 +827,11 @@ impl Walker<'_> {
                 } else {
                     vec![]
                 },
+                privates: if i.parallel {
+                    i.privates.clone()
+                } else {
+                    vec![]
+                },
                 const_trip: None,
             };
             self.record(plan, i.c, d);
@@ -746,72 +840,10 @@ impl Walker<'_> {
     }
 }
 
-/// The body of candidate loop `c` (inside the loops it collapses).
-fn body_of<'a>(c: &Cand<'a>) -> &'a Node<Statement> {
-    let mut body = &c.f.node.statement;
-    for _ in 1..c.clauses.collapse {
-        body = match &body.node {
-            Statement::For(inner) => &inner.node.statement,
-            Statement::Compound(items) => match items.as_slice() {
-                [item] => match &item.node {
-                    BlockItem::Statement(st) => match &st.node {
-                        Statement::For(inner) => &inner.node.statement,
-                        _ => return body,
-                    },
-                    _ => return body,
-                },
-                _ => return body,
-            },
-            _ => return body,
-        };
-    }
-    body
-}
-
-/// Whether the statement starting at byte `target` is reached from `s`
-/// through nothing but blocks whose other items are declarations with
-/// side-effect-free initialisers, and `for` loops: running `s` again in
-/// another gang then only repeats work private to each thread.
-fn tightly_nested(s: &Node<Statement>, target: usize) -> bool {
-    if s.span.start == target {
-        return true;
-    }
-    match &s.node {
-        Statement::For(f) => tightly_nested(&f.node.statement, target),
-        Statement::Compound(items) => {
-            let mut found = false;
-            for item in items {
-                match &item.node {
-                    BlockItem::Declaration(d) => {
-                        let pure = d.node.declarators.iter().all(|x| match &x.node.initializer {
-                            None => true,
-                            Some(init) => initializer_pure(&init.node),
-                        });
-                        if !pure {
-                            return false;
-                        }
-                    }
-                    BlockItem::Statement(st) => {
-                        if found || !tightly_nested(st, target) {
-                            return false;
-                        }
-                        found = true;
-                    }
-                    BlockItem::StaticAssert(_) => {}
-                }
-            }
-            found
-        }
-        _ => false,
-    }
-}
-
-/// True when an initialiser has no side effects.
-fn initializer_pure(i: &Initializer) -> bool {
-    match i {
-        Initializer::Expression(e) => super::effects::pure(e),
-        Initializer::List(items) => items.iter().all(|x| initializer_pure(&x.node.initializer.node)),
-    }
+/// The remark on scalar `v`, which a partitioned loop assigns and leaves
+/// shared.
+fn shared_warning(v: &str) -> String {
+    format!("warning: '{v}' is assigned in the loop but shared by its iterations (it is read before it is assigned, and no clause makes it private or a reduction): the threads race on it")
 }
 
 /// The trip count of a canonical loop whose bounds and step are integer

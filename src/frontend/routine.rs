@@ -518,6 +518,7 @@ impl<'a> Walker<'a> {
             &[],
             super::levels::RegionKind::Parallel,
             outer,
+            &[],
         )?;
         self.remarks.extend(plan.remarks.iter().cloned());
         let loops = plan.loops;

@@ -167,10 +167,11 @@ pub unsafe extern "C" fn __ptxrt_launch(
         let kname = kernel.to_string_lossy().into_owned();
         let q =
             queue::resolve(async_).unwrap_or_else(|f| fatal_at(&loc, &f.what, Some(&kname), None));
-        let (grid, block) = match checked_geometry([grid_x, grid_y, grid_z], [block_x, block_y, block_z]) {
-            Ok(g) => g,
-            Err(why) => fatal_at(&loc, &format!("internal error: {why}"), Some(&kname), None),
-        };
+        let (grid, block) =
+            match checked_geometry([grid_x, grid_y, grid_z], [block_x, block_y, block_z]) {
+                Ok(g) => g,
+                Err(why) => fatal_at(&loc, &format!("internal error: {why}"), Some(&kname), None),
+            };
         let [grid_x, grid_y, grid_z] = grid;
         let what = || {
             format!(
