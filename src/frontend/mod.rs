@@ -21,6 +21,7 @@ mod depend;
 mod device_directive;
 mod effects;
 mod geometry;
+mod kernels_nest;
 mod levels;
 mod literal;
 mod loopclauses;
