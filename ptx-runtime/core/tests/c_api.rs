@@ -290,7 +290,7 @@ fn api_errors_name_the_routine() {
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(
         stderr_of(&o).trim_end(),
-        "t.c:9: error: set: not a device type accc can run constructs on (host, nvidia, not_host, default): 'device_type(radeon)'"
+        "t.c:9: error: set: not a device type accc can run constructs on (host, multicore, nvidia, not_host, default): 'device_type(radeon)'"
     );
     let o = run(&exe, "setasync", &[]);
     assert_eq!(o.status.code(), Some(1));
