@@ -533,15 +533,25 @@ fn cli_emit_ptx() {
     }
 }
 
-/// `--emit=ir` and `--emit=llvm` print to stdout when there is no `-o`.
+/// `--emit=ir` and `--emit=llvm` (also spelled `--emit ir`, as `--help`
+/// shows) print to stdout when there is no `-o`.
 #[test]
 fn cli_emit_ir_and_llvm_to_stdout() {
     let tmp = tempfile::tempdir().unwrap();
-    for (emit, needle) in [("ir", "kernel"), ("llvm", "nvptx64")] {
+    for (emit, needle, joined) in [
+        ("ir", "kernel", true),
+        ("llvm", "nvptx64", true),
+        ("ir", "kernel", false),
+        ("llvm", "nvptx64", false),
+    ] {
         let mut cmd = accc();
         cmd.current_dir(tmp.path());
-        cmd.arg(format!("--emit={emit}"))
-            .arg(tests_dir().join("programs/vecadd_int.c"));
+        if joined {
+            cmd.arg(format!("--emit={emit}"));
+        } else {
+            cmd.args(["--emit", emit]);
+        }
+        cmd.arg(tests_dir().join("programs/vecadd_int.c"));
         let r = run(cmd, tmp.path(), emit, COMPILE_TIMEOUT);
         assert!(
             r.ok(),

@@ -60,6 +60,13 @@ struct __ptxrt_image {
 };
 void __ptxrt_register_image(struct __ptxrt_image *img);
 
+/* Where libptxrt-cuda.so was when accc linked the program (accc's lib dir):
+ * called from a constructor accc links into every program, so that programs
+ * whose files hold no device code find the plugin too. Searched after the
+ * program's own folder (PTXRT_PLUGIN first); PTXRT_DEBUG=1 lists every path
+ * tried. */
+void __ptxrt_register_plugin_dir(const char *dir);
+
 /* A device address cell: a pointer-sized `.global` variable of the image's
  * device code (PTX symbol `symbol`) through which its device functions reach
  * the device copy of host global `host` (a variable in an `acc declare`
@@ -184,8 +191,9 @@ void __ptxrt_wait(const struct __ptxrt_loc *loc, const struct __ptxrt_async *a);
  * device type of the device_type clause (the compiler evaluates the if
  * clause first). dev_type is an acc_device_t value (acc_device_current, -1,
  * without a device_type clause), PTXRT_DEVICE_ANY for device_type(*), or
- * PTXRT_DEVICE_OTHER for a name accc drives no devices of (radeon,
- * multicore, ...); type_name is the name as written, for messages (or NULL).
+ * PTXRT_DEVICE_OTHER for a name accc drives no devices of (radeon, ...;
+ * multicore is acc_device_multicore: the host); type_name is the name as
+ * written, for messages (or NULL).
  * has_num: a device_num clause gave dev_num.
  * init: as acc_init_device(dev_num or the current number, dev_type); other
  *   types: nothing; *: the NVIDIA device when usable.

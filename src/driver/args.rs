@@ -170,6 +170,19 @@ fn cc_arch(list: &str) -> Option<String> {
         .map(|v| format!("sm_{v}"))
 }
 
+/// Whether `arg` is one of accc's own `--name` options that takes a value,
+/// spelled without `=` (its value is then the next argument, as clap and
+/// `--help` have it).
+fn own_takes_value(arg: &str) -> bool {
+    use clap::CommandFactory;
+    let Some(name) = arg.strip_prefix("--").filter(|n| !n.contains('=')) else {
+        return false;
+    };
+    Own::command()
+        .get_arguments()
+        .any(|a| a.get_long() == Some(name) && a.get_action().takes_values())
+}
+
 /// Parses the command line (without the program name).
 pub fn parse(argv: &[String]) -> Result<Args, String> {
     let mut a = Args {
@@ -189,7 +202,14 @@ pub fn parse(argv: &[String]) -> Result<Args, String> {
                 .cloned()
                 .ok_or_else(|| format!("missing argument to '{arg}'"))
         };
-        if arg.starts_with("--") || arg == "-v" || arg == "-h" {
+        if own_takes_value(arg) {
+            // `--emit ir` as well as `--emit=ir` (clap reports a missing value).
+            own.push(arg.clone());
+            if let Some(v) = argv.get(i + 1) {
+                own.push(v.clone());
+                i += 1;
+            }
+        } else if arg.starts_with("--") || arg == "-v" || arg == "-h" {
             own.push(arg.clone());
         } else if WITH_ARG.contains(&arg.as_str()) {
             let v = next(&mut i)?;
@@ -409,6 +429,29 @@ mod tests {
             ["-mcmodel=medium", "-fPIC", "-std=c99", "-Wall", "-w"]
         );
         assert!(a.no_warnings);
+    }
+
+    #[test]
+    fn own_values_with_or_without_equals() {
+        for emit in ["ir", "llvm", "ptx", "host-c"] {
+            let joined = format!("--emit={emit}");
+            for args in [vec!["--emit", emit, "x.c"], vec![joined.as_str(), "x.c"]] {
+                let a = p(&args);
+                assert_eq!(a.own.emit.as_deref(), Some(emit), "{args:?}");
+                assert_eq!(a.sources, vec![PathBuf::from("x.c")], "{args:?}");
+                assert!(a.link.is_empty(), "{args:?}");
+            }
+        }
+        let a = p(&["--gpu-arch", "sm_80", "-c", "x.c"]);
+        assert_eq!(a.own.gpu_arch, "sm_80");
+        assert!(a.compile_only);
+        // Flags without a value take none.
+        let a = p(&["--keep", "x.c", "--remarks"]);
+        assert!(a.own.keep && a.own.remarks);
+        assert_eq!(a.sources, vec![PathBuf::from("x.c")]);
+        // A bad or missing value is clap's error.
+        assert!(parse(&["--emit".into(), "cubin".into(), "x.c".into()]).is_err());
+        assert!(parse(&["x.c".into(), "--emit".into()]).is_err());
     }
 
     #[test]

@@ -402,7 +402,21 @@ fn host_compile(tools: &Tools, args: &Args, file: &str, host_c: &str, out: &Path
     Ok(())
 }
 
-/// Links objects with libptxrt.
+/// The C of the link-time record of the plugin's directory: a constructor
+/// that tells libptxrt where accc's lib dir (and so `libptxrt-cuda.so`)
+/// was when the program was linked, so that every program accc links finds
+/// the plugin, whether or not its own files hold device code.
+fn plugin_dir_c(lib: &Path) -> String {
+    format!(
+        "/* accc: where the device plugin was when this program was linked. */\n\
+         extern void __ptxrt_register_plugin_dir(const char *dir);\n\
+         __attribute__((constructor)) static void __accc_plugin_dir(void)\n\
+         {{\n  __ptxrt_register_plugin_dir({});\n}}\n",
+        host::c_str(&lib.to_string_lossy())
+    )
+}
+
+/// Links objects with libptxrt (and the record of the plugin's directory).
 fn link(tools: &Tools, args: &Args, objects: &[PathBuf]) -> Result<()> {
     let Some(lib) = &tools.lib_dir else {
         bail!("cannot find libptxrt.a next to accc (build the workspace: cargo build --workspace)");
@@ -411,12 +425,20 @@ fn link(tools: &Tools, args: &Args, objects: &[PathBuf]) -> Result<()> {
         .output
         .clone()
         .unwrap_or_else(|| PathBuf::from("a.out"));
+    let dir = tempfile::Builder::new().prefix("accc").tempdir()?;
+    let record = dir.path().join("accc_plugin_dir.c");
+    std::fs::write(&record, plugin_dir_c(lib))?;
     let mut cmd = Command::new(&tools.host_cc);
-    cmd.args(objects).args(&args.link).args(
-        args.cc_flags
-            .iter()
-            .filter(|f| f.starts_with("-m") || *f == "-pthread" || f.starts_with("-f")),
-    );
+    // -fPIC: the record compiles for any output (also -shared).
+    cmd.args(objects)
+        .arg("-fPIC")
+        .arg(&record)
+        .args(&args.link)
+        .args(
+            args.cc_flags
+                .iter()
+                .filter(|f| f.starts_with("-m") || *f == "-pthread" || f.starts_with("-f")),
+        );
     cmd.arg(lib.join("libptxrt.a"))
         .args(["-lpthread", "-ldl", "-lm", "-lrt"])
         .arg("-o")

@@ -230,8 +230,8 @@ pub const DEVICE_OTHER: i32 = -101;
 
 impl DeviceType {
     /// The type a `device_type` clause names by `name` (case-insensitive):
-    /// `nvidia`, `not_host`, `host`, `default`, `*`; any other name is a
-    /// device accc has no devices of.
+    /// `nvidia`, `not_host`, `host`, `multicore` (the host, in the runtime),
+    /// `default`, `*`; any other name is a device accc has no devices of.
     pub fn named(name: &str) -> DeviceType {
         let value = match name.to_ascii_lowercase().as_str() {
             "*" => DEVICE_ANY,
@@ -239,6 +239,7 @@ impl DeviceType {
             "host" => 2,
             "not_host" => 4,
             "nvidia" => 5,
+            "multicore" => 9,
             _ => DEVICE_OTHER,
         };
         DeviceType {
