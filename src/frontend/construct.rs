@@ -9,7 +9,7 @@
 
 use super::clauses::ClauseCtx;
 use super::levels::{Levels, RegionKind, Sizes};
-use super::lower::Lower;
+use super::lower::{LoopReduction, Lower};
 use super::unit::Walker;
 use crate::diag::{DResult, Diagnostics};
 use crate::directive::{Clause, ClauseKind, DefaultKind, DirectiveKind};
@@ -212,6 +212,7 @@ impl Walker<'_> {
         let lowered = loop {
             let mut out = vec![];
             let mut more = vec![];
+            let mut promoted = vec![];
             for (seg, plan) in segments.iter().zip(&plans) {
                 let mut scope = self.scope.clone();
                 let mut lower = Lower::new(
@@ -229,6 +230,7 @@ impl Walker<'_> {
                 } else {
                     lower.region(seg, &region_reds, &region_privs)?;
                 }
+                promoted.append(&mut lower.promote);
                 let (body, params, vars) = lower.finish();
                 let assigned = assigned_params(&body, &params);
                 more.extend(
@@ -245,9 +247,22 @@ impl Walker<'_> {
                 );
                 out.push((body, params, vars));
             }
-            if more.is_empty() {
+            // Gang reductions inside other loops: the construct reduces.
+            promoted.retain(|r: &LoopReduction| !region_reds.iter().any(|x| x.var == r.var));
+            for r in &promoted {
+                self.remarks.push((
+                    r.loc.clone(),
+                    format!(
+                        "reduction({}:{}) across gangs inside another loop: each gang accumulates every run of the loop, combined at the end of the construct",
+                        r.op.symbol(),
+                        r.var
+                    ),
+                ));
+            }
+            if more.is_empty() && promoted.is_empty() {
                 break out;
             }
+            region_reds.extend(promoted);
             by_ref.extend(more);
         };
 

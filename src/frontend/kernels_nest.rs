@@ -110,6 +110,7 @@ impl Walker<'_> {
                                     op,
                                     var,
                                     section: None,
+                                    index: None,
                                     loc: c.loc.clone(),
                                 });
                             }

@@ -379,6 +379,9 @@ impl Walker<'_> {
         }
         for r in &d.reductions {
             let what = match r.section {
+                None if r.index.is_some() => {
+                    format!("{}[{}]", r.var, r.index.as_deref().unwrap_or(""))
+                }
                 None => r.var.clone(),
                 Some((lo, 1)) => format!("{}[{lo}]", r.var),
                 Some((lo, n)) => format!("{}[{lo}:{n}]", r.var),

@@ -100,11 +100,15 @@ impl Walker<'_> {
                 .filter(|n| (0..i128::from(u32::MAX)).contains(n))
                 .map(|n| n as u64)
         };
+        let mut index = None;
         let section = match v.path.as_slice() {
             [] => None,
             [Access::Index(i)] => match constant(i) {
                 Some(n) => Some((n, 1)),
-                None => return err(format!("reduction on '{}': the element's index must be an integer constant", v.text)),
+                None => {
+                    index = Some(i.text.clone());
+                    None
+                }
             },
             [Access::Section { lower, length, .. }] => {
                 let lo = match lower {
@@ -127,6 +131,7 @@ impl Walker<'_> {
             op: red_op(op),
             var: v.base.name.clone(),
             section,
+            index,
             loc,
         })
     }

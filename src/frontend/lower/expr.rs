@@ -135,6 +135,22 @@ impl Lower<'_> {
         match &e.node {
             Expression::Identifier(id) => self.identifier(&id.node.name, span),
             Expression::Constant(c) => self.constant(&c.node, span),
+            Expression::BinaryOperator(b)
+                if b.node.operator.node == BinaryOperator::Index && !self.elem_reds.is_empty() =>
+            {
+                // An element a loop reduces: its private copy.
+                let key: String = self
+                    .text
+                    .get(span.start..span.end)
+                    .unwrap_or("")
+                    .chars()
+                    .filter(|c| !c.is_whitespace())
+                    .collect();
+                match self.elem_reds.iter().rev().find(|(k, _, _)| *k == key) {
+                    Some((_, l, t)) => Ok(Val::L(Place::Local(*l), t.clone())),
+                    None => self.binary(&b.node, span),
+                }
+            }
             Expression::BinaryOperator(b) => self.binary(&b.node, span),
             Expression::UnaryOperator(u) => self.unary(&u.node, span),
             Expression::Cast(c) => {

@@ -77,6 +77,10 @@ pub struct LoopReduction {
     /// `a[i]` / `a[lo:n]`: the elements (first, count) of the first
     /// dimension reduced; `None`: the whole variable.
     pub section: Option<(u64, u64)>,
+    /// `a[k]` with a subscript the loop does not change (C text of `k`):
+    /// that one element is reduced, through a scalar private copy the
+    /// body's `a[k]` (the same text) stands for.
+    pub index: Option<String>,
     /// Where it is named (for messages).
     pub loc: SrcLoc,
 }
@@ -174,6 +178,13 @@ pub struct Lower<'a> {
     pub atomics: Option<&'a HashMap<usize, crate::frontend::atomic::AtomicSpec>>,
     /// The preprocessed text (to compare the lvalues of atomic forms).
     pub text: &'a str,
+    /// Elements reduced through a scalar private copy, in the loops being
+    /// lowered: (the element's text without white space, the copy, its
+    /// type); an expression of that text in the body is the copy.
+    pub(super) elem_reds: Vec<(String, LocalId, CType)>,
+    /// Reductions across gangs found inside another loop of the region:
+    /// the construct must reduce them instead (see `Lower::reduction`).
+    pub promote: Vec<LoopReduction>,
 }
 
 impl<'a> Lower<'a> {
@@ -203,6 +214,8 @@ impl<'a> Lower<'a> {
             own_addrs: Default::default(),
             atomics: None,
             text: "",
+            elem_reds: vec![],
+            promote: vec![],
         }
     }
 

@@ -557,6 +557,7 @@ impl Lower<'_> {
         }
         let par = spec.par;
         // The body sees each reduction variable's private copy.
+        let elems = self.elem_reds.len();
         let mut reductions = vec![];
         for r in &spec.reductions {
             reductions.push(self.reduction(r, par)?);
@@ -590,6 +591,7 @@ impl Lower<'_> {
             };
         let lowered = self.in_block(|l| l.stmt(body));
         (self.inside, self.loop_depth, self.break_depth) = saved;
+        self.elem_reds.truncate(elems);
         let ((), body) = lowered?;
         self.emit(Stmt::Loop(Loop {
             var: head.var,
