@@ -259,7 +259,7 @@ impl Walker<'_> {
                     } else {
                         " (independent: no dependence found)"
                     };
-                    format!("{}{how}", describe(p, cl.collapse))
+                    format!("{}{how}", describe(p, cl.collapse, cl.collapse_force))
                 }
             };
             if i.parallel && (cl.independent || cl.explicit()) {

@@ -198,31 +198,9 @@ impl Walker<'_> {
             // A collapsed nest is one loop: its inner loops are not candidates.
             let mut body = &f.node.statement;
             for _ in 1..clauses.collapse {
-                match &body.node {
-                    Statement::For(inner) => body = &inner.node.statement,
-                    Statement::Compound(items) if items.len() == 1 => match &items[0].node {
-                        BlockItem::Statement(st) => match &st.node {
-                            Statement::For(inner) => body = &inner.node.statement,
-                            _ => {
-                                return Err(Diagnostics::one(
-                                    Some(loc),
-                                    "the loops of 'collapse' must be tightly nested",
-                                ))
-                            }
-                        },
-                        _ => {
-                            return Err(Diagnostics::one(
-                                Some(loc),
-                                "the loops of 'collapse' must be tightly nested",
-                            ))
-                        }
-                    },
-                    _ => {
-                        return Err(Diagnostics::one(
-                            Some(loc),
-                            "the loops of 'collapse' must be tightly nested",
-                        ))
-                    }
+                match super::canon::next_in_nest(body, clauses.collapse_force) {
+                    Ok(next) => body = &next.inner.node.statement,
+                    Err(why) => return Err(Diagnostics::one(Some(loc), why)),
                 }
             }
             let body_dirs: Vec<usize> = self
@@ -357,7 +335,12 @@ impl Walker<'_> {
     }
 
     pub(super) fn record(&self, plan: &mut RegionPlan, c: &Cand, mut d: Decision) {
-        d.const_trip = const_trip(&c.f.node);
+        d.const_trip = super::loopvars::collapsed_loops(c)
+            .iter()
+            .try_fold(const_trip(&c.f.node), |t, f| {
+                Some(t?.checked_mul(const_trip(&f.node)?))
+            })
+            .flatten();
         // A tiled loop's vector lanes take a tile's elements: a block is a tile.
         let tile = tile_sizes(&c.clauses.tile);
         if !tile.is_empty()
@@ -410,6 +393,7 @@ impl Walker<'_> {
                 par: d.par,
                 loc: c.loc.clone(),
                 collapse: c.clauses.collapse,
+                collapse_force: c.clauses.collapse_force,
                 tile,
                 chunk: c.clauses.chunk,
                 reductions: d.reductions.clone(),
@@ -505,7 +489,7 @@ impl Walker<'_> {
             Parallelism::Seq
         };
         if why.is_empty() {
-            why = describe(par, cl.collapse);
+            why = describe(par, cl.collapse, cl.collapse_force);
         }
         let (privates, implicit) = if par == Parallelism::Seq {
             (vec![], vec![])
@@ -635,7 +619,7 @@ fn tile_sizes(t: &[Option<u32>]) -> Vec<u32> {
 }
 
 /// A remark's description of a loop's parallelism.
-pub(super) fn describe(par: Parallelism, collapse: u32) -> String {
+pub(super) fn describe(par: Parallelism, collapse: u32, force: bool) -> String {
     let Parallelism::Par {
         gang,
         worker,
@@ -656,7 +640,8 @@ pub(super) fn describe(par: Parallelism, collapse: u32) -> String {
     }
     let mut s = format!("loop parallelized across {}", parts.join(" and "));
     if collapse > 1 {
-        s.push_str(&format!(", collapse({collapse})"));
+        let force = if force { "force:" } else { "" };
+        s.push_str(&format!(", collapse({force}{collapse})"));
     }
     s
 }

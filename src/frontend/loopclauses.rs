@@ -40,6 +40,8 @@ pub(super) struct Clauses {
     pub(super) seq: bool,
     pub(super) independent: bool,
     pub(super) collapse: u32,
+    /// `collapse(force:n)`: the loops need not be tightly nested.
+    pub(super) collapse_force: bool,
     /// `tile(…)`: a size per loop of the nest (`None`: `*`).
     pub(super) tile: Vec<Option<u32>>,
     /// `gang(static:…)` (`Some(0)`: `*`).
@@ -202,7 +204,8 @@ impl Walker<'_> {
                 ClauseKind::Seq => c.seq = true,
                 ClauseKind::Auto => {}
                 ClauseKind::Independent => c.independent = true,
-                ClauseKind::Collapse { count, .. } => {
+                ClauseKind::Collapse { count, force } => {
+                    c.collapse_force = *force;
                     match ctx
                         .check_expr(count)?
                         .trim_matches(['(', ')'])

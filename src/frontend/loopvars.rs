@@ -36,18 +36,7 @@ impl Walker<'_> {
         let body = body_of(c);
         let own_var = canonical(&c.f.node).ok().map(|k| k.var.to_string());
         // The variables of loops with a directive are theirs already.
-        let mut loop_vars: Vec<String> = vec![];
-        fn directive_vars(c: &Cand, out: &mut Vec<String>) {
-            for k in &c.children {
-                if k.directive {
-                    if let Ok(v) = canonical(&k.f.node) {
-                        out.push(v.var.to_string());
-                    }
-                }
-                directive_vars(k, out);
-            }
-        }
-        directive_vars(c, &mut loop_vars);
+        let loop_vars = loop_vars(c, true);
         let mut inner: HashMap<usize, &Cand> = HashMap::new();
         fn index<'c, 'a>(c: &'c Cand<'a>, out: &mut HashMap<usize, &'c Cand<'a>>) {
             for k in &c.children {
@@ -103,16 +92,7 @@ impl Walker<'_> {
     ) -> Vec<String> {
         let body = body_of(c);
         let own_var = canonical(&c.f.node).ok().map(|k| k.var.to_string());
-        let mut loop_vars = vec![];
-        fn all_vars(c: &Cand, out: &mut Vec<String>) {
-            for k in &c.children {
-                if let Ok(v) = canonical(&k.f.node) {
-                    out.push(v.var.to_string());
-                }
-                all_vars(k, out);
-            }
-        }
-        all_vars(c, &mut loop_vars);
+        let loop_vars = loop_vars(c, false);
         let atomics = self.atomic_targets(body);
         assigned(body)
             .into_iter()
@@ -161,24 +141,56 @@ impl Walker<'_> {
     }
 }
 
-/// The body of candidate loop `c` (inside the loops it collapses).
-pub(super) fn body_of<'a>(c: &Cand<'a>) -> &'a Node<Statement> {
+/// The loops candidate loop `c` collapses, after itself.
+pub(super) fn collapsed_loops<'a>(c: &Cand<'a>) -> Vec<&'a Node<ForStatement>> {
+    let mut out = vec![];
     let mut body = &c.f.node.statement;
     for _ in 1..c.clauses.collapse {
-        body = match &body.node {
-            Statement::For(inner) => &inner.node.statement,
-            Statement::Compound(items) => match items.as_slice() {
-                [item] => match &item.node {
-                    BlockItem::Statement(st) => match &st.node {
-                        Statement::For(inner) => &inner.node.statement,
-                        _ => return body,
-                    },
-                    _ => return body,
-                },
-                _ => return body,
-            },
-            _ => return body,
-        };
+        match super::canon::next_in_nest(body, c.clauses.collapse_force) {
+            Ok(next) => {
+                out.push(next.inner);
+                body = &next.inner.node.statement;
+            }
+            Err(_) => break,
+        }
+    }
+    out
+}
+
+/// The variables of the loops candidate loop `c` collapses and of the
+/// loops with directives inside it: private to their loops already.
+fn loop_vars(c: &Cand, with_directive_only: bool) -> Vec<String> {
+    let mut out: Vec<String> = collapsed_loops(c)
+        .iter()
+        .filter_map(|f| canonical(&f.node).ok().map(|k| k.var.to_string()))
+        .collect();
+    fn inner(c: &Cand, only: bool, out: &mut Vec<String>) {
+        for k in &c.children {
+            if k.directive || !only {
+                if let Ok(v) = canonical(&k.f.node) {
+                    out.push(v.var.to_string());
+                }
+            }
+            inner(k, only, out);
+        }
+    }
+    inner(c, with_directive_only, &mut out);
+    out
+}
+
+/// The body of candidate loop `c` (inside the loops it collapses; with
+/// `collapse(force:n)` the outermost loop's, which holds the code that runs
+/// in every iteration).
+pub(super) fn body_of<'a>(c: &Cand<'a>) -> &'a Node<Statement> {
+    let mut body = &c.f.node.statement;
+    if c.clauses.collapse_force {
+        return body;
+    }
+    for _ in 1..c.clauses.collapse {
+        match super::canon::next_in_nest(body, false) {
+            Ok(next) => body = &next.inner.node.statement,
+            Err(_) => return body,
+        }
     }
     body
 }

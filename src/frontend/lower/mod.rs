@@ -43,6 +43,9 @@ pub struct LoopSpec {
     /// `collapse(n)`: the loop and the n - 1 loops tightly nested in it
     /// are one iteration space (`tile` with n sizes too).
     pub collapse: u32,
+    /// `collapse(force:n)`: the code around the inner loops runs in every
+    /// iteration of the collapsed loop.
+    pub collapse_force: bool,
     /// `tile(…)` sizes (see [`crate::ir::Loop::tile`]).
     pub tile: Vec<u32>,
     /// `gang(static:…)` (see [`crate::ir::Loop::chunk`]).
