@@ -30,8 +30,8 @@ mod gangs;
 
 use super::build::Emit;
 use crate::ir::{
-    BarrierScope, BinOp, CmpOp, Expr, ExprId, IntKind, Literal, LocalId, Parallelism, RedOp,
-    RedPart, RedTarget, Reduction, Scratch, Special, Stmt, Type,
+    AtomicOp, BarrierScope, BinOp, CmpOp, Expr, ExprId, IntKind, Literal, LocalId, Parallelism,
+    RedOp, RedPart, RedTarget, Reduction, Scratch, Special, Stmt, Type, UnOp,
 };
 use gangs::across_gangs;
 
@@ -229,12 +229,14 @@ pub(super) fn epilogue(
             RedTarget::Memory(_) if gang => {} // done by the last gang
             RedTarget::Memory(p) => {
                 // One thread of those that ran the loop: index 0 along
-                // every dimension no enclosing loop partitions.
+                // every dimension no enclosing loop partitions. Other
+                // gangs may run the loop too (in a gang loop, or
+                // redundantly): the update is atomic.
                 let single: Vec<u8> = (0..3u8).filter(|d| !outer[usize::from(*d)]).collect();
                 let cond = first_thread(e, &single);
                 let mut then = Emit::new(e.f);
                 let target = memory_obj(&mut then, *p);
-                update(&mut then, r, obj, target);
+                update_atomic(&mut then, r, obj, target);
                 let then = then.out;
                 e.out.push(if_(cond, then));
             }
@@ -256,6 +258,73 @@ fn update(e: &mut Emit, r: &Reduction, value: Obj, target: Obj) {
             let v = load_elem(e, value, part, idx);
             let c = combine(e, r.op, t, v);
             store_elem(e, target, part, idx, c);
+        });
+    }
+}
+
+/// `target = target op value`, element by element, each atomically: a
+/// read-modify-write instruction where the device has one for the operator
+/// and type, else a compare-and-swap loop.
+fn update_atomic(e: &mut Emit, r: &Reduction, value: Obj, target: Obj) {
+    let Obj::Bytes(base) = target else {
+        return update(e, r, value, target);
+    };
+    for part in &r.parts {
+        each(e, part.count, |e, idx| {
+            let a = elem_addr(e, base, part, idx);
+            let at = e.hold("red.at", a);
+            let v = load_elem(e, value, part, idx);
+            let v = e.hold("red.v", v);
+            let wide = part.ty.size() >= 4;
+            let rmw = match (r.op, &part.ty) {
+                (RedOp::Add, Type::Int(_) | Type::Float(_)) if wide => Some(AtomicOp::Add),
+                (RedOp::Max, Type::Int(_)) if wide => Some(AtomicOp::Max),
+                (RedOp::Min, Type::Int(_)) if wide => Some(AtomicOp::Min),
+                (RedOp::BitAnd, Type::Int(_)) if wide => Some(AtomicOp::And),
+                (RedOp::BitOr, Type::Int(_)) if wide => Some(AtomicOp::Or),
+                (RedOp::BitXor, Type::Int(_)) if wide => Some(AtomicOp::Xor),
+                _ => None,
+            };
+            if let Some(op) = rmw {
+                let (ptr, value) = (e.read(at), e.read(v));
+                e.out.push(Stmt::AtomicRmw {
+                    op,
+                    ptr,
+                    value,
+                    old: None,
+                });
+                return;
+            }
+            // old = *at; do { new = old op v; cas(at, old, new) } until it held.
+            let old = e.f.new_local("red.old", part.ty.clone());
+            let ptr = e.read(at);
+            e.out.push(Stmt::AtomicLoad { ptr, dst: old });
+            let ok = e.f.new_local("red.ok", Type::BOOL);
+            let no = e.int(0, Type::BOOL);
+            e.assign(ok, no);
+            let seen = e.f.new_local("red.seen", part.ty.clone());
+            let mut body = Emit::new(e.f);
+            let (o, x) = (body.read(old), body.read(v));
+            let new = combine(&mut body, r.op, o, x);
+            let new = body.hold("red.new", new);
+            let (ptr, expected, desired) = (body.read(at), body.read(old), body.read(new));
+            body.out.push(Stmt::AtomicCas {
+                ptr,
+                expected,
+                desired,
+                old: seen,
+                ok,
+            });
+            let s = body.read(seen);
+            body.assign(old, s);
+            let body = body.out;
+            let okv = e.read(ok);
+            let cond = e.un(UnOp::Not, okv);
+            e.out.push(Stmt::While {
+                cond,
+                body,
+                step: vec![],
+            });
         });
     }
 }
