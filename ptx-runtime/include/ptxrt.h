@@ -119,13 +119,15 @@ enum __ptxrt_map_kind {
 #define PTXRT_MAP_ALWAYSIN 4  /* copy/copyin(alwaysin: or always:): copy in also when present */
 #define PTXRT_MAP_ALWAYSOUT 8 /* copy/copyout(alwaysout: or always:): at the end (exit data:
                                  at the item) copy out also when the data stays present */
-#define PTXRT_MAP_BLOCK 16    /* a bare pointer in a clause (`present(p)`), or an implicit
-                                 section derived from loop bounds: when a present range
-                                 contains `host`, the item stands for that whole range; else
-                                 for [host, host + bytes), and with bytes 0 (no extent known)
-                                 a clause that must allocate is a runtime error naming the
-                                 item, present is "not present", and no_create, delete and
-                                 copyout on exit data are no action */
+#define PTXRT_MAP_BLOCK 16    /* an implicit section derived from loop bounds, or a bare pointer:
+                                 when a present range contains `host`, the item stands for that
+                                 whole range (present-or-copy of the enclosing data); else for
+                                 [host, host + bytes) */
+#define PTXRT_MAP_NO_EXTENT 32 /* with BLOCK: the item has no extent of its own (a bare pointer
+                                 in a clause, `present(p)`; an implicit section whose assumptions
+                                 failed at run time): absent, a clause that must allocate is a
+                                 runtime error naming the item, present is "not present", and
+                                 no_create, delete and copyout on exit data are no action */
 
 /* One data clause item: a contiguous host range. */
 struct __ptxrt_map {

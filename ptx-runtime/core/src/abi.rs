@@ -71,6 +71,9 @@ pub const MAP_ALWAYSOUT: c_int = 8;
 /// contains its first byte, when one does (a bare pointer in a clause, an
 /// implicit section derived from loop bounds); see ptxrt.h.
 pub const MAP_BLOCK: c_int = 16;
+/// `PTXRT_MAP_NO_EXTENT`: the item has no extent of its own (`bytes` is
+/// not used): only the present block containing `host` (a bare pointer).
+pub const MAP_NO_EXTENT: c_int = 32;
 /// `PTXRT_UPDATE_BLOCK`: bit of `struct __ptxrt_update`'s `to_device`: the
 /// item stands for the present block containing its first byte.
 pub const UPDATE_BLOCK: c_int = 2;
@@ -178,7 +181,7 @@ pub struct Map {
     pub bytes: usize,
     pub kind: c_int,
     /// `PTXRT_MAP_ZERO | PTXRT_MAP_READONLY | PTXRT_MAP_ALWAYSIN |
-    /// PTXRT_MAP_ALWAYSOUT | PTXRT_MAP_BLOCK`.
+    /// PTXRT_MAP_ALWAYSOUT | PTXRT_MAP_BLOCK | PTXRT_MAP_NO_EXTENT`.
     pub flags: c_int,
 }
 

@@ -20,7 +20,7 @@
 
 use crate::abi::{
     cstr_or, slice_of, Async, Loc, Map, MapKind, SrcLoc, MAP_ALWAYSIN, MAP_ALWAYSOUT, MAP_BLOCK,
-    MAP_ZERO,
+    MAP_NO_EXTENT, MAP_ZERO,
 };
 use crate::device::{lock, DeviceState};
 use crate::error::{fatal_at, guard, report, Failure};
@@ -62,11 +62,15 @@ pub fn kind_of(m: &Map) -> Result<MapKind, Failure> {
     })
 }
 
-/// The host address of the section that the item before `maps[i]` names,
-/// when that is a data item: where an `attach` item's pointer target is
+/// The host address of the section that the item before `maps[i]` (and
+/// its rows) names, when that is a data item: where an `attach` item's pointer target is
 /// looked up if the pointer's own value is not present (ptxrt.h).
 pub fn attach_hint(maps: &[Map], i: usize) -> Option<usize> {
-    let prev = maps.get(i.checked_sub(1)?)?;
+    // (Past the rows of a section of pointers: `s->a[0:n][0:m]`.)
+    let prev = maps[..i]
+        .iter()
+        .rev()
+        .find(|m| MapKind::from_c(m.kind) != Some(MapKind::Rows))?;
     let k = MapKind::from_c(prev.kind)?;
     (item_action(k, prev.flags).is_some() && !prev.host.is_null()).then_some(prev.host as usize)
 }
@@ -80,7 +84,8 @@ pub fn section_of(
     m: &Map,
     action: IfAbsent,
 ) -> Result<Option<(usize, usize)>, Failure> {
-    match mapping::locate(dev, m.host as usize, m.bytes, m.flags & MAP_BLOCK != 0) {
+    let (block, no_extent) = (m.flags & MAP_BLOCK != 0, m.flags & MAP_NO_EXTENT != 0);
+    match mapping::locate(dev, m.host as usize, m.bytes, block, no_extent) {
         Located::Section { host, bytes } => Ok(Some((host, bytes))),
         Located::Unknown => match action {
             IfAbsent::Create { .. } => Err(mapping::no_extent()),

@@ -6,7 +6,12 @@
 //! on structured regions and enter/exit data, and exit data of a pointer
 //! member's section (detached, not attached).
 
-use crate::abi::{Map, SrcLoc, Update, MAP_ALWAYSIN, MAP_ALWAYSOUT, MAP_BLOCK, UPDATE_BLOCK};
+use crate::abi::{
+    Map, SrcLoc, Update, MAP_ALWAYSIN, MAP_ALWAYSOUT, MAP_BLOCK, MAP_NO_EXTENT, UPDATE_BLOCK,
+};
+
+/// A bare pointer's flags.
+const BARE: c_int = MAP_BLOCK | MAP_NO_EXTENT;
 use crate::data::{begin, end};
 use crate::device::DeviceState;
 use crate::enter_exit::{enter, exit};
@@ -93,12 +98,12 @@ fn bare_pointer_finds_the_whole_block_of_its_target() {
     enter(&mut dev, &l, &[map(c"a[0:32]", a.as_ptr(), 256, COPYIN, 0)]).unwrap();
     // `present(p)` with p pointing inside the block: a reference to it all.
     let p = a.as_ptr().wrapping_add(5);
-    let holds = begin(&mut dev, &l, &[map(c"p", p, 0, PRESENT, MAP_BLOCK)]).unwrap();
+    let holds = begin(&mut dev, &l, &[map(c"p", p, 0, PRESENT, BARE)]).unwrap();
     assert_eq!(counts(&dev, a.as_ptr()), Some((1, 1)));
     end(&mut dev, &l, &holds, &no_name).unwrap();
     // `copy(p)`: present, so no copy either way.
     calls();
-    let holds = begin(&mut dev, &l, &[map(c"p", p, 0, COPY, MAP_BLOCK)]).unwrap();
+    let holds = begin(&mut dev, &l, &[map(c"p", p, 0, COPY, BARE)]).unwrap();
     end(&mut dev, &l, &holds, &no_name).unwrap();
     assert!(calls_of("htod").is_empty() && calls_of("dtoh").is_empty());
     // `update self(p)`: the whole block.
@@ -114,7 +119,7 @@ fn bare_pointer_finds_the_whole_block_of_its_target() {
     assert_eq!((a[0], a[31]), (7.0, 7.0));
     // `exit data copyout(p)`: the block's last reference, copied out whole.
     poke_f64(&mut dev, d, &[9.0; 32]);
-    exit(&mut dev, &l, &[map(c"p", p, 0, COPYOUT, MAP_BLOCK)], false).unwrap();
+    exit(&mut dev, &l, &[map(c"p", p, 0, COPYOUT, BARE)], false).unwrap();
     assert_eq!((a[0], a[31]), (9.0, 9.0));
     assert!(dev.present.is_empty());
     let _ = &mut a;
@@ -128,21 +133,21 @@ fn bare_pointer_whose_target_is_absent() {
     let p = a.as_ptr();
     // A clause that must allocate has no extent: an error naming why.
     for kind in [COPY, COPYIN, COPYOUT, CREATE] {
-        let (i, f) = begin(&mut dev, &l, &[map(c"p", p, 0, kind, MAP_BLOCK)]).unwrap_err();
+        let (i, f) = begin(&mut dev, &l, &[map(c"p", p, 0, kind, BARE)]).unwrap_err();
         assert_eq!(i, 0);
         assert_eq!(f.what, "not present on the device");
         assert!(f.detail.unwrap().contains("no extent"));
     }
-    let (_, f) = enter(&mut dev, &l, &[map(c"p", p, 0, COPYIN, MAP_BLOCK)]).unwrap_err();
+    let (_, f) = enter(&mut dev, &l, &[map(c"p", p, 0, COPYIN, BARE)]).unwrap_err();
     assert!(f.detail.unwrap().contains("no extent"));
     // present: not present; no_create: nothing (the kernel sees the host address).
-    let (_, f) = begin(&mut dev, &l, &[map(c"p", p, 0, PRESENT, MAP_BLOCK)]).unwrap_err();
+    let (_, f) = begin(&mut dev, &l, &[map(c"p", p, 0, PRESENT, BARE)]).unwrap_err();
     assert_eq!((f.what.as_str(), f.detail), ("not present on the device", None));
-    let holds = begin(&mut dev, &l, &[map(c"p", p, 0, NO_CREATE, MAP_BLOCK)]).unwrap();
+    let holds = begin(&mut dev, &l, &[map(c"p", p, 0, NO_CREATE, BARE)]).unwrap();
     assert!(holds.is_empty());
     // exit data delete(p) / copyout(p) of absent data: no action.
-    exit(&mut dev, &l, &[map(c"p", p, 0, DELETE, MAP_BLOCK)], true).unwrap();
-    exit(&mut dev, &l, &[map(c"p", p, 0, COPYOUT, MAP_BLOCK)], false).unwrap();
+    exit(&mut dev, &l, &[map(c"p", p, 0, DELETE, BARE)], true).unwrap();
+    exit(&mut dev, &l, &[map(c"p", p, 0, COPYOUT, BARE)], false).unwrap();
     // update: an error, or nothing with if_present.
     let u = || Update {
         name: c"p".as_ptr(),
@@ -153,7 +158,7 @@ fn bare_pointer_whose_target_is_absent() {
     assert_eq!(update(&mut dev, &l, &[u()], false).unwrap_err().0, 0);
     update(&mut dev, &l, &[u()], true).unwrap();
     // A null pointer is no action.
-    assert!(begin(&mut dev, &l, &[map(c"p", ptr::null::<u8>(), 0, COPY, MAP_BLOCK)])
+    assert!(begin(&mut dev, &l, &[map(c"p", ptr::null::<u8>(), 0, COPY, BARE)])
         .unwrap()
         .is_empty());
     assert!(calls_of("alloc").is_empty());
@@ -187,6 +192,15 @@ fn implicit_section_is_present_or_copy_of_the_enclosing_block() {
     enter(&mut dev, &l, &[map(c"a[5:5]", a.as_ptr().wrapping_add(5), 40, COPYIN, 0)]).unwrap();
     let (_, f) = begin(&mut dev, &l, &[early]).unwrap_err();
     assert_eq!(f.what, "only partly present on the device");
+    // An empty loop: a zero-length section, no action and no error.
+    let five = a.as_ptr().wrapping_add(5);
+    exit(&mut dev, &l, &[map(c"a[5:5]", five, 40, DELETE, 0)], true).unwrap();
+    assert!(dev.present.is_empty());
+    let holds = begin(&mut dev, &l, &[map(c"a[3:0]", sec, 0, COPY, MAP_BLOCK)]).unwrap();
+    end(&mut dev, &l, &holds, &no_name).unwrap();
+    // No extent (a guard failed at run time): the block, or an error.
+    let none = map(c"a", a.as_ptr(), 0, COPYIN, MAP_BLOCK | MAP_NO_EXTENT);
+    assert!(begin(&mut dev, &l, &[none]).is_err());
     let _ = &mut a;
 }
 
@@ -295,7 +309,7 @@ fn pointer_to_pointer_rows_on_enter_and_exit_data() {
     assert_eq!(read_device_u64(da + 16), 0);
     assert_eq!(dev.present.len(), 3);
     // A compute construct's present(a): the pointers stay attached.
-    let holds = begin(&mut dev, &l, &[map(c"a", a, 0, PRESENT, MAP_BLOCK)]).unwrap();
+    let holds = begin(&mut dev, &l, &[map(c"a", a, 0, PRESENT, BARE)]).unwrap();
     end(&mut dev, &l, &holds, &no_name).unwrap();
     assert_eq!(read_device_u64(da + 8), dev_of(&dev, j.ptrs[1]));
     let d1 = dev_of(&dev, j.ptrs[1]);

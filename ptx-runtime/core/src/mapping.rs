@@ -26,8 +26,10 @@
 //! action; a zero-length section is never a reference (a structured one is
 //! remembered so a kernel can translate it). A section that overlaps a
 //! present range without lying inside it is "partly present": an error.
-//! A bare pointer in a clause (`PTXRT_MAP_BLOCK`) stands for the whole
-//! present range that contains its target ([`locate`]); `alwaysin` and
+//! A bare pointer in a clause (`PTXRT_MAP_BLOCK | PTXRT_MAP_NO_EXTENT`)
+//! stands for the whole present range that contains its target, an
+//! implicit section (`PTXRT_MAP_BLOCK`) for it when there is one
+//! ([`locate`]); `alwaysin` and
 //! `alwaysout` copy a section that stays present ([`always_in`],
 //! [`always_out`]).
 //! May call: [`crate::present`], [`crate::devmem`] (through the device
@@ -330,16 +332,17 @@ pub enum Located {
 
 /// The section item `[host, host + bytes)` stands for: with `block`
 /// (`PTXRT_MAP_BLOCK`), the whole present range containing `host` when
-/// there is one, else the item's own section, or [`Located::Unknown`]
-/// when it has none (zero bytes). A null `host` is its own section.
-pub fn locate(dev: &DeviceState, host: usize, bytes: usize, block: bool) -> Located {
-    if !block || host == 0 {
+/// there is one; else the item's own section, or [`Located::Unknown`]
+/// when it has none (`no_extent`: `PTXRT_MAP_NO_EXTENT`, a bare pointer).
+/// A null `host` is its own section.
+pub fn locate(dev: &DeviceState, host: usize, bytes: usize, block: bool, no_extent: bool) -> Located {
+    if host == 0 {
         return Located::Section { host, bytes };
     }
     match dev.present.block_containing(host) {
-        Some((host, bytes)) => Located::Section { host, bytes },
-        None if bytes > 0 => Located::Section { host, bytes },
-        None => Located::Unknown,
+        Some((host, bytes)) if block => Located::Section { host, bytes },
+        _ if no_extent => Located::Unknown,
+        _ => Located::Section { host, bytes },
     }
 }
 

@@ -27,7 +27,7 @@ pub fn update(
         let name = || u.name_str();
         let site = Site { loc, name: &name };
         let block = u.to_device & UPDATE_BLOCK != 0;
-        let (host, bytes) = match mapping::locate(dev, u.host as usize, u.bytes, block) {
+        let (host, bytes) = match mapping::locate(dev, u.host as usize, u.bytes, block, block) {
             Located::Section { host, bytes } => (host, bytes),
             Located::Unknown if if_present => continue,
             Located::Unknown => return Err((i, Failure::new("not present on the device"))),
