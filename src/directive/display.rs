@@ -130,7 +130,11 @@ impl Display for Clause {
                     (false, true) => mods.push("alwaysout"),
                     (false, false) => {}
                 }
-                for (on, m) in [(d.readonly, "readonly"), (d.zero, "zero"), (d.capture, "capture")] {
+                for (on, m) in [
+                    (d.readonly, "readonly"),
+                    (d.zero, "zero"),
+                    (d.capture, "capture"),
+                ] {
                     if on {
                         mods.push(m);
                     }

@@ -145,7 +145,12 @@ impl ClauseCtx<'_> {
         exit: bool,
     ) -> DResult<DataItem> {
         let (ty, r) = self.range_of(v, BarePointer::Block)?;
-        let flags = flags | if r.block { MAP_BLOCK | MAP_NO_EXTENT } else { 0 };
+        let flags = flags
+            | if r.block {
+                MAP_BLOCK | MAP_NO_EXTENT
+            } else {
+                0
+            };
         // A const object is never written: `copy` needs only its copy-in half.
         let kind = match kind {
             MapKind::Copy if self.is_readonly(v) => MapKind::CopyIn,
@@ -384,7 +389,10 @@ impl ClauseCtx<'_> {
             if let Access::Member { name: m, .. } = a {
                 return self.err(
                     m.span.start,
-                    format!("'{}': struct members in data clauses are not supported yet", v.text),
+                    format!(
+                        "'{}': struct members in data clauses are not supported yet",
+                        v.text
+                    ),
                 );
             }
             lt = match lt.element() {
@@ -471,7 +479,13 @@ impl ClauseCtx<'_> {
     /// whose C expression `base` is only used in `sizeof` (never
     /// evaluated). Returns the C expressions of the byte offset of the row
     /// from the pointer's target and of its length in bytes.
-    fn row(&self, v: &VarRef, base: &str, path: &[Access], ty: &CType) -> DResult<(String, String)> {
+    fn row(
+        &self,
+        v: &VarRef,
+        base: &str,
+        path: &[Access],
+        ty: &CType,
+    ) -> DResult<(String, String)> {
         let (dims, m) = self.dims(v, base, path, ty)?;
         let mut offset = vec![];
         let mut zeros = String::new();
@@ -496,7 +510,13 @@ impl ClauseCtx<'_> {
     /// `ty`, and the index of the last one that is not complete. They must
     /// be contiguous: after the first dimension that selects more than one
     /// element, every dimension must be complete.
-    fn dims(&self, v: &VarRef, name: &str, path: &[Access], ty: &CType) -> DResult<(Vec<Dim>, usize)> {
+    fn dims(
+        &self,
+        v: &VarRef,
+        name: &str,
+        path: &[Access],
+        ty: &CType,
+    ) -> DResult<(Vec<Dim>, usize)> {
         let mut dims = vec![];
         let mut t = ty.clone();
         for (k, acc) in path.iter().enumerate() {
@@ -514,12 +534,13 @@ impl ClauseCtx<'_> {
                     }
                     ((**e).clone(), None)
                 }
-                t => {
-                    return self.err(
-                        v.base.span.start,
-                        format!("sub-array '{}' of '{name}', which is not an array or pointer (type '{t}')", v.text),
-                    )
-                }
+                t => return self.err(
+                    v.base.span.start,
+                    format!(
+                        "sub-array '{}' of '{name}', which is not an array or pointer (type '{t}')",
+                        v.text
+                    ),
+                ),
             };
             let dim = match acc {
                 Access::Index(i) => Dim {

@@ -296,13 +296,8 @@ impl Walker<'_> {
                     }
                 }
             }
-            let (maps, _) = self.kernel_data(
-                &items,
-                (&params, &vars),
-                &uses,
-                default_present,
-                Some(&loc),
-            );
+            let (maps, _) =
+                self.kernel_data(&items, (&params, &vars), &uses, default_present, Some(&loc));
             // The region's queue, evaluated once, is every kernel's; its
             // waits come before the region's data.
             let mut outer = asyncs.clone();
@@ -324,9 +319,10 @@ impl Walker<'_> {
                     start: match (&v.ty, uses.get(&v.name)) {
                         _ if v.by_ref => format!("(const void *)&({})", v.name),
                         // The start of its implicit section.
-                        (crate::frontend::ctype::CType::Ptr(e), Some(super::extent::Use::Known(sec))) if !default_present => {
-                            sec.host_map(&v.name, e.size()).start
-                        }
+                        (
+                            crate::frontend::ctype::CType::Ptr(e),
+                            Some(super::extent::Use::Known(sec)),
+                        ) if !default_present => sec.host_map(&v.name, e.size()).start,
                         _ => format!("(const void *)({})", v.name),
                     },
                     deviceptr: false,
@@ -351,13 +347,7 @@ impl Walker<'_> {
         };
         for ((seg, plan), (body, params, vars)) in segments.iter().zip(&plans).zip(lowered) {
             let (maps, args) = if whole_maps {
-                self.kernel_data(
-                    &items,
-                    (&params, &vars),
-                    &uses,
-                    default_present,
-                    Some(&loc),
-                )
+                self.kernel_data(&items, (&params, &vars), &uses, default_present, Some(&loc))
             } else {
                 let none = std::collections::HashMap::new();
                 let (_, args) =

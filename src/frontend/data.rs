@@ -22,8 +22,8 @@ use crate::ir::host::{
 };
 use crate::ir::{Param, ParamMode, SrcLoc};
 use lang_c::ast::Statement;
-use std::collections::HashMap;
 use lang_c::span::Node;
+use std::collections::HashMap;
 
 /// A variable an enclosing data construct (or function-scope `declare`)
 /// gives a data attribute.

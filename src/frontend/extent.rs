@@ -63,7 +63,10 @@ impl Section {
     /// The clause its uses imply: `copyin` when only read, `copyout` when
     /// only written (and completely), else `copy`.
     pub fn kind(&self) -> MapKind {
-        let whole = match (prune(&self.lo, true).as_slice(), prune(&self.end, false).as_slice()) {
+        let whole = match (
+            prune(&self.lo, true).as_slice(),
+            prune(&self.end, false).as_slice(),
+        ) {
             ([l], [e]) => self.covers.iter().any(|(cl, ce)| cl == l && ce == e),
             _ => false,
         };
@@ -110,7 +113,9 @@ impl Section {
             )
         };
         let len = match (lo.as_slice(), end.as_slice()) {
-            ([l], [e]) => e.sub(l).map_or_else(|| format!("{e} - {l}"), |d| d.to_string()),
+            ([l], [e]) => e
+                .sub(l)
+                .map_or_else(|| format!("{e} - {l}"), |d| d.to_string()),
             _ => format!("{} - {}", show(&end, false), show(&lo, true)),
         };
         let guard = (!self.guards.is_empty()).then(|| {
@@ -295,7 +300,10 @@ pub fn pointer_uses(f: &Function, params: &[Param], vars: &[HostVar]) -> HashMap
     for (p, v) in params.iter().zip(vars) {
         match p.mode {
             ParamMode::Value if !w.assigned.contains_key(&p.local) => {
-                let name = v.size_of.as_ref().map_or_else(|| v.name.clone(), |path| format!("sizeof({path})"));
+                let name = v
+                    .size_of
+                    .as_ref()
+                    .map_or_else(|| v.name.clone(), |path| format!("sizeof({path})"));
                 w.syms.insert(p.local, name);
             }
             ParamMode::DevicePtr { .. } if !v.by_ref && matches!(v.ty, CType::Ptr(_)) => {
@@ -332,12 +340,12 @@ struct Walk<'f> {
 impl Walk<'_> {
     fn note_writes(&mut self, s: &Stmt) {
         match s {
-            Stmt::Assign { local, value } => {
-                self.assigned.entry(*local).or_default().push(*value)
-            }
+            Stmt::Assign { local, value } => self.assigned.entry(*local).or_default().push(*value),
             Stmt::AtomicRmw { old: Some(l), .. }
             | Stmt::AtomicLoad { dst: l, .. }
-            | Stmt::Call { result: Some(l), .. } => {
+            | Stmt::Call {
+                result: Some(l), ..
+            } => {
                 self.other_writes.insert(*l);
             }
             Stmt::AtomicCas { old, ok, .. } => {
@@ -366,7 +374,9 @@ impl Walk<'_> {
         let f = self.f;
         let non_affine = || Err("a subscript is not affine in the loop variables".to_string());
         match f.expr(e) {
-            Expr::Literal(Literal::Int(v)) => Ok(Affine::konst(Poly::konst(int_value(*v, f.ty(e))))),
+            Expr::Literal(Literal::Int(v)) => {
+                Ok(Affine::konst(Poly::konst(int_value(*v, f.ty(e)))))
+            }
             Expr::Local(l) => {
                 if let Some(lv) = self.loops.get(l) {
                     return lv.as_ref().map(|_| Affine::var(*l)).map_err(Clone::clone);
@@ -413,7 +423,11 @@ impl Walk<'_> {
 
     /// An address derived from a followed pointer: its host name, its
     /// byte offset, and the subscripts on the way (to visit as values).
-    fn chain(&self, e: ExprId, seen: &mut Vec<LocalId>) -> Option<(String, R<Affine>, Vec<ExprId>)> {
+    fn chain(
+        &self,
+        e: ExprId,
+        seen: &mut Vec<LocalId>,
+    ) -> Option<(String, R<Affine>, Vec<ExprId>)> {
         let f = self.f;
         match f.expr(e) {
             Expr::Local(l) => {
@@ -435,7 +449,9 @@ impl Walk<'_> {
                 let size = f.ty(*base).pointee().map_or(0, Type::size);
                 let off = off.and_then(|o| {
                     let i = self.aff(*index, &mut vec![])?;
-                    let step = i.times(&Poly::konst(i128::from(size))).ok_or_else(overflow)?;
+                    let step = i
+                        .times(&Poly::konst(i128::from(size)))
+                        .ok_or_else(overflow)?;
                     o.add(&step).ok_or_else(overflow)
                 });
                 Some((n, off, idx))
@@ -464,7 +480,7 @@ impl Walk<'_> {
             return;
         }
         match self.f.expr(e) {
-            Expr::Load(x) => self.access(*x, true, false),
+            Expr::Load(x) => self.access(*x, (true, false), None),
             _ => {
                 for c in self.f.children(e) {
                     self.value(c);
@@ -473,15 +489,16 @@ impl Walk<'_> {
         }
     }
 
-    /// Memory at address `x` is read and/or written.
-    fn access(&mut self, x: ExprId, read: bool, written: bool) {
+    /// Memory at address `x` is read and/or written: `bytes` of it (`None`:
+    /// the size of what `x` points to).
+    fn access(&mut self, x: ExprId, (read, written): (bool, bool), bytes: Option<u64>) {
         let Some((n, off, idx)) = self.chain(x, &mut vec![]) else {
             if let Some(n) = self.loaded_from(x) {
                 self.unknown(&n, format!("the region follows the pointers it holds (use a sub-array of them, '{n}[0:n][0:m]', in a data clause)"));
             }
             return self.value(x);
         };
-        let size = self.f.ty(x).pointee().map_or(1, Type::size);
+        let size = bytes.unwrap_or_else(|| self.f.ty(x).pointee().map_or(1, Type::size));
         for i in idx {
             self.value(i);
         }
@@ -551,7 +568,9 @@ impl Walk<'_> {
         let mut guards = vec![];
         let lo = self.bound(off, false, &mut guards)?;
         let hi = self.bound(off, true, &mut guards)?;
-        let end = hi.add(&Poly::konst(i128::from(size))).ok_or_else(overflow)?;
+        let end = hi
+            .add(&Poly::konst(i128::from(size)))
+            .ok_or_else(overflow)?;
         Ok((lo, end, guards))
     }
 
@@ -560,11 +579,12 @@ impl Walk<'_> {
     fn bound(&self, a: &Affine, max: bool, guards: &mut Vec<Poly>) -> R<Poly> {
         let mut a = a.clone();
         loop {
-            let deepest = a
-                .vars
-                .keys()
-                .copied()
-                .max_by_key(|v| self.loops.get(v).and_then(|l| l.as_ref().ok()).map_or(0, |l| l.depth));
+            let deepest = a.vars.keys().copied().max_by_key(|v| {
+                self.loops
+                    .get(v)
+                    .and_then(|l| l.as_ref().ok())
+                    .map_or(0, |l| l.depth)
+            });
             let Some(v) = deepest else {
                 return Ok(a.konst);
             };
@@ -591,7 +611,9 @@ impl Walk<'_> {
                 }
             };
             let b = if upper { &lv.hi } else { &lv.lo };
-            a = a.add(&b.times(&c).ok_or_else(overflow)?).ok_or_else(overflow)?;
+            a = a
+                .add(&b.times(&c).ok_or_else(overflow)?)
+                .ok_or_else(overflow)?;
         }
     }
 
@@ -644,7 +666,11 @@ impl Walk<'_> {
         cond: ExprId,
         (body, step): (&[Stmt], &[Stmt]),
     ) -> bool {
-        let Some(Stmt::Assign { local: v, value: init }) = prev else {
+        let Some(Stmt::Assign {
+            local: v,
+            value: init,
+        }) = prev
+        else {
             return false;
         };
         let v = *v;
@@ -682,7 +708,11 @@ impl Walk<'_> {
         let Ok(inc) = inc else {
             return false;
         };
-        let c = match (inc.vars.len(), inc.vars.get(&v).and_then(Poly::as_const), inc.konst.as_const()) {
+        let c = match (
+            inc.vars.len(),
+            inc.vars.get(&v).and_then(Poly::as_const),
+            inc.konst.as_const(),
+        ) {
             (1, Some(1), Some(c)) => c,
             _ => return false,
         };
@@ -730,11 +760,11 @@ impl Walk<'_> {
                 }
             }
             Stmt::Store { ptr, value } | Stmt::AtomicStore { ptr, value } => {
-                self.access(*ptr, false, true);
+                self.access(*ptr, (false, true), None);
                 self.value(*value);
             }
             Stmt::AtomicRmw { ptr, value, .. } => {
-                self.access(*ptr, true, true);
+                self.access(*ptr, (true, true), None);
                 self.value(*value);
             }
             Stmt::AtomicCas {
@@ -743,14 +773,14 @@ impl Walk<'_> {
                 desired,
                 ..
             } => {
-                self.access(*ptr, true, true);
+                self.access(*ptr, (true, true), None);
                 self.value(*expected);
                 self.value(*desired);
             }
-            Stmt::AtomicLoad { ptr, .. } => self.access(*ptr, true, false),
-            Stmt::Copy { dst, src, .. } => {
-                self.access(*dst, false, true);
-                self.access(*src, true, false);
+            Stmt::AtomicLoad { ptr, .. } => self.access(*ptr, (true, false), None),
+            Stmt::Copy { dst, src, bytes } => {
+                self.access(*dst, (false, true), Some(*bytes));
+                self.access(*src, (true, false), Some(*bytes));
             }
             Stmt::If {
                 cond,
@@ -783,7 +813,7 @@ impl Walk<'_> {
                 self.block(&l.body);
                 for r in &l.reductions {
                     if let RedTarget::Memory(p) = r.target {
-                        self.access(p, true, true);
+                        self.access(p, (true, true), None);
                     }
                 }
                 self.depth -= 1;
@@ -805,11 +835,7 @@ impl Walk<'_> {
                 }
             }
             Stmt::Block(b) => self.block(b),
-            Stmt::Return(None)
-            | Stmt::Break
-            | Stmt::Continue
-            | Stmt::Barrier(_)
-            | Stmt::Fence => {}
+            Stmt::Return(None) | Stmt::Break | Stmt::Continue | Stmt::Barrier(_) | Stmt::Fence => {}
         }
     }
 }
@@ -829,14 +855,20 @@ impl Walk<'_> {
 /// index 0 along some block dimensions), as lowering guards side effects.
 fn single_guard(f: &Function, cond: ExprId) -> bool {
     match f.expr(cond) {
-        Expr::Logical { and: true, lhs, rhs } => single_guard(f, *lhs) && single_guard(f, *rhs),
+        Expr::Logical {
+            and: true,
+            lhs,
+            rhs,
+        } => single_guard(f, *lhs) && single_guard(f, *rhs),
         Expr::Cmp {
             op: CmpOp::Eq,
             lhs,
             rhs,
         } => {
-            matches!(f.expr(*lhs), Expr::Special(crate::ir::Special::ThreadIdx(_)))
-                && matches!(f.expr(*rhs), Expr::Literal(Literal::Int(0)))
+            matches!(
+                f.expr(*lhs),
+                Expr::Special(crate::ir::Special::ThreadIdx(_))
+            ) && matches!(f.expr(*rhs), Expr::Literal(Literal::Int(0)))
         }
         _ => false,
     }
@@ -904,7 +936,10 @@ mod tests {
         let (ms, _) = maps("#pragma acc parallel loop\nfor (int i = 1; i < n - 1; i++) a[i] = b[i - 1] + b[i + 1];");
         assert_eq!(
             ms,
-            [m("a[1:n - 2]", MapKind::CopyOut, false), m("b[0:n]", MapKind::CopyIn, false)]
+            [
+                m("a[1:n - 2]", MapKind::CopyOut, false),
+                m("b[0:n]", MapKind::CopyIn, false)
+            ]
         );
         let (ms, _) = maps("#pragma acc parallel loop\nfor (int i = 0; i <= n; i++) a[i] += 1;");
         assert_eq!(ms, [m("a[0:n + 1]", MapKind::Copy, false)]);
@@ -912,7 +947,8 @@ mod tests {
         let (ms, _) = maps("#pragma acc parallel loop\nfor (int i = n; i > 0; i -= 3) a[i] = 0;");
         assert_eq!(ms, [m("a[1:n]", MapKind::Copy, false)]);
         // Written under a condition: copy, so the others come back unchanged.
-        let (ms, _) = maps("#pragma acc parallel loop\nfor (int i = 0; i < n; i++) if (i % 2) a[i] = 0;");
+        let (ms, _) =
+            maps("#pragma acc parallel loop\nfor (int i = 0; i < n; i++) if (i % 2) a[i] = 0;");
         assert_eq!(ms, [m("a[0:n]", MapKind::Copy, false)]);
     }
 
@@ -921,7 +957,10 @@ mod tests {
         let (ms, _) = maps("#pragma acc parallel loop collapse(2)\nfor (int i = 0; i < n; i++) for (int j = 0; j < m; j++) a[i * m + j] = b[j];");
         assert_eq!(
             ms,
-            [m("a[0:m*n]", MapKind::CopyOut, true), m("b[0:m]", MapKind::CopyIn, false)]
+            [
+                m("a[0:m*n]", MapKind::CopyOut, true),
+                m("b[0:m]", MapKind::CopyIn, false)
+            ]
         );
         // A pointer local standing for a row; a sequential inner loop.
         let (ms, _) = maps("#pragma acc parallel loop\nfor (int i = 0; i < n; i++) { double *r = a + i * m; for (int j = 0; j < m; j++) r[j] = 1; }");
@@ -938,12 +977,17 @@ mod tests {
         assert!(rs.iter().any(|r| r.contains("'a'")), "{rs:?}");
         let (ms, rs) = maps("#pragma acc parallel loop\nfor (int i = 0; i < n; i++) { int k = i; k *= k; a[k] = 1; }");
         assert!(ms.is_empty(), "{ms:?}");
-        assert!(rs.iter().any(|r| r.contains("'k' changes in the region")), "{rs:?}");
+        assert!(
+            rs.iter().any(|r| r.contains("'k' changes in the region")),
+            "{rs:?}"
+        );
     }
 
     #[test]
     fn clauses_and_default_present_come_first() {
-        let (ms, _) = maps("#pragma acc parallel loop default(present)\nfor (int i = 0; i < n; i++) a[i] = b[i];");
+        let (ms, _) = maps(
+            "#pragma acc parallel loop default(present)\nfor (int i = 0; i < n; i++) a[i] = b[i];",
+        );
         assert!(ms.is_empty(), "{ms:?}");
         let src = "void f(int n, double *a) {\n#pragma acc data copy(a[0:n])\n#pragma acc parallel loop\nfor (int i = 0; i < n; i++) a[i] = 1;\n}\n";
         let t = translate(src.to_string(), "t.c").unwrap();

@@ -204,14 +204,22 @@ mod tests {
 
     #[test]
     fn c_text_evaluates_in_long_long() {
-        let p = Poly::sym("n").scale(8).unwrap().add(&Poly::konst(-8)).unwrap();
+        let p = Poly::sym("n")
+            .scale(8)
+            .unwrap()
+            .add(&Poly::konst(-8))
+            .unwrap();
         assert_eq!(p.c_expr(), "(-8LL + 8LL * (long long)(n))");
         assert_eq!(Poly::default().c_expr(), "0LL");
     }
 
     #[test]
     fn exact_division() {
-        let p = Poly::sym("n").scale(24).unwrap().add(&Poly::konst(16)).unwrap();
+        let p = Poly::sym("n")
+            .scale(24)
+            .unwrap()
+            .add(&Poly::konst(16))
+            .unwrap();
         assert_eq!(p.div(24, false).unwrap().to_string(), "n");
         assert_eq!(p.div(24, true).unwrap().to_string(), "n + 1");
         assert_eq!(Poly::konst(-1).div(8, false).unwrap().to_string(), "-1");

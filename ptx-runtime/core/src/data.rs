@@ -25,8 +25,8 @@ use crate::abi::{
 use crate::device::{lock, DeviceState};
 use crate::error::{fatal_at, guard, report, Failure};
 use crate::mapping::{self, Acquired, IfAbsent, Located, Ref, Site};
-use crate::rows;
 use crate::queue::{self, Queue};
+use crate::rows;
 use std::ffi::{c_char, c_int, c_void};
 use std::ptr;
 
@@ -98,7 +98,12 @@ pub fn section_of(
 /// The sections of a data item: its own (`host`, `bytes`), then, for a
 /// sub-array through pointers to pointers, every row below it with the
 /// host address of the pointer to attach to it (see [`crate::rows`]).
-pub fn with_rows(maps: &[Map], i: usize, host: usize, bytes: usize) -> Vec<(usize, usize, Option<usize>)> {
+pub fn with_rows(
+    maps: &[Map],
+    i: usize,
+    host: usize,
+    bytes: usize,
+) -> Vec<(usize, usize, Option<usize>)> {
     let mut out = vec![(host, bytes, None)];
     let levels = rows::levels_after(maps, i);
     if !levels.is_empty() {
@@ -140,7 +145,10 @@ pub fn acquire_section(
     r: Ref,
 ) -> Result<Acquired, Failure> {
     let action = item_action(kind, flags).ok_or_else(|| {
-        Failure::new(format!("internal error: {} is not a data item", kind.clause()))
+        Failure::new(format!(
+            "internal error: {} is not a data item",
+            kind.clause()
+        ))
     })?;
     let was_present = mapping::is_present(dev, host, bytes);
     let got = mapping::acquire(dev, site, host, bytes, action, r)?;

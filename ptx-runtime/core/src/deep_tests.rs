@@ -142,7 +142,10 @@ fn bare_pointer_whose_target_is_absent() {
     assert!(f.detail.unwrap().contains("no extent"));
     // present: not present; no_create: nothing (the kernel sees the host address).
     let (_, f) = begin(&mut dev, &l, &[map(c"p", p, 0, PRESENT, BARE)]).unwrap_err();
-    assert_eq!((f.what.as_str(), f.detail), ("not present on the device", None));
+    assert_eq!(
+        (f.what.as_str(), f.detail),
+        ("not present on the device", None)
+    );
     let holds = begin(&mut dev, &l, &[map(c"p", p, 0, NO_CREATE, BARE)]).unwrap();
     assert!(holds.is_empty());
     // exit data delete(p) / copyout(p) of absent data: no action.
@@ -158,9 +161,11 @@ fn bare_pointer_whose_target_is_absent() {
     assert_eq!(update(&mut dev, &l, &[u()], false).unwrap_err().0, 0);
     update(&mut dev, &l, &[u()], true).unwrap();
     // A null pointer is no action.
-    assert!(begin(&mut dev, &l, &[map(c"p", ptr::null::<u8>(), 0, COPY, BARE)])
-        .unwrap()
-        .is_empty());
+    assert!(
+        begin(&mut dev, &l, &[map(c"p", ptr::null::<u8>(), 0, COPY, BARE)])
+            .unwrap()
+            .is_empty()
+    );
     assert!(calls_of("alloc").is_empty());
 }
 
@@ -188,8 +193,19 @@ fn implicit_section_is_present_or_copy_of_the_enclosing_block() {
     assert!(calls_of("htod").is_empty() && calls_of("dtoh").is_empty());
     // A derived section that starts before the block and overlaps it.
     let early = map(c"a[0:60]", a.as_ptr(), 480, COPY, MAP_BLOCK);
-    exit(&mut dev, &l, &[map(c"a", a.as_ptr(), 400, DELETE, 0)], false).unwrap();
-    enter(&mut dev, &l, &[map(c"a[5:5]", a.as_ptr().wrapping_add(5), 40, COPYIN, 0)]).unwrap();
+    exit(
+        &mut dev,
+        &l,
+        &[map(c"a", a.as_ptr(), 400, DELETE, 0)],
+        false,
+    )
+    .unwrap();
+    enter(
+        &mut dev,
+        &l,
+        &[map(c"a[5:5]", a.as_ptr().wrapping_add(5), 40, COPYIN, 0)],
+    )
+    .unwrap();
     let (_, f) = begin(&mut dev, &l, &[early]).unwrap_err();
     assert_eq!(f.what, "only partly present on the device");
     // An empty loop: a zero-length section, no action and no error.
@@ -230,21 +246,43 @@ fn alwaysin_and_alwaysout_copy_sections_that_stay_present() {
     assert_eq!(counts(&dev, a.as_ptr()), Some((0, 1)), "still present");
     // A new copy is filled once (no second copy in for alwaysin).
     let b = [3u8; 16];
-    let holds = begin(&mut dev, &l, &[map(c"b", b.as_ptr(), 16, COPYIN, MAP_ALWAYSIN)]).unwrap();
+    let holds = begin(
+        &mut dev,
+        &l,
+        &[map(c"b", b.as_ptr(), 16, COPYIN, MAP_ALWAYSIN)],
+    )
+    .unwrap();
     assert_eq!(calls_of("htod"), ["htod 16"]);
     end(&mut dev, &l, &holds, &no_name).unwrap();
     // enter data copyin(always:), exit data copyout(always:) keep the reference.
     a[0] = 8.0;
-    enter(&mut dev, &l, &[map(c"a", a.as_ptr(), 64, COPYIN, MAP_ALWAYSIN)]).unwrap();
+    enter(
+        &mut dev,
+        &l,
+        &[map(c"a", a.as_ptr(), 64, COPYIN, MAP_ALWAYSIN)],
+    )
+    .unwrap();
     assert_eq!(f64s(d, 8)[0], 8.0);
     poke_f64(&mut dev, d, &[4.0; 8]);
-    exit(&mut dev, &l, &[map(c"a", a.as_ptr(), 64, COPYOUT, MAP_ALWAYSOUT)], false).unwrap();
+    exit(
+        &mut dev,
+        &l,
+        &[map(c"a", a.as_ptr(), 64, COPYOUT, MAP_ALWAYSOUT)],
+        false,
+    )
+    .unwrap();
     assert_eq!(a, [4.0; 8]);
     assert_eq!(counts(&dev, a.as_ptr()), Some((0, 1)));
     // The last reference: copied out once.
     poke_f64(&mut dev, d, &[6.0; 8]);
     calls();
-    exit(&mut dev, &l, &[map(c"a", a.as_ptr(), 64, COPYOUT, MAP_ALWAYSOUT)], false).unwrap();
+    exit(
+        &mut dev,
+        &l,
+        &[map(c"a", a.as_ptr(), 64, COPYOUT, MAP_ALWAYSOUT)],
+        false,
+    )
+    .unwrap();
     assert_eq!(calls_of("dtoh"), ["dtoh 64"]);
     assert_eq!(a, [6.0; 8]);
     assert!(dev.present.is_empty());
@@ -282,16 +320,31 @@ fn pointer_to_pointer_rows_are_copied_and_attached() {
     for r in 0..3 {
         let row = j.ptrs[r].wrapping_add(1);
         let drow = dev_of(&dev, row);
-        assert_eq!(f64s(drow, 2), [f64::from(10 * r as i32 + 1), f64::from(10 * r as i32 + 2)]);
+        assert_eq!(
+            f64s(drow, 2),
+            [f64::from(10 * r as i32 + 1), f64::from(10 * r as i32 + 2)]
+        );
         // The device pointer points where the host one does, on the device.
         assert_eq!(read_device_u64(da + 8 * r as u64), drow - 8);
         poke_f64(&mut dev, drow, &[-1.0, -2.0]);
     }
     end(&mut dev, &l, &holds, &no_name).unwrap();
     for r in 0..3 {
-        assert_eq!(j.rows[r], [f64::from(10 * r as i32), -1.0, -2.0, f64::from(10 * r as i32 + 3)]);
+        assert_eq!(
+            j.rows[r],
+            [
+                f64::from(10 * r as i32),
+                -1.0,
+                -2.0,
+                f64::from(10 * r as i32 + 3)
+            ]
+        );
     }
-    assert_eq!(j.ptrs[1], j.rows[1].as_mut_ptr(), "the host keeps its pointers");
+    assert_eq!(
+        j.ptrs[1],
+        j.rows[1].as_mut_ptr(),
+        "the host keeps its pointers"
+    );
     assert!(dev.present.is_empty());
 }
 

@@ -17,7 +17,9 @@
 //! May call: [`crate::device`], [`crate::mapping`], [`crate::data`] (item
 //! kinds), [`crate::queue`], [`crate::abi`], [`crate::error`].
 
-use crate::abi::{slice_of, Async, Loc, Map, MapKind, SrcLoc, MAP_ALWAYSOUT, MAP_BLOCK, MAP_NO_EXTENT};
+use crate::abi::{
+    slice_of, Async, Loc, Map, MapKind, SrcLoc, MAP_ALWAYSOUT, MAP_BLOCK, MAP_NO_EXTENT,
+};
 use crate::data::{acquire_section, attach_hint, item_action, kind_of, section_of, with_rows};
 use crate::device::{lock, DeviceState};
 use crate::error::{guard, report, Failure};
@@ -98,8 +100,7 @@ pub fn exit(
             }
             MapKind::Copyout | MapKind::Delete | MapKind::Copy => {
                 // Not present (a bare pointer's target): no action.
-                let (block, no_extent) =
-                    (m.flags & MAP_BLOCK != 0, m.flags & MAP_NO_EXTENT != 0);
+                let (block, no_extent) = (m.flags & MAP_BLOCK != 0, m.flags & MAP_NO_EXTENT != 0);
                 let Located::Section { host, bytes } =
                     mapping::locate(dev, m.host as usize, m.bytes, block, no_extent)
                 else {

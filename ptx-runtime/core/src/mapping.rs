@@ -335,7 +335,13 @@ pub enum Located {
 /// there is one; else the item's own section, or [`Located::Unknown`]
 /// when it has none (`no_extent`: `PTXRT_MAP_NO_EXTENT`, a bare pointer).
 /// A null `host` is its own section.
-pub fn locate(dev: &DeviceState, host: usize, bytes: usize, block: bool, no_extent: bool) -> Located {
+pub fn locate(
+    dev: &DeviceState,
+    host: usize,
+    bytes: usize,
+    block: bool,
+    no_extent: bool,
+) -> Located {
     if host == 0 {
         return Located::Section { host, bytes };
     }
