@@ -214,6 +214,8 @@ pub fn begin(
                     always_out: m.flags & MAP_ALWAYSOUT != 0,
                 }),
                 Acquired::ZeroLen => holds.push(Hold::ZeroLen { host }),
+                // (no_create of an absent row: its pointer stays as it is.)
+                Acquired::Nothing if host != 0 => continue,
                 Acquired::Nothing => {}
             }
             if let Some(slot) = slot {
