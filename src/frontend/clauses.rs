@@ -534,13 +534,15 @@ impl ClauseCtx<'_> {
                     }
                     ((**e).clone(), None)
                 }
-                t => return self.err(
-                    v.base.span.start,
-                    format!(
+                t => {
+                    return self.err(
+                        v.base.span.start,
+                        format!(
                         "sub-array '{}' of '{name}', which is not an array or pointer (type '{t}')",
                         v.text
                     ),
-                ),
+                    )
+                }
             };
             let dim = match acc {
                 Access::Index(i) => Dim {

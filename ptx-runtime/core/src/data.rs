@@ -24,7 +24,7 @@ use crate::abi::{
 };
 use crate::device::{lock, DeviceState};
 use crate::error::{fatal_at, guard, report, Failure};
-use crate::mapping::{self, Acquired, IfAbsent, Located, Ref, Site};
+use crate::mapping::{self, Acquired, IfAbsent, Located, Ref, Site, Target};
 use crate::queue::{self, Queue};
 use crate::rows;
 use std::ffi::{c_char, c_int, c_void};
@@ -182,7 +182,8 @@ pub fn begin(
                         );
                         return Err((i, Failure::new(what)));
                     }
-                    attaches.push((i, m.host as usize, attach_hint(maps, i)));
+                    let how = attach_hint(maps, i).map_or(Target::Value, Target::Before);
+                    attaches.push((i, m.host as usize, how));
                 }
                 MapKind::Deviceptr | MapKind::Rows => {}
                 _ => {
@@ -219,7 +220,7 @@ pub fn begin(
                 Acquired::Nothing => {}
             }
             if let Some(slot) = slot {
-                attaches.push((i, slot, (host != 0).then_some(host)));
+                attaches.push((i, slot, Target::Row(host)));
             }
         }
     }

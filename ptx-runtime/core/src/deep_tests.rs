@@ -349,6 +349,30 @@ fn pointer_to_pointer_rows_are_copied_and_attached() {
 }
 
 #[test]
+fn rows_of_one_allocation_attach_to_their_own_sections() {
+    let mut dev = fake::device();
+    let l = loc();
+    // Rows carved from one buffer: row i's section a[i][1:3] ends exactly
+    // where row i + 1's pointer points.
+    let mut buf: Vec<f64> = (0..12).map(f64::from).collect();
+    let base = buf.as_mut_ptr();
+    let ptrs: Vec<*mut f64> = (0..3).map(|i| base.wrapping_add(4 * i)).collect();
+    let a = ptrs.as_ptr();
+    let maps = [map(c"a[0:3][1:3]", a, 24, COPYIN, 0), rows(8, 24)];
+    enter(&mut dev, &l, &maps).unwrap();
+    let da = dev_of(&dev, a);
+    for (r, p) in ptrs.iter().enumerate() {
+        let row = p.wrapping_add(1);
+        let want = dev_of(&dev, row) - 8;
+        assert_eq!(read_device_u64(da + 8 * r as u64), want, "row {r}");
+    }
+    let del = [map(c"a[0:3][1:3]", a, 24, DELETE, 0), rows(8, 24)];
+    exit(&mut dev, &l, &del, false).unwrap();
+    assert!(dev.present.is_empty());
+    let _ = &mut buf;
+}
+
+#[test]
 fn pointer_to_pointer_rows_on_enter_and_exit_data() {
     let mut dev = fake::device();
     let l = loc();

@@ -23,7 +23,7 @@ use crate::abi::{
 use crate::data::{acquire_section, attach_hint, item_action, kind_of, section_of, with_rows};
 use crate::device::{lock, DeviceState};
 use crate::error::{guard, report, Failure};
-use crate::mapping::{self, Located, Ref, Site};
+use crate::mapping::{self, Located, Ref, Site, Target};
 use crate::queue;
 use std::ffi::c_int;
 
@@ -63,13 +63,14 @@ pub fn enter(dev: &mut DeviceState, loc: &SrcLoc, maps: &[Map]) -> Result<(), (u
                     acquire_section(dev, &site, kind, m.flags, (host, bytes), Ref::Dynamic)
                         .map_err(|f| (i, f))?;
                     if let Some(slot) = slot {
-                        attaches.push((i, slot, (host != 0).then_some(host)));
+                        attaches.push((i, slot, Target::Row(host)));
                     }
                 }
             }
             MapKind::Attach => {
                 check_pointer(m).map_err(|f| (i, f))?;
-                attaches.push((i, m.host as usize, attach_hint(maps, i)));
+                let how = attach_hint(maps, i).map_or(Target::Value, Target::Before);
+                attaches.push((i, m.host as usize, how));
             }
             MapKind::Deviceptr | MapKind::Rows => {}
             _ => return Err((i, not_allowed(kind, "enter data"))),

@@ -428,15 +428,28 @@ pub fn update(
 
 const PTR: usize = std::mem::size_of::<u64>();
 
+/// Where [`attach`] finds a pointer's target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// Through the pointer's value (a range that holds it, or ends there).
+    Value,
+    /// Through the value, or — when no range holds it and it lies before
+    /// this address (a pointer member whose section starts later,
+    /// `s->p[2:n]`, given as the section of the item before) — through the
+    /// range holding this address.
+    Before(usize),
+    /// Through the range holding this address, the section the pointer's
+    /// row was mapped at (pointer-to-pointer rows): rows next to each
+    /// other in memory never take their neighbour's range.
+    Row(usize),
+}
+
 /// The attach action for the pointer stored at host address `ptr`: its
 /// device copy (if present) gets the device address of the pointer's
-/// target, counted per pointer. The target is found through the pointer's
-/// value, or — when that is not present and the value lies before `section`
-/// (a pointer member whose section starts later, `s->p[2:n]`) — through the
-/// present range containing `section`. A null pointer gets null. Returns
-/// whether the action was taken (the pointer is present). A target that is
-/// not present is an error.
-pub fn attach(dev: &mut DeviceState, ptr: usize, section: Option<usize>) -> Result<bool, Failure> {
+/// target (found as `how` says), counted per pointer. A null pointer gets
+/// null. Returns whether the action was taken (the pointer is present). A
+/// target that is not present is an error.
+pub fn attach(dev: &mut DeviceState, ptr: usize, how: Target) -> Result<bool, Failure> {
     if ptr == 0 {
         return Ok(false);
     }
@@ -448,14 +461,20 @@ pub fn attach(dev: &mut DeviceState, ptr: usize, section: Option<usize>) -> Resu
     };
     // SAFETY: the pointer's storage is a present (so live) host range.
     let value = unsafe { std::ptr::read_unaligned(ptr as *const u64) } as usize;
-    let target = if value == 0 {
-        Some(0)
-    } else {
-        dev.present.translate(value, value).or_else(|| {
-            section
-                .filter(|&s| value < s)
-                .and_then(|s| dev.present.translate(value, s))
-        })
+    let p = &dev.present;
+    let target = match how {
+        _ if value == 0 => Some(0),
+        Target::Row(s) => p.translate(value, s),
+        Target::Value => p.translate(value, value),
+        Target::Before(s) => p
+            .block_containing(value)
+            .map(|_| p.translate(value, value))
+            .unwrap_or_else(|| {
+                (value < s)
+                    .then(|| p.translate(value, s))
+                    .flatten()
+                    .or_else(|| p.translate(value, value))
+            }),
     };
     let Some(target) = target else {
         return Err(Failure::with(
