@@ -22,6 +22,7 @@ mod device_directive;
 mod effects;
 mod extent;
 mod geometry;
+mod implicit;
 mod levels;
 mod literal;
 mod loopclauses;
