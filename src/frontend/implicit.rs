@@ -51,19 +51,24 @@ impl Section {
         let (lo_c, end_c) = (fold_c(&lo, true), fold_c(&end, false));
         let len_c = format!("({end_c} - {lo_c})");
         let count = format!("(unsigned long)({len_c} > 0 ? {len_c} : 0LL)");
-        let (start, bytes, shown) = if bytes_unit {
+        // Integer arithmetic (the start may lie outside the object); a
+        // null pointer stays null (no action: the region cannot use it).
+        let (offset, bytes, shown) = if bytes_unit {
             (
-                format!("(const void *)((const char *)({var}) + {lo_c})"),
+                format!("(unsigned long){lo_c}"),
                 count,
                 format!("((char *){var})"),
             )
         } else {
             (
-                format!("(const void *)(({var}) + {lo_c})"),
+                format!("(unsigned long){lo_c} * sizeof(({var})[0])"),
                 format!("{count} * sizeof(({var})[0])"),
                 var.to_string(),
             )
         };
+        let start = format!(
+            "(({var}) ? (const void *)((unsigned long)({var}) + {offset}) : (const void *)0)"
+        );
         let len = match (lo.as_slice(), end.as_slice()) {
             ([l], [e]) => e
                 .sub(l)
