@@ -3,8 +3,8 @@
 // attaches each device pointer to its row, so device code indexes a[i][j]
 // through the device's pointer array. In data clauses, on enter/exit data,
 // in a function's `declare`, with rows of different lengths, a section of
-// each row, one row (`b[3][0:m]`, also in update), and three levels of
-// pointers.
+// each row, one row (`b[3][0:m]`, also in update, and the deep copy written
+// row by row), and three levels of pointers.
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -82,6 +82,22 @@ int main(void)
 
     add(c, a, b, n, m);
     printf("declare: %.1f\n", checksum(c, n, m));
+
+    /* The same deep copy written row by row: each row's enter data
+       attaches its pointer, each row's exit data detaches it. */
+#pragma acc enter data copyin(b[0:n])
+    for (int i = 0; i < n; i++) {
+#pragma acc enter data copyin(b[i][0:m])
+    }
+#pragma acc parallel loop present(b)
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++)
+            b[i][j] = b[i][j] * 0.5 + j;
+    for (int i = 0; i < n; i++) {
+#pragma acc exit data copyout(b[i][0:m])
+    }
+#pragma acc exit data delete(b[0:n])
+    printf("row by row: %.1f\n", checksum(b, n, m));
 
     /* Rows of different lengths: row i has i + 1 elements. */
     int *len = malloc(n * sizeof *len);
