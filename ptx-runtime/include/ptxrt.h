@@ -108,12 +108,33 @@ enum __ptxrt_map_kind {
                                Attach items run after the data items of the same call, detaches
                                before them. */
   PTXRT_MAP_DETACH = 8,     /* exit data: detach the pointer at host */
-  PTXRT_MAP_DEVICEPTR = 9   /* the item is a device address already: nothing to do */
+  PTXRT_MAP_DEVICEPTR = 9,  /* the item is a device address already: nothing to do */
+  PTXRT_MAP_ROWS = 10       /* a sub-array through pointers to pointers (`double **a;
+                               copy(a[0:n][0:m])`): the data item before it (or before the
+                               ROWS items before it) is a section of pointers; each pointer's
+                               row [target + offset, target + offset + bytes), with `host`
+                               holding the byte offset as an integer, is mapped with that
+                               item's kind and flags and the pointer attached to it (a null
+                               pointer: no row, its device copy null). One ROWS item per
+                               further level of pointers; detached (exit data: before the
+                               copies) and released before the pointers that point at them. */
 };
 
 /* Modifier flags of struct __ptxrt_map. */
 #define PTXRT_MAP_ZERO 1      /* create/copyout(zero:): new device memory is zeroed */
 #define PTXRT_MAP_READONLY 2  /* copyin(readonly:), present(readonly:) */
+#define PTXRT_MAP_ALWAYSIN 4  /* copy/copyin(alwaysin: or always:): copy in also when present */
+#define PTXRT_MAP_ALWAYSOUT 8 /* copy/copyout(alwaysout: or always:): at the end (exit data:
+                                 at the item) copy out also when the data stays present */
+#define PTXRT_MAP_BLOCK 16    /* an implicit section derived from loop bounds, or a bare pointer:
+                                 when a present range contains `host`, the item stands for that
+                                 whole range (present-or-copy of the enclosing data); else for
+                                 [host, host + bytes) */
+#define PTXRT_MAP_NO_EXTENT 32 /* with BLOCK: the item has no extent of its own (a bare pointer
+                                 in a clause, `present(p)`; an implicit section whose assumptions
+                                 failed at run time): absent, a clause that must allocate is a
+                                 runtime error naming the item, present is "not present", and
+                                 no_create, delete and copyout on exit data are no action */
 
 /* One data clause item: a contiguous host range. */
 struct __ptxrt_map {
@@ -177,8 +198,11 @@ struct __ptxrt_update {
   const char *name;
   const void *host;
   __ptxrt_size_t bytes;
-  int to_device;               /* 1: device(…); 0: self(…) / host(…) */
+  int to_device;               /* bit 0 — 1: device(…); 0: self(…) / host(…);
+                                  bit 1 (PTXRT_UPDATE_BLOCK): a bare pointer: the present
+                                  range containing host (bytes 0) */
 };
+#define PTXRT_UPDATE_BLOCK 2
 void __ptxrt_update(const struct __ptxrt_loc *loc, const struct __ptxrt_update *items, int n,
                     int if_present, const struct __ptxrt_async *a);
 

@@ -288,6 +288,13 @@ impl Walker<'_> {
             }
         }
 
+        // How each kernel uses the pointers it has no clause for (their
+        // implicit sections: the union over the kernels).
+        let mut uses = std::collections::HashMap::new();
+        for (body, params, vars) in &lowered {
+            super::extent::merge_uses(&mut uses, super::extent::pointer_uses(body, params, vars));
+        }
+
         // One kernel: its maps and arguments. Several: one data region with
         // the clauses and every variable's implicit map, then the kernels.
         let whole_maps = if segments.len() > 1 {
@@ -304,7 +311,8 @@ impl Walker<'_> {
                     }
                 }
             }
-            let (maps, _) = self.kernel_data(&items, &params, &vars, default_present, Some(&loc));
+            let (maps, _) =
+                self.kernel_data(&items, (&params, &vars), &uses, default_present, Some(&loc));
             // The region's queue, evaluated once, is every kernel's; its
             // waits come before the region's data.
             let mut outer = asyncs.clone();
@@ -323,10 +331,14 @@ impl Walker<'_> {
                 .iter()
                 .map(|v| super::data::Visible {
                     var: v.name.clone(),
-                    start: if v.by_ref {
-                        format!("(const void *)&({})", v.name)
-                    } else {
-                        format!("(const void *)({})", v.name)
+                    start: match (&v.ty, uses.get(&v.name)) {
+                        _ if v.by_ref => format!("(const void *)&({})", v.name),
+                        // The start of its implicit section.
+                        (
+                            crate::frontend::ctype::CType::Ptr(e),
+                            Some(super::extent::Use::Known(sec)),
+                        ) if !default_present => sec.host_map(&v.name, e.size()).start,
+                        _ => format!("(const void *)({})", v.name),
                     },
                     deviceptr: false,
                     no_create: false,
@@ -350,13 +362,12 @@ impl Walker<'_> {
         };
         for ((seg, plan), (body, params, vars)) in segments.iter().zip(&plans).zip(lowered) {
             let (maps, args) = if whole_maps {
-                self.kernel_data(&items, &params, &vars, default_present, Some(&loc))
+                self.kernel_data(&items, (&params, &vars), &uses, default_present, Some(&loc))
             } else {
-                (
-                    vec![],
-                    self.kernel_data(&[], &params, &vars, default_present, None)
-                        .1,
-                )
+                let none = std::collections::HashMap::new();
+                let (_, args) =
+                    self.kernel_data(&[], (&params, &vars), &none, default_present, None);
+                (vec![], args)
             };
             let (launch, notes) = plan.launch(
                 &sizes,

@@ -75,10 +75,40 @@ impl Walker<'_> {
                 ),
             ));
         }
+        // A part of what a pointer points to: its (one) dimension.
+        let pointer = self
+            .scope
+            .lookup(&v.base.name)
+            .is_some_and(|s| matches!(s.ty, super::ctype::CType::Ptr(_)));
+        let ctx = self.clause_ctx(p);
+        let len = |e: &crate::directive::ClauseExpr| {
+            ctx.const_value(e)
+                .and_then(|n| u64::try_from(n).ok())
+                .filter(|n| *n > 0)
+        };
+        let section = match v.path.as_slice() {
+            _ if !pointer => None,
+            [] => None,
+            [Access::Index(i)] => Some((Some(ctx.check_expr(i)?), Some(1))),
+            [Access::Section { lower, length, .. }] => Some((
+                lower.as_ref().map(|e| ctx.check_expr(e)).transpose()?,
+                length.as_ref().and_then(len),
+            )),
+            _ => {
+                return Err(Diagnostics::one(
+                    Some(loc),
+                    format!(
+                        "'{}' in a private clause: a part of what a pointer points to must be one sub-array ('p[lo:len]')",
+                        v.text
+                    ),
+                ))
+            }
+        };
         Ok(Private {
             var: v.base.name.clone(),
             first,
             part: !v.path.is_empty(),
+            section,
             loc,
         })
     }

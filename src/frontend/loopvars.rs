@@ -72,6 +72,7 @@ impl Walker<'_> {
                     var: name,
                     first: false,
                     part: false,
+                    section: None,
                     loc: c.loc.clone(),
                 });
             }

@@ -61,6 +61,22 @@ const _: () = {
 pub const MAP_ZERO: c_int = 1;
 /// `PTXRT_MAP_READONLY`: the item is only read on the device.
 pub const MAP_READONLY: c_int = 2;
+/// `PTXRT_MAP_ALWAYSIN`: copy in even when the section is present already
+/// (OpenACC 3.4 `alwaysin`/`always`).
+pub const MAP_ALWAYSIN: c_int = 4;
+/// `PTXRT_MAP_ALWAYSOUT`: copy out at the end (exit data) even when the
+/// section stays present (OpenACC 3.4 `alwaysout`/`always`).
+pub const MAP_ALWAYSOUT: c_int = 8;
+/// `PTXRT_MAP_BLOCK`: the item stands for the whole present block that
+/// contains its first byte, when one does (a bare pointer in a clause, an
+/// implicit section derived from loop bounds); see ptxrt.h.
+pub const MAP_BLOCK: c_int = 16;
+/// `PTXRT_MAP_NO_EXTENT`: the item has no extent of its own (`bytes` is
+/// not used): only the present block containing `host` (a bare pointer).
+pub const MAP_NO_EXTENT: c_int = 32;
+/// `PTXRT_UPDATE_BLOCK`: bit of `struct __ptxrt_update`'s `to_device`: the
+/// item stands for the present block containing its first byte.
+pub const UPDATE_BLOCK: c_int = 2;
 /// `PTXRT_ASYNC_NONE`: no async clause (also `acc_async_sync`).
 pub const ASYNC_NONE: c_int = -2;
 
@@ -164,7 +180,8 @@ pub struct Map {
     pub host: *const c_void,
     pub bytes: usize,
     pub kind: c_int,
-    /// `PTXRT_MAP_ZERO | PTXRT_MAP_READONLY`.
+    /// `PTXRT_MAP_ZERO | PTXRT_MAP_READONLY | PTXRT_MAP_ALWAYSIN |
+    /// PTXRT_MAP_ALWAYSOUT | PTXRT_MAP_BLOCK | PTXRT_MAP_NO_EXTENT`.
     pub flags: c_int,
 }
 
@@ -189,6 +206,10 @@ pub enum MapKind {
     Attach,
     Detach,
     Deviceptr,
+    /// The rows of a section of pointers (pointer-to-pointer sub-arrays,
+    /// `a[0:n][0:m]`): `host` is the byte offset of each row's section from
+    /// where its pointer points, `bytes` its length.
+    Rows,
 }
 
 impl MapKind {
@@ -204,6 +225,7 @@ impl MapKind {
             7 => MapKind::Attach,
             8 => MapKind::Detach,
             9 => MapKind::Deviceptr,
+            10 => MapKind::Rows,
             _ => return None,
         })
     }
@@ -228,6 +250,7 @@ impl MapKind {
             MapKind::Attach => "attach",
             MapKind::Detach => "detach",
             MapKind::Deviceptr => "deviceptr",
+            MapKind::Rows => "rows",
         }
     }
 }
@@ -238,7 +261,8 @@ pub struct Update {
     pub name: *const c_char,
     pub host: *const c_void,
     pub bytes: usize,
-    /// 1: `device(...)`; 0: `self(...)` / `host(...)`.
+    /// Bit 0: 1 `device(...)`, 0 `self(...)` / `host(...)`; bit 1
+    /// ([`UPDATE_BLOCK`]): a bare pointer, the present block containing `host`.
     pub to_device: c_int,
 }
 

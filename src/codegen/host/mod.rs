@@ -239,7 +239,7 @@ impl Writer<'_> {
                             c_str(&u.name),
                             u.start,
                             u.bytes,
-                            i32::from(u.to_device)
+                            i32::from(u.to_device) | (i32::from(u.block) << 1)
                         )
                     })
                     .collect();
@@ -382,13 +382,20 @@ impl Writer<'_> {
 }
 
 fn map_init(m: &HostMap) -> String {
+    let flags = match &m.extent_guard {
+        Some(g) => format!(
+            "({} | (({g}) ? 0 : {}))",
+            m.flags,
+            crate::ir::host::MAP_NO_EXTENT
+        ),
+        None => m.flags.to_string(),
+    };
     format!(
-        "{{{}, {}, {}, {}, {}}}",
+        "{{{}, {}, {}, {}, {flags}}}",
         c_str(&m.name),
         m.start,
         m.bytes,
         m.kind as i32,
-        m.flags
     )
 }
 

@@ -64,9 +64,14 @@ pub struct LoopSpec {
 pub struct Private {
     pub var: String,
     pub first: bool,
-    /// Named as a part (`tmp[0:5]`, `tmp[2]`): the variable must be an
-    /// array, and the whole array is private.
+    /// Named as a part (`tmp[0:5]`, `tmp[2]`): of an array variable, the
+    /// whole array is private; of a pointer, `section` is.
     pub part: bool,
+    /// For a part of what a pointer points to (`c[lo:len]`): the C text of
+    /// `lo` (`None`: 0) and the constant `len` (`None`: not a constant).
+    /// Each copy holds those `len` elements (the pointer then points into
+    /// the copy, so `c[lo]` is its first element).
+    pub section: Option<(Option<String>, Option<u64>)>,
     /// Where it is named (for messages).
     pub loc: SrcLoc,
 }
