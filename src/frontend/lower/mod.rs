@@ -27,8 +27,8 @@ use super::scope::{Scope, SymKind};
 use super::source::SourceMap;
 use crate::diag::{DResult, Diagnostics};
 use crate::ir::{
-    Block, CmpOp, Expr, ExprId, Function, IntKind, LocalId, Parallelism, Param, ParamMode,
-    RoutineLevel, Special, SrcLoc, Stmt, Type,
+    BarrierScope, BinOp, Block, CmpOp, Expr, ExprId, Function, IntKind, LocalId, Parallelism,
+    Param, ParamMode, RoutineLevel, Special, SrcLoc, Stmt, Type,
 };
 use lang_c::span::Span;
 use std::collections::HashMap;
@@ -357,6 +357,92 @@ impl<'a> Lower<'a> {
             }),
             None => stmts.into_iter().for_each(|s| self.emit(s)),
         }
+    }
+
+    /// `value`, which only the threads [`Self::single_conditions`] allow
+    /// computed (an atomic capture), in every thread that runs this code:
+    /// through a slot of shared memory between two barriers of the threads
+    /// that run the code redundantly — the whole block in code outside loops
+    /// partitioned over threads, a worker's vector lanes inside a worker
+    /// loop. `None` where those threads cannot meet at a barrier (a vector
+    /// loop run redundantly by several workers) or the caller decides (in a
+    /// routine): there only the performing thread holds the value.
+    pub fn broadcast(&mut self, value: LocalId, performed: Block) -> Option<Block> {
+        if !matches!(self.mode, Mode::Region) {
+            return None;
+        }
+        // Rows share their block y and z indices: a worker loop (block y)
+        // partitions the block into rows whose lanes run its body
+        // redundantly (block z is 1 but in kernels mappings that partition
+        // it outside).
+        let scope = match self.inside.block {
+            [false, false, false] => BarrierScope::Block,
+            [false, true, _] => BarrierScope::Row,
+            _ => return None,
+        };
+        let ty = self.f.local(value).ty.clone();
+        let u32t = Type::Int(IntKind::U32);
+        // One slot for the block, or one per row (ntid.x lanes) of it.
+        let (n, index) = match scope {
+            BarrierScope::Block => {
+                self.f.shared.push(Type::Array(Box::new(ty.clone()), 1));
+                (self.f.shared.len() - 1, self.f.int(0, u32t.clone()))
+            }
+            BarrierScope::Row => {
+                self.f.shared.push(Type::Array(Box::new(ty.clone()), 1024));
+                let r = |l: &mut Self, s: Special| l.f.add(Expr::Special(s), u32t.clone());
+                let (ty_, tz, ny) = (
+                    r(self, Special::ThreadIdx(1)),
+                    r(self, Special::ThreadIdx(2)),
+                    r(self, Special::BlockDim(1)),
+                );
+                let zy = self.f.add(
+                    Expr::Binary {
+                        op: BinOp::Mul,
+                        lhs: tz,
+                        rhs: ny,
+                    },
+                    u32t.clone(),
+                );
+                let row = self.f.add(
+                    Expr::Binary {
+                        op: BinOp::Add,
+                        lhs: ty_,
+                        rhs: zy,
+                    },
+                    u32t.clone(),
+                );
+                (self.f.shared.len() - 1, row)
+            }
+        };
+        let index = self.f.add(Expr::Cast(index), Type::U64);
+        let index = self.hold(index);
+        let slot = |l: &mut Self| {
+            let base = l.f.add(Expr::SharedAddr(n as u32), ty.ptr_to());
+            let i = l.f.read(index);
+            l.f.add(Expr::PtrAdd { base, index: i }, ty.ptr_to())
+        };
+        let mut out = vec![];
+        let mut single = performed;
+        let (p, v) = (slot(self), self.f.read(value));
+        single.push(Stmt::Store { ptr: p, value: v });
+        let ((), guarded) = self
+            .in_block(|l| {
+                l.emit_single_block(single);
+                Ok(())
+            })
+            .ok()?;
+        out.extend(guarded);
+        out.push(Stmt::Barrier(scope));
+        let p = slot(self);
+        let got = self.f.add(Expr::Load(p), ty);
+        out.push(Stmt::Assign {
+            local: value,
+            value: got,
+        });
+        // The slot may be written again (a loop) only after every thread read it.
+        out.push(Stmt::Barrier(scope));
+        Some(out)
     }
 
     /// Resolves a name used in the body: a local of the body, or (in a
