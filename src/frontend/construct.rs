@@ -197,7 +197,7 @@ impl Walker<'_> {
         // (implicitly `copy`, OpenACC 3.3 2.6.2).
         let mut by_ref: std::collections::HashSet<String> = items
             .iter()
-            .filter(|i| i.ty.is_arithmetic())
+            .filter(|i| i.ty.is_c_arithmetic())
             .map(|i| i.var.clone())
             .chain(
                 plans
@@ -209,7 +209,9 @@ impl Walker<'_> {
             )
             .chain(self.atomic_targets(s))
             .collect();
+        let mut narrowed = vec![];
         let lowered = loop {
+            narrowed.clear();
             let mut out = vec![];
             let mut more = vec![];
             for (seg, plan) in segments.iter().zip(&plans) {
@@ -224,10 +226,14 @@ impl Walker<'_> {
                 lower.atomics = Some(&self.atomics);
                 lower.text = self.text;
                 lower.by_ref = by_ref.clone();
+                lower.one_thread = kind == RegionKind::Serial;
                 if region_reds.is_empty() && region_privs.is_empty() {
                     lower.stmt(seg)?;
                 } else {
                     lower.region(seg, &region_reds, &region_privs)?;
+                }
+                if let Some(at) = lower.narrowed.take() {
+                    narrowed.push(at);
                 }
                 let (body, params, vars) = lower.finish();
                 let assigned = assigned_params(&body, &params);
@@ -238,7 +244,7 @@ impl Walker<'_> {
                             kernels
                                 && !v.by_ref
                                 && v.size_of.is_none()
-                                && v.ty.is_arithmetic()
+                                && v.ty.is_c_arithmetic()
                                 && assigned.contains(&p.local)
                         })
                         .map(|(v, _)| v.name.clone()),
@@ -251,6 +257,9 @@ impl Walker<'_> {
             by_ref.extend(more);
         };
 
+        for at in narrowed {
+            self.remarks.push((at, super::lower::NARROWED.to_string()));
+        }
         if default_none {
             for v in lowered
                 .iter()
@@ -264,7 +273,7 @@ impl Walker<'_> {
                         .iter()
                         .flat_map(|p| p.loops.values())
                         .any(|l| l.reductions.iter().any(|r| r.var == v.name));
-                if !has_attribute && (v.by_ref || !v.ty.is_arithmetic()) {
+                if !has_attribute && (v.by_ref || !v.ty.is_c_arithmetic()) {
                     return Err(Diagnostics::one(
                         Some(loc),
                         format!("'{}' is used in the region but appears in no data clause, and the construct has 'default(none)'", v.name),

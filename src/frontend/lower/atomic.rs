@@ -119,6 +119,12 @@ impl Lower<'_> {
     fn atomic_form(&mut self, f: &Form, span: Span) -> DResult<Option<Captured>> {
         let xv = self.expr(f.x)?;
         let xt = xv.ty().clone();
+        if xt.is_complex() {
+            return self.err(
+                f.x.span,
+                format!("atomic operations on '{xt}' are not supported on the device"),
+            );
+        }
         if !xt.is_arithmetic() || xt == CType::Bool {
             return self.err(
                 f.x.span,
@@ -135,6 +141,12 @@ impl Lower<'_> {
         };
         if let Place::Local(_) = place {
             return Ok(None);
+        }
+        if xt == CType::LongDouble {
+            return self.err(
+                f.x.span,
+                "atomic operations on a 'long double' in memory are not supported on the device (its 16-byte objects are wider than the hardware's atomics)",
+            );
         }
         let addr = self.addr_of(place, &xt, f.x.span)?;
         let pl = self.hold(addr);

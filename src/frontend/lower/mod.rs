@@ -15,11 +15,13 @@
 mod access;
 mod atomic;
 mod call;
+mod complex;
 mod expr;
 mod init;
 mod private;
 mod reduce;
 mod stmt;
+mod x87;
 
 use super::ctype::{CType, VlaLen};
 use super::routine::Routines;
@@ -32,6 +34,9 @@ use crate::ir::{
 };
 use lang_c::span::Span;
 use std::collections::HashMap;
+
+/// The remark where device code first computes with `long double`.
+pub const NARROWED: &str = "long double is computed in double precision on the device (values in host memory are rounded to double when read)";
 
 /// What a loop directive asks of the `for` statement it is attached to.
 #[derive(Clone, Debug, PartialEq)]
@@ -174,6 +179,14 @@ pub struct Lower<'a> {
     pub atomics: Option<&'a HashMap<usize, crate::frontend::atomic::AtomicSpec>>,
     /// The preprocessed text (to compare the lvalues of atomic forms).
     pub text: &'a str,
+    /// Where the body first computes with `long double` (which the device
+    /// does in double precision: a remark says so).
+    pub narrowed: Option<SrcLoc>,
+    /// The body runs as one thread (a `serial` construct): nothing to
+    /// broadcast.
+    pub one_thread: bool,
+    /// The shared slots [`Lower::broadcast`] uses, by type and scope.
+    slots: HashMap<(Type, bool), u32>,
 }
 
 impl<'a> Lower<'a> {
@@ -203,6 +216,9 @@ impl<'a> Lower<'a> {
             own_addrs: Default::default(),
             atomics: None,
             text: "",
+            narrowed: None,
+            one_thread: false,
+            slots: HashMap::new(),
         }
     }
 
@@ -240,7 +256,10 @@ impl<'a> Lower<'a> {
     }
 
     /// The IR type of a value of C type `t`, or an error naming it.
-    pub fn ir_type(&self, t: &CType, span: Span) -> DResult<Type> {
+    pub fn ir_type(&mut self, t: &CType, span: Span) -> DResult<Type> {
+        if t.real() == CType::LongDouble && self.narrowed.is_none() && span.end > span.start {
+            self.narrowed = Some(self.sm.loc(span.start));
+        }
         if let CType::Struct(s) = t {
             if let Some(why) = s.unusable() {
                 return self.err(span, why);
@@ -368,7 +387,7 @@ impl<'a> Lower<'a> {
     /// loop run redundantly by several workers) or the caller decides (in a
     /// routine): there only the performing thread holds the value.
     pub fn broadcast(&mut self, value: LocalId, performed: Block) -> Option<Block> {
-        if !matches!(self.mode, Mode::Region) {
+        if !matches!(self.mode, Mode::Region) || self.one_thread {
             return None;
         }
         // Rows share their block y and z indices: a worker loop (block y)
@@ -382,14 +401,22 @@ impl<'a> Lower<'a> {
         };
         let ty = self.f.local(value).ty.clone();
         let u32t = Type::Int(IntKind::U32);
-        // One slot for the block, or one per row (ntid.x lanes) of it.
-        let (n, index) = match scope {
-            BarrierScope::Block => {
-                self.f.shared.push(Type::Array(Box::new(ty.clone()), 1));
-                (self.f.shared.len() - 1, self.f.int(0, u32t.clone()))
+        // One slot for the block, or one per row (ntid.x lanes) of it; a
+        // slot serves every broadcast of its type (each between barriers).
+        let row = scope == BarrierScope::Row;
+        let n = match self.slots.get(&(ty.clone(), row)) {
+            Some(n) => *n as usize,
+            None => {
+                let len = if row { 1024 } else { 1 };
+                self.f.shared.push(Type::Array(Box::new(ty.clone()), len));
+                let n = self.f.shared.len() - 1;
+                self.slots.insert((ty.clone(), row), n as u32);
+                n
             }
+        };
+        let index = match scope {
+            BarrierScope::Block => self.f.int(0, u32t.clone()),
             BarrierScope::Row => {
-                self.f.shared.push(Type::Array(Box::new(ty.clone()), 1024));
                 let r = |l: &mut Self, s: Special| l.f.add(Expr::Special(s), u32t.clone());
                 let (ty_, tz, ny) = (
                     r(self, Special::ThreadIdx(1)),
@@ -404,15 +431,14 @@ impl<'a> Lower<'a> {
                     },
                     u32t.clone(),
                 );
-                let row = self.f.add(
+                self.f.add(
                     Expr::Binary {
                         op: BinOp::Add,
                         lhs: ty_,
                         rhs: zy,
                     },
                     u32t.clone(),
-                );
-                (self.f.shared.len() - 1, row)
+                )
             }
         };
         let index = self.f.add(Expr::Cast(index), Type::U64);
@@ -490,7 +516,7 @@ impl<'a> Lower<'a> {
     /// Makes host variable `name` of type `ty` a kernel parameter.
     fn host_var(&mut self, name: &str, ty: &CType, span: Span) -> DResult<Resolved> {
         let by_ref =
-            matches!(ty, CType::Struct(_)) || (self.by_ref.contains(name) && ty.is_arithmetic());
+            matches!(ty, CType::Struct(_)) || (self.by_ref.contains(name) && ty.is_c_arithmetic());
         if let CType::Struct(s) = ty {
             if let Some(why) = s.unusable() {
                 return self.err(span, why);
@@ -504,7 +530,9 @@ impl<'a> Lower<'a> {
                 ParamMode::DevicePtr { read_only: true },
                 t.pointee_ir().map(|t| t.ptr_to()),
             ),
-            t if t.is_arithmetic() => (ParamMode::Value, t.to_ir()),
+            // A `long double` or complex value comes as the host's bytes,
+            // read where it is used (see `Lower::identifier`).
+            t if t.is_c_arithmetic() => (ParamMode::Value, t.mem_ir()),
             CType::Ptr(_) | CType::Array(..) | CType::Vla(..) => {
                 (ParamMode::DevicePtr { read_only: true }, ty.decay().to_ir())
             }

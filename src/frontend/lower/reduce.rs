@@ -11,8 +11,8 @@
 use super::{Binding, CType, LoopReduction, Lower, Mode, Resolved};
 use crate::diag::{DResult, Diagnostics};
 use crate::ir::{
-    reducible, Expr, IntKind, Loop, LoopCmp, Parallelism, RedPart, RedTarget, Reduction, Special,
-    Stmt, Type,
+    reducible, Expr, IntKind, Loop, LoopCmp, Parallelism, RedOp, RedPart, RedTarget, Reduction,
+    Special, Stmt, Type,
 };
 use lang_c::ast::Statement;
 use lang_c::span::{Node, Span};
@@ -79,11 +79,31 @@ impl Lower<'_> {
                 )
             }
         };
+        if holds(&cty, &|t| *t == CType::LongDouble) {
+            return Self::red_err(
+                r,
+                format!("reduction variable '{}' has type '{cty}': reductions on 'long double' are not supported on the device (it computes them in double precision; reduce a 'double')", r.var),
+            );
+        }
         if found.is_err() || parts.is_empty() {
             return Self::red_err(
                 r,
                 format!("reduction variable '{}' has type '{cty}'; only arithmetic types, arrays of them and structs of them can be reduced", r.var),
             );
+        }
+        // OpenACC 3.3 2.5.15: of the operators, '+' and '*' apply to
+        // complex numbers; '+' reduces the parts one by one.
+        if holds(&cty, &CType::is_complex) && r.op != RedOp::Add {
+            let msg = if r.op == RedOp::Mul {
+                format!("reduction '*' on '{}' of type '{cty}' is not supported on the device (complex '+' is)", r.var)
+            } else {
+                format!(
+                    "reduction operator '{}' cannot be applied to '{}' of type '{cty}'",
+                    r.op.symbol(),
+                    r.var
+                )
+            };
+            return Self::red_err(r, msg);
         }
         if parts.iter().any(|p| !r.op.applies_to(&p.ty)) {
             return Self::red_err(
@@ -211,6 +231,18 @@ fn parts_of(ty: &CType, offset: u64, out: &mut Vec<RedPart>) -> Result<(), ()> {
         return Err(());
     }
     match ty {
+        // Its two parts, of a real floating type.
+        CType::Complex(real) => {
+            let ir = real.to_ir().filter(reducible).ok_or(())?;
+            let size = ir.size();
+            out.push(RedPart {
+                offset,
+                ty: ir,
+                count: 2,
+                stride: size,
+            });
+            Ok(())
+        }
         t if t.is_arithmetic() => {
             let ir = t.to_ir().filter(reducible).ok_or(())?;
             let size = ir.size();
@@ -230,13 +262,23 @@ fn parts_of(ty: &CType, offset: u64, out: &mut Vec<RedPart>) -> Result<(), ()> {
                 per = per.checked_mul(*m).ok_or(())?;
                 inner = e;
             }
-            if inner.is_arithmetic() {
-                let ir = inner.to_ir().filter(reducible).ok_or(())?;
+            if inner.is_arithmetic()
+                || matches!(inner, CType::Complex(r) if **r != CType::LongDouble)
+            {
+                // Complex elements: twice as many values of the real type.
+                let (scalar, twice) = match inner {
+                    CType::Complex(r) => (&**r, 2),
+                    t => (t, 1),
+                };
+                let ir = scalar.to_ir().filter(reducible).ok_or(())?;
                 let size = ir.size();
                 out.push(RedPart {
                     offset,
                     ty: ir,
-                    count: n.checked_mul(per).ok_or(())?,
+                    count: n
+                        .checked_mul(per)
+                        .and_then(|c| c.checked_mul(twice))
+                        .ok_or(())?,
                     stride: size,
                 });
                 return Ok(());
@@ -255,4 +297,16 @@ fn parts_of(ty: &CType, offset: u64, out: &mut Vec<RedPart>) -> Result<(), ()> {
         }
         _ => Err(()),
     }
+}
+
+/// Whether `ty` is, or is made of (arrays, struct members), a type `p`
+/// holds for.
+fn holds(ty: &CType, p: &dyn Fn(&CType) -> bool) -> bool {
+    p(ty)
+        || match ty {
+            CType::Array(e, _) => holds(e, p),
+            CType::Struct(s) => s.members().iter().any(|m| holds(&m.ty, p)),
+            CType::Complex(r) => holds(r, p),
+            _ => false,
+        }
 }
