@@ -15,7 +15,7 @@ use super::Lower;
 use crate::diag::DResult;
 use crate::frontend::ctype::{CType, FnType};
 use crate::frontend::routine::CallSite;
-use crate::ir::{CmpOp, Expr, ExprId, FloatKind, MathFunc, Stmt, Type, UnOp};
+use crate::ir::{CmpOp, Expr, ExprId, FloatKind, Literal, MathFunc, Stmt, Type, UnOp};
 use lang_c::ast::*;
 use lang_c::span::Span;
 
@@ -29,6 +29,10 @@ impl Lower<'_> {
             );
         };
         let name = id.node.name.as_str();
+        if let Some((v, t)) = builtin_constant(name, &c.arguments) {
+            let ir = self.ir_type(&t, span)?;
+            return Ok(Val::R(self.f.add(Expr::Literal(Literal::Float(v)), ir), t));
+        }
         if !self.routines.has_definition(name) {
             if let Some(v) = self.complex_call(name, &c.arguments, span) {
                 return v;
@@ -338,4 +342,25 @@ fn math_name(name: &str) -> Option<(MathFunc, CType)> {
     }
     let (f, single) = MathFunc::from_c_name(name.strip_suffix('l')?)?;
     (!single).then_some((f, CType::LongDouble))
+}
+
+/// GCC's constant builtins behind `<math.h>`'s `HUGE_VAL`, `INFINITY` and
+/// `NAN` (`__builtin_huge_val()`, `__builtin_inff()`, `__builtin_nanf("")`,
+/// with their `f`/`l` forms): the value and its type.
+fn builtin_constant(name: &str, args: &[lang_c::span::Node<Expression>]) -> Option<(f64, CType)> {
+    let base = name.strip_prefix("__builtin_")?;
+    let known = |s: &str| matches!(s, "huge_val" | "inf" | "nan");
+    let (stem, t) = if known(base) {
+        (base, CType::DOUBLE)
+    } else if let Some(s) = base.strip_suffix('f').filter(|s| known(s)) {
+        (s, CType::Float(FloatKind::F32))
+    } else {
+        (base.strip_suffix('l')?, CType::LongDouble)
+    };
+    let empty_string = |a: &lang_c::span::Node<Expression>| matches!(&a.node, Expression::StringLiteral(s) if s.node.iter().all(|p| p == "\"\""));
+    match (stem, args) {
+        ("huge_val" | "inf", []) => Some((f64::INFINITY, t)),
+        ("nan", [a]) if empty_string(a) => Some((f64::NAN, t)),
+        _ => None,
+    }
 }
