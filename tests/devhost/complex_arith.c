@@ -14,6 +14,7 @@ void f(int n, double _Complex *a, double _Complex *b, double _Complex *r, float 
        long double _Complex *lr, double *re)
 {
 #pragma acc serial copyin(a[0:n], b[0:n]) copyout(r[0:6 * n], fr[0:n], lr[0:n], re[0:5 * n])
+  {
     for (int i = 0; i < n; i++) {
         double _Complex x = a[i], y = b[i];
         r[6 * i] = x + y;
@@ -32,6 +33,15 @@ void f(int n, double _Complex *a, double _Complex *b, double _Complex *r, float 
         re[5 * i + 3] = (x == y) + 2 * (x != 0) + 4 * (double)(y != x) + 8 * (_Bool)x;
         re[5 * i + 4] = cimag(~y) + (double)y; /* carg needs libdevice */
     }
+    /* Complex reductions: '*' starts from 1 + 0i and combines products. */
+    double _Complex p = 0.5 - I, s = 0;
+#pragma acc loop seq reduction(*:p) reduction(+:s)
+    for (int k = 0; k < 6; k++) {
+        p *= a[k];
+        s += a[k] * I;
+    }
+    r[6 * n - 1] = p + s;
+  }
 }
 
 #ifdef DEVHOST_MAIN

@@ -5,9 +5,10 @@
 // (conjugate), `==`, conversions between the complex types and to and from
 // real types, `creal cimag cabs carg conj`, `I` and `CMPLX`; a firstprivate
 // complex scalar, one in a data clause, a struct member, a routine taking
-// and returning one; `reduction(+:z)` on `double _Complex` and `float
-// _Complex` across gangs, workers and vector lanes, and a sum the `kernels`
-// construct finds by itself.
+// and returning one; `reduction(+:z)` and `reduction(*:z)` on `double
+// _Complex` and `float _Complex` across gangs, workers and vector lanes and
+// into a gang's own variable, and a sum the `kernels` construct finds by
+// itself.
 #include <complex.h>
 #include <math.h>
 #include <stdio.h>
@@ -90,6 +91,37 @@ int main(void)
         for (int j = 0; j < 50; j++)
             row += a[i * 50 + j] * I;
         zsum2 += row;
+    }
+    /* Products: factors i^k and, now and then, 1 + i (Gaussian integers:
+     * every partial product is exact, in any order). */
+    static double _Complex fac[N];
+    for (int i = 0; i < N; i++)
+        fac[i] = i % 50 == 0 ? 1 + I : (i % 4 == 0 ? 1 : i % 4 == 1 ? I : i % 4 == 2 ? -1 : -I);
+    double _Complex zprod = 2.0;
+    float _Complex rows[40];
+#pragma acc parallel loop gang worker vector reduction(*:zprod) copyin(fac)
+    for (int i = 0; i < N; i++)
+        zprod *= fac[i];
+#pragma acc parallel loop gang copyin(fac) copyout(rows) vector_length(32)
+    for (int g = 0; g < 40; g++) {
+        float _Complex p = 1;
+#pragma acc loop vector reduction(*:p)
+        for (int j = 0; j < 50; j++)
+            p = p * (float _Complex)fac[g * 50 + (j + g) % 50];
+        rows[g] = p;
+    }
+    show("zprod", zprod);
+    printf("rows[0] %.6e %.6e rows[39] %.6e %.6e\n", crealf(rows[0]), cimagf(rows[0]),
+           crealf(rows[39]), cimagf(rows[39]));
+    double _Complex pwant = 2.0;
+    for (int i = 0; i < N; i++)
+        pwant *= fac[i];
+    pass &= zprod == pwant;
+    for (int g = 0; g < 40; g++) {
+        float _Complex q = 1;
+        for (int j = 0; j < 50; j++)
+            q *= (float _Complex)fac[g * 50 + j];
+        pass &= rows[g] == q;
     }
     double _Complex ksum = 0;
 #pragma acc kernels copyin(b)

@@ -92,20 +92,31 @@ impl Lower<'_> {
             );
         }
         // OpenACC 3.3 2.5.15: of the operators, '+' and '*' apply to
-        // complex numbers; '+' reduces the parts one by one.
-        if holds(&cty, &CType::is_complex) && r.op != RedOp::Add {
-            let msg = if r.op == RedOp::Mul {
-                format!("reduction '*' on '{}' of type '{cty}' is not supported on the device (complex '+' is)", r.var)
-            } else {
-                format!(
-                    "reduction operator '{}' cannot be applied to '{}' of type '{cty}'",
-                    r.op.symbol(),
-                    r.var
-                )
-            };
-            return Self::red_err(r, msg);
+        // complex numbers; '+' reduces the parts one by one, '*' pairs them.
+        let mut op = r.op;
+        if holds(&cty, &CType::is_complex) {
+            match r.op {
+                RedOp::Add => {}
+                RedOp::Mul if all_complex(&cty) => op = RedOp::ComplexMul,
+                RedOp::Mul => {
+                    return Self::red_err(
+                        r,
+                        format!("reduction '*' on '{}' of type '{cty}', which holds both complex and real numbers, is not supported", r.var),
+                    )
+                }
+                _ => {
+                    return Self::red_err(
+                        r,
+                        format!(
+                            "reduction operator '{}' cannot be applied to '{}' of type '{cty}'",
+                            r.op.symbol(),
+                            r.var
+                        ),
+                    )
+                }
+            }
         }
-        if parts.iter().any(|p| !r.op.applies_to(&p.ty)) {
+        if parts.iter().any(|p| !op.applies_to(&p.ty)) {
             return Self::red_err(
                 r,
                 format!(
@@ -161,7 +172,7 @@ impl Lower<'_> {
             }
         };
         Ok(Reduction {
-            op: r.op,
+            op,
             private,
             target,
             parts,
@@ -309,4 +320,14 @@ fn holds(ty: &CType, p: &dyn Fn(&CType) -> bool) -> bool {
             CType::Complex(r) => holds(r, p),
             _ => false,
         }
+}
+
+/// Whether every number `ty` holds is complex.
+fn all_complex(ty: &CType) -> bool {
+    match ty {
+        CType::Complex(_) => true,
+        CType::Array(e, _) => all_complex(e),
+        CType::Struct(s) => s.members().iter().all(|m| all_complex(&m.ty)),
+        _ => false,
+    }
 }
