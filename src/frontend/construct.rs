@@ -245,7 +245,11 @@ impl Walker<'_> {
                                 && !v.by_ref
                                 && v.size_of.is_none()
                                 && v.ty.is_c_arithmetic()
-                                && assigned.contains(&p.local)
+                                && (assigned.contains(&p.local)
+                                    // A long double or complex value is
+                                    // written through its bytes.
+                                    || (v.written && v.ty.real() == super::ctype::CType::LongDouble)
+                                    || (v.written && v.ty.is_complex()))
                         })
                         .map(|(v, _)| v.name.clone()),
                 );

@@ -142,6 +142,18 @@ int main(void)
     pass &= cabs(zsum - want) < 1e-9 && cabs(zsum2 - want2) < 1e-9 && cabs(ksum - kwant) < 1e-9 &&
             cabsf(fsum - fwant) < 1e-1f;
 
+    /* Scalars a `kernels` region assigns are the host's (implicitly copy). */
+    double _Complex kz = 0;
+    long double kt = 0;
+#pragma acc kernels copyin(b)
+    {
+        kz = b[5] * 2;
+        kt = creal(b[7]) / 4;
+    }
+    show("kz", kz);
+    printf("kt %.15Le\n", kt);
+    pass &= kz == 2 * b[5] && kt == creal(b[7]) / 4;
+
     printf("%s\n", pass ? "PASS" : "FAIL");
     return 0;
 }
