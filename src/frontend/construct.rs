@@ -264,6 +264,16 @@ impl Walker<'_> {
         for at in narrowed {
             self.remarks.push((at, super::lower::NARROWED.to_string()));
         }
+        // A value broadcast to a worker's lanes meets at a row barrier,
+        // which needs rows of whole warps or of a power of two lanes, as
+        // reductions do.
+        for (plan, (body, _, _)) in plans.iter_mut().zip(&lowered) {
+            let mut row = false;
+            crate::ir::walk_stmts(&body.body, &mut |st| {
+                row |= matches!(st, Stmt::Barrier(crate::ir::BarrierScope::Row));
+            });
+            plan.reduces |= row;
+        }
         if default_none {
             for v in lowered
                 .iter()
