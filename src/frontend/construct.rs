@@ -197,7 +197,7 @@ impl Walker<'_> {
         // (implicitly `copy`, OpenACC 3.3 2.6.2).
         let mut by_ref: std::collections::HashSet<String> = items
             .iter()
-            .filter(|i| i.ty.is_arithmetic())
+            .filter(|i| i.ty.is_c_arithmetic())
             .map(|i| i.var.clone())
             .chain(
                 plans
@@ -209,7 +209,9 @@ impl Walker<'_> {
             )
             .chain(self.atomic_targets(s))
             .collect();
+        let mut narrowed = vec![];
         let lowered = loop {
+            narrowed.clear();
             let mut out = vec![];
             let mut more = vec![];
             let mut promoted = vec![];
@@ -225,12 +227,16 @@ impl Walker<'_> {
                 lower.atomics = Some(&self.atomics);
                 lower.text = self.text;
                 lower.by_ref = by_ref.clone();
+                lower.one_thread = kind == RegionKind::Serial;
                 if region_reds.is_empty() && region_privs.is_empty() {
                     lower.stmt(seg)?;
                 } else {
                     lower.region(seg, &region_reds, &region_privs)?;
                 }
                 promoted.append(&mut lower.promote);
+                if let Some(at) = lower.narrowed.take() {
+                    narrowed.push(at);
+                }
                 let (body, params, vars) = lower.finish();
                 let assigned = assigned_params(&body, &params);
                 more.extend(
@@ -240,8 +246,12 @@ impl Walker<'_> {
                             kernels
                                 && !v.by_ref
                                 && v.size_of.is_none()
-                                && v.ty.is_arithmetic()
-                                && assigned.contains(&p.local)
+                                && v.ty.is_c_arithmetic()
+                                && (assigned.contains(&p.local)
+                                    // A long double or complex value is
+                                    // written through its bytes.
+                                    || (v.written && v.ty.real() == super::ctype::CType::LongDouble)
+                                    || (v.written && v.ty.is_complex()))
                         })
                         .map(|(v, _)| v.name.clone()),
                 );
@@ -266,6 +276,19 @@ impl Walker<'_> {
             by_ref.extend(more);
         };
 
+        for at in narrowed {
+            self.remarks.push((at, super::lower::NARROWED.to_string()));
+        }
+        // A value broadcast to a worker's lanes meets at a row barrier,
+        // which needs rows of whole warps or of a power of two lanes, as
+        // reductions do.
+        for (plan, (body, _, _)) in plans.iter_mut().zip(&lowered) {
+            let mut row = false;
+            crate::ir::walk_stmts(&body.body, &mut |st| {
+                row |= matches!(st, Stmt::Barrier(crate::ir::BarrierScope::Row));
+            });
+            plan.reduces |= row;
+        }
         if default_none {
             for v in lowered
                 .iter()
@@ -279,7 +302,7 @@ impl Walker<'_> {
                         .iter()
                         .flat_map(|p| p.loops.values())
                         .any(|l| l.reductions.iter().any(|r| r.var == v.name));
-                if !has_attribute && (v.by_ref || !v.ty.is_arithmetic()) {
+                if !has_attribute && (v.by_ref || !v.ty.is_c_arithmetic()) {
                     return Err(Diagnostics::one(
                         Some(loc),
                         format!("'{}' is used in the region but appears in no data clause, and the construct has 'default(none)'", v.name),

@@ -300,7 +300,7 @@ fn var_kind(w: &Walker, name: &str) -> VarKind {
             VarKind::Owned
         }
         Some(s) if matches!(s.ty, CType::Ptr(_)) => VarKind::Pointer,
-        Some(s) if s.ty.is_arithmetic() => VarKind::Scalar,
+        Some(s) if s.ty.is_c_arithmetic() => VarKind::Scalar,
         _ => VarKind::Unknown,
     }
 }

@@ -37,7 +37,7 @@ impl Lower<'_> {
                 ));
             }
             let init = if p.first {
-                if !(ty.is_arithmetic() || matches!(ty, super::CType::Ptr(_))) {
+                if !(ty.is_c_arithmetic() || matches!(ty, super::CType::Ptr(_))) {
                     return err(format!(
                         "firstprivate '{}' of type '{ty}': only scalars and pointers are supported",
                         p.var
@@ -62,7 +62,7 @@ impl Lower<'_> {
             decls.push((p, ty, init));
         }
         for (p, ty, init) in decls {
-            let local = match self.declare_local(&p.var, ty, Span::none()) {
+            let local = match self.declare_local(&p.var, ty.clone(), Span::none()) {
                 Ok(l) => l,
                 Err(_) => {
                     return Err(Diagnostics::one(
@@ -71,8 +71,14 @@ impl Lower<'_> {
                     ))
                 }
             };
-            if let Some(value) = init {
-                self.emit(crate::ir::Stmt::Assign { local, value });
+            match init {
+                // A complex value is the address of the original's storage.
+                Some(value) if ty.is_complex() => {
+                    let dst = self.addr_of(super::expr::Place::Local(local), &ty, Span::none())?;
+                    self.copy_struct(dst, value, &ty, Span::none())?;
+                }
+                Some(value) => self.emit(crate::ir::Stmt::Assign { local, value }),
+                None => {}
             }
         }
         for (p, ty, (first_byte, fill)) in pointees {

@@ -11,8 +11,8 @@
 use super::{Binding, CType, LoopReduction, Lower, Mode, Resolved};
 use crate::diag::{DResult, Diagnostics};
 use crate::ir::{
-    reducible, Expr, IntKind, Loop, LoopCmp, Parallelism, RedPart, RedTarget, Reduction, Special,
-    Stmt, Type,
+    reducible, Expr, IntKind, Loop, LoopCmp, Parallelism, RedOp, RedPart, RedTarget, Reduction,
+    Special, Stmt, Type,
 };
 use lang_c::ast::Statement;
 use lang_c::span::{Node, Span};
@@ -82,13 +82,44 @@ impl Lower<'_> {
                 )
             }
         };
+        if holds(&cty, &|t| *t == CType::LongDouble) {
+            return Self::red_err(
+                r,
+                format!("reduction variable '{}' has type '{cty}': reductions on 'long double' are not supported on the device (it computes them in double precision; reduce a 'double')", r.var),
+            );
+        }
         if found.is_err() || parts.is_empty() {
             return Self::red_err(
                 r,
                 format!("reduction variable '{}' has type '{cty}'; only arithmetic types, arrays of them and structs of them can be reduced", r.var),
             );
         }
-        if parts.iter().any(|p| !r.op.applies_to(&p.ty)) {
+        // OpenACC 3.3 2.5.15: of the operators, '+' and '*' apply to
+        // complex numbers; '+' reduces the parts one by one, '*' pairs them.
+        let mut op = r.op;
+        if holds(&cty, &CType::is_complex) {
+            match r.op {
+                RedOp::Add => {}
+                RedOp::Mul if all_complex(&cty) => op = RedOp::ComplexMul,
+                RedOp::Mul => {
+                    return Self::red_err(
+                        r,
+                        format!("reduction '*' on '{}' of type '{cty}', which holds both complex and real numbers, is not supported", r.var),
+                    )
+                }
+                _ => {
+                    return Self::red_err(
+                        r,
+                        format!(
+                            "reduction operator '{}' cannot be applied to '{}' of type '{cty}'",
+                            r.op.symbol(),
+                            r.var
+                        ),
+                    )
+                }
+            }
+        }
+        if parts.iter().any(|p| !op.applies_to(&p.ty)) {
             return Self::red_err(
                 r,
                 format!(
@@ -113,7 +144,7 @@ impl Lower<'_> {
             }
         };
         Ok(Reduction {
-            op: r.op,
+            op,
             private,
             target,
             parts,
@@ -311,6 +342,18 @@ fn parts_of(ty: &CType, offset: u64, out: &mut Vec<RedPart>) -> Result<(), ()> {
         return Err(());
     }
     match ty {
+        // Its two parts, of a real floating type.
+        CType::Complex(real) => {
+            let ir = real.to_ir().filter(reducible).ok_or(())?;
+            let size = ir.size();
+            out.push(RedPart {
+                offset,
+                ty: ir,
+                count: 2,
+                stride: size,
+            });
+            Ok(())
+        }
         t if t.is_arithmetic() => {
             let ir = t.to_ir().filter(reducible).ok_or(())?;
             let size = ir.size();
@@ -330,13 +373,23 @@ fn parts_of(ty: &CType, offset: u64, out: &mut Vec<RedPart>) -> Result<(), ()> {
                 per = per.checked_mul(*m).ok_or(())?;
                 inner = e;
             }
-            if inner.is_arithmetic() {
-                let ir = inner.to_ir().filter(reducible).ok_or(())?;
+            if inner.is_arithmetic()
+                || matches!(inner, CType::Complex(r) if **r != CType::LongDouble)
+            {
+                // Complex elements: twice as many values of the real type.
+                let (scalar, twice) = match inner {
+                    CType::Complex(r) => (&**r, 2),
+                    t => (t, 1),
+                };
+                let ir = scalar.to_ir().filter(reducible).ok_or(())?;
                 let size = ir.size();
                 out.push(RedPart {
                     offset,
                     ty: ir,
-                    count: n.checked_mul(per).ok_or(())?,
+                    count: n
+                        .checked_mul(per)
+                        .and_then(|c| c.checked_mul(twice))
+                        .ok_or(())?,
                     stride: size,
                 });
                 return Ok(());
@@ -354,5 +407,27 @@ fn parts_of(ty: &CType, offset: u64, out: &mut Vec<RedPart>) -> Result<(), ()> {
             Ok(())
         }
         _ => Err(()),
+    }
+}
+
+/// Whether `ty` is, or is made of (arrays, struct members), a type `p`
+/// holds for.
+fn holds(ty: &CType, p: &dyn Fn(&CType) -> bool) -> bool {
+    p(ty)
+        || match ty {
+            CType::Array(e, _) => holds(e, p),
+            CType::Struct(s) => s.members().iter().any(|m| holds(&m.ty, p)),
+            CType::Complex(r) => holds(r, p),
+            _ => false,
+        }
+}
+
+/// Whether every number `ty` holds is complex.
+fn all_complex(ty: &CType) -> bool {
+    match ty {
+        CType::Complex(_) => true,
+        CType::Array(e, _) => all_complex(e),
+        CType::Struct(s) => s.members().iter().all(|m| all_complex(&m.ty)),
+        _ => false,
     }
 }

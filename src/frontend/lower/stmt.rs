@@ -136,9 +136,14 @@ impl Lower<'_> {
                 self.effect(e)?;
                 self.emit(Stmt::Return(None));
             }
-            (Some(e), CType::Struct(_)) => {
+            (Some(e), t) if t.by_address() => {
                 let (x, t) = self.rvalue(e)?;
-                if t != ret {
+                let x = if ret.is_complex() {
+                    self.convert(x, &t, &ret, e.span)?
+                } else {
+                    x
+                };
+                if !ret.is_complex() && t != ret {
                     return self.err(
                         e.span,
                         format!(
