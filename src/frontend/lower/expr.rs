@@ -2,7 +2,7 @@
 //! C conversion made an explicit cast.
 //!
 //! Owns: [`Val`], [`Place`] and the methods of `Lower` that lower operators,
-//! conversions, constants, names, `sizeof`, assignment and `?:`. Side effects
+//! conversions, constants, names, `sizeof` and `?:` (assignment: `assign.rs`). Side effects
 //! (assignments, `++`) become statements emitted before the expression that
 //! uses their value. A struct value is carried as the address of its storage
 //! (C has no struct operators but assignment, member access and passing).
@@ -326,7 +326,7 @@ impl Lower<'_> {
 
     /// True when `e` (lowered to `x` of type `t`) is a null pointer
     /// constant (an integer constant 0).
-    fn is_null_constant(&self, x: ExprId, t: &CType) -> bool {
+    pub(super) fn is_null_constant(&self, x: ExprId, t: &CType) -> bool {
         t.is_integer() && matches!(self.f.expr(x), Expr::Literal(Literal::Int(0)))
     }
 
@@ -483,124 +483,6 @@ impl Lower<'_> {
                 Ok(Val::R(v, t))
             }
         }
-    }
-
-    /// Makes an lvalue safe to use twice: its address goes into a temporary.
-    pub fn stable(&mut self, v: Val) -> Val {
-        match v {
-            Val::L(Place::Mem(p), t) => {
-                let own = self.thread_own(p);
-                let ty = self.f.ty(p).clone();
-                let tmp = self.temp(ty);
-                self.emit(Stmt::Assign {
-                    local: tmp,
-                    value: p,
-                });
-                if own {
-                    self.own_addrs.insert(tmp);
-                }
-                Val::L(Place::Addr(tmp), t)
-            }
-            v => v,
-        }
-    }
-
-    /// Whether the address `p` points into a local of this thread (an
-    /// element or member of a local array or struct): every thread stores
-    /// into its own copy, also where only one thread performs the stores to
-    /// memory (gang-redundant code).
-    pub fn thread_own(&self, mut p: ExprId) -> bool {
-        loop {
-            match self.f.expr(p) {
-                Expr::LocalAddr(_) => return true,
-                Expr::Cast(a) => p = *a,
-                Expr::PtrAdd { base, .. } => p = *base,
-                Expr::Local(l) => return self.own_addrs.contains(l),
-                _ => return false,
-            }
-        }
-    }
-
-    /// A place whose address expression is fresh (not used elsewhere).
-    pub fn fresh(&mut self, p: Place) -> Place {
-        match p {
-            Place::Addr(l) => Place::Mem(self.f.read(l)),
-            p => p,
-        }
-    }
-
-    /// Stores `x` (of type `t`) into `target`; the result is the stored value.
-    pub fn assign(&mut self, target: Val, x: ExprId, t: &CType, span: Span) -> DResult<Val> {
-        let Val::L(place, ty) = target else {
-            return self.err(span, "expression is not assignable");
-        };
-        if ty.is_array() {
-            return self.err(span, format!("array type '{ty}' is not assignable"));
-        }
-        if ty.by_address() {
-            let x = if ty.is_complex() {
-                self.convert(x, t, &ty, span)?
-            } else if *t != ty {
-                return self.err(
-                    span,
-                    format!("assigning to '{ty}' from incompatible type '{t}'"),
-                );
-            } else {
-                x
-            };
-            let dst = self.addr_of(place, &ty, span)?;
-            let own = self.thread_own(dst);
-            let dst = self.hold(dst);
-            if own {
-                self.own_addrs.insert(dst);
-            }
-            let d = self.f.read(dst);
-            self.copy_struct(d, x, &ty, span)?;
-            return Ok(Val::L(Place::Addr(dst), ty));
-        }
-        let place = self.fresh(place);
-        let v = if matches!(ty, CType::Ptr(_)) && self.is_null_constant(x, t) {
-            let pt = self.ir_type(&ty, span)?;
-            self.cast_ir(x, pt)
-        } else if let (CType::Ptr(_), CType::Ptr(_)) = (&ty, t) {
-            let pt = self.ir_type(&ty, span)?;
-            self.cast_ir(x, pt)
-        } else {
-            self.convert(x, t, &ty, span)?
-        };
-        let irty = self.ir_type(&ty, span)?;
-        let tmp = self.temp(irty);
-        self.emit(Stmt::Assign {
-            local: tmp,
-            value: v,
-        });
-        let val = self.f.read(tmp);
-        match place {
-            Place::Local(l) => self.emit(Stmt::Assign {
-                local: l,
-                value: val,
-            }),
-            Place::Mem(p) if ty == CType::LongDouble => {
-                let own = self.thread_own(p);
-                let stores = self.store_x87(p, val);
-                if own {
-                    stores.into_iter().for_each(|s| self.emit(s));
-                } else {
-                    self.emit_single_block(stores);
-                }
-            }
-            Place::Mem(p) if self.thread_own(p) => self.emit(Stmt::Store { ptr: p, value: val }),
-            Place::Mem(p) => self.emit_single(Stmt::Store { ptr: p, value: val }),
-            Place::Addr(_) => return self.err(span, "internal error: unresolved address"),
-        }
-        Ok(Val::R(self.f.read(tmp), ty))
-    }
-
-    /// Keeps `x` in a fresh local (so it can be read more than once).
-    pub fn hold(&mut self, x: ExprId) -> LocalId {
-        let t = self.temp(self.f.ty(x).clone());
-        self.emit(Stmt::Assign { local: t, value: x });
-        t
     }
 
     fn unary(&mut self, u: &UnaryOperatorExpression, span: Span) -> DResult<Val> {

@@ -13,6 +13,7 @@
 //! scope, source}`.
 
 mod access;
+mod assign;
 mod atomic;
 mod call;
 mod complex;
