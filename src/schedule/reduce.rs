@@ -756,4 +756,7 @@ fn rows_reduce(
             count,
         },
     );
+    // Every row has read the slots before any thread writes them again (a
+    // vector reduction of the next iteration, behind only a row barrier).
+    e.out.push(Stmt::Barrier(BarrierScope::Block));
 }
