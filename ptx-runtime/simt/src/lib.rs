@@ -13,15 +13,17 @@
 //! library's `snprintf` for device printf): no accc, LLVM or CUDA.
 //!
 //! Files: `code.rs` (instructions), `module.rs` (modules, validation),
-//! `encode.rs` (bytes), `text.rs` (text form), `arith.rs` (PTX arithmetic),
+//! `encode.rs` and `decode.rs` (bytes), `text.rs` (text form), `arith.rs` (PTX arithmetic),
 //! `mem.rs` (address spaces, allocations), `program.rs` (linking),
-//! `exec.rs` (one thread), `block.rs` (one block's threads), `race.rs`
+//! `exec.rs` (one thread), `access.rs` (its memory accesses), `block.rs` (one block's threads), `race.rs`
 //! (race detector), `launch.rs` (a grid, messages), `printf.rs`,
 //! `fault.rs`.
 
+mod access;
 pub mod arith;
 mod block;
 pub mod code;
+pub mod decode;
 pub mod encode;
 mod exec;
 pub mod fault;
@@ -34,7 +36,8 @@ pub mod race;
 pub mod text;
 
 pub use code::{AtomOp, BinOp, CmpOp, Inst, MathFn, Reg, Sreg, Table, Ty, UnOp};
-pub use encode::{decode, encode};
+pub use decode::decode;
+pub use encode::encode;
 pub use launch::{launch, Launch, Limits, RaceMode};
 pub use mem::Memory;
 pub use module::{Function, Global, Kernel, KernelParam, Linkage, Module, ParamKind, Site, Slot};

@@ -180,7 +180,7 @@ fn dev(m: &Module) -> Dev {
     m.validate().unwrap();
     // Through the encoding: what a device image carries.
     let bytes = crate::encode::encode(m);
-    let back = crate::encode::decode(&bytes).unwrap();
+    let back = crate::decode::decode(&bytes).unwrap();
     assert_eq!(&back, m);
     let mut mem = Memory::new(1 << 30);
     let prog = link(&[back], &mut mem).unwrap();
@@ -799,8 +799,8 @@ fn atomics_across_blocks_count_exactly() {
 fn corrupt_bytecode_is_refused() {
     let m = vector_kernel();
     let bytes = crate::encode::encode(&m);
-    assert!(crate::encode::decode(&bytes[..bytes.len() - 3]).is_err());
-    assert!(crate::encode::decode(b"nope").is_err());
+    assert!(crate::decode::decode(&bytes[..bytes.len() - 3]).is_err());
+    assert!(crate::decode::decode(b"nope").is_err());
     let mut bad = m.clone();
     bad.functions[0].code.push(Inst::Jump { to: 999 });
     assert!(bad.validate().unwrap_err().contains("jump target 999"));
