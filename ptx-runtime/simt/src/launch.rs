@@ -89,7 +89,7 @@ fn site_text(p: &Program, site: u32) -> String {
             let st = &p.funcs[f as usize].sites[s as usize];
             let file = &p.func_source[f as usize];
             match (st.line, st.text.is_empty()) {
-                (0, _) => st.text.clone(),
+                (0, _) => format!("'{}'", st.text),
                 (l, true) => format!("{file}:{l}"),
                 (l, false) => format!("'{}' at {file}:{l}", st.text),
             }

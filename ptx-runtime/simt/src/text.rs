@@ -269,7 +269,14 @@ fn function_text(out: &mut String, index: usize, f: &Function) {
     for (pc, i) in f.code.iter().enumerate() {
         let mut line = format!("  {pc:4}: {}", inst_text(f, i));
         if let Some(s) = site_of(i).and_then(|s| f.sites.get(s as usize)) {
-            let _ = write!(line, "  ; {}:{} {}", s.line, s.col, s.text);
+            match s.line {
+                0 => {
+                    let _ = write!(line, "  ; {}", s.text);
+                }
+                l => {
+                    let _ = write!(line, "  ; {l}:{} {}", s.col, s.text);
+                }
+            }
         }
         let _ = writeln!(out, "{}", line.trim_end());
     }
