@@ -296,6 +296,12 @@ fn check_geometry(p: &Program, l: &Launch, lim: &Limits) -> Result<u32, String> 
     Ok(threads as u32)
 }
 
+/// The error a driver gives at once for launch `l` (bad geometry, too
+/// much shared memory, wrong parameter count), if any.
+pub fn check_launch(p: &Program, l: &Launch, lim: &Limits) -> Result<(), String> {
+    check_geometry(p, l, lim).map(|_| ())
+}
+
 /// Runs `l`. `race`: the device's race detector (used unless `mode` is
 /// `Off`); `out` receives device printf output; `workers`: host threads
 /// for blocks when races are not checked. The error is the one-line
