@@ -12,7 +12,9 @@
 //! (`PTXRT_EMU_RACECHECK`: unset or `1` stop at the first race, `warn`
 //! report each race once and go on, `0` no checks; `PTXRT_EMU_THREADS`:
 //! host threads for the blocks of a launch when races are not checked,
-//! default up to 4) and the per-thread text of the last error.
+//! default up to 4; `PTXRT_EMU_STATS=1`: a stderr line per launch with its
+//! threads, instructions and time) and the per-thread text of the last
+//! error.
 //! Implements the entry points of `ptxrt-plugin-abi` (`for_each_entry!`),
 //! exported as `__ptxrt_plugin_<name>`: [`memory`] (allocations, copies,
 //! pinned memory), [`stream`] (streams, events, host functions: work on a
@@ -67,6 +69,9 @@ pub struct Device {
     pub limits: Limits,
     /// Host threads for the blocks of a launch (races not checked).
     pub workers: usize,
+    /// `PTXRT_EMU_STATS=1`: one stderr line per launch (threads,
+    /// instructions, time).
+    pub stats: bool,
     pub modules: module::Modules,
     pub queues: stream::Queues,
     /// Page-locked host blocks: address → bytes.
@@ -99,6 +104,7 @@ impl Device {
             mode,
             limits: Limits::default(),
             workers,
+            stats: std::env::var_os("PTXRT_EMU_STATS").is_some_and(|v| v != "0"),
             modules: module::Modules::default(),
             queues: stream::Queues::default(),
             pinned: std::collections::BTreeMap::new(),
@@ -129,10 +135,11 @@ pub(crate) fn reset() {
     *lock() = Some(Device::new());
 }
 
-/// Runs one entry point on the device `dev` (only 0 exists): catches
-/// panics, fails at once when a kernel left the device in error, stores
-/// the error text, returns a status.
-pub(crate) fn with_device(dev: i32, f: impl FnOnce(&mut Device) -> R<()>) -> i32 {
+/// Runs one entry point, the emulated driver call `call`, on the device
+/// `dev` (only 0 exists): catches panics, fails at once when a kernel left
+/// the device in error (the error names `call`, as the driver's would),
+/// stores the error text, returns a status.
+pub(crate) fn with_device(dev: i32, call: &str, f: impl FnOnce(&mut Device) -> R<()>) -> i32 {
     entry(|| {
         if dev != 0 {
             return Err(format!(
@@ -142,9 +149,12 @@ pub(crate) fn with_device(dev: i32, f: impl FnOnce(&mut Device) -> R<()>) -> i32
         let mut g = lock();
         let d = g.get_or_insert_with(Device::new);
         if let Some(e) = &d.sticky {
-            return Err(e.clone());
+            return Err(format!("{call}: {e}"));
         }
-        f(d)
+        f(d).map_err(|e| match &d.sticky {
+            Some(s) if *s == e => format!("{call}: {e}"),
+            _ => e,
+        })
     })
 }
 
@@ -182,7 +192,7 @@ pub extern "C" fn abi_version() -> u32 {
 /// Called by libptxrt only, with the pointers the plugin ABI describes.
 #[export_name = "__ptxrt_plugin_init"]
 pub unsafe extern "C" fn init() -> i32 {
-    with_device(0, |_| Ok(()))
+    with_device(0, "cuInit", |_| Ok(()))
 }
 
 /// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
@@ -240,7 +250,7 @@ pub unsafe extern "C" fn device_info(dev: i32, info_out: *mut DeviceInfo) -> i32
 /// Called by libptxrt only, with the pointers the plugin ABI describes.
 #[export_name = "__ptxrt_plugin_set_device"]
 pub unsafe extern "C" fn set_device(dev: i32) -> i32 {
-    with_device(dev, |_| Ok(()))
+    with_device(dev, "cuCtxSetCurrent", |_| Ok(()))
 }
 
 /// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.

@@ -23,7 +23,7 @@ fn dev_range(d: &Device, call: &str, addr: u64, n: usize) -> R<*mut u8> {
 /// Called by libptxrt only, with the pointers the plugin ABI describes.
 #[export_name = "__ptxrt_plugin_mem_alloc"]
 pub unsafe extern "C" fn mem_alloc(dev: i32, bytes: usize, p: *mut u64) -> i32 {
-    with_device(dev, |d| {
+    with_device(dev, "cuMemAlloc", |d| {
         let p = out(p, "device pointer")?;
         *p = d
             .mem
@@ -39,7 +39,7 @@ pub unsafe extern "C" fn mem_alloc(dev: i32, bytes: usize, p: *mut u64) -> i32 {
 /// Called by libptxrt only, with the pointers the plugin ABI describes.
 #[export_name = "__ptxrt_plugin_mem_free"]
 pub unsafe extern "C" fn mem_free(dev: i32, p: u64) -> i32 {
-    with_device(dev, |d| {
+    with_device(dev, "cuMemFree", |d| {
         run_all(d)?;
         d.mem.free(p).map_err(|e| format!("cuMemFree: {e}"))?;
         d.race.forget(ptxrt_simt::mem::split_global(p).0);
@@ -53,7 +53,7 @@ pub unsafe extern "C" fn mem_free(dev: i32, p: u64) -> i32 {
 /// Called by libptxrt only, with the pointers the plugin ABI describes.
 #[export_name = "__ptxrt_plugin_memcpy_htod"]
 pub unsafe extern "C" fn memcpy_htod(dev: i32, dst: u64, src: *const c_void, bytes: usize) -> i32 {
-    with_device(dev, |d| {
+    with_device(dev, "cuMemcpyHtoD", |d| {
         let to = dev_range(d, "cuMemcpyHtoD", dst, bytes)?;
         // SAFETY: libptxrt passes `bytes` readable host bytes; `to` is a
         // checked device range.
@@ -68,7 +68,7 @@ pub unsafe extern "C" fn memcpy_htod(dev: i32, dst: u64, src: *const c_void, byt
 /// Called by libptxrt only, with the pointers the plugin ABI describes.
 #[export_name = "__ptxrt_plugin_memcpy_dtoh"]
 pub unsafe extern "C" fn memcpy_dtoh(dev: i32, dst: *mut c_void, src: u64, bytes: usize) -> i32 {
-    with_device(dev, |d| {
+    with_device(dev, "cuMemcpyDtoH", |d| {
         let from = dev_range(d, "cuMemcpyDtoH", src, bytes)?;
         // SAFETY: as for memcpy_htod.
         unsafe { std::ptr::copy(from, dst.cast::<u8>(), bytes) };
@@ -82,7 +82,7 @@ pub unsafe extern "C" fn memcpy_dtoh(dev: i32, dst: *mut c_void, src: u64, bytes
 /// Called by libptxrt only, with the pointers the plugin ABI describes.
 #[export_name = "__ptxrt_plugin_mem_get_info"]
 pub unsafe extern "C" fn mem_get_info(dev: i32, free: *mut u64, total: *mut u64) -> i32 {
-    with_device(dev, |d| {
+    with_device(dev, "cuMemGetInfo", |d| {
         *out(total, "total")? = d.mem.capacity;
         *out(free, "free")? = d.mem.capacity.saturating_sub(d.mem.in_use());
         Ok(())
@@ -110,7 +110,7 @@ fn dtod(d: &mut Device, call: &str, dst: u64, src: u64, bytes: usize) -> R<()> {
 /// Called by libptxrt only, with the pointers the plugin ABI describes.
 #[export_name = "__ptxrt_plugin_memset_zero"]
 pub unsafe extern "C" fn memset_zero(dev: i32, dst: u64, bytes: usize) -> i32 {
-    with_device(dev, |d| zero(d, "cuMemsetD8", dst, bytes))
+    with_device(dev, "cuMemsetD8", |d| zero(d, "cuMemsetD8", dst, bytes))
 }
 
 /// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
@@ -119,7 +119,9 @@ pub unsafe extern "C" fn memset_zero(dev: i32, dst: u64, bytes: usize) -> i32 {
 /// Called by libptxrt only, with the pointers the plugin ABI describes.
 #[export_name = "__ptxrt_plugin_memcpy_dtod"]
 pub unsafe extern "C" fn memcpy_dtod(dev: i32, dst: u64, src: u64, bytes: usize) -> i32 {
-    with_device(dev, |d| dtod(d, "cuMemcpyDtoD", dst, src, bytes))
+    with_device(dev, "cuMemcpyDtoD", |d| {
+        dtod(d, "cuMemcpyDtoD", dst, src, bytes)
+    })
 }
 
 /// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
@@ -128,7 +130,7 @@ pub unsafe extern "C" fn memcpy_dtod(dev: i32, dst: u64, src: u64, bytes: usize)
 /// Called by libptxrt only, with the pointers the plugin ABI describes.
 #[export_name = "__ptxrt_plugin_host_alloc"]
 pub unsafe extern "C" fn host_alloc(dev: i32, bytes: usize, p: *mut *mut c_void) -> i32 {
-    with_device(dev, |d| {
+    with_device(dev, "cuMemHostAlloc", |d| {
         let p = out(p, "host pointer")?;
         let mut block = vec![0u8; bytes.max(1)].into_boxed_slice();
         let at = block.as_mut_ptr();
@@ -144,9 +146,11 @@ pub unsafe extern "C" fn host_alloc(dev: i32, bytes: usize, p: *mut *mut c_void)
 /// Called by libptxrt only, with the pointers the plugin ABI describes.
 #[export_name = "__ptxrt_plugin_host_free"]
 pub unsafe extern "C" fn host_free(dev: i32, p: *mut c_void) -> i32 {
-    with_device(dev, |d| match d.pinned.remove(&(p as usize)) {
-        Some(_) => Ok(()),
-        None => Err("cuMemFreeHost: CUDA_ERROR_INVALID_VALUE (emulated)".into()),
+    with_device(dev, "cuMemFreeHost", |d| {
+        match d.pinned.remove(&(p as usize)) {
+            Some(_) => Ok(()),
+            None => Err("cuMemFreeHost: CUDA_ERROR_INVALID_VALUE (emulated)".into()),
+        }
     })
 }
 
@@ -156,7 +160,7 @@ pub unsafe extern "C" fn host_free(dev: i32, p: *mut c_void) -> i32 {
 /// Called by libptxrt only, with the pointers the plugin ABI describes.
 #[export_name = "__ptxrt_plugin_host_is_pinned"]
 pub unsafe extern "C" fn host_is_pinned(dev: i32, p: *const c_void, pinned: *mut i32) -> i32 {
-    with_device(dev, |d| {
+    with_device(dev, "cuPointerGetAttribute", |d| {
         let a = p as usize;
         let yes = d
             .pinned
@@ -180,7 +184,7 @@ pub unsafe extern "C" fn memcpy_htod_async(
     bytes: usize,
     stream: *mut c_void,
 ) -> i32 {
-    with_device(dev, |d| {
+    with_device(dev, "cuMemcpyHtoDAsync", |d| {
         dev_range(d, "cuMemcpyHtoDAsync", dst, bytes)?;
         let src = src as usize;
         enqueue(
@@ -209,7 +213,7 @@ pub unsafe extern "C" fn memcpy_dtoh_async(
     bytes: usize,
     stream: *mut c_void,
 ) -> i32 {
-    with_device(dev, |d| {
+    with_device(dev, "cuMemcpyDtoHAsync", |d| {
         dev_range(d, "cuMemcpyDtoHAsync", src, bytes)?;
         let dst = dst as usize;
         enqueue(
@@ -236,7 +240,7 @@ pub unsafe extern "C" fn memset_zero_async(
     bytes: usize,
     stream: *mut c_void,
 ) -> i32 {
-    with_device(dev, |d| {
+    with_device(dev, "cuMemsetD8Async", |d| {
         dev_range(d, "cuMemsetD8Async", dst, bytes)?;
         enqueue(
             d,
@@ -258,7 +262,7 @@ pub unsafe extern "C" fn memcpy_dtod_async(
     bytes: usize,
     stream: *mut c_void,
 ) -> i32 {
-    with_device(dev, |d| {
+    with_device(dev, "cuMemcpyDtoDAsync", |d| {
         dev_range(d, "cuMemcpyDtoDAsync", src, bytes)?;
         dev_range(d, "cuMemcpyDtoDAsync", dst, bytes)?;
         enqueue(

@@ -71,7 +71,7 @@ pub unsafe extern "C" fn module_load_data(
     len: usize,
     module: *mut *mut c_void,
 ) -> i32 {
-    with_device(dev, |d| {
+    with_device(dev, "cuModuleLoadDataEx", |d| {
         if image.is_null() || len == 0 {
             return Err("libptxrt-emu: empty device image".to_string());
         }
@@ -93,7 +93,7 @@ pub unsafe extern "C" fn link_module(
     n: usize,
     module: *mut *mut c_void,
 ) -> i32 {
-    with_device(dev, |d| {
+    with_device(dev, "cuLinkComplete", |d| {
         if inputs.is_null() || n == 0 {
             return Err("libptxrt-emu: nothing to link".to_string());
         }
@@ -152,7 +152,7 @@ pub unsafe extern "C" fn module_get_function(
     name: *const c_char,
     func: *mut *mut c_void,
 ) -> i32 {
-    with_device(dev, |d| {
+    with_device(dev, "cuModuleGetFunction", |d| {
         let func = out(func, "function")?;
         let p = program(d, module)?;
         let name = name_of(name)?;
@@ -180,7 +180,7 @@ pub unsafe extern "C" fn module_get_global(
     p: *mut u64,
     bytes: *mut usize,
 ) -> i32 {
-    with_device(dev, |d| {
+    with_device(dev, "cuModuleGetGlobal", |d| {
         let (p, bytes) = (out(p, "global pointer")?, out(bytes, "global size")?);
         let prog = program(d, module)?;
         let name = name_of(name)?;
@@ -201,7 +201,7 @@ pub unsafe extern "C" fn module_get_global(
 /// Called by libptxrt only, with the pointers the plugin ABI describes.
 #[export_name = "__ptxrt_plugin_module_unload"]
 pub unsafe extern "C" fn module_unload(dev: i32, module: *mut c_void) -> i32 {
-    with_device(dev, |d| {
+    with_device(dev, "cuModuleUnload", |d| {
         crate::stream::run_all(d)?;
         let Some(p) = d.modules.programs.remove(&(module as usize)) else {
             return Err("cuModuleUnload: CUDA_ERROR_INVALID_HANDLE (emulated)".into());
@@ -233,6 +233,7 @@ fn run(
         dyn_shared: shared,
         params,
     };
+    let started = std::time::Instant::now();
     match simt::launch(
         p,
         &d.mem,
@@ -243,9 +244,28 @@ fn run(
         &print,
         d.workers,
     ) {
-        Ok(warnings) => {
-            for w in warnings {
+        Ok(report) => {
+            for w in report.warnings {
                 eprintln!("ptxrt-emu: warning: {w}");
+            }
+            if d.stats {
+                let threads = grid
+                    .iter()
+                    .chain(&block)
+                    .map(|&n| u64::from(n))
+                    .product::<u64>();
+                eprintln!(
+                    "ptxrt-emu: {} grid=({},{},{}) block=({},{},{}): {threads} threads, {} instructions, {:.3} s",
+                    p.kernels[k].name,
+                    grid[0],
+                    grid[1],
+                    grid[2],
+                    block[0],
+                    block[1],
+                    block[2],
+                    report.instructions,
+                    started.elapsed().as_secs_f64()
+                );
             }
         }
         Err(e) => d.sticky = Some(e),
@@ -266,7 +286,7 @@ pub unsafe extern "C" fn launch(
     args: *mut *mut c_void,
     stream: *mut c_void,
 ) -> i32 {
-    with_device(dev, |d| {
+    with_device(dev, "cuLaunchKernel", |d| {
         if grid.is_null() || block.is_null() {
             return Err("libptxrt-emu: launch with a null geometry".to_string());
         }

@@ -119,7 +119,7 @@ pub fn run_all(d: &mut Device) -> R<()> {
 /// Called by libptxrt only, with the pointers the plugin ABI describes.
 #[export_name = "__ptxrt_plugin_synchronize"]
 pub unsafe extern "C" fn synchronize(dev: i32) -> i32 {
-    with_device(dev, run_all)
+    with_device(dev, "cuCtxSynchronize", run_all)
 }
 
 /// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
@@ -132,7 +132,7 @@ pub unsafe extern "C" fn stream_create(
     _nonblocking: i32,
     stream: *mut *mut c_void,
 ) -> i32 {
-    with_device(dev, |d| {
+    with_device(dev, "cuStreamCreate", |d| {
         let h = d.handle();
         d.queues.streams.insert(h, VecDeque::new());
         *out(stream, "stream")? = h as *mut c_void;
@@ -146,7 +146,7 @@ pub unsafe extern "C" fn stream_create(
 /// Called by libptxrt only, with the pointers the plugin ABI describes.
 #[export_name = "__ptxrt_plugin_stream_destroy"]
 pub unsafe extern "C" fn stream_destroy(dev: i32, stream: *mut c_void) -> i32 {
-    with_device(dev, |d| {
+    with_device(dev, "cuStreamDestroy", |d| {
         run_until(d, stream as usize, u64::MAX)?;
         d.queues.streams.remove(&(stream as usize));
         Ok(())
@@ -159,7 +159,9 @@ pub unsafe extern "C" fn stream_destroy(dev: i32, stream: *mut c_void) -> i32 {
 /// Called by libptxrt only, with the pointers the plugin ABI describes.
 #[export_name = "__ptxrt_plugin_stream_synchronize"]
 pub unsafe extern "C" fn stream_synchronize(dev: i32, stream: *mut c_void) -> i32 {
-    with_device(dev, |d| run_until(d, stream as usize, u64::MAX))
+    with_device(dev, "cuStreamSynchronize", |d| {
+        run_until(d, stream as usize, u64::MAX)
+    })
 }
 
 /// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
@@ -168,7 +170,7 @@ pub unsafe extern "C" fn stream_synchronize(dev: i32, stream: *mut c_void) -> i3
 /// Called by libptxrt only, with the pointers the plugin ABI describes.
 #[export_name = "__ptxrt_plugin_stream_query"]
 pub unsafe extern "C" fn stream_query(dev: i32, stream: *mut c_void, done: *mut i32) -> i32 {
-    with_device(dev, |d| {
+    with_device(dev, "cuStreamQuery", |d| {
         let done = out(done, "done")?;
         run_until(d, stream as usize, u64::MAX)?;
         *done = 1;
@@ -186,7 +188,7 @@ pub unsafe extern "C" fn stream_wait_event(
     stream: *mut c_void,
     event: *mut c_void,
 ) -> i32 {
-    with_device(dev, |d| {
+    with_device(dev, "cuStreamWaitEvent", |d| {
         let Some(e) = d.queues.events.get(&(event as usize)) else {
             return Err("cuStreamWaitEvent: CUDA_ERROR_INVALID_HANDLE (emulated)".into());
         };
@@ -210,7 +212,7 @@ pub unsafe extern "C" fn launch_host_func(
     func: HostFn,
     data: *mut c_void,
 ) -> i32 {
-    with_device(dev, |d| {
+    with_device(dev, "cuLaunchHostFunc", |d| {
         let data = data as usize;
         enqueue(
             d,
@@ -226,7 +228,7 @@ pub unsafe extern "C" fn launch_host_func(
 }
 
 fn create(dev: i32, event: *mut *mut c_void, timed: bool) -> i32 {
-    with_device(dev, |d| {
+    with_device(dev, "cuEventCreate", |d| {
         let h = d.handle();
         d.queues.events.insert(
             h,
@@ -266,7 +268,7 @@ pub unsafe extern "C" fn event_create_timed(dev: i32, event: *mut *mut c_void) -
 /// Called by libptxrt only, with the pointers the plugin ABI describes.
 #[export_name = "__ptxrt_plugin_event_destroy"]
 pub unsafe extern "C" fn event_destroy(dev: i32, event: *mut c_void) -> i32 {
-    with_device(dev, |d| {
+    with_device(dev, "cuEventDestroy", |d| {
         d.queues.events.remove(&(event as usize));
         Ok(())
     })
@@ -278,7 +280,7 @@ pub unsafe extern "C" fn event_destroy(dev: i32, event: *mut c_void) -> i32 {
 /// Called by libptxrt only, with the pointers the plugin ABI describes.
 #[export_name = "__ptxrt_plugin_event_record"]
 pub unsafe extern "C" fn event_record(dev: i32, event: *mut c_void, stream: *mut c_void) -> i32 {
-    with_device(dev, |d| {
+    with_device(dev, "cuEventRecord", |d| {
         let seq = d.queues.seq;
         let s = stream as usize;
         let idle = idle_until(d, s, seq);
@@ -307,7 +309,9 @@ fn finish(d: &mut Device, event: *mut c_void, call: &str) -> R<()> {
 /// Called by libptxrt only, with the pointers the plugin ABI describes.
 #[export_name = "__ptxrt_plugin_event_synchronize"]
 pub unsafe extern "C" fn event_synchronize(dev: i32, event: *mut c_void) -> i32 {
-    with_device(dev, |d| finish(d, event, "cuEventSynchronize"))
+    with_device(dev, "cuEventSynchronize", |d| {
+        finish(d, event, "cuEventSynchronize")
+    })
 }
 
 /// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
@@ -316,7 +320,7 @@ pub unsafe extern "C" fn event_synchronize(dev: i32, event: *mut c_void) -> i32 
 /// Called by libptxrt only, with the pointers the plugin ABI describes.
 #[export_name = "__ptxrt_plugin_event_query"]
 pub unsafe extern "C" fn event_query(dev: i32, event: *mut c_void, done: *mut i32) -> i32 {
-    with_device(dev, |d| {
+    with_device(dev, "cuEventQuery", |d| {
         let done = out(done, "done")?;
         finish(d, event, "cuEventQuery")?;
         *done = 1;
@@ -335,7 +339,7 @@ pub unsafe extern "C" fn event_elapsed(
     end: *mut c_void,
     ms: *mut f32,
 ) -> i32 {
-    with_device(dev, |d| {
+    with_device(dev, "cuEventElapsedTime", |d| {
         let ms = out(ms, "ms")?;
         let at = |e: *mut c_void| match d.queues.events.get(&(e as usize)) {
             Some(Event {

@@ -27,6 +27,7 @@
 use crate::code::{AtomOp, BinOp, CmpOp, MathFn, Ty, UnOp};
 
 /// `v` reduced to the bits of `ty` (zero-extended; `B1`: the low bit).
+#[inline]
 pub fn norm(ty: Ty, v: u64) -> u64 {
     match ty.bits() {
         64 => v,
@@ -36,6 +37,7 @@ pub fn norm(ty: Ty, v: u64) -> u64 {
 
 /// The value of `v` (bits of `ty`) as a signed 64-bit number
 /// (sign-extended for signed types, zero-extended otherwise).
+#[inline]
 pub fn sext(ty: Ty, v: u64) -> i64 {
     let bits = ty.bits();
     if !ty.signed() || bits == 64 {
@@ -62,6 +64,7 @@ fn of_f64(x: f64) -> u64 {
 }
 
 /// `a op b` at `ty`.
+#[inline]
 pub fn bin(op: BinOp, ty: Ty, a: u64, b: u64) -> u64 {
     match ty {
         Ty::F32 => {
@@ -95,6 +98,7 @@ pub fn bin(op: BinOp, ty: Ty, a: u64, b: u64) -> u64 {
     }
 }
 
+#[inline]
 fn int_bin(op: BinOp, ty: Ty, a: u64, b: u64) -> u64 {
     let signed = ty.signed();
     let bits = ty.bits();
@@ -168,6 +172,7 @@ fn int_bin(op: BinOp, ty: Ty, a: u64, b: u64) -> u64 {
 }
 
 /// `a cmp b` at `ty` (pointers compare unsigned).
+#[inline]
 pub fn cmp(op: CmpOp, ty: Ty, a: u64, b: u64) -> bool {
     use std::cmp::Ordering;
     let ord: Option<Ordering> = match ty {
@@ -190,6 +195,7 @@ pub fn cmp(op: CmpOp, ty: Ty, a: u64, b: u64) -> bool {
 }
 
 /// `op a` at `ty`.
+#[inline]
 pub fn un(op: UnOp, ty: Ty, a: u64) -> u64 {
     match (op, ty) {
         (UnOp::Neg, Ty::F32) => a ^ 0x8000_0000,
@@ -201,6 +207,7 @@ pub fn un(op: UnOp, ty: Ty, a: u64) -> u64 {
 
 /// C's conversion of `v` (bits of `from`) to `to`, as NVPTX does it (see
 /// the module doc for float → integer).
+#[inline]
 pub fn cvt(from: Ty, to: Ty, v: u64) -> u64 {
     if to == Ty::B1 {
         return u64::from(match from {

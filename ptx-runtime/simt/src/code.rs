@@ -282,6 +282,31 @@ pub enum Inst {
         a: Reg,
         b: Reg,
     },
+    /// `dst = a op imm` at type `ty` (an immediate right operand).
+    BinImm {
+        op: BinOp,
+        ty: Ty,
+        dst: Reg,
+        a: Reg,
+        imm: u64,
+    },
+    /// `dst = a cmp imm` (a `B1`), comparing at type `ty`.
+    CmpImm {
+        op: CmpOp,
+        ty: Ty,
+        dst: Reg,
+        a: Reg,
+        imm: u64,
+    },
+    /// Go to `to` unless `a cmp b` (at type `ty`) holds: a comparison and
+    /// the conditional jump of an `if` or loop test in one instruction.
+    BrCmpNot {
+        op: CmpOp,
+        ty: Ty,
+        a: Reg,
+        b: Reg,
+        to: u32,
+    },
     /// `dst = op a` at type `ty`.
     Un { op: UnOp, ty: Ty, dst: Reg, a: Reg },
     /// `dst = (to) src`, C's conversion from `from` (see [`crate::arith::cvt`]).

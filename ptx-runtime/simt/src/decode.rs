@@ -77,9 +77,43 @@ impl R<'_> {
             .ok_or_else(|| format!("bad {what} code {c}"))
     }
 
+    fn binop(&mut self) -> Res<BinOp> {
+        use BinOp as B;
+        self.pick(
+            &[
+                B::Add,
+                B::Sub,
+                B::Mul,
+                B::Div,
+                B::Rem,
+                B::And,
+                B::Or,
+                B::Xor,
+                B::Shl,
+                B::Shr,
+                B::Min,
+                B::Max,
+            ],
+            "operator",
+        )
+    }
+
+    fn cmpop(&mut self) -> Res<CmpOp> {
+        self.pick(
+            &[
+                CmpOp::Eq,
+                CmpOp::Ne,
+                CmpOp::Lt,
+                CmpOp::Le,
+                CmpOp::Gt,
+                CmpOp::Ge,
+            ],
+            "comparison",
+        )
+    }
+
     fn inst(&mut self) -> Res<Inst> {
         let op = self.byte()?;
-        use BinOp as B;
         Ok(match op {
             0 => Inst::Const {
                 dst: self.u32()?,
@@ -90,44 +124,39 @@ impl R<'_> {
                 src: self.u32()?,
             },
             2 => Inst::Bin {
-                op: self.pick(
-                    &[
-                        B::Add,
-                        B::Sub,
-                        B::Mul,
-                        B::Div,
-                        B::Rem,
-                        B::And,
-                        B::Or,
-                        B::Xor,
-                        B::Shl,
-                        B::Shr,
-                        B::Min,
-                        B::Max,
-                    ],
-                    "operator",
-                )?,
+                op: self.binop()?,
                 ty: self.ty()?,
                 dst: self.u32()?,
                 a: self.u32()?,
                 b: self.u32()?,
             },
             3 => Inst::Cmp {
-                op: self.pick(
-                    &[
-                        CmpOp::Eq,
-                        CmpOp::Ne,
-                        CmpOp::Lt,
-                        CmpOp::Le,
-                        CmpOp::Gt,
-                        CmpOp::Ge,
-                    ],
-                    "comparison",
-                )?,
+                op: self.cmpop()?,
                 ty: self.ty()?,
                 dst: self.u32()?,
                 a: self.u32()?,
                 b: self.u32()?,
+            },
+            31 => Inst::BinImm {
+                op: self.binop()?,
+                ty: self.ty()?,
+                dst: self.u32()?,
+                a: self.u32()?,
+                imm: self.u()?,
+            },
+            32 => Inst::CmpImm {
+                op: self.cmpop()?,
+                ty: self.ty()?,
+                dst: self.u32()?,
+                a: self.u32()?,
+                imm: self.u()?,
+            },
+            33 => Inst::BrCmpNot {
+                op: self.cmpop()?,
+                ty: self.ty()?,
+                a: self.u32()?,
+                b: self.u32()?,
+                to: self.u32()?,
             },
             4 => Inst::Un {
                 op: self.pick(&[UnOp::Neg, UnOp::Not], "unary operator")?,

@@ -24,10 +24,10 @@ use crate::module::{Function, Linkage, Module, ParamKind, Slot};
 /// The first bytes of every encoded module.
 pub const MAGIC: &[u8; 8] = b"ACCSIMT\0";
 /// Version of this format; a decoder refuses any other.
-pub const VERSION: u64 = 1;
+pub const VERSION: u64 = 2;
 
 /// The instruction names in opcode order (the text form uses them too).
-pub const OPCODES: [&str; 31] = [
+pub const OPCODES: [&str; 35] = [
     "const",
     "mov",
     "bin",
@@ -59,9 +59,13 @@ pub const OPCODES: [&str; 31] = [
     "atom.st",
     "fence",
     "math",
+    "bin.imm",
+    "cmp.imm",
+    "brcmpnot",
+    "printf",
 ];
-/// The opcode of `Inst::Print` (after [`OPCODES`]).
-pub(crate) const PRINT_OPCODE: u8 = 31;
+/// The opcode of `Inst::Print`.
+pub(crate) const PRINT_OPCODE: u8 = 34;
 
 struct W(Vec<u8>);
 
@@ -92,14 +96,14 @@ impl W {
     }
 }
 
-fn binop_code(op: BinOp) -> u64 {
+pub(crate) fn binop_code(op: BinOp) -> u64 {
     use BinOp::*;
     [Add, Sub, Mul, Div, Rem, And, Or, Xor, Shl, Shr, Min, Max]
         .iter()
         .position(|&o| o == op)
         .unwrap_or(0) as u64
 }
-fn cmpop_code(op: CmpOp) -> u64 {
+pub(crate) fn cmpop_code(op: CmpOp) -> u64 {
     use CmpOp::*;
     [Eq, Ne, Lt, Le, Gt, Ge]
         .iter()
@@ -150,6 +154,42 @@ fn inst(w: &mut W, i: &Inst) {
             w.u(dst.into());
             w.u(a.into());
             w.u(b.into());
+        }
+        Inst::BinImm {
+            op,
+            ty,
+            dst,
+            a,
+            imm,
+        } => {
+            w.0.push(31);
+            w.u(binop_code(op));
+            w.ty(ty);
+            w.u(dst.into());
+            w.u(a.into());
+            w.u(imm);
+        }
+        Inst::CmpImm {
+            op,
+            ty,
+            dst,
+            a,
+            imm,
+        } => {
+            w.0.push(32);
+            w.u(cmpop_code(op));
+            w.ty(ty);
+            w.u(dst.into());
+            w.u(a.into());
+            w.u(imm);
+        }
+        Inst::BrCmpNot { op, ty, a, b, to } => {
+            w.0.push(33);
+            w.u(cmpop_code(op));
+            w.ty(ty);
+            w.u(a.into());
+            w.u(b.into());
+            w.u(to.into());
         }
         Inst::Un { op, ty, dst, a } => {
             w.0.push(4);

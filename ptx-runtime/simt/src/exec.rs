@@ -85,6 +85,8 @@ pub(crate) struct Thread {
     /// Block barriers and row barriers passed.
     pub bep: u32,
     pub rep: u32,
+    /// Instructions run (for `PTXRT_EMU_STATS`).
+    pub steps: u64,
 }
 
 impl Thread {
@@ -102,6 +104,7 @@ impl Thread {
             frames: vec![],
             bep: 0,
             rep: 0,
+            steps: 0,
         }
     }
 
@@ -130,6 +133,7 @@ impl Thread {
         self.frames.clear();
         self.bep = 0;
         self.rep = 0;
+        self.steps = 0;
         for (slot, bytes) in f.params.iter().zip(params) {
             match *slot {
                 Slot::Reg(r, ty) => {
@@ -266,6 +270,7 @@ impl Ctx<'_, '_> {
                 ));
             };
             t.pc += 1;
+            t.steps += 1;
             let rb = t.rbase;
             macro_rules! r {
                 ($x:expr) => {
@@ -278,6 +283,25 @@ impl Ctx<'_, '_> {
                 Inst::Bin { op, ty, dst, a, b } => r!(dst) = arith::bin(op, ty, r!(a), r!(b)),
                 Inst::Cmp { op, ty, dst, a, b } => {
                     r!(dst) = u64::from(arith::cmp(op, ty, r!(a), r!(b)))
+                }
+                Inst::BinImm {
+                    op,
+                    ty,
+                    dst,
+                    a,
+                    imm,
+                } => r!(dst) = arith::bin(op, ty, r!(a), imm),
+                Inst::CmpImm {
+                    op,
+                    ty,
+                    dst,
+                    a,
+                    imm,
+                } => r!(dst) = u64::from(arith::cmp(op, ty, r!(a), imm)),
+                Inst::BrCmpNot { op, ty, a, b, to } => {
+                    if !arith::cmp(op, ty, r!(a), r!(b)) {
+                        t.pc = to;
+                    }
                 }
                 Inst::Un { op, ty, dst, a } => r!(dst) = arith::un(op, ty, r!(a)),
                 Inst::Cvt { from, to, dst, src } => r!(dst) = arith::cvt(from, to, r!(src)),

@@ -64,9 +64,14 @@ pub struct Launch<'a> {
     pub params: &'a [Vec<u8>],
 }
 
-/// What a launch that ran to its end reports: the races it found (warn
-/// mode), one line each.
-pub type Warnings = Vec<String>;
+/// What a launch that ran to its end reports.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Report {
+    /// The races it found (warn mode), one line each.
+    pub warnings: Vec<String>,
+    /// Instructions its threads ran.
+    pub instructions: u64,
+}
 
 /// The kernel's name, construct and line, as messages start.
 fn kernel_text(p: &Program, k: usize) -> String {
@@ -316,7 +321,7 @@ pub fn launch(
     l: &Launch,
     out: &(dyn Fn(&[u8]) + Sync),
     workers: usize,
-) -> Result<Warnings, String> {
+) -> Result<Report, String> {
     let threads = check_geometry(p, l, lim)?;
     let k = &p.kernels[l.kernel];
     let f = &p.funcs[k.func as usize];
@@ -351,6 +356,7 @@ pub fn launch(
         }
         let mut ts = new_threads();
         let mut shared = vec![0xABAB_ABAB_ABAB_ABABu64; shared_words];
+        let mut instructions = 0u64;
         for b in 0..nblocks {
             start(&mut ts);
             shared.fill(0xABAB_ABAB_ABAB_ABAB);
@@ -371,15 +377,20 @@ pub fn launch(
                 out,
             };
             run_block(&mut ctx, &mut ts).map_err(|fault| fault_text(p, mem, l, blk, &fault))?;
+            instructions += ts.iter().map(|t| t.steps).sum::<u64>();
         }
-        return Ok(checker
-            .found
-            .iter()
-            .map(|r| race_text(p, mem, l.kernel, l.params, r, l.grid, l.block))
-            .collect());
+        return Ok(Report {
+            warnings: checker
+                .found
+                .iter()
+                .map(|r| race_text(p, mem, l.kernel, l.params, r, l.grid, l.block))
+                .collect(),
+            instructions,
+        });
     }
     // Blocks spread over `workers` host threads, each taking the next.
     let next = AtomicU64::new(0);
+    let steps = AtomicU64::new(0);
     let failed = AtomicBool::new(false);
     let first: Mutex<Option<(u64, String)>> = Mutex::new(None);
     std::thread::scope(|s| {
@@ -405,7 +416,10 @@ pub fn launch(
                         race: None,
                         out,
                     };
-                    if let Err(fault) = run_block(&mut ctx, &mut ts) {
+                    let r = run_block(&mut ctx, &mut ts);
+                    let n = ts.iter().map(|t| t.steps).sum::<u64>();
+                    steps.fetch_add(n, Ordering::Relaxed);
+                    if let Err(fault) = r {
                         failed.store(true, Ordering::Relaxed);
                         let msg = fault_text(p, mem, l, b as u32, &fault);
                         let mut g = first.lock().unwrap_or_else(|e| e.into_inner());
@@ -420,6 +434,9 @@ pub fn launch(
     });
     match first.into_inner().unwrap_or_else(|e| e.into_inner()) {
         Some((_, msg)) => Err(msg),
-        None => Ok(vec![]),
+        None => Ok(Report {
+            warnings: vec![],
+            instructions: steps.into_inner(),
+        }),
     }
 }

@@ -38,7 +38,7 @@ pub mod text;
 pub use code::{AtomOp, BinOp, CmpOp, Inst, MathFn, Reg, Sreg, Table, Ty, UnOp};
 pub use decode::decode;
 pub use encode::encode;
-pub use launch::{check_launch, launch, Launch, Limits, RaceMode};
+pub use launch::{check_launch, launch, Launch, Limits, RaceMode, Report};
 pub use mem::Memory;
 pub use module::{Function, Global, Kernel, KernelParam, Linkage, Module, ParamKind, Site, Slot};
 pub use program::{link, Program};

@@ -281,7 +281,10 @@ impl Module {
                 reg(dst).and(reg(a)).and(reg(b))
             }
             Inst::Math { dst, a, b, .. } => reg(dst).and(reg(a)).and(reg(b)),
-            Inst::Un { dst, a, .. } => reg(dst).and(reg(a)),
+            Inst::Un { dst, a, .. } | Inst::BinImm { dst, a, .. } | Inst::CmpImm { dst, a, .. } => {
+                reg(dst).and(reg(a))
+            }
+            Inst::BrCmpNot { a, b, to: t, .. } => reg(a).and(reg(b)).and(to(t)),
             Inst::Cvt { dst, src, .. } => reg(dst).and(reg(src)),
             Inst::PtrAdd {
                 dst, base, index, ..

@@ -117,8 +117,9 @@ struct Order {
 pub struct RaceState {
     stamp: u32,
     shared_stamp: u32,
-    /// Shadows of global allocations, by allocation id.
-    globals: HashMap<u32, Vec<Granule>>,
+    /// Shadows of global allocations, indexed by allocation id (empty
+    /// until the allocation is first accessed by a checked launch).
+    globals: Vec<Vec<Granule>>,
     shared: Vec<Granule>,
     order: Order,
 }
@@ -148,7 +149,7 @@ impl RaceState {
         RaceState {
             stamp: 0,
             shared_stamp: 0,
-            globals: HashMap::new(),
+            globals: Vec::new(),
             shared: vec![],
             order: Order::default(),
         }
@@ -159,7 +160,7 @@ impl RaceState {
         self.stamp = self.stamp.wrapping_add(1).max(1);
         if self.stamp == 1 {
             // Wrapped (or first): forget everything.
-            for v in self.globals.values_mut() {
+            for v in &mut self.globals {
                 v.fill(Granule::default());
             }
         }
@@ -183,7 +184,9 @@ impl RaceState {
 
     /// Allocation `id` was freed: drop its shadow.
     pub fn forget(&mut self, id: u32) {
-        self.globals.remove(&id);
+        if let Some(v) = self.globals.get_mut(id as usize) {
+            *v = Vec::new();
+        }
     }
 
     /// A fence by a thread of the current block.
@@ -222,10 +225,14 @@ impl RaceState {
         write: bool,
         atomic: bool,
     ) -> Option<Race> {
-        let shadow = self
-            .globals
-            .entry(id)
-            .or_insert_with(|| vec![Granule::default(); size.div_ceil(4) as usize]);
+        let i = id as usize;
+        if self.globals.len() <= i {
+            self.globals.resize_with(i + 1, Vec::new);
+        }
+        let shadow = &mut self.globals[i];
+        if shadow.is_empty() {
+            *shadow = vec![Granule::default(); size.div_ceil(4) as usize];
+        }
         let a = Access {
             base_addr,
             offset,

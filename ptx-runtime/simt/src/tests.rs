@@ -229,7 +229,8 @@ impl Dev {
             &l,
             &sink,
             3,
-        );
+        )
+        .map(|r| r.warnings);
         (r, String::from_utf8(out.into_inner().unwrap()).unwrap())
     }
 }

@@ -94,6 +94,23 @@ pub fn inst_text(f: &Function, i: &Inst) -> String {
         Inst::Cmp { op, ty, dst, a, b } => {
             format!("set{}.{} r{dst}, r{a}, r{b}", cmpop(op), ty.name())
         }
+        Inst::BinImm {
+            op,
+            ty,
+            dst,
+            a,
+            imm,
+        } => format!("{}.{} r{dst}, r{a}, {imm:#x}", binop(op), ty.name()),
+        Inst::CmpImm {
+            op,
+            ty,
+            dst,
+            a,
+            imm,
+        } => format!("set{}.{} r{dst}, r{a}, {imm:#x}", cmpop(op), ty.name()),
+        Inst::BrCmpNot { op, ty, a, b, to } => {
+            format!("brnot.{}.{} r{a}, r{b}, {to}", cmpop(op), ty.name())
+        }
         Inst::Un { op, ty, dst, a } => format!(
             "{}.{} r{dst}, r{a}",
             if op == UnOp::Neg { "neg" } else { "not" },

@@ -17,7 +17,7 @@ use crate::ir::{
 };
 use ptxrt_simt::{self as simt, Inst, Reg, Ty};
 
-fn binop(op: BinOp) -> simt::BinOp {
+pub(super) fn binop(op: BinOp) -> simt::BinOp {
     match op {
         BinOp::Add => simt::BinOp::Add,
         BinOp::Sub => simt::BinOp::Sub,
@@ -34,7 +34,7 @@ fn binop(op: BinOp) -> simt::BinOp {
     }
 }
 
-fn cmpop(op: CmpOp) -> simt::CmpOp {
+pub(super) fn cmpop(op: CmpOp) -> simt::CmpOp {
     match op {
         CmpOp::Eq => simt::CmpOp::Eq,
         CmpOp::Ne => simt::CmpOp::Ne,
@@ -65,7 +65,7 @@ fn mathfn(f: MathFunc) -> simt::MathFn {
 }
 
 /// The register bits of literal `v` of type `t`.
-fn literal_bits(v: &Literal, t: &Type) -> Result<u64, Error> {
+pub(super) fn literal_bits(v: &Literal, t: &Type) -> Result<u64, Error> {
     Ok(match (v, t) {
         (Literal::Int(i), Type::Int(_) | Type::Ptr(_)) => simt::arith::norm(ty(t)?, *i as u64),
         (Literal::Float(x), Type::Float(FloatKind::F32)) => u64::from((*x as f32).to_bits()),
@@ -83,6 +83,11 @@ impl W<'_> {
             return internal("expression out of range");
         };
         let t = self.f.ty(e).clone();
+        if !matches!(x, Expr::Literal(_)) {
+            if let Some(bits) = self.constant(e) {
+                return Ok(self.konst(bits));
+            }
+        }
         Ok(match x {
             Expr::Literal(v) => {
                 let bits = literal_bits(v, &t)?;
@@ -132,6 +137,22 @@ impl W<'_> {
                     return internal("ptradd of a non-pointer");
                 };
                 let scale = pointee.size();
+                if let Some(i) = self.constant(*index) {
+                    let b = self.expr(*base)?;
+                    let off = i.wrapping_mul(scale);
+                    if off == 0 {
+                        return Ok(b);
+                    }
+                    let d = self.temp();
+                    self.emit(Inst::BinImm {
+                        op: simt::BinOp::Add,
+                        ty: Ty::U64,
+                        dst: d,
+                        a: b,
+                        imm: off,
+                    });
+                    return Ok(d);
+                }
                 let (b, i) = (self.expr(*base)?, self.expr(*index)?);
                 let d = self.temp();
                 self.emit(Inst::PtrAdd {
@@ -143,6 +164,38 @@ impl W<'_> {
                 d
             }
             Expr::Binary { op, lhs, rhs } => {
+                let commutes = matches!(
+                    op,
+                    BinOp::Add
+                        | BinOp::Mul
+                        | BinOp::And
+                        | BinOp::Or
+                        | BinOp::Xor
+                        | BinOp::Min
+                        | BinOp::Max
+                );
+                let (lhs, rhs) = match self.constant(*lhs) {
+                    Some(_) if commutes && !t.is_float() => (rhs, lhs),
+                    _ => (lhs, rhs),
+                };
+                if let Some(imm) = self.constant(*rhs) {
+                    if !t.is_float() && imm == 0 && matches!(op, BinOp::Mul | BinOp::And) {
+                        return Ok(self.konst(0));
+                    }
+                    let a = self.expr(*lhs)?;
+                    if !t.is_float() && super::fold::identity(*op, imm) {
+                        return Ok(a);
+                    }
+                    let d = self.temp();
+                    self.emit(Inst::BinImm {
+                        op: binop(*op),
+                        ty: ty(&t)?,
+                        dst: d,
+                        a,
+                        imm,
+                    });
+                    return Ok(d);
+                }
                 let (a, b) = (self.expr(*lhs)?, self.expr(*rhs)?);
                 let d = self.temp();
                 self.emit(Inst::Bin {
@@ -156,6 +209,18 @@ impl W<'_> {
             }
             Expr::Cmp { op, lhs, rhs } => {
                 let ct = ty(self.f.ty(*lhs))?;
+                if let Some(imm) = self.constant(*rhs) {
+                    let a = self.expr(*lhs)?;
+                    let d = self.temp();
+                    self.emit(Inst::CmpImm {
+                        op: cmpop(*op),
+                        ty: ct,
+                        dst: d,
+                        a,
+                        imm,
+                    });
+                    return Ok(d);
+                }
                 let (a, b) = (self.expr(*lhs)?, self.expr(*rhs)?);
                 let d = self.temp();
                 self.emit(Inst::Cmp {
@@ -219,6 +284,9 @@ impl W<'_> {
                 d
             }
             Expr::Logical { and, lhs, rhs } => {
+                if let Some(side) = self.logical_operand(*and, *lhs, *rhs) {
+                    return self.expr(side);
+                }
                 let d = self.temp();
                 let l = self.expr(*lhs)?;
                 self.emit(Inst::Mov { dst: d, src: l });
@@ -315,6 +383,27 @@ impl W<'_> {
                 d
             }
         })
+    }
+
+    /// A jump to be patched that is taken when `cond` is false: a fused
+    /// compare-and-branch when `cond` is a comparison; its index.
+    pub fn branch_unless(&mut self, cond: ExprId) -> Result<usize, Error> {
+        if self.constant(cond).is_none() {
+            if let Some(Expr::Cmp { op, lhs, rhs }) = self.f.exprs.get(cond.0 as usize) {
+                let (op, lhs, rhs) = (*op, *lhs, *rhs);
+                let ct = ty(self.f.ty(lhs))?;
+                let (a, b) = (self.expr(lhs)?, self.expr(rhs)?);
+                return Ok(self.emit(Inst::BrCmpNot {
+                    op: cmpop(op),
+                    ty: ct,
+                    a,
+                    b,
+                    to: 0,
+                }));
+            }
+        }
+        let c = self.expr(cond)?;
+        Ok(self.emit(Inst::BranchIfNot { cond: c, to: 0 }))
     }
 
     /// `old = atomic op(*ptr, value)`.

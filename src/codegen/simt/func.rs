@@ -82,6 +82,8 @@ pub(super) struct W<'a> {
     /// The code length right after the last join of two paths that both
     /// write one register (a `Select` or `Logical` value).
     pub joined: Option<usize>,
+    /// Locals that hold one constant all along, with its expression.
+    pub consts: HashMap<u32, crate::ir::ExprId>,
 }
 
 impl<'a> W<'a> {
@@ -107,6 +109,7 @@ impl<'a> W<'a> {
             sites: HashMap::new(),
             temps: super::render::temps(f),
             joined: None,
+            consts: HashMap::new(),
         };
         w.layout()?;
         Ok(w)
@@ -203,7 +206,8 @@ impl<'a> W<'a> {
         match &mut self.out.code[at] {
             Inst::Jump { to: t }
             | Inst::BranchIf { to: t, .. }
-            | Inst::BranchIfNot { to: t, .. } => *t = to,
+            | Inst::BranchIfNot { to: t, .. }
+            | Inst::BrCmpNot { to: t, .. } => *t = to,
             _ => {}
         }
     }
@@ -288,6 +292,8 @@ impl<'a> W<'a> {
         let dst = match last {
             Inst::Const { dst, .. }
             | Inst::Bin { dst, .. }
+            | Inst::BinImm { dst, .. }
+            | Inst::CmpImm { dst, .. }
             | Inst::Cmp { dst, .. }
             | Inst::Un { dst, .. }
             | Inst::Cvt { dst, .. }
@@ -321,6 +327,8 @@ impl<'a> W<'a> {
         // Temporaries live for one statement.
         self.next = self.temp_base;
         match s {
+            // A constant local is read as its constant: nothing to store.
+            Stmt::Assign { local, .. } if self.consts.contains_key(&local.0) => {}
             Stmt::Assign { local, value } => {
                 let v = self.expr(*value)?;
                 self.assign(local.0, v)?;
@@ -342,21 +350,25 @@ impl<'a> W<'a> {
                 cond,
                 then,
                 otherwise,
-            } => {
-                let c = self.expr(*cond)?;
-                let to_else = self.emit(Inst::BranchIfNot { cond: c, to: 0 });
-                self.block(then)?;
-                let to_end = self.emit(Inst::Jump { to: 0 });
-                let else_at = self.pc();
-                self.patch(to_else, else_at);
-                self.block(otherwise)?;
-                let end = self.pc();
-                self.patch(to_end, end);
-            }
+            } => match self.constant(*cond) {
+                // A constant condition: only the branch taken.
+                Some(c) => self.block(if c != 0 { then } else { otherwise })?,
+                None => {
+                    let to_else = self.branch_unless(*cond)?;
+                    self.block(then)?;
+                    let to_end = (!otherwise.is_empty()).then(|| self.emit(Inst::Jump { to: 0 }));
+                    let else_at = self.pc();
+                    self.patch(to_else, else_at);
+                    self.block(otherwise)?;
+                    let end = self.pc();
+                    if let Some(j) = to_end {
+                        self.patch(j, end);
+                    }
+                }
+            },
             Stmt::While { cond, body, step } => {
                 let top = self.pc();
-                let c = self.expr(*cond)?;
-                let exit = self.emit(Inst::BranchIfNot { cond: c, to: 0 });
+                let exit = self.branch_unless(*cond)?;
                 self.breaks.push(vec![exit]);
                 self.continues.push(vec![]);
                 self.block(body)?;
@@ -628,6 +640,21 @@ impl<'a> W<'a> {
         Ok(())
     }
 
+    /// The locals that hold one constant (see [`super::fold`]).
+    fn constant_locals(&mut self, params: &[u32]) -> HashMap<u32, crate::ir::ExprId> {
+        let candidates = super::fold::const_locals(self.f, params);
+        // Keep those whose value is constant, given the others kept.
+        let mut kept = candidates.clone();
+        loop {
+            self.consts = kept.clone();
+            let before = kept.len();
+            kept.retain(|_, v| self.constant(*v).is_some());
+            if kept.len() == before {
+                return kept;
+            }
+        }
+    }
+
     /// Writes the body, then what runs when control falls off its end.
     fn body(&mut self, ret: &Type) -> Result<(), Error> {
         self.block(&self.f.body)?;
@@ -657,6 +684,8 @@ pub(super) fn function(m: &Module, f: &DeviceFunction) -> Result<simt::Function,
         Linkage::Import => simt::Linkage::Import,
     };
     let mut w = W::new(m, &f.body, &f.name, linkage)?;
+    let params: Vec<u32> = f.params.iter().map(|p| p.0).collect();
+    w.consts = w.constant_locals(&params);
     w.line = f.loc.line;
     w.prefix = format!("in {}: ", f.name);
     for p in &f.params {
@@ -689,6 +718,8 @@ pub(super) fn function(m: &Module, f: &DeviceFunction) -> Result<simt::Function,
 /// The bytecode of kernel `k`.
 pub(super) fn kernel(m: &Module, k: &Kernel) -> Result<simt::Function, Error> {
     let mut w = W::new(m, &k.body, &k.name, simt::Linkage::Internal)?;
+    let params: Vec<u32> = k.params.iter().map(|p| p.local.0).collect();
+    w.consts = w.constant_locals(&params);
     w.kernel = true;
     for p in &k.params {
         let s = w.param_slot(p.local.0)?;

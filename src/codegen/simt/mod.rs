@@ -15,12 +15,14 @@
 //! scalars) in the call's local frame; expression temporaries take
 //! registers after the locals', reused from one statement to the next;
 //! structured control flow becomes jumps (`func.rs`), expression trees
-//! become register code (`expr.rs`); each memory or synchronising
+//! become register code (`expr.rs`), with constants folded (`fold.rs`);
+//! each memory or synchronising
 //! instruction gets a site whose text renders the access in C terms
 //! (`render.rs`) for the emulator's error and race messages.
 //! May call: `ir`, `ptxrt_simt` (its data types and encoder only).
 
 mod expr;
+mod fold;
 mod func;
 mod render;
 
