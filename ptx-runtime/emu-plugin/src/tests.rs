@@ -234,7 +234,10 @@ fn a_faulting_kernel_leaves_the_device_in_error() {
     let mut p = 0u64;
     // SAFETY: out-pointer to a local.
     assert_ne!(unsafe { mem_alloc(0, 8, &mut p) }, 0);
-    assert_eq!(err().strip_prefix("cuMemAlloc: "), e.strip_prefix("cuStreamSynchronize: "));
+    assert_eq!(
+        err().strip_prefix("cuMemAlloc: "),
+        e.strip_prefix("cuStreamSynchronize: ")
+    );
 }
 
 #[test]
