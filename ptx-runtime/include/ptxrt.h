@@ -25,33 +25,48 @@ typedef __UINT64_TYPE__ __ptxrt_u64;
  * 3: the whole data environment (OpenACC 3.3 2.6-2.8, 2.13): more map kinds
  *    and modifier flags in struct __ptxrt_map, enter/exit data, update,
  *    host_data, declare (struct __ptxrt_declare, device address cells in
- *    struct __ptxrt_image), region cleanup for early exits. */
-#define PTXRT_ABI_VERSION 4
+ *    struct __ptxrt_image), region cleanup for early exits.
+ * 4: async queues (struct __ptxrt_async, __ptxrt_wait).
+ * 5: an image's device code is a list of (kind, arch, bytes) entries
+ *    (struct __ptxrt_code): PTX, cubins, the emulator's SIMT bytecode. */
+#define PTXRT_ABI_VERSION 5
 
-/* One device image: the PTX (and, when ptxas was available at compile time,
- * a cubin) of one translation unit. Defined by the object accc produces and
- * passed to __ptxrt_register_image from a constructor.
+/* Kinds of device code (the plugin ABI's CODE_* numbers). */
+#define PTXRT_CODE_PTX 0   /* PTX text, NUL-terminated (len without the NUL) */
+#define PTXRT_CODE_CUBIN 1 /* an ELF cubin for `arch` (relocatable when the image is) */
+#define PTXRT_CODE_SIMT 2  /* accc's SIMT bytecode, run by the emulated device
+                              libptxrt-emu.so (accc -gpu=emu) */
+
+/* One piece of device code of an image. */
+struct __ptxrt_code {
+  __ptxrt_u32 kind;            /* PTXRT_CODE_* */
+  const char *arch;            /* the GPU architecture of a cubin ("sm_90"), else NULL */
+  const unsigned char *bytes;
+  __ptxrt_size_t len;
+};
+
+/* One device image: the device code of one translation unit (PTX; a cubin
+ * when ptxas was available at compile time; SIMT bytecode with -gpu=emu),
+ * defined by the object accc produces and passed to __ptxrt_register_image
+ * from a constructor. A device loads the code it takes (its plugin says
+ * which kinds): a GPU the cubin for its arch, else the PTX, which the
+ * driver JIT-compiles; the emulated device the SIMT bytecode.
  *
  * A relocatable image (relocatable != 0) calls device functions defined in
  * other images (`.extern .func`) or defines some for them (`.visible .func`),
  * and its cubin was made with `ptxas -c`. It cannot be loaded alone: on a
  * device, all the registered relocatable images are linked into one module
  * the first time a kernel of any of them is launched (from their cubins when
- * all have one for the device's arch, else from their PTX). A kernel name is
- * then looked up in that module, so kernel and function names must be unique
- * across the relocatable images of a program. Other images load alone.
- *
- * `relocatable` sits in the padding after abi_version, so the size and every
- * other offset are those of ABI version 1 (8-byte pointers: 72 bytes). */
+ * all have one for the device's arch, else from their PTX; on the emulated
+ * device from their SIMT bytecode). A kernel name is then looked up in that
+ * module, so kernel and function names must be unique across the
+ * relocatable images of a program. Other images load alone. */
 struct __ptxrt_image {
   __ptxrt_u32 abi_version;        /* PTXRT_ABI_VERSION */
   __ptxrt_u32 relocatable;        /* 1: link with the other relocatable images; 0: load alone */
   const char *source;          /* the .c file it was compiled from, for messages */
-  const char *ptx;             /* NUL-terminated PTX text */
-  __ptxrt_size_t ptx_len;              /* strlen(ptx) */
-  const unsigned char *cubin;  /* ELF cubin for cubin_arch, or NULL */
-  __ptxrt_size_t cubin_len;
-  const char *cubin_arch;      /* e.g. "sm_90", or NULL */
+  const struct __ptxrt_code *code;   /* its device code */
+  __ptxrt_size_t ncode;
   const char *plugin_dir;      /* accc's lib directory at compile time (where
                                   libptxrt-cuda.so was installed), or NULL */
   void *runtime_state;         /* owned by libptxrt; zero-initialised */

@@ -32,6 +32,8 @@ OpenACC switches of other compilers (accepted):
   -acc=host, -acc=multicore, -ta=host    compile for the host only: compute constructs run
                                  on the host (multicore: on one host thread for now)
   -gpu=ccXY[,…], -ta=tesla:ccXY[,…]     GPU architecture sm_XY (as --gpu-arch)
+  -gpu=emu                       also embed SIMT bytecode for the emulated device (run with
+                                 PTXRT_PLUGIN=.../libptxrt-emu.so ACC_DEVICE_TYPE=nvidia)
   -Minfo, -Minfo=accel           remarks: data movement, loop schedules (as --remarks)
   -fast                          -O3
   -foffload=…                    ignored
@@ -51,8 +53,9 @@ launch and transfer), PTXRT_TIME=1 (a profile per construct at exit), PTXRT_DEBU
 )]
 pub struct Own {
     /// Stop after producing this form and write it to -o (or stdout): the
-    /// loop IR, LLVM IR for NVPTX, PTX, or the rewritten host C.
-    #[arg(long, value_parser = ["ir", "llvm", "ptx", "host-c"])]
+    /// loop IR, LLVM IR for NVPTX, PTX, the emulated device's SIMT
+    /// bytecode (text form), or the rewritten host C.
+    #[arg(long, value_parser = ["ir", "llvm", "ptx", "simt", "host-c"])]
     pub emit: Option<String>,
     /// GPU architecture of the embedded cubin and the PTX target.
     #[arg(long = "gpu-arch", default_value = DEFAULT_ARCH)]
@@ -138,6 +141,8 @@ pub struct Args {
     pub opt_level: u8,
     pub deps: Deps,
     pub target: Target,
+    /// `-gpu=emu`: embed SIMT bytecode for the emulated device too.
+    pub emu: bool,
     pub colour: Colour,
     /// `-w`: no warnings.
     pub no_warnings: bool,
@@ -306,6 +311,9 @@ pub fn parse(argv: &[String]) -> Result<Args, String> {
             if let Some(s) = cc_arch(g) {
                 arch = Some(s);
             }
+            if g.split(',').any(|o| o == "emu") {
+                a.emu = true;
+            }
         } else if arg == "-fdiagnostics-color" || arg == "-fdiagnostics-color=always" {
             a.colour = Colour::Always;
             a.cc_flags.push(arg.clone());
@@ -410,6 +418,14 @@ mod tests {
             "x.c",
         ]);
         assert_eq!(a.own.gpu_arch, "sm_80");
+        assert!(!a.emu);
+        let e = p(&["-gpu=emu", "x.c"]);
+        assert!(e.emu);
+        assert_eq!(e.own.gpu_arch, DEFAULT_ARCH);
+        let e = p(&["-gpu=cc80,emu", "--emit=simt", "x.c"]);
+        assert!(e.emu);
+        assert_eq!(e.own.gpu_arch, "sm_80");
+        assert_eq!(e.own.emit.as_deref(), Some("simt"));
         assert!(a.own.remarks);
         assert_eq!(a.opt_level, 3);
         assert_eq!(a.target, Target::Gpu);

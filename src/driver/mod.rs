@@ -8,7 +8,7 @@
 mod args;
 mod tools;
 
-use crate::codegen::{embed, host, nvptx};
+use crate::codegen::{embed, host, nvptx, simt};
 use crate::diag::Diagnostics;
 use crate::frontend;
 use anyhow::{anyhow, bail, Context, Result};
@@ -281,6 +281,10 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
         );
     }
     let emit = args.own.emit.as_deref();
+    if emit == Some("simt") {
+        let text = simt::write_text(&t.module).map_err(|e| anyhow!("{file}: {e}"))?;
+        return write_out(args.output.as_deref(), text.as_bytes());
+    }
     if emit == Some("ir") {
         return write_out(
             args.output.as_deref(),
@@ -320,6 +324,11 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
     if emit == Some("ptx") {
         return write_out(args.output.as_deref(), ptx.as_bytes());
     }
+    let simt_bytes = if has_kernels && args.emu {
+        Some(simt::write_bytes(&t.module).map_err(|e| anyhow!("{file}: {e}"))?)
+    } else {
+        None
+    };
     let mut host_c = host::write(&t.text, &t.plan, &t.module);
     if has_kernels {
         let cells: Vec<(String, String)> = t
@@ -332,10 +341,28 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
             .lib_dir
             .as_ref()
             .map(|d| d.to_string_lossy().to_string());
+        let mut code = vec![embed::Code {
+            kind: embed::CODE_PTX,
+            arch: None,
+            bytes: ptx.as_bytes(),
+        }];
+        if let Some(c) = cubin.as_deref() {
+            code.push(embed::Code {
+                kind: embed::CODE_CUBIN,
+                arch: Some(opts.arch.as_str()),
+                bytes: c,
+            });
+        }
+        if let Some(b) = simt_bytes.as_deref() {
+            code.push(embed::Code {
+                kind: embed::CODE_SIMT,
+                arch: None,
+                bytes: b,
+            });
+        }
         host_c.push_str(&embed::write_c(&embed::Image {
             source: &file,
-            ptx: &ptx,
-            cubin: cubin.as_deref().map(|c| (c, opts.arch.as_str())),
+            code: &code,
             plugin_dir: dir.as_deref(),
             relocatable,
             cells: &cells,

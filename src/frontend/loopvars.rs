@@ -45,9 +45,12 @@ impl Walker<'_> {
             }
         }
         index(c, &mut inner);
+        // A variable an atomic construct updates is shared on purpose.
+        let atomics = self.atomic_targets(body);
         let mut out = vec![];
         for name in assigned(body) {
             if own_var.as_deref() == Some(name.as_str())
+                || atomics.contains(&name)
                 || loop_vars.contains(&name)
                 || c.clauses.privates.iter().any(|p| p.var == name)
                 || reductions.iter().any(|r| r.var == name)

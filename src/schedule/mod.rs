@@ -20,16 +20,17 @@
 //! holds for any module that validated before.
 
 mod build;
+mod fences;
 mod par;
 mod reduce;
 mod seq;
 mod tile;
 
 use crate::ir::{
-    BarrierScope, Block, Expr, ExprId, Function, IntKind, LocalId, Module, Parallelism, Param,
-    ParamMode, Stmt, Type,
+    BarrierScope, Block, Expr, Function, IntKind, Module, Parallelism, Param, ParamMode, Stmt, Type,
 };
 use build::Emit;
+use fences::{Here, Pending};
 use par::Levels;
 use reduce::RedState;
 use std::collections::HashSet;
@@ -43,15 +44,20 @@ use std::collections::HashSet;
 /// very start and end of a kernel.
 pub fn schedule(m: &mut Module) {
     for k in &mut m.kernels {
-        let own = own_locals(&k.body);
+        let own = fences::own_locals(&k.body);
         let body = std::mem::take(&mut k.body.body);
         let mut st = RedState::default();
+        let one = crate::ir::GridSize::Const(1);
+        // A block of one thread has no redundant threads to fence.
+        let alone = k.launch.block.iter().all(|g| *g == one);
         let here = Here {
             outer: [false; 3],
-            fence_stores: true,
+            fence_stores: !alone,
+            redundant: (!alone).then_some(BarrierScope::Block),
             own: &own,
+            workers: k.launch.block[1] != one || k.launch.block[2] != one,
         };
-        let mut b = block(&mut k.body, body, here, &mut st, &mut false);
+        let mut b = block(&mut k.body, body, here, &mut st, &mut Pending::default());
         if let Some(local) = st.scratch {
             k.params.push(Param {
                 name: "(reduction scratch)".into(),
@@ -75,14 +81,16 @@ pub fn schedule(m: &mut Module) {
         let here = Here {
             outer: [false; 3],
             fence_stores: false,
+            redundant: None,
             own: &own,
+            workers: true,
         };
         f.body.body = block(
             &mut f.body,
             body,
             here,
             &mut RedState::default(),
-            &mut false,
+            &mut Pending::default(),
         );
     }
 }
@@ -152,128 +160,6 @@ fn fence(outer: [bool; 3], dims: [bool; 3]) -> Option<BarrierScope> {
     (!outer[0] && dims[0] && !dims[1] && !dims[2]).then_some(BarrierScope::Row)
 }
 
-/// True for statements with no statements inside.
-fn is_leaf(s: &Stmt) -> bool {
-    !matches!(
-        s,
-        Stmt::Loop(_) | Stmt::If { .. } | Stmt::While { .. } | Stmt::Switch { .. } | Stmt::Block(_)
-    )
-}
-
-/// True when statement `s` (or one inside it) may write memory other
-/// threads read: stores and copies not into the thread's own locals,
-/// atomics, calls.
-fn stores_shared(f: &Function, own_locals: &HashSet<LocalId>, s: &Stmt) -> bool {
-    let own = |p: ExprId| points_into_own(f, own_locals, p);
-    let mut hit = false;
-    crate::ir::walk_stmts(std::slice::from_ref(s), &mut |s| match s {
-        Stmt::Store { ptr, .. } => hit |= !own(*ptr),
-        Stmt::Copy { dst, .. } => hit |= !own(*dst),
-        Stmt::Call { .. }
-        | Stmt::AtomicRmw { .. }
-        | Stmt::AtomicCas { .. }
-        | Stmt::AtomicStore { .. } => hit = true,
-        _ => {}
-    });
-    hit
-}
-
-/// Whether address `p` is into the thread's own locals (it takes a
-/// local's address, or reads a local of `own_locals`).
-fn points_into_own(f: &Function, own_locals: &HashSet<LocalId>, p: ExprId) -> bool {
-    let mut stack = vec![p];
-    while let Some(e) = stack.pop() {
-        match f.expr(e) {
-            Expr::LocalAddr(_) => return true,
-            Expr::Local(l) if own_locals.contains(l) => return true,
-            _ => stack.extend(f.children(e)),
-        }
-    }
-    false
-}
-
-/// The locals every assignment of which is an address into the thread's
-/// own locals (the temporaries lowering keeps such addresses in).
-fn own_locals(f: &Function) -> HashSet<LocalId> {
-    let mut assigns: Vec<(LocalId, ExprId)> = vec![];
-    crate::ir::walk_stmts(&f.body, &mut |s| {
-        if let Stmt::Assign { local, value } = s {
-            assigns.push((*local, *value));
-        }
-    });
-    let mut own: HashSet<LocalId> = HashSet::new();
-    loop {
-        let mut by_local: std::collections::HashMap<LocalId, bool> = Default::default();
-        for &(l, v) in &assigns {
-            let ok = points_into_own(f, &own, v);
-            let e = by_local.entry(l).or_insert(true);
-            *e &= ok;
-        }
-        let next: HashSet<LocalId> = by_local
-            .into_iter()
-            .filter(|(_, ok)| *ok)
-            .map(|(l, _)| l)
-            .collect();
-        if next == own {
-            return own;
-        }
-        own = next;
-    }
-}
-
-/// True when statement `s` (or one inside it) reads memory: loads, address
-/// cells, copies, atomics, calls.
-fn reads_memory(f: &Function, own_locals: &HashSet<LocalId>, s: &Stmt) -> bool {
-    let mut hit = false;
-    let mut exprs = vec![];
-    crate::ir::walk_stmts(std::slice::from_ref(s), &mut |s| {
-        if matches!(
-            s,
-            Stmt::Copy { .. }
-                | Stmt::Call { .. }
-                | Stmt::AtomicRmw { .. }
-                | Stmt::AtomicCas { .. }
-                | Stmt::AtomicLoad { .. }
-        ) {
-            hit = true;
-        }
-        exprs.extend(stmt_exprs(s));
-    });
-    while let Some(e) = exprs.pop() {
-        if hit {
-            break;
-        }
-        match f.expr(e) {
-            Expr::Load(p) if points_into_own(f, own_locals, *p) => {}
-            Expr::Load(_) | Expr::Cell(_) => hit = true,
-            _ => {}
-        }
-        exprs.extend(f.children(e));
-    }
-    hit
-}
-
-/// The expressions a statement evaluates itself (not those of statements
-/// inside it).
-fn stmt_exprs(s: &Stmt) -> Vec<ExprId> {
-    match s {
-        Stmt::Assign { value, .. } => vec![*value],
-        Stmt::Store { ptr, value } => vec![*ptr, *value],
-        Stmt::If { cond, .. } | Stmt::While { cond, .. } => vec![*cond],
-        Stmt::Switch { value, .. } => vec![*value],
-        Stmt::Return(Some(v)) => vec![*v],
-        Stmt::Loop(l) => {
-            let mut v = vec![l.init, l.limit, l.step];
-            for h in &l.collapsed {
-                v.extend([h.init, h.limit, h.step]);
-            }
-            v
-        }
-        Stmt::Print { args, .. } => args.clone(),
-        _ => vec![],
-    }
-}
-
 /// True when statement `s` reads or writes memory (or calls, or prints).
 fn touches_memory(f: &Function, s: &Stmt) -> bool {
     let mut hit = false;
@@ -306,34 +192,19 @@ fn touches_memory(f: &Function, s: &Stmt) -> bool {
     hit
 }
 
-/// Where a block is scheduled: the block dimensions that enclosing loops
-/// partition over threads, and whether its single-thread stores must be
-/// fenced from the redundant loads after them (in kernels; a device
-/// function's threads follow its caller's partitioning, unknown here).
-#[derive(Clone, Copy)]
-struct Here<'o> {
-    outer: [bool; 3],
-    fence_stores: bool,
-    /// Locals that hold addresses into the thread's own locals.
-    own: &'o HashSet<LocalId>,
-}
-
-/// Schedules a block inside loops that partition `here.outer`. `dirty`
-/// says, on entry and exit, whether a store of the code that every thread
-/// runs redundantly (one thread performs it: see `frontend::lower`) may
-/// not yet be seen by the other threads: a later load of memory by those
-/// threads then gets a barrier first (else they could read the value before
-/// the store, or after it, and disagree: a race).
-fn block(f: &mut Function, b: Block, here: Here, st: &mut RedState, dirty: &mut bool) -> Block {
+/// Schedules a block inside loops that partition `here.outer`; `pending`
+/// is, on entry and exit, what the code every thread runs redundantly has
+/// done since the last barrier (see `fences`).
+fn block(
+    f: &mut Function,
+    b: Block,
+    here: Here,
+    st: &mut RedState,
+    pending: &mut Pending,
+) -> Block {
     let outer = here.outer;
     // Fences only where something beside the loop touches memory.
     let busy: Vec<bool> = b.iter().map(|s| touches_memory(f, s)).collect();
-    // The barrier the threads that run this code redundantly meet at.
-    let redundant = if here.fence_stores {
-        fence(outer, [true, false, false])
-    } else {
-        None
-    };
     let mut out = vec![];
     for (i, s) in b.into_iter().enumerate() {
         let scope = match &s {
@@ -346,26 +217,29 @@ fn block(f: &mut Function, b: Block, here: Here, st: &mut RedState, dirty: &mut 
             if out.last() != Some(&Stmt::Barrier(sc)) {
                 out.push(Stmt::Barrier(sc));
             }
-            *dirty = false;
+            *pending = Pending::default();
         }
-        if let Some(sc) = redundant.filter(|_| *dirty && reads_memory(f, here.own, &s)) {
+        let access = fences::Access::of(f, here.own, &s);
+        if let Some(sc) = here.redundant.filter(|_| pending.hazard(&access)) {
             if out.last() != Some(&Stmt::Barrier(sc)) {
                 out.push(Stmt::Barrier(sc));
             }
-            *dirty = false;
+            *pending = Pending::default();
         }
-        let leaf_store = stores_shared(f, here.own, &s) && is_leaf(&s);
-        out.push(stmt(f, s, here, st, dirty));
-        *dirty |= leaf_store;
+        let leaf = fences::is_leaf(&s) || access.single;
+        out.push(stmt(f, s, here, st, pending));
+        if leaf {
+            pending.add(&access);
+        }
         if let Some(sc) = scope {
             out.push(Stmt::Barrier(sc));
-            *dirty = false;
+            *pending = Pending::default();
         }
     }
     out
 }
 
-fn stmt(f: &mut Function, s: Stmt, here: Here, st: &mut RedState, dirty: &mut bool) -> Stmt {
+fn stmt(f: &mut Function, s: Stmt, here: Here, st: &mut RedState, pending: &mut Pending) -> Stmt {
     let outer = here.outer;
     match s {
         Stmt::Loop(mut l) => {
@@ -374,15 +248,36 @@ fn stmt(f: &mut Function, s: Stmt, here: Here, st: &mut RedState, dirty: &mut bo
                 outer: std::array::from_fn(|d| outer[d] || mine[d]),
                 ..here
             };
-            // A loop's body runs again after itself: its stores are
+            let inner = Here {
+                redundant: if here.fence_stores {
+                    fence(inner.outer, [true, false, false])
+                } else {
+                    None
+                },
+                ..inner
+            };
+            // A loop's body runs again after itself: what it does is
             // pending at its start. A partitioned loop's body is code of
-            // other threads; a sequential one's leaves its stores pending.
-            let body_stores = l.body.iter().any(|x| stores_shared(f, here.own, x));
+            // other threads; a sequential one's leaves its accesses pending.
+            let again = fences::Access::of_block(f, here.own, &l.body);
+            let mut inner_yz = false;
+            crate::ir::walk_stmts(&l.body, &mut |x| {
+                if let Stmt::Loop(il) = x {
+                    let d = thread_dims(il.par);
+                    inner_yz |= d[1] || d[2];
+                }
+            });
             let partitioned = mine.iter().any(|d| *d);
-            let mut body_dirty = body_stores || (!partitioned && *dirty);
-            let body = block(f, std::mem::take(&mut l.body), inner, st, &mut body_dirty);
+            let mut body_pending = if partitioned {
+                Pending::default()
+            } else {
+                *pending
+            };
+            body_pending.add(&again);
+            let body = block(f, std::mem::take(&mut l.body), inner, st, &mut body_pending);
             if !partitioned {
-                *dirty |= body_stores || body_dirty;
+                pending.add(&again);
+                pending.merge(&body_pending);
             }
             let reductions = std::mem::take(&mut l.reductions);
             let par = l.par;
@@ -421,8 +316,29 @@ fn stmt(f: &mut Function, s: Stmt, here: Here, st: &mut RedState, dirty: &mut bo
                 // the front end rejects it, and here it runs sequentially.
                 _ => seq::seq_loop(&mut e, l, body),
             }
-            if !reductions.is_empty() {
+            let reduces = !reductions.is_empty();
+            if reduces {
                 reduce::epilogue(&mut e, st, reductions, par, outer);
+            }
+            // A vector loop in worker-single code (outside worker loops):
+            // the first worker runs it; the others would only repeat its
+            // loads, racing with its stores (a reduction's result, which
+            // every thread needs after the loop, keeps them in).
+            if here.fence_stores
+                && here.workers
+                && mine == [true, false, false]
+                && !outer[1]
+                && !outer[2]
+                && !reduces
+                && !inner_yz
+                && !fences::needs_all_threads(&e.out)
+            {
+                let cond = fences::first_worker(e.f);
+                return Stmt::If {
+                    cond,
+                    then: e.out,
+                    otherwise: vec![],
+                };
             }
             Stmt::Block(e.out)
         }
@@ -431,10 +347,29 @@ fn stmt(f: &mut Function, s: Stmt, here: Here, st: &mut RedState, dirty: &mut bo
             then,
             otherwise,
         } => {
-            let (mut d1, mut d2) = (*dirty, *dirty);
-            let then = block(f, then, here, st, &mut d1);
-            let otherwise = block(f, otherwise, here, st, &mut d2);
-            *dirty = d1 || d2;
+            // One thread's code (a single-thread guard): its accesses are
+            // the statement's, which `block` notes.
+            let single = fences::is_single_guard(f, cond);
+            let (mut p1, mut p2) = if single {
+                (Pending::default(), Pending::default())
+            } else {
+                (*pending, *pending)
+            };
+            // No barrier in code one thread runs alone.
+            let inside = if single {
+                Here {
+                    redundant: None,
+                    ..here
+                }
+            } else {
+                here
+            };
+            let then = block(f, then, inside, st, &mut p1);
+            let otherwise = block(f, otherwise, inside, st, &mut p2);
+            if !single {
+                *pending = p1;
+                pending.merge(&p2);
+            }
             Stmt::If {
                 cond,
                 then,
@@ -442,35 +377,37 @@ fn stmt(f: &mut Function, s: Stmt, here: Here, st: &mut RedState, dirty: &mut bo
             }
         }
         Stmt::While { cond, body, step } => {
-            let again = body
-                .iter()
-                .chain(&step)
-                .any(|x| stores_shared(f, here.own, x));
-            let mut d = *dirty || again;
-            let body = block(f, body, here, st, &mut d);
-            let step = block(f, step, here, st, &mut d);
-            *dirty = *dirty || again || d;
+            let mut again = fences::Access::of_block(f, here.own, &body);
+            again.merge(&fences::Access::of_block(f, here.own, &step));
+            let mut p = *pending;
+            p.add(&again);
+            let body = block(f, body, here, st, &mut p);
+            let step = block(f, step, here, st, &mut p);
+            pending.add(&again);
+            pending.merge(&p);
             Stmt::While { cond, body, step }
         }
         Stmt::Switch { value, arms } => {
-            let any = arms
-                .iter()
-                .any(|a| a.body.iter().any(|x| stores_shared(f, here.own, x)));
-            let start = *dirty || any;
+            let mut again = fences::Access::default();
+            for a in &arms {
+                again.merge(&fences::Access::of_block(f, here.own, &a.body));
+            }
+            let mut start = *pending;
+            start.add(&again);
             let mut end = start;
             let arms = arms
                 .into_iter()
                 .map(|a| {
-                    let mut d = start;
-                    let body = block(f, a.body, here, st, &mut d);
-                    end |= d;
+                    let mut p = start;
+                    let body = block(f, a.body, here, st, &mut p);
+                    end.merge(&p);
                     crate::ir::SwitchArm { body, ..a }
                 })
                 .collect();
-            *dirty = end;
+            *pending = end;
             Stmt::Switch { value, arms }
         }
-        Stmt::Block(b) => Stmt::Block(block(f, b, here, st, dirty)),
+        Stmt::Block(b) => Stmt::Block(block(f, b, here, st, pending)),
         s @ (Stmt::Assign { .. }
         | Stmt::Store { .. }
         | Stmt::Break

@@ -6,7 +6,7 @@
 //! declared globals and their cells, the allocator's reuse, staging, and
 //! out-of-memory handling.
 
-use crate::abi::{Image, Map, SrcLoc, MAP_ZERO, PTXRT_ABI_VERSION};
+use crate::abi::{Image, Map, SrcLoc, MAP_ZERO};
 use crate::data::{begin, end};
 use crate::declare::{bind_cells, establish, DeclareKind, Declared, Declares};
 use crate::device::DeviceState;
@@ -571,18 +571,9 @@ fn declared_globals_and_their_cells() {
         },
     ]));
     let img = Image {
-        abi_version: PTXRT_ABI_VERSION,
-        relocatable: 0,
-        source: c"t.c".as_ptr(),
-        ptx: ptr::null(),
-        ptx_len: 0,
-        cubin: ptr::null(),
-        cubin_len: 0,
-        cubin_arch: ptr::null(),
-        plugin_dir: ptr::null(),
-        runtime_state: ptr::null_mut(),
         cells: cells.as_ptr(),
         ncells: 2,
+        ..crate::abi::test_image(c"t.c", &[], false)
     };
     bind_cells(&mut dev, 0x77, &[&img]).unwrap();
     let cell = |dev: &DeviceState, h: *const u64| read_device_u64(dev.cells[&(h as usize)][0]);
