@@ -98,7 +98,10 @@ fn block_barrier(ctx: &Ctx, threads: &mut [Thread]) -> Result<bool, Fault> {
 }
 
 fn named_barriers(threads: &mut [Thread]) -> Result<bool, Fault> {
-    if !threads.iter().any(|t| matches!(t.state, State::Named { .. })) {
+    if !threads
+        .iter()
+        .any(|t| matches!(t.state, State::Named { .. }))
+    {
         return Ok(false);
     }
     let mut ids: Vec<(u32, u32)> = vec![];
