@@ -72,6 +72,11 @@ const EMU_KNOWN_FAILURES: &[(u64, &str, &str)] = &[
         "race in generated code: worker-single code (num_workers(2), a loop vector): worker 0 stores o4[i], worker 1 loads it, no barrier between",
     ),
     (
+        21,
+        "data race in kernel '__accc_main_0_l59_",
+        "a kernels loop whose inner loop is put on grid y: the blocks along y all run the outer loop's iterations, each storing o5[i] (as seed 168)",
+    ),
+    (
         35,
         "data race in kernel '__accc_main_1_l71_",
         "race in generated code: vector-single code of a loop gang: lane 0 stores o2[i] (o2[i]--), the other lanes load it, no barrier between",

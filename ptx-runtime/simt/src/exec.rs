@@ -17,7 +17,6 @@ use crate::mem::{self, Memory};
 use crate::module::Slot;
 use crate::program::Program;
 use crate::race::{Race, RaceState};
-use std::collections::HashSet;
 
 /// Deepest call nesting a thread may reach.
 const MAX_DEPTH: usize = 2048;
@@ -190,7 +189,8 @@ pub(crate) struct Checker<'a> {
     pub state: &'a mut RaceState,
     /// Go on after a race (report it once per pair of instructions).
     pub warn: bool,
-    pub seen: HashSet<(u32, u32)>,
+    /// The program's identity (its races are reported once per device).
+    pub program: usize,
     pub found: Vec<Race>,
 }
 

@@ -17,7 +17,6 @@ use crate::mem::{self, Memory};
 use crate::module::{Kernel, ParamKind};
 use crate::program::Program;
 use crate::race::{Race, RaceState, Side};
-use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -349,7 +348,7 @@ pub fn launch(
         let mut checker = Checker {
             state: race,
             warn: mode == RaceMode::Warn,
-            seen: HashSet::new(),
+            program: p as *const Program as usize,
             found: vec![],
         };
         if mode != RaceMode::Off {
