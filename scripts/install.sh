@@ -4,6 +4,7 @@
 #   PREFIX/bin/accc                 the compiler
 #   PREFIX/lib/libptxrt.a           the runtime every accc program links
 #   PREFIX/lib/libptxrt-cuda.so     the CUDA plugin the runtime dlopens
+#   PREFIX/lib/libptxrt-emu.so      the emulated device (PTXRT_PLUGIN=..., accc -gpu=emu)
 #   PREFIX/include/openacc.h, ptxrt.h
 #   PREFIX/lib/accc/ptxas, libdevice.10.bc   (when scripts/setup.sh fetched them)
 #
@@ -40,7 +41,7 @@ if [ "$build" = 1 ]; then
 fi
 
 out="$ROOT/target/$profile"
-for f in accc libptxrt.a libptxrt_cuda.so; do
+for f in accc libptxrt.a libptxrt_cuda.so libptxrt_emu.so; do
     [ -f "$out/$f" ] || { echo "install.sh: $out/$f is missing (build first, or drop --no-build)" >&2; exit 1; }
 done
 
@@ -48,6 +49,7 @@ mkdir -p "$prefix/bin" "$prefix/lib/accc" "$prefix/include"
 install -m 755 "$out/accc" "$prefix/bin/accc"
 install -m 644 "$out/libptxrt.a" "$prefix/lib/libptxrt.a"
 install -m 755 "$out/libptxrt_cuda.so" "$prefix/lib/libptxrt-cuda.so"
+install -m 755 "$out/libptxrt_emu.so" "$prefix/lib/libptxrt-emu.so"
 install -m 644 "$ROOT/ptx-runtime/include/openacc.h" "$ROOT/ptx-runtime/include/ptxrt.h" "$prefix/include/"
 pip="$ROOT/.tools/pip/nvidia/cu13"
 [ -x "$pip/bin/ptxas" ] && install -m 755 "$pip/bin/ptxas" "$prefix/lib/accc/ptxas"

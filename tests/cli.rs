@@ -289,6 +289,7 @@ fn installed_layout_compiles_and_runs() {
         "bin/accc",
         "lib/libptxrt.a",
         "lib/libptxrt-cuda.so",
+        "lib/libptxrt-emu.so",
         "include/openacc.h",
         "include/ptxrt.h",
     ] {

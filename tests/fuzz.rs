@@ -3,7 +3,8 @@
 //! well- and ill-formed, characters dropped or inserted) on small C
 //! programs, and of C statements mutated inside compute regions. Each case
 //! goes through the compiler in-process (front end, scheduler, IR check,
-//! NVPTX code generation) and must either compile (valid IR, PTX) or be
+//! NVPTX and SIMT code generation) and must either compile (valid IR, PTX,
+//! bytecode the emulator loads) or be
 //! rejected with diagnostics of which at least one has a position — never
 //! a panic. A sample also goes through the `accc` binary: exit status 0 or
 //! 1, no panic message, `file:line:col: error:` when it fails.
@@ -375,6 +376,12 @@ fn compile(text: &str) -> Result<Outcome, String> {
                 libdevice: None,
             };
             nvptx::write_ptx(&t.module, &opts).map_err(|e| format!("codegen failed: {e}"))?;
+            // What the NVPTX back end accepts, the SIMT back end accepts
+            // too, and its bytecode decodes (validated) as the emulator
+            // would load it.
+            let bytes = accc::codegen::simt::write_bytes(&t.module)
+                .map_err(|e| format!("SIMT codegen failed: {e}"))?;
+            ptxrt_simt::decode(&bytes).map_err(|e| format!("SIMT bytecode invalid: {e}"))?;
         }
         Ok(Outcome::Compiled)
     }));

@@ -1,9 +1,60 @@
 //! Snapshot tests: `tests/in/<name>.c` compiled with `accc --emit=ir` must
-//! print exactly `tests/out/ir/<name>.ir`. Run with `BLESS=1` to rewrite the
-//! expected files after an intended change (and review the diff).
+//! print exactly `tests/out/ir/<name>.ir`, and the inputs of
+//! [`SIMT_SNAPSHOTS`] with `accc --emit=simt` exactly
+//! `tests/out/simt/<name>.simt` (the emulated device's bytecode). Run with
+//! `BLESS=1` to rewrite the expected files after an intended change (and
+//! review the diff).
 
 use std::path::Path;
 use std::process::Command;
+
+/// The inputs whose SIMT bytecode is a snapshot too.
+const SIMT_SNAPSHOTS: &[&str] = &["vector_add", "atomic_forms"];
+
+/// `accc --emit=<emit> tests/in/<name>.c` must print `tests/out/<dir>/<name>.<ext>`.
+fn check_snapshot(name: &str, emit: &str, dir: &str, ext: &str) -> Result<(), String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = Command::new(env!("CARGO_BIN_EXE_accc"))
+        .current_dir(root)
+        .arg(format!("--emit={emit}"))
+        .arg(format!("tests/in/{name}.c"))
+        .output()
+        .map_err(|e| format!("{name}: cannot run accc: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "{name}: accc --emit={emit} failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let got = String::from_utf8_lossy(&out.stdout).to_string();
+    let expected_path = root.join(format!("tests/out/{dir}/{name}.{ext}"));
+    if std::env::var_os("BLESS").is_some() {
+        std::fs::create_dir_all(root.join(format!("tests/out/{dir}")))
+            .and_then(|()| std::fs::write(&expected_path, &got))
+            .map_err(|e| format!("cannot write {}: {e}", expected_path.display()))?;
+        return Ok(());
+    }
+    match std::fs::read_to_string(&expected_path) {
+        Ok(expected) if expected == got => Ok(()),
+        Ok(expected) => Err(format!(
+            "{name}: --emit={emit} differs from {} (BLESS=1 to update)\n--- expected\n{expected}\n--- got\n{got}",
+            expected_path.display()
+        )),
+        Err(_) => Err(format!(
+            "{name}: no snapshot {} (run with BLESS=1)",
+            expected_path.display()
+        )),
+    }
+}
+
+#[test]
+fn simt_snapshots() {
+    let failures: Vec<String> = SIMT_SNAPSHOTS
+        .iter()
+        .filter_map(|n| check_snapshot(n, "simt", "simt", "simt").err())
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
 
 #[test]
 fn ir_snapshots() {

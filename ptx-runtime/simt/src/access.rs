@@ -130,7 +130,9 @@ impl Ctx<'_, '_> {
         if !c.warn {
             return Err(self.fault(t, Kind::Race(race), Some(site)));
         }
-        if c.seen.insert((race.first.site, race.second.site)) {
+        if c.state
+            .first_report(c.program, race.first.site, race.second.site)
+        {
             c.found.push(race);
         }
         Ok(())

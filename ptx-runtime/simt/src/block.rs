@@ -98,6 +98,12 @@ fn block_barrier(ctx: &Ctx, threads: &mut [Thread]) -> Result<bool, Fault> {
 }
 
 fn named_barriers(threads: &mut [Thread]) -> Result<bool, Fault> {
+    if !threads
+        .iter()
+        .any(|t| matches!(t.state, State::Named { .. }))
+    {
+        return Ok(false);
+    }
     let mut ids: Vec<(u32, u32)> = vec![];
     for t in threads.iter() {
         if let State::Named { id, count, .. } = t.state {
@@ -131,19 +137,21 @@ fn warps(ctx: &Ctx, threads: &mut [Thread]) -> Result<bool, Fault> {
     for base in (0..threads.len()).step_by(WARP as usize) {
         let end = (base + WARP as usize).min(threads.len());
         let warp = &mut threads[base..end];
-        // Masks of the lanes waiting here.
-        let mut masks: Vec<(u32, bool)> = vec![];
+        // Masks of the lanes waiting here (at most one per lane).
+        let mut masks = [(0u32, false); WARP as usize];
+        let mut n = 0;
         for t in warp.iter() {
             let m = match t.state {
                 State::Warp { mask, .. } => (mask, false),
                 State::Shfl { mask, .. } => (mask, true),
                 _ => continue,
             };
-            if !masks.contains(&m) {
-                masks.push(m);
+            if !masks[..n].contains(&m) {
+                masks[n] = m;
+                n += 1;
             }
         }
-        for (mask, shuffle) in masks {
+        for &(mask, shuffle) in &masks[..n] {
             let waits = |t: &Thread| match t.state {
                 State::Warp { mask: m, .. } => !shuffle && m == mask,
                 State::Shfl { mask: m, .. } => shuffle && m == mask,
@@ -200,13 +208,12 @@ fn wait_site(t: &Thread) -> (u32, u32) {
 /// `shfl.sync.bfly` among the lanes of `mask` (all waiting): lane L gets
 /// the value of lane L ^ b when that is a lane (b < 32), else its own.
 fn exchange(ctx: &Ctx, warp: &mut [Thread], mask: u32) -> Result<(), Fault> {
-    let values: Vec<u64> = warp
-        .iter()
-        .map(|t| match t.state {
-            State::Shfl { value, .. } => value,
-            _ => 0,
-        })
-        .collect();
+    let mut values = [0u64; WARP as usize];
+    for (v, t) in values.iter_mut().zip(warp.iter()) {
+        if let State::Shfl { value, .. } = t.state {
+            *v = value;
+        }
+    }
     for lane in 0..warp.len() {
         if mask & (1 << lane) == 0 {
             continue;

@@ -17,7 +17,6 @@ use crate::mem::{self, Memory};
 use crate::module::Slot;
 use crate::program::Program;
 use crate::race::{Race, RaceState};
-use std::collections::HashSet;
 
 /// Deepest call nesting a thread may reach.
 const MAX_DEPTH: usize = 2048;
@@ -108,49 +107,23 @@ impl Thread {
         }
     }
 
-    /// Starts the thread at the beginning of kernel function `func` with
-    /// parameter bytes `params`.
-    pub fn start(
-        &mut self,
-        prog: &Program,
-        func: u32,
-        lin: u32,
-        tid: [u32; 3],
-        params: &[Vec<u8>],
-    ) {
-        let f = &prog.funcs[func as usize];
+    /// Starts the thread at the beginning of the kernel of `image`.
+    pub fn start(&mut self, image: &StartImage, lin: u32, tid: [u32; 3]) {
         self.lin = lin;
         self.tid = tid;
         self.state = State::Run;
-        self.func = func;
+        self.func = image.func;
         self.pc = 0;
         self.rbase = 0;
         self.lbase = 0;
         self.regs.clear();
-        self.regs.resize(f.nregs as usize, 0);
+        self.regs.extend_from_slice(&image.regs);
         self.local.clear();
-        self.local.resize((f.frame_bytes as usize).div_ceil(8), 0);
+        self.local.extend_from_slice(&image.local);
         self.frames.clear();
         self.bep = 0;
         self.rep = 0;
         self.steps = 0;
-        for (slot, bytes) in f.params.iter().zip(params) {
-            match *slot {
-                Slot::Reg(r, ty) => {
-                    let mut v = [0u8; 8];
-                    let n = bytes.len().min(8);
-                    v[..n].copy_from_slice(&bytes[..n]);
-                    self.regs[r as usize] = arith::norm(ty, u64::from_le_bytes(v));
-                }
-                Slot::Frame { offset, size } => {
-                    let n = (size as usize).min(bytes.len());
-                    let dst = self.local_bytes_mut();
-                    if let Some(d) = dst.get_mut(offset as usize..offset as usize + n) {
-                        d.copy_from_slice(&bytes[..n]);
-                    }
-                }
-            }
-        }
     }
 
     fn local_bytes_mut(&mut self) -> &mut [u8] {
@@ -166,12 +139,58 @@ impl Thread {
     }
 }
 
+/// What every thread of a launch starts with: the kernel's function, its
+/// registers and local frame with the parameters in place (made once per
+/// launch, copied into each thread).
+pub(crate) struct StartImage {
+    pub func: u32,
+    pub regs: Vec<u64>,
+    pub local: Vec<u64>,
+}
+
+impl StartImage {
+    /// The start of kernel function `func` of `prog` with parameter bytes
+    /// `params`.
+    pub fn new(prog: &Program, func: u32, params: &[Vec<u8>]) -> StartImage {
+        let f = &prog.funcs[func as usize];
+        let mut regs = vec![0u64; f.nregs as usize];
+        let mut local = vec![0u64; (f.frame_bytes as usize).div_ceil(8)];
+        for (slot, bytes) in f.params.iter().zip(params) {
+            match *slot {
+                Slot::Reg(r, ty) => {
+                    let mut v = [0u8; 8];
+                    let n = bytes.len().min(8);
+                    v[..n].copy_from_slice(&bytes[..n]);
+                    if let Some(x) = regs.get_mut(r as usize) {
+                        *x = arith::norm(ty, u64::from_le_bytes(v));
+                    }
+                }
+                Slot::Frame { offset, size } => {
+                    let n = (size as usize).min(bytes.len());
+                    // SAFETY: u64 storage viewed as its bytes.
+                    let dst = unsafe {
+                        std::slice::from_raw_parts_mut(
+                            local.as_mut_ptr().cast::<u8>(),
+                            local.len() * 8,
+                        )
+                    };
+                    if let Some(d) = dst.get_mut(offset as usize..offset as usize + n) {
+                        d.copy_from_slice(&bytes[..n]);
+                    }
+                }
+            }
+        }
+        StartImage { func, regs, local }
+    }
+}
+
 /// The race checking of one launch.
 pub(crate) struct Checker<'a> {
     pub state: &'a mut RaceState,
     /// Go on after a race (report it once per pair of instructions).
     pub warn: bool,
-    pub seen: HashSet<(u32, u32)>,
+    /// The program's identity (its races are reported once per device).
+    pub program: usize,
     pub found: Vec<Race>,
 }
 

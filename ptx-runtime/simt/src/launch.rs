@@ -11,13 +11,12 @@
 //! [`crate::program`], [`crate::mem`].
 
 use crate::block::run_block;
-use crate::exec::{Checker, Ctx, Thread};
+use crate::exec::{Checker, Ctx, StartImage, Thread};
 use crate::fault::{Fault, Kind};
 use crate::mem::{self, Memory};
 use crate::module::{Kernel, ParamKind};
 use crate::program::Program;
 use crate::race::{Race, RaceState, Side};
-use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -332,6 +331,7 @@ pub fn launch(
         [(b % x) as u32, ((b / x) % y) as u32, (b / (x * y)) as u32]
     };
     let new_threads = || -> Vec<Thread> { (0..threads).map(|_| Thread::new()).collect() };
+    let image = StartImage::new(p, k.func, l.params);
     let start = |ts: &mut [Thread]| {
         for (lin, t) in ts.iter_mut().enumerate() {
             let lin = lin as u32;
@@ -340,7 +340,7 @@ pub fn launch(
                 (lin / l.block[0]) % l.block[1],
                 lin / (l.block[0] * l.block[1]),
             ];
-            t.start(p, k.func, lin, tid, l.params);
+            t.start(&image, lin, tid);
         }
     };
     let shared_words = shared_bytes.div_ceil(8);
@@ -348,7 +348,7 @@ pub fn launch(
         let mut checker = Checker {
             state: race,
             warn: mode == RaceMode::Warn,
-            seen: HashSet::new(),
+            program: p as *const Program as usize,
             found: vec![],
         };
         if mode != RaceMode::Off {

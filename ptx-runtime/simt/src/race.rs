@@ -1,7 +1,12 @@
-//! The race detector: shadow memory that remembers, for every 4-byte
-//! granule of global and shared memory, the last write and up to two reads
-//! since, with who made them and when; an access that conflicts with one of
-//! them and is not ordered after it is a data race.
+//! The race detector: shadow memory that remembers, for every granule of
+//! global and shared memory, the last write and up to two reads since,
+//! with who made them and when; an access that conflicts with one of them
+//! and is not ordered after it is a data race. A granule is 4 bytes, or
+//! fewer where an allocation (or the block's shared memory) is accessed in
+//! smaller or unaligned pieces: its shadow is then split, copying each
+//! record to the finer granules it covered (every record covers whole
+//! granules, so the copies say nothing that did not happen), so two
+//! threads writing neighbouring bytes never hide each other.
 //!
 //! Two accesses of one launch conflict when they touch a common byte, come
 //! from different threads, at least one writes and not both are atomic.
@@ -18,8 +23,7 @@
 //! Nothing else orders blocks. Accesses of different launches never race
 //! (records carry the launch's stamp; shared-memory records the block's).
 //! Limits, all on the side of missing a race, never of inventing one: a
-//! granule keeps one writer (a write to some of its bytes replaces a write
-//! to others), at most two unordered readers, and a block's acquisitions
+//! granule keeps at most two unordered readers, and a block's acquisitions
 //! count for all its threads.
 //!
 //! Owns: [`RaceState`] (per device: shadows, stamps, the current block's
@@ -43,18 +47,53 @@ struct Rec {
     clock: u32,
     /// Program-wide site of the instruction.
     site: u32,
-    /// Bytes of the granule (low 4 bits), atomic (bit 4), write (bit 5).
+    /// Atomic (bit 0), write (bit 1).
     flags: u8,
 }
 
-const ATOMIC: u8 = 1 << 4;
-const WRITE: u8 = 1 << 5;
+const ATOMIC: u8 = 1;
+const WRITE: u8 = 2;
 
-/// The shadow of one 4-byte granule.
+/// The shadow of one granule.
 #[derive(Clone, Copy, Default, Debug)]
 struct Granule {
     w: Rec,
     r: [Rec; 2],
+}
+
+/// The shadow of one allocation (or of shared memory): granules of
+/// `1 << shift` bytes (shift 2, 1 or 0).
+#[derive(Default)]
+struct Shadow {
+    shift: u32,
+    g: Vec<Granule>,
+}
+
+impl Shadow {
+    /// A shadow of `size` bytes in 4-byte granules.
+    fn new(size: u64) -> Shadow {
+        Shadow {
+            shift: 2,
+            g: vec![Granule::default(); size.div_ceil(4) as usize],
+        }
+    }
+
+    /// Makes the granules fine enough for an access of `bytes` bytes at
+    /// `offset`; the granule range `[first, last]` it covers.
+    fn fit(&mut self, offset: u64, bytes: u64) -> (usize, usize) {
+        let need = (offset | bytes.max(1)).trailing_zeros().min(2);
+        if need < self.shift {
+            let (old, k) = (std::mem::take(&mut self.g), self.shift - need);
+            self.g = old
+                .iter()
+                .flat_map(|gr| std::iter::repeat_n(*gr, 1 << k))
+                .collect();
+            self.shift = need;
+        }
+        let first = (offset >> self.shift) as usize;
+        let last = ((offset + bytes.max(1) - 1) >> self.shift) as usize;
+        (first, last)
+    }
 }
 
 /// The thread making an access, and when.
@@ -119,9 +158,11 @@ pub struct RaceState {
     shared_stamp: u32,
     /// Shadows of global allocations, indexed by allocation id (empty
     /// until the allocation is first accessed by a checked launch).
-    globals: Vec<Vec<Granule>>,
-    shared: Vec<Granule>,
+    globals: Vec<Shadow>,
+    shared: Shadow,
     order: Order,
+    /// The races reported (warn mode): (program, first site, second site).
+    reported: std::collections::HashSet<(usize, u32, u32)>,
 }
 
 impl Default for RaceState {
@@ -130,28 +171,15 @@ impl Default for RaceState {
     }
 }
 
-fn masks(offset: u64, bytes: u64) -> impl Iterator<Item = (usize, u8)> {
-    let first = offset / 4;
-    let last = (offset + bytes.max(1) - 1) / 4;
-    (first..=last).map(move |g| {
-        let lo = (g * 4).max(offset);
-        let hi = (g * 4 + 4).min(offset + bytes);
-        let mut m = 0u8;
-        for b in lo..hi {
-            m |= 1 << (b - g * 4);
-        }
-        (g as usize, m)
-    })
-}
-
 impl RaceState {
     pub fn new() -> RaceState {
         RaceState {
             stamp: 0,
             shared_stamp: 0,
             globals: Vec::new(),
-            shared: vec![],
+            shared: Shadow::default(),
             order: Order::default(),
+            reported: std::collections::HashSet::new(),
         }
     }
 
@@ -161,7 +189,7 @@ impl RaceState {
         if self.stamp == 1 {
             // Wrapped (or first): forget everything.
             for v in &mut self.globals {
-                v.fill(Granule::default());
+                v.g.fill(Granule::default());
             }
         }
         self.order.sync.clear();
@@ -170,9 +198,13 @@ impl RaceState {
     /// A new block of `shared_bytes` bytes of shared memory.
     pub fn begin_block(&mut self, block: u32, shared_bytes: usize) {
         self.shared_stamp = self.shared_stamp.wrapping_add(1).max(1);
-        let n = shared_bytes.div_ceil(4);
-        if self.shared.len() < n || self.shared_stamp == 1 {
-            self.shared = vec![Granule::default(); n];
+        // A fresh shadow for each block (records of other blocks never
+        // meet it: the stamp differs), 4-byte granules again.
+        if self.shared.shift != 2
+            || self.shared.g.len() < shared_bytes.div_ceil(4)
+            || self.shared_stamp == 1
+        {
+            self.shared = Shadow::new(shared_bytes as u64);
         }
         self.order.cur = BlockSync {
             block,
@@ -185,8 +217,14 @@ impl RaceState {
     /// Allocation `id` was freed: drop its shadow.
     pub fn forget(&mut self, id: u32) {
         if let Some(v) = self.globals.get_mut(id as usize) {
-            *v = Vec::new();
+            *v = Shadow::default();
         }
+    }
+
+    /// Whether the race between `first` and `second` (program-wide sites
+    /// of `program`) is reported for the first time on this device.
+    pub fn first_report(&mut self, program: usize, first: u32, second: u32) -> bool {
+        self.reported.insert((program, first, second))
     }
 
     /// A fence by a thread of the current block.
@@ -227,11 +265,11 @@ impl RaceState {
     ) -> Option<Race> {
         let i = id as usize;
         if self.globals.len() <= i {
-            self.globals.resize_with(i + 1, Vec::new);
+            self.globals.resize_with(i + 1, Shadow::default);
         }
         let shadow = &mut self.globals[i];
-        if shadow.is_empty() {
-            *shadow = vec![Granule::default(); size.div_ceil(4) as usize];
+        if shadow.g.is_empty() {
+            *shadow = Shadow::new(size);
         }
         let a = Access {
             base_addr,
@@ -292,7 +330,7 @@ impl Order {
         })
     }
 
-    fn check(&self, shadow: &mut [Granule], stamp: u32, a: &Access, who: &Who) -> Option<Race> {
+    fn check(&self, shadow: &mut Shadow, stamp: u32, a: &Access, who: &Who) -> Option<Race> {
         let Access {
             base_addr,
             offset,
@@ -300,49 +338,45 @@ impl Order {
             write,
             atomic,
         } = *a;
+        let (first, last) = shadow.fit(offset, bytes);
+        let shift = shadow.shift;
+        let flags = if atomic { ATOMIC } else { 0 } | if write { WRITE } else { 0 };
+        let cur = Rec {
+            stamp,
+            block: who.block,
+            thread: who.thread,
+            bep: who.bep,
+            rep: who.rep,
+            clock: self.cur.clock,
+            site: who.site,
+            flags,
+        };
+        let conflicts = |p: &Rec| {
+            p.stamp == stamp && !(atomic && p.flags & ATOMIC != 0) && !self.ordered(p, who)
+        };
+        let side = |p: &Rec| Side {
+            block: p.block,
+            thread: p.thread,
+            site: p.site,
+            write: p.flags & WRITE != 0,
+            atomic: p.flags & ATOMIC != 0,
+        };
         let mut race = None;
-        for (g, mask) in masks(offset, bytes) {
-            let Some(gr) = shadow.get_mut(g) else {
+        for g in first..=last {
+            let Some(gr) = shadow.g.get_mut(g) else {
                 break;
             };
-            let flags = mask | if atomic { ATOMIC } else { 0 } | if write { WRITE } else { 0 };
-            let cur = Rec {
-                stamp,
-                block: who.block,
-                thread: who.thread,
-                bep: who.bep,
-                rep: who.rep,
-                clock: self.cur.clock,
-                site: who.site,
-                flags,
-            };
-            let conflicts = |p: &Rec| {
-                p.stamp == stamp
-                    && p.flags & mask != 0
-                    && !(atomic && p.flags & ATOMIC != 0)
-                    && !self.ordered(p, who)
-            };
-            let side = |p: &Rec| Side {
-                block: p.block,
-                thread: p.thread,
-                site: p.site,
-                write: p.flags & WRITE != 0,
-                atomic: p.flags & ATOMIC != 0,
-            };
-            let common = |p: &Rec| {
-                let m = p.flags & mask;
-                base_addr + g as u64 * 4 + u64::from(m.trailing_zeros())
-            };
-            let mut found = None;
-            if conflicts(&gr.w) {
-                found = Some(gr.w);
-            } else if write {
-                found = gr.r.iter().find(|r| conflicts(r)).copied();
-            }
             if race.is_none() {
+                let found = if conflicts(&gr.w) {
+                    Some(gr.w)
+                } else if write {
+                    gr.r.iter().find(|r| conflicts(r)).copied()
+                } else {
+                    None
+                };
                 if let Some(p) = found {
                     race = Some(Race {
-                        addr: common(&p),
+                        addr: base_addr + ((g as u64) << shift),
                         first: side(&p),
                         second: side(&cur),
                     });
@@ -350,11 +384,7 @@ impl Order {
             }
             if write {
                 gr.w = cur;
-                for r in &mut gr.r {
-                    if r.flags & 0xf & !mask == 0 {
-                        *r = Rec::default();
-                    }
-                }
+                gr.r = [Rec::default(); 2];
             } else {
                 let slot = gr.r.iter().position(|r| {
                     r.stamp != stamp
@@ -362,12 +392,7 @@ impl Order {
                         || self.ordered(r, who)
                 });
                 if let Some(s) = slot {
-                    let mut rec = cur;
-                    let old = gr.r[s];
-                    if old.stamp == stamp && old.block == who.block && old.thread == who.thread {
-                        rec.flags |= old.flags & 0xf;
-                    }
-                    gr.r[s] = rec;
+                    gr.r[s] = cur;
                 }
             }
         }
@@ -391,13 +416,35 @@ mod tests {
     }
 
     #[test]
-    fn granule_masks() {
-        let v: Vec<(usize, u8)> = masks(6, 4).collect();
-        assert_eq!(v, [(1, 0b1100), (2, 0b0011)]);
-        let v: Vec<(usize, u8)> = masks(8, 8).collect();
-        assert_eq!(v, [(2, 0xf), (3, 0xf)]);
-        let v: Vec<(usize, u8)> = masks(3, 1).collect();
-        assert_eq!(v, [(0, 0b1000)]);
+    fn granules_split_for_smaller_accesses() {
+        let mut sh = Shadow::new(16);
+        assert_eq!(sh.fit(8, 8), (2, 3));
+        assert_eq!((sh.shift, sh.g.len()), (2, 4));
+        assert_eq!(sh.fit(6, 2), (3, 3));
+        assert_eq!((sh.shift, sh.g.len()), (1, 8));
+        assert_eq!(sh.fit(3, 1), (3, 3));
+        assert_eq!((sh.shift, sh.g.len()), (0, 16));
+        assert_eq!(sh.fit(0, 4), (0, 3));
+    }
+
+    #[test]
+    fn neighbouring_shorts_written_by_two_blocks_are_told_apart() {
+        // Block 0: threads 0 and 1 write the two shorts of one word; block
+        // 1's thread 0 then reads the first: a race with block 0's thread 0.
+        let mut s = RaceState::new();
+        s.begin_launch();
+        s.begin_block(0, 64);
+        assert!(s
+            .global(1, 8, 0, 0, 2, &who(0, 0, 0), true, false)
+            .is_none());
+        assert!(s
+            .global(1, 8, 0, 2, 2, &who(0, 1, 0), true, false)
+            .is_none());
+        s.begin_block(1, 64);
+        let r = s
+            .global(1, 8, 0, 0, 2, &who(1, 0, 0), false, false)
+            .unwrap();
+        assert_eq!((r.first.block, r.first.thread), (0, 0));
     }
 
     #[test]

@@ -356,6 +356,9 @@ fn two_threads_writing_one_element_race() {
     let (r, _) = d.run(RaceMode::Warn, 2, [4, 1, 1], &[a.to_le_bytes().to_vec()]);
     let w = r.unwrap();
     assert_eq!(w.len(), 1, "{w:?}");
+    // ... once per device: the next launch of the kernel says nothing new.
+    let (r, _) = d.run(RaceMode::Warn, 2, [4, 1, 1], &[a.to_le_bytes().to_vec()]);
+    assert_eq!(r, Ok(vec![]));
     // Off: no report.
     assert_eq!(
         d.run(RaceMode::Off, 2, [4, 1, 1], &[a.to_le_bytes().to_vec()])
@@ -812,4 +815,30 @@ fn corrupt_bytecode_is_refused() {
     );
     assert!(text.contains("ld.i32 r"), "{text}");
     assert!(text.contains("; 10:1 load of a[i]"), "{text}");
+}
+
+#[test]
+fn blocks_along_y_that_write_one_element_race() {
+    let mut d = dev(&store_kernel(true));
+    let a = d.alloc(&i32s(&[0; 4]));
+    let l = Launch {
+        kernel: 0,
+        grid: [1, 2, 1],
+        block: [4, 1, 1],
+        dyn_shared: 0,
+        params: &[a.to_le_bytes().to_vec()],
+    };
+    let sink = |_: &[u8]| {};
+    let r = launch(
+        &d.prog,
+        &d.mem,
+        &mut d.race,
+        RaceMode::Error,
+        &Limits::default(),
+        &l,
+        &sink,
+        1,
+    );
+    let e = r.unwrap_err();
+    assert!(e.contains("(different blocks"), "{e}");
 }
