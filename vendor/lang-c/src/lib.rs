@@ -1,0 +1,39 @@
+//! C language parser and abstract syntax tree
+//!
+//! ```
+//! use lang_c::driver::{Config, parse};
+//!
+//! fn main() {
+//!     let config = Config::default();
+//!     println!("{:?}", parse(&config, "example.c"));
+//! }
+//! ```
+
+#![allow(deprecated)]
+#![allow(ellipsis_inclusive_range_patterns)]
+
+#[rustfmt::skip]
+pub mod ast;
+#[rustfmt::skip]
+pub mod driver;
+#[rustfmt::skip]
+pub mod loc;
+#[rustfmt::skip]
+pub mod print;
+#[rustfmt::skip]
+pub mod span;
+#[rustfmt::skip]
+pub mod visit;
+
+#[rustfmt::skip]
+mod astutil;
+#[rustfmt::skip]
+mod env;
+#[rustfmt::skip]
+mod parser;
+#[rustfmt::skip]
+mod strings;
+
+#[cfg(test)]
+#[rustfmt::skip]
+mod tests;
