@@ -1,9 +1,13 @@
 //! Declarations: C types from lang-c declaration specifiers and declarators
 //! (struct and union definitions among them), and integer constant
-//! expressions (array sizes, enumerators, case labels).
+//! expressions (array sizes, enumerators, case labels). GNU types device
+//! code cannot use (`__int128`, `_Float128`, vector types, `_Atomic`,
+//! structs whose layout attributes accc does not apply) are named
+//! `Unsupported` types: an error only where device code uses them.
 //!
-//! Owns: [`base_type`], [`apply_declarator`], [`const_int`]. May call:
-//! `ctype`, `record`, `scope`, `literal`, `source`.
+//! Owns: [`base_type`], [`apply_declarator`], [`const_int`], the attribute
+//! checks ([`has_attribute`]). May call: `ctype`, `record`, `scope`,
+//! `literal`, `source`.
 
 use super::ctype::{CType, FnType, VlaLen};
 use super::literal;
@@ -71,7 +75,17 @@ pub fn base_type(
                 _ => return err(sm, id.span, format!("unknown type name '{}'", id.node.name)),
             },
             TypeSpecifier::Complex => other = Some(CType::Unsupported("_Complex".into())),
-            _ => other = Some(CType::Unsupported("an unsupported type".into())),
+            TypeSpecifier::Int128 => other = Some(CType::Unsupported("__int128".into())),
+            TypeSpecifier::AutoType => other = Some(CType::Unsupported("__auto_type".into())),
+            TypeSpecifier::TS18661Float(f) => other = Some(ts18661_float(f)),
+            TypeSpecifier::TypeOf(t) => {
+                other = Some(match &t.node {
+                    TypeOf::Type(name) => type_name(name, scope, sm)?,
+                    // Device code types the expression (`lower/stmt.rs`).
+                    TypeOf::Expression(_) => CType::Unsupported("__typeof__ of an expression".into()),
+                })
+            }
+            TypeSpecifier::Atomic(_) => other = Some(CType::Unsupported("_Atomic".into())),
         }
     }
     if let Some(t) = other {
@@ -109,6 +123,70 @@ pub fn base_type(
         return err(sm, span, "type specifier missing");
     };
     Ok(CType::Int(kind))
+}
+
+/// `_FloatN` and `_FloatNx`: `_Float32` is `float` and `_Float64` and
+/// `_Float32x` are `double` on x86-64 and on the device; the others (and
+/// the decimal types) have no device version.
+fn ts18661_float(f: &TS18661FloatType) -> CType {
+    match (&f.format, f.width) {
+        (TS18661FloatFormat::BinaryInterchange, 32) => CType::Float(FloatKind::F32),
+        (TS18661FloatFormat::BinaryInterchange, 64) | (TS18661FloatFormat::BinaryExtended, 32) => {
+            CType::Float(FloatKind::F64)
+        }
+        (TS18661FloatFormat::BinaryInterchange, w) => CType::Unsupported(format!("_Float{w}")),
+        (TS18661FloatFormat::BinaryExtended, w) => CType::Unsupported(format!("_Float{w}x")),
+        (TS18661FloatFormat::DecimalInterchange, w) => CType::Unsupported(format!("_Decimal{w}")),
+        (TS18661FloatFormat::DecimalExtended, w) => CType::Unsupported(format!("_Decimal{w}x")),
+    }
+}
+
+/// The first of the GNU attributes `names` (spelled with or without the
+/// surrounding `__`) among `ext`.
+pub fn has_attribute<'n>(ext: &[Node<Extension>], names: &[&'n str]) -> Option<&'n str> {
+    ext.iter().find_map(|e| match &e.node {
+        Extension::Attribute(a) => {
+            let n = a.name.node.trim_matches('_');
+            names.iter().copied().find(|&w| w == n)
+        }
+        _ => None,
+    })
+}
+
+/// Attributes that change a struct's layout, which accc does not apply.
+const LAYOUT_ATTRIBUTES: &[&str] = &["packed", "aligned", "ms_struct", "scalar_storage_order"];
+
+/// The attributes among declaration specifiers (`struct S {…}
+/// __attribute__((packed)) s;`).
+pub fn specifier_attributes(specs: &[Node<DeclarationSpecifier>]) -> Vec<Node<Extension>> {
+    specs
+        .iter()
+        .filter_map(|s| match &s.node {
+            DeclarationSpecifier::Extension(e) => Some(e.clone()),
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
+/// Marks the struct a declaration's specifiers define unusable on the
+/// device when attributes after its body change its layout.
+pub fn check_struct_attributes(specs: &[Node<DeclarationSpecifier>], ty: &CType) {
+    if let CType::Struct(s) = ty {
+        if let Some(a) = has_attribute(&specifier_attributes(specs), LAYOUT_ATTRIBUTES) {
+            s.forbid(format!(
+                "'{}' has the attribute '{a}', whose layout device code does not support",
+                s.name()
+            ));
+        }
+    }
+}
+
+/// Whether the specifiers hold the `_Atomic` qualifier.
+pub fn atomic_qualified(specs: &[Node<DeclarationSpecifier>]) -> bool {
+    specs.iter().any(|s| {
+        matches!(&s.node, DeclarationSpecifier::TypeQualifier(q) if q.node == TypeQualifier::Atomic)
+    })
 }
 
 /// The struct or union a specifier names: defines it when the specifier
@@ -172,6 +250,19 @@ fn struct_type(st: &Node<StructType>, scope: &mut Scope, sm: &SourceMap) -> DRes
     }
     if let Err(m) = s.define(fields) {
         return err(sm, st.span, m);
+    }
+    let member_attr = decls.iter().find_map(|d| match &d.node {
+        StructDeclaration::Field(f) => f.node.declarators.iter().find_map(|sd| {
+            let d = sd.node.declarator.as_ref()?;
+            has_attribute(&d.node.extensions, LAYOUT_ATTRIBUTES)
+        }),
+        _ => None,
+    });
+    if let Some(a) = has_attribute(&st.node.extensions, LAYOUT_ATTRIBUTES).or(member_attr) {
+        s.forbid(format!(
+            "'{}' has the attribute '{a}', whose layout device code does not support",
+            s.name()
+        ));
     }
     Ok(CType::Struct(s))
 }
@@ -249,7 +340,11 @@ pub fn apply_declarator(
     scope: &mut Scope,
     sm: &SourceMap,
 ) -> DResult<(Option<Node<Identifier>>, CType)> {
-    let mut t = base;
+    // `typedef float v4sf __attribute__((vector_size(16)));`
+    let mut t = match has_attribute(&d.node.extensions, &["vector_size"]) {
+        Some(_) => CType::Unsupported(format!("a vector of {base}")),
+        None => base,
+    };
     for dd in &d.node.derived {
         if let DerivedDeclarator::Pointer(_) = dd.node {
             t = CType::Ptr(Box::new(t));

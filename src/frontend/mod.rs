@@ -25,12 +25,15 @@ mod levels;
 mod literal;
 mod loopclauses;
 mod lower;
+mod parse;
 mod pragma;
 mod record;
 mod redscan;
 mod routine;
 mod scope;
 mod source;
+mod split;
+mod syntax;
 mod unit;
 
 pub use unit::{translate, Translated};

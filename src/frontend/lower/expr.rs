@@ -173,6 +173,10 @@ impl Lower<'_> {
                 self.err(span, "string literals are not supported in device code")
             }
             Expression::CompoundLiteral(c) => self.compound_literal(&c.node, span),
+            Expression::LabelAddress(_) => self.err(
+                span,
+                "label addresses ('&&label', GNU C) are not supported in device code",
+            ),
             Expression::Statement(_) => self.err(
                 span,
                 "statement expressions are not supported in device code",

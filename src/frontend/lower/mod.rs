@@ -8,7 +8,7 @@
 //! (inside which partitioned loops), which decides who performs side effects.
 //! `expr.rs` lowers expressions, `access.rs` addresses (subscripts, members,
 //! pointer arithmetic), `call.rs` calls, `init.rs` initialisers, `stmt.rs`
-//! statements and loops.
+//! statements and loops, `infer.rs` the base type of a declaration.
 //! May call: `ir`, `frontend::{ctype, conv, declare, literal, record, routine,
 //! scope, source}`.
 
@@ -16,6 +16,7 @@ mod access;
 mod atomic;
 mod call;
 mod expr;
+mod infer;
 mod init;
 mod private;
 mod reduce;

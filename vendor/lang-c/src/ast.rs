@@ -265,6 +265,11 @@ pub enum Expression {
     ///
     /// [GNU extension](https://gcc.gnu.org/onlinedocs/gcc/Statement-Exprs.html)
     Statement(Box<Node<Statement>>),
+
+    /// Address of a label: `&&label`
+    ///
+    /// [GNU extension](https://gcc.gnu.org/onlinedocs/gcc/Labels-as-Values.html) (accc's fork)
+    LabelAddress(Box<Node<Identifier>>),
 }
 
 /// Struct or union member access
@@ -647,6 +652,14 @@ pub enum TypeSpecifier {
     ///
     /// [ISO/IEC TS 18661-3:2015](http://www.open-std.org/jtc1/sc22/wg14/www/docs/n1945.pdf)
     TS18661Float(TS18661FloatType),
+    /// `__int128` (combined with `signed`/`unsigned` like `long`)
+    ///
+    /// [GNU extension](https://gcc.gnu.org/onlinedocs/gcc/_005f_005fint128.html) (accc's fork)
+    Int128,
+    /// `__auto_type`: the type of the declarator's initializer
+    ///
+    /// [GNU extension](https://gcc.gnu.org/onlinedocs/gcc/Typeof.html) (accc's fork)
+    AutoType,
 }
 
 /// Floating point type with guaranteed width and format
@@ -682,6 +695,11 @@ pub struct StructType {
     ///
     /// A [GNU extension](https://gcc.gnu.org/onlinedocs/gcc-8.1.0/gcc/Empty-Structures.html) allows the list to be empty.
     pub declarations: Option<Vec<Node<StructDeclaration>>>,
+    /// Attributes between the keyword and the tag:
+    /// `struct __attribute__((aligned(8))) tag { … }`
+    ///
+    /// [GNU extension](https://gcc.gnu.org/onlinedocs/gcc/Type-Attributes.html) (accc's fork)
+    pub extensions: Vec<Node<Extension>>,
 }
 
 /// The only difference between a `struct` and a `union`
@@ -739,6 +757,8 @@ pub struct StructDeclarator {
 pub struct EnumType {
     pub identifier: Option<Node<Identifier>>,
     pub enumerators: Vec<Node<Enumerator>>,
+    /// Attributes between `enum` and the tag (GNU extension, accc's fork)
+    pub extensions: Vec<Node<Extension>>,
 }
 
 /// Single constant inside a `enum` definition
@@ -1025,6 +1045,10 @@ pub enum Statement {
     DoWhile(Node<DoWhileStatement>),
     For(Node<ForStatement>),
     Goto(Node<Identifier>),
+    /// `goto *expression;`
+    ///
+    /// [GNU extension](https://gcc.gnu.org/onlinedocs/gcc/Labels-as-Values.html) (accc's fork)
+    ComputedGoto(Box<Node<Expression>>),
     Continue,
     Break,
     Return(Option<Box<Node<Expression>>>),
@@ -1263,6 +1287,8 @@ pub struct GnuExtendedAsmStatement {
     pub outputs: Vec<Node<GnuAsmOperand>>,
     pub inputs: Vec<Node<GnuAsmOperand>>,
     pub clobbers: Vec<Node<StringLiteral>>,
+    /// The labels of `asm goto` (GNU extension, accc's fork)
+    pub labels: Vec<Node<Identifier>>,
 }
 
 /// Single input or output operand specifier for GNU extended asm statement

@@ -11,6 +11,7 @@
 
 #![allow(deprecated)]
 #![allow(ellipsis_inclusive_range_patterns)]
+#![allow(unknown_lints, mismatched_lifetime_syntaxes)]
 
 #[rustfmt::skip]
 pub mod ast;
@@ -33,6 +34,9 @@ mod env;
 mod parser;
 #[rustfmt::skip]
 mod strings;
+
+/// One external declaration at a time (accc's fork).
+pub use parser::gnu::{SyntaxError, UnitParser};
 
 #[cfg(test)]
 #[rustfmt::skip]

@@ -7,6 +7,11 @@ use ast::*;
 use astutil::*;
 use env::{Env, Symbol};
 use span::{Node, Span};
+// accc's fork: GNU C extensions wrapping some generated rules, and the
+// one-declaration-at-a-time driver (parser_gnu.rs).
+#[path = "parser_gnu.rs"]
+pub(crate) mod gnu;
+use self::gnu::{__parse_typeof_specifier0, __parse_enum_specifier, __parse_statement0, __parse_storage_class_specifier0, __parse_struct_or_union_specifier, __parse_type_specifier_nonunique, __parse_type_specifier_unique, __parse_unary_expression0};
 fn escape_default(s: &str) -> String {
     s.chars().flat_map(|c| c.escape_default()).collect()
 }
@@ -2862,7 +2867,7 @@ fn __parse_unary_expression<'input>(__input: &'input str, __state: &mut ParseSta
     }
 }
 
-fn __parse_unary_expression0<'input>(__input: &'input str, __state: &mut ParseState<'input>, __pos: usize, env: &mut Env) -> RuleResult<Expression> {
+fn __parse_unary_expression0_generated<'input>(__input: &'input str, __state: &mut ParseState<'input>, __pos: usize, env: &mut Env) -> RuleResult<Expression> {
     #![allow(non_snake_case, unused)]
     {
         let __choice_res = __parse_postfix_expression0(__input, __state, __pos, env);
@@ -6347,7 +6352,7 @@ fn __parse_storage_class_specifier<'input>(__input: &'input str, __state: &mut P
     }
 }
 
-fn __parse_storage_class_specifier0<'input>(__input: &'input str, __state: &mut ParseState<'input>, __pos: usize, env: &mut Env) -> RuleResult<StorageClassSpecifier> {
+fn __parse_storage_class_specifier0_generated<'input>(__input: &'input str, __state: &mut ParseState<'input>, __pos: usize, env: &mut Env) -> RuleResult<StorageClassSpecifier> {
     #![allow(non_snake_case, unused)]
     {
         let __choice_res = {
@@ -6638,7 +6643,7 @@ fn __parse_storage_class_typedef0<'input>(__input: &'input str, __state: &mut Pa
     }
 }
 
-fn __parse_type_specifier_unique<'input>(__input: &'input str, __state: &mut ParseState<'input>, __pos: usize, env: &mut Env) -> RuleResult<TypeSpecifier> {
+fn __parse_type_specifier_unique_generated<'input>(__input: &'input str, __state: &mut ParseState<'input>, __pos: usize, env: &mut Env) -> RuleResult<TypeSpecifier> {
     #![allow(non_snake_case, unused)]
     {
         let __choice_res = {
@@ -6880,7 +6885,7 @@ fn __parse_type_specifier_unique<'input>(__input: &'input str, __state: &mut Par
     }
 }
 
-fn __parse_type_specifier_nonunique<'input>(__input: &'input str, __state: &mut ParseState<'input>, __pos: usize, env: &mut Env) -> RuleResult<TypeSpecifier> {
+fn __parse_type_specifier_nonunique_generated<'input>(__input: &'input str, __state: &mut ParseState<'input>, __pos: usize, env: &mut Env) -> RuleResult<TypeSpecifier> {
     #![allow(non_snake_case, unused)]
     {
         let __choice_res = {
@@ -7425,7 +7430,7 @@ fn __parse_type_specifier_nonunique<'input>(__input: &'input str, __state: &mut 
     }
 }
 
-fn __parse_struct_or_union_specifier<'input>(__input: &'input str, __state: &mut ParseState<'input>, __pos: usize, env: &mut Env) -> RuleResult<StructType> {
+fn __parse_struct_or_union_specifier_generated<'input>(__input: &'input str, __state: &mut ParseState<'input>, __pos: usize, env: &mut Env) -> RuleResult<StructType> {
     #![allow(non_snake_case, unused)]
     {
         let __choice_res = {
@@ -7464,7 +7469,7 @@ fn __parse_struct_or_union_specifier<'input>(__input: &'input str, __state: &mut
                                         Matched(__pos, _) => {
                                             let __seq_res = __parse_struct_or_union_body(__input, __state, __pos, env);
                                             match __seq_res {
-                                                Matched(__pos, d) => Matched(__pos, { StructType { kind: t, identifier: i, declarations: d } }),
+                                                Matched(__pos, d) => Matched(__pos, { StructType { kind: t, identifier: i, declarations: d, extensions: Vec::new() } }),
                                                 Failed => Failed,
                                             }
                                         }
@@ -7509,7 +7514,7 @@ fn __parse_struct_or_union_specifier<'input>(__input: &'input str, __state: &mut
                             Matched(__pos, _) => {
                                 let __seq_res = __parse_identifier(__input, __state, __pos, env);
                                 match __seq_res {
-                                    Matched(__pos, i) => Matched(__pos, { StructType { kind: t, identifier: Some(i), declarations: None } }),
+                                    Matched(__pos, i) => Matched(__pos, { StructType { kind: t, identifier: Some(i), declarations: None, extensions: Vec::new() } }),
                                     Failed => Failed,
                                 }
                             }
@@ -8574,7 +8579,7 @@ fn __parse_struct_declarator<'input>(__input: &'input str, __state: &mut ParseSt
     }
 }
 
-fn __parse_enum_specifier<'input>(__input: &'input str, __state: &mut ParseState<'input>, __pos: usize, env: &mut Env) -> RuleResult<EnumType> {
+fn __parse_enum_specifier_generated<'input>(__input: &'input str, __state: &mut ParseState<'input>, __pos: usize, env: &mut Env) -> RuleResult<EnumType> {
     #![allow(non_snake_case, unused)]
     {
         let __choice_res = {
@@ -8715,7 +8720,7 @@ fn __parse_enum_specifier<'input>(__input: &'input str, __state: &mut ParseState
                                                                                         Matched(__pos, _) => {
                                                                                             let __seq_res = slice_eq(__input, __state, __pos, "}");
                                                                                             match __seq_res {
-                                                                                                Matched(__pos, _) => Matched(__pos, { EnumType { identifier: i, enumerators: e } }),
+                                                                                                Matched(__pos, _) => Matched(__pos, { EnumType { identifier: i, enumerators: e, extensions: Vec::new() } }),
                                                                                                 Failed => Failed,
                                                                                             }
                                                                                         }
@@ -8793,7 +8798,7 @@ fn __parse_enum_specifier<'input>(__input: &'input str, __state: &mut ParseState
                             Matched(__pos, _) => {
                                 let __seq_res = __parse_identifier(__input, __state, __pos, env);
                                 match __seq_res {
-                                    Matched(__pos, i) => Matched(__pos, { EnumType { identifier: Some(i), enumerators: Vec::new() } }),
+                                    Matched(__pos, i) => Matched(__pos, { EnumType { identifier: Some(i), enumerators: Vec::new(), extensions: Vec::new() } }),
                                     Failed => Failed,
                                 }
                             }
@@ -12802,7 +12807,7 @@ fn __parse_statement<'input>(__input: &'input str, __state: &mut ParseState<'inp
     }
 }
 
-fn __parse_statement0<'input>(__input: &'input str, __state: &mut ParseState<'input>, __pos: usize, env: &mut Env) -> RuleResult<Statement> {
+fn __parse_statement0_generated<'input>(__input: &'input str, __state: &mut ParseState<'input>, __pos: usize, env: &mut Env) -> RuleResult<Statement> {
     #![allow(non_snake_case, unused)]
     {
         let __choice_res = {
@@ -16479,7 +16484,7 @@ fn __parse_asm_statement0<'input>(__input: &'input str, __state: &mut ParseState
                                                                                                         match __seq_res {
                                                                                                             Matched(__pos, _) => Matched(__pos, {
                                                                                                                 if let Some((o, (i, (c, ())))) = o {
-                                                                                                                    AsmStatement::GnuExtended(GnuExtendedAsmStatement { qualifier: q, template: a, outputs: o, inputs: i, clobbers: c })
+                                                                                                                    AsmStatement::GnuExtended(GnuExtendedAsmStatement { qualifier: q, template: a, outputs: o, inputs: i, clobbers: c, labels: Vec::new() })
                                                                                                                 } else {
                                                                                                                     AsmStatement::GnuBasic(a)
                                                                                                                 }
@@ -17531,7 +17536,7 @@ fn __parse_typeof_specifier<'input>(__input: &'input str, __state: &mut ParseSta
     }
 }
 
-fn __parse_typeof_specifier0<'input>(__input: &'input str, __state: &mut ParseState<'input>, __pos: usize, env: &mut Env) -> RuleResult<TypeOf> {
+fn __parse_typeof_specifier0_generated<'input>(__input: &'input str, __state: &mut ParseState<'input>, __pos: usize, env: &mut Env) -> RuleResult<TypeOf> {
     #![allow(non_snake_case, unused)]
     {
         let __choice_res = {

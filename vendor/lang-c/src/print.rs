@@ -585,6 +585,7 @@ fn print_statement<'ast>(p: &mut Printer, n: &'ast Statement) {
     match *n {
         Statement::Compound(_) => p.w.write_str(" Compound").unwrap(),
         Statement::Goto(_) => p.w.write_str(" Goto").unwrap(),
+        Statement::ComputedGoto(_) => p.w.write_str(" ComputedGoto").unwrap(),
         Statement::Continue => p.w.write_str(" Continue").unwrap(),
         Statement::Break => p.w.write_str(" Break").unwrap(),
         Statement::Return(_) => p.w.write_str(" Return").unwrap(),
@@ -624,6 +625,8 @@ fn print_type_specifier<'ast>(p: &mut Printer, n: &'ast TypeSpecifier) {
         TypeSpecifier::Complex => p.w.write_str(" Complex").unwrap(),
         TypeSpecifier::Atomic(_) => p.w.write_str(" Atomic").unwrap(),
         TypeSpecifier::TypedefName(_) => p.w.write_str(" TypedefName").unwrap(),
+        TypeSpecifier::Int128 => p.w.write_str(" Int128").unwrap(),
+        TypeSpecifier::AutoType => p.w.write_str(" AutoType").unwrap(),
         _ => {}
     }
 }

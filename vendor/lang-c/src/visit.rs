@@ -628,6 +628,7 @@ pub fn visit_expression<'ast, V: Visit<'ast> + ?Sized>(
         Expression::OffsetOf(ref o) => visitor.visit_offset_of_expression(&o.node, &o.span),
         Expression::VaArg(ref v) => visitor.visit_va_arg_expression(&v.node, &v.span),
         Expression::Statement(ref s) => visitor.visit_statement(&s.node, &s.span),
+        Expression::LabelAddress(ref l) => visitor.visit_identifier(&l.node, &l.span),
     }
 }
 
@@ -994,6 +995,9 @@ pub fn visit_struct_type<'ast, V: Visit<'ast> + ?Sized>(
     _span: &'ast Span,
 ) {
     visitor.visit_struct_kind(&struct_type.kind.node, &struct_type.kind.span);
+    for extension in &struct_type.extensions {
+        visitor.visit_extension(&extension.node, &extension.span);
+    }
     if let Some(ref identifier) = struct_type.identifier {
         visitor.visit_identifier(&identifier.node, &identifier.span);
     }
@@ -1069,6 +1073,9 @@ pub fn visit_enum_type<'ast, V: Visit<'ast> + ?Sized>(
     enum_type: &'ast EnumType,
     _span: &'ast Span,
 ) {
+    for extension in &enum_type.extensions {
+        visitor.visit_extension(&extension.node, &extension.span);
+    }
     if let Some(ref identifier) = enum_type.identifier {
         visitor.visit_identifier(&identifier.node, &identifier.span);
     }
@@ -1336,6 +1343,7 @@ pub fn visit_statement<'ast, V: Visit<'ast> + ?Sized>(
         Statement::DoWhile(ref d) => visitor.visit_do_while_statement(&d.node, &d.span),
         Statement::For(ref f) => visitor.visit_for_statement(&f.node, &f.span),
         Statement::Goto(ref g) => visitor.visit_identifier(&g.node, &g.span),
+        Statement::ComputedGoto(ref e) => visitor.visit_expression(&e.node, &e.span),
         Statement::Return(Some(ref r)) => {
             visitor.visit_expression(&r.node, &r.span);
         }
@@ -1590,6 +1598,9 @@ pub fn visit_gnu_extended_asm_statement<'ast, V: Visit<'ast> + ?Sized>(
     }
     for clobber in &gnu_extended_asm_statement.clobbers {
         visitor.visit_string_literal(&clobber.node, &clobber.span);
+    }
+    for label in &gnu_extended_asm_statement.labels {
+        visitor.visit_identifier(&label.node, &label.span);
     }
 }
 
