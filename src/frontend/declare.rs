@@ -68,7 +68,10 @@ pub fn base_type(
                     });
                     next += 1;
                 }
-                other = Some(CType::INT);
+                other = Some(match has_attribute(&e.node.extensions, LAYOUT_ATTRIBUTES) {
+                    Some(a) => CType::Unsupported(format!("an enum with the attribute '{a}'")),
+                    None => CType::INT,
+                });
             }
             TypeSpecifier::TypedefName(id) => match scope.lookup(&id.node.name) {
                 Some(sym) if sym.kind == SymKind::Typedef => other = Some(sym.ty.clone()),
@@ -81,8 +84,11 @@ pub fn base_type(
             TypeSpecifier::TypeOf(t) => {
                 other = Some(match &t.node {
                     TypeOf::Type(name) => type_name(name, scope, sm)?,
-                    // Device code types the expression (`lower/stmt.rs`).
-                    TypeOf::Expression(_) => CType::Unsupported("__typeof__ of an expression".into()),
+                    // (Device code types its own from the lowered expression.)
+                    TypeOf::Expression(e) => super::exprtype::expr_type(e, scope, sm)
+                        .unwrap_or_else(|| {
+                            CType::Unsupported("__typeof__ of an expression".into())
+                        }),
                 })
             }
             TypeSpecifier::Atomic(_) => other = Some(CType::Unsupported("_Atomic".into())),
@@ -169,17 +175,29 @@ pub fn specifier_attributes(specs: &[Node<DeclarationSpecifier>]) -> Vec<Node<Ex
         .collect()
 }
 
-/// Marks the struct a declaration's specifiers define unusable on the
-/// device when attributes after its body change its layout.
-pub fn check_struct_attributes(specs: &[Node<DeclarationSpecifier>], ty: &CType) {
-    if let CType::Struct(s) = ty {
-        if let Some(a) = has_attribute(&specifier_attributes(specs), LAYOUT_ATTRIBUTES) {
-            s.forbid(format!(
-                "'{}' has the attribute '{a}', whose layout device code does not support",
-                s.name()
-            ));
+/// The type of declaration specifiers `specs` (whose type specifiers name
+/// `ty`) with the attributes after a struct or enum body applied: a struct
+/// whose layout they change becomes unusable on the device, a packed enum
+/// (smaller than `int`) a type device code cannot use.
+pub fn apply_type_attributes(specs: &[Node<DeclarationSpecifier>], ty: CType) -> CType {
+    let attrs = specifier_attributes(specs);
+    let Some(a) = has_attribute(&attrs, LAYOUT_ATTRIBUTES) else {
+        return ty;
+    };
+    match &ty {
+        CType::Struct(s) => s.forbid(format!(
+            "'{}' has the attribute '{a}', whose layout device code does not support",
+            s.name()
+        )),
+        _ if type_specifiers(specs)
+            .iter()
+            .any(|t| matches!(t.node, TypeSpecifier::Enum(_))) =>
+        {
+            return CType::Unsupported(format!("an enum with the attribute '{a}'"));
         }
+        _ => {}
     }
+    ty
 }
 
 /// Whether the specifiers hold the `_Atomic` qualifier.

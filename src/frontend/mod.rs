@@ -20,6 +20,7 @@ mod declare;
 mod depend;
 mod device_directive;
 mod effects;
+mod exprtype;
 mod geometry;
 mod levels;
 mod literal;

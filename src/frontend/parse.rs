@@ -77,7 +77,9 @@ pub fn parse_unit(text: &str, pragmas: &[Pragma], sm: &SourceMap) -> DResult<Par
             }
             Err(e) => {
                 // At least one token further, whatever the scan says.
-                let next_token = split::Lexer::new(text, pos).next().map_or(text.len(), |t| t.end);
+                let next_token = split::Lexer::new(text, pos)
+                    .next()
+                    .map_or(text.len(), |t| t.end);
                 let end = split::declaration_end(text, pos).max(next_token);
                 let error = syntax::message(text, pos, e.offset, &e.expected);
                 if needed(pragmas, prev_end, pos, end) {
@@ -91,20 +93,22 @@ pub fn parse_unit(text: &str, pragmas: &[Pragma], sm: &SourceMap) -> DResult<Par
                         }
                     }
                     let head = if declared.function {
-                        parser.function_head(text, pos).map(|(specifiers, declarator, brace)| {
-                            let span = Span::span(pos, brace);
-                            let init = InitDeclarator {
-                                declarator,
-                                initializer: None,
-                            };
-                            Node::new(
-                                Declaration {
-                                    specifiers,
-                                    declarators: vec![Node::new(init, span)],
-                                },
-                                span,
-                            )
-                        })
+                        parser
+                            .function_head(text, pos)
+                            .map(|(specifiers, declarator, brace)| {
+                                let span = Span::span(pos, brace);
+                                let init = InitDeclarator {
+                                    declarator,
+                                    initializer: None,
+                                };
+                                Node::new(
+                                    Declaration {
+                                        specifiers,
+                                        declarators: vec![Node::new(init, span)],
+                                    },
+                                    span,
+                                )
+                            })
                     } else {
                         None
                     };
@@ -156,7 +160,8 @@ mod tests {
 
     #[test]
     fn keeps_typedef_names_of_what_it_cannot_parse() {
-        let src = "typedef struct __attribute__((oops oops)) s { int a; } S;\nS f(S x) { return x; }\n";
+        let src =
+            "typedef struct __attribute__((oops oops)) s { int a; } S;\nS f(S x) { return x; }\n";
         let Ok(p) = parse(src) else {
             panic!("the unit should parse");
         };
@@ -172,7 +177,10 @@ mod tests {
             panic!("a syntax error in a function with a directive is an error");
         };
         let r = d.render(false);
-        assert!(r.contains("t.c:4:8: error: in the body of function 'f'"), "{r}");
+        assert!(
+            r.contains("t.c:4:8: error: in the body of function 'f'"),
+            "{r}"
+        );
         let src = "#pragma acc routine seq\nint g(int x) { return x 1; }\n";
         assert!(parse(src).is_err());
         let src = "int x;\n#pragma acc declare create(x)\nint g(int x) { return x 1; }\n";

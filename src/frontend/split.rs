@@ -123,23 +123,22 @@ impl Iterator for Lexer<'_> {
             // An encoding prefix makes a string or character literal.
             match (b.get(e), &self.text[start..e]) {
                 (Some(b'"'), "L" | "u" | "U" | "u8") => (TokKind::Str, self.quoted_end(e, b'"')),
-                (Some(b'\''), "L" | "u" | "U" | "u8") => {
-                    (TokKind::Char, self.quoted_end(e, b'\''))
-                }
+                (Some(b'\''), "L" | "u" | "U" | "u8") => (TokKind::Char, self.quoted_end(e, b'\'')),
                 _ => (TokKind::Ident, e),
             }
-        } else if c.is_ascii_digit() || (c == b'.' && b.get(start + 1).is_some_and(u8::is_ascii_digit)) {
+        } else if c.is_ascii_digit()
+            || (c == b'.' && b.get(start + 1).is_some_and(u8::is_ascii_digit))
+        {
             // pp-number: digits, letters, '.', and signs after an exponent.
             let mut e = start + 1;
             while e < b.len() {
                 let d = b[e];
-                if ident(d) || d == b'.' {
-                    e += 1;
-                } else if (d == b'+' || d == b'-') && matches!(b[e - 1], b'e' | b'E' | b'p' | b'P') {
-                    e += 1;
-                } else {
+                let sign =
+                    (d == b'+' || d == b'-') && matches!(b[e - 1], b'e' | b'E' | b'p' | b'P');
+                if !(ident(d) || d == b'.' || sign) {
                     break;
                 }
+                e += 1;
             }
             (TokKind::Number, e)
         } else if c == b'"' {
@@ -163,21 +162,86 @@ impl Iterator for Lexer<'_> {
 pub fn is_keyword(s: &str) -> bool {
     matches!(
         s,
-        "auto" | "break" | "case" | "char" | "const" | "continue" | "default" | "do" | "double"
-            | "else" | "enum" | "extern" | "float" | "for" | "goto" | "if" | "inline" | "int"
-            | "long" | "register" | "restrict" | "return" | "short" | "signed" | "sizeof"
-            | "static" | "struct" | "switch" | "typedef" | "union" | "unsigned" | "void"
-            | "volatile" | "while" | "_Alignas" | "_Alignof" | "_Atomic" | "_Bool" | "_Complex"
-            | "_Generic" | "_Imaginary" | "_Noreturn" | "_Static_assert" | "_Thread_local"
-            | "typeof" | "asm" | "bool" | "true" | "false" | "nullptr" | "constexpr"
-            | "static_assert" | "thread_local" | "alignas" | "alignof"
+        "auto"
+            | "break"
+            | "case"
+            | "char"
+            | "const"
+            | "continue"
+            | "default"
+            | "do"
+            | "double"
+            | "else"
+            | "enum"
+            | "extern"
+            | "float"
+            | "for"
+            | "goto"
+            | "if"
+            | "inline"
+            | "int"
+            | "long"
+            | "register"
+            | "restrict"
+            | "return"
+            | "short"
+            | "signed"
+            | "sizeof"
+            | "static"
+            | "struct"
+            | "switch"
+            | "typedef"
+            | "union"
+            | "unsigned"
+            | "void"
+            | "volatile"
+            | "while"
+            | "_Alignas"
+            | "_Alignof"
+            | "_Atomic"
+            | "_Bool"
+            | "_Complex"
+            | "_Generic"
+            | "_Imaginary"
+            | "_Noreturn"
+            | "_Static_assert"
+            | "_Thread_local"
+            | "typeof"
+            | "asm"
+            | "bool"
+            | "true"
+            | "false"
+            | "nullptr"
+            | "constexpr"
+            | "static_assert"
+            | "thread_local"
+            | "alignas"
+            | "alignof"
     ) || (s.starts_with("__")
         && matches!(
             s.trim_matches('_'),
-            "extension" | "inline" | "restrict" | "const" | "signed" | "volatile" | "thread"
-                | "int128" | "float128" | "float80" | "ibm128" | "auto_type" | "complex"
-                | "attribute" | "asm" | "typeof" | "alignof" | "label" | "real" | "imag"
-                | "typeof_unqual" | "declspec"
+            "extension"
+                | "inline"
+                | "restrict"
+                | "const"
+                | "signed"
+                | "volatile"
+                | "thread"
+                | "int128"
+                | "float128"
+                | "float80"
+                | "ibm128"
+                | "auto_type"
+                | "complex"
+                | "attribute"
+                | "asm"
+                | "typeof"
+                | "alignof"
+                | "label"
+                | "real"
+                | "imag"
+                | "typeof_unqual"
+                | "declspec"
         ))
         || s.starts_with("_Float")
         || s.starts_with("_Decimal")
@@ -262,8 +326,7 @@ pub fn declaration_end(text: &str, start: usize) -> usize {
             }
             "{" => {
                 if depth == 0 {
-                    let after_params = prev == Some(")")
-                        && !group_of.is_some_and(takes_group);
+                    let after_params = prev == Some(")") && !group_of.is_some_and(takes_group);
                     body = !init && (knr || after_params);
                 }
                 depth += 1;
@@ -328,6 +391,8 @@ pub struct Declared {
     pub function: bool,
     /// The declared names, in order.
     pub names: Vec<String>,
+    /// The struct, union and enum types it defines (`struct tag`).
+    pub tags: Vec<String>,
 }
 
 /// The names the declaration `text[start..end]` declares, by a token scan:
@@ -359,10 +424,13 @@ pub fn declared_names(
                 while i < toks.len() && takes_group(toks[i].text(text)) {
                     i = skip_keyword_group(text, &toks, i);
                 }
+                let mut tag = None;
                 if i < toks.len() && toks[i].kind == TokKind::Ident {
+                    tag = Some(format!("{s} {}", toks[i].text(text)));
                     i += 1;
                 }
                 if i < toks.len() && toks[i].text(text) == "{" {
+                    out.tags.extend(tag);
                     i = group_end(text, &toks, i);
                 }
             }
@@ -439,9 +507,18 @@ mod tests {
     #[test]
     fn ends_of_declarations() {
         assert_eq!(end_of("int x = {1, 2}; int y;"), "int x = {1, 2};");
-        assert_eq!(end_of("int f(void) { return 1; } int y;"), "int f(void) { return 1; }");
-        assert_eq!(end_of("int f(void) { return 1; };; int y;"), "int f(void) { return 1; };;");
-        assert_eq!(end_of("struct S { int a; } s; int y;"), "struct S { int a; } s;");
+        assert_eq!(
+            end_of("int f(void) { return 1; } int y;"),
+            "int f(void) { return 1; }"
+        );
+        assert_eq!(
+            end_of("int f(void) { return 1; };; int y;"),
+            "int f(void) { return 1; };;"
+        );
+        assert_eq!(
+            end_of("struct S { int a; } s; int y;"),
+            "struct S { int a; } s;"
+        );
         assert_eq!(
             end_of("typedef struct __attribute__((aligned(8))) t { char c; } t; int y;"),
             "typedef struct __attribute__((aligned(8))) t { char c; } t;"
@@ -459,13 +536,19 @@ mod tests {
             end_of("int f(a, b) NOTHROW; typedef int V; typedef int W; int g(void) { }"),
             "int f(a, b) NOTHROW;"
         );
-        assert_eq!(end_of("int f(a) NOTHROW; int v = 1; int g(void) { }"), "int f(a) NOTHROW;");
+        assert_eq!(
+            end_of("int f(a) NOTHROW; int v = 1; int g(void) { }"),
+            "int f(a) NOTHROW;"
+        );
         assert_eq!(
             end_of("void g(void) __attribute__((noreturn)); int z;"),
             "void g(void) __attribute__((noreturn));"
         );
         assert_eq!(end_of("char *s = \"};\"; int z;"), "char *s = \"};\";");
-        assert_eq!(end_of("int f(void) { l: goto *&&l; }"), "int f(void) { l: goto *&&l; }");
+        assert_eq!(
+            end_of("int f(void) { l: goto *&&l; }"),
+            "int f(void) { l: goto *&&l; }"
+        );
         assert_eq!(end_of("int x"), "int x");
     }
 
@@ -477,7 +560,14 @@ mod tests {
         assert!(d.typedef && !d.function);
         assert_eq!(d.names, ["u128"]);
         let s = "typedef struct __attribute__((__aligned__ (sizeof (void *)))) omp_depend_t { char x[16]; } omp_depend_t;";
-        assert_eq!(declared_names(s, 0, s.len(), &none).names, ["omp_depend_t"]);
+        let d = declared_names(s, 0, s.len(), &none);
+        assert_eq!(
+            (d.names, d.tags),
+            (
+                vec!["omp_depend_t".to_string()],
+                vec!["struct omp_depend_t".to_string()]
+            )
+        );
         let s = "static T (*fp)(int a, T b), q[3] = {1}, r;";
         assert_eq!(declared_names(s, 0, s.len(), &t).names, ["fp", "q", "r"]);
         let s = "int x[] = {1, 2}, y;";
@@ -503,7 +593,17 @@ mod tests {
         let toks: Vec<&str> = Lexer::new(s, 0).map(|t| t.text(s)).collect();
         assert_eq!(
             toks,
-            ["a", "->", "b", "<<=", "0x1p-3f", "u8\"x\\\"y\"", "'\\''", "...", "@"]
+            [
+                "a",
+                "->",
+                "b",
+                "<<=",
+                "0x1p-3f",
+                "u8\"x\\\"y\"",
+                "'\\''",
+                "...",
+                "@"
+            ]
         );
     }
 }

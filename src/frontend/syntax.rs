@@ -38,9 +38,9 @@ fn found(text: &str, from: usize, offset: usize) -> String {
 /// Binary and postfix operators: a set holding several of them says "an
 /// operator" could continue the expression.
 const OPERATORS: &[&str] = &[
-    "!=", "%", "%=", "&", "&&", "&=", "*", "*=", "+", "++", "+=", "-", "--", "-=", "->", ".",
-    "/", "/=", "<", "<<", "<<=", "<=", "=", "==", ">", ">=", ">>", ">>=", "?", "^", "^=", "|",
-    "|=", "||",
+    "!=", "%", "%=", "&", "&&", "&=", "*", "*=", "+", "++", "+=", "-", "--", "-=", "->", ".", "/",
+    "/=", "<", "<<", "<<=", "<=", "=", "==", ">", ">=", ">>", ">>=", "?", "^", "^=", "|", "|=",
+    "||",
 ];
 
 /// What the parser expected, in words (`';' or an operator`); `None` when
@@ -55,7 +55,9 @@ fn expected_words(expected: &[&str]) -> Option<String> {
     };
     for &e in expected {
         match e {
-            _ if operators && OPERATORS.contains(&e) => add(15, "an operator".into()),
+            _ if operators && (OPERATORS.contains(&e) || e == "(" || e == "[") => {
+                add(15, "an operator".into())
+            }
             "identifier" => add(11, "an identifier".into()),
             "<typedef_name>" => add(12, "a type name".into()),
             "\"" => add(13, "a string literal".into()),
@@ -118,18 +120,26 @@ fn context(text: &str, start: usize, offset: usize) -> String {
     let mut stack: Vec<Open> = vec![];
     // The first declarator's name at the top level.
     let mut declared: Option<String> = None;
+    // In the initialiser of a file-scope declarator (after a top-level `=`).
+    let mut init = false;
     for (i, t) in toks.iter().enumerate() {
         let s = t.text(text);
         let prev = i.checked_sub(1).map(|k| toks[k].text(text));
         let prev2 = i.checked_sub(2).map(|k| toks[k].text(text));
-        let in_body = stack
-            .iter()
-            .any(|o| matches!(o, Open::Body(_) | Open::Block));
+        let in_body = init
+            || stack
+                .iter()
+                .any(|o| matches!(o, Open::Body(_) | Open::Block));
         match s {
             "(" => {
                 let o = match prev {
                     Some(k @ ("if" | "while" | "switch" | "for")) => Open::Condition(k.into()),
-                    Some(k) if k.contains("attribute") || k.contains("asm") || k.contains("typeof") || k == "_Alignas" => {
+                    Some(k)
+                        if k.contains("attribute")
+                            || k.contains("asm")
+                            || k.contains("typeof")
+                            || k == "_Alignas" =>
+                    {
                         Open::Keyword(k.trim_matches('_').into())
                     }
                     Some(_) if matches!(stack.last(), Some(Open::Keyword(_))) => Open::Paren,
@@ -149,16 +159,28 @@ fn context(text: &str, start: usize, offset: usize) -> String {
                 };
                 stack.push(o);
             }
-            "[" => stack.push(Open::Bracket),
+            "[" => {
+                // `int x[3]`: the declarator's name.
+                if stack.is_empty() && i > 0 && toks[i - 1].kind == TokKind::Ident {
+                    declared = prev.filter(|p| !split::is_keyword(p)).map(str::to_string);
+                }
+                stack.push(Open::Bracket);
+            }
             "{" => {
                 let o = if in_body && prev != Some("=") {
                     Open::Block
-                } else if matches!(prev, Some("=")) || matches!(stack.last(), Some(Open::Initializer)) {
+                } else if matches!(prev, Some("="))
+                    || matches!(stack.last(), Some(Open::Initializer))
+                {
                     Open::Initializer
                 } else if matches!(prev, Some("struct" | "union" | "enum")) {
                     Open::Members(format!("an anonymous {}", prev.unwrap_or("struct")))
                 } else if matches!(prev2, Some("struct" | "union" | "enum")) {
-                    Open::Members(format!("'{} {}'", prev2.unwrap_or("struct"), prev.unwrap_or("")))
+                    Open::Members(format!(
+                        "'{} {}'",
+                        prev2.unwrap_or("struct"),
+                        prev.unwrap_or("")
+                    ))
                 } else if let Some(Open::Members(_)) = stack.last() {
                     Open::Block
                 } else if stack.is_empty() && prev == Some(")") {
@@ -179,14 +201,15 @@ fn context(text: &str, start: usize, offset: usize) -> String {
             ")" | "]" | "}" => {
                 stack.pop();
             }
-            // The declarator's name: the identifier before the first
+            // The current declarator's name: the identifier before a
             // top-level `=`, `;` or `,` (or `(`, above).
-            "=" | ";" | "," if stack.is_empty() && declared.is_none() => {
-                declared = prev
-                    .filter(|p| {
-                        toks[i - 1].kind == TokKind::Ident && !split::is_keyword(p)
-                    })
-                    .map(str::to_string);
+            "=" | ";" | "," if stack.is_empty() => {
+                init = s == "=";
+                let name =
+                    prev.filter(|p| toks[i - 1].kind == TokKind::Ident && !split::is_keyword(p));
+                if let Some(n) = name {
+                    declared = Some(n.to_string());
+                }
             }
             _ => {}
         }
@@ -195,9 +218,10 @@ fn context(text: &str, start: usize, offset: usize) -> String {
         Open::Body(f) if !f.is_empty() => Some(f.clone()),
         _ => None,
     });
-    let within = |s: String| match &function {
-        Some(f) => format!("{s} in function '{f}'"),
-        None => s,
+    let within = |s: String| match (&function, &declared) {
+        (Some(f), _) => format!("{s} in function '{f}'"),
+        (None, Some(d)) if init => format!("{s} in the initializer of '{d}'"),
+        _ => s,
     };
     for o in stack.iter().rev() {
         return match o {
@@ -217,6 +241,7 @@ fn context(text: &str, start: usize, offset: usize) -> String {
         };
     }
     match declared {
+        Some(d) if init => format!("in the initializer of '{d}'"),
         Some(d) => format!("in the declaration of '{d}'"),
         None => "in a declaration".into(),
     }
@@ -234,11 +259,19 @@ mod tests {
     #[test]
     fn names_found_expected_and_construct() {
         assert_eq!(
-            msg("int main(void) { int x = 1 y; }", "y;", &[";", ",", "+", "-", "*", "/", "%"]),
+            msg(
+                "int main(void) { int x = 1 y; }",
+                "y;",
+                &[";", ",", "+", "-", "*", "/", "%"]
+            ),
             "in the body of function 'main': expected ';', ',' or an operator, found 'y'"
         );
         assert_eq!(
-            msg("int main(void) { if (x y) return; }", "y)", &[")", "+", "-", "==", "!="]),
+            msg(
+                "int main(void) { if (x y) return; }",
+                "y)",
+                &[")", "+", "-", "==", "!="]
+            ),
             "in the condition of 'if' in function 'main': expected ')' or an operator, found 'y'"
         );
         assert_eq!(
@@ -251,7 +284,15 @@ mod tests {
         );
         assert_eq!(
             msg("int x = 3 4;", "4;", &[";", ","]),
-            "in the declaration of 'x': expected ';' or ',', found the number '4'"
+            "in the initializer of 'x': expected ';' or ',', found the number '4'"
+        );
+        assert_eq!(
+            msg("int y, x = f(int, 2);", "int, 2", &["identifier", "("]),
+            "in the arguments of 'f' in the initializer of 'x': expected '(' or an identifier, found 'int'"
+        );
+        assert_eq!(
+            msg("int x[3] y;", "y;", &[";", ",", "="]),
+            "in the declaration of 'x': expected ';', ',' or '=', found 'y'"
         );
         assert_eq!(
             msg("int main(void) { f(1 2); }", "2)", &[")", ","]),

@@ -257,6 +257,10 @@ impl<'a> Walker<'a> {
     /// every name it declares is remembered for [`Self::note_opaque_names`].
     fn opaque(&mut self, o: &'a Opaque) {
         let loc = self.sm.loc(o.error_at);
+        for tag in &o.declared.tags {
+            self.opaque
+                .insert(tag.clone(), (loc.clone(), o.error.clone()));
+        }
         for name in &o.declared.names {
             self.opaque
                 .insert(name.clone(), (loc.clone(), o.error.clone()));
@@ -331,7 +335,8 @@ impl<'a> Walker<'a> {
         // Types accc cannot use on the device (long double, structs) are kept
         // as opaque: an error comes only if a region uses them.
         let base = base.unwrap_or(CType::Unsupported("an unsupported type".into()));
-        declare::check_struct_attributes(&d.node.specifiers, &base);
+        let base = super::exprtype::auto_type(d, &mut self.scope, self.sm).unwrap_or(base);
+        let base = declare::apply_type_attributes(&d.node.specifiers, base);
         let base = match declare::atomic_qualified(&d.node.specifiers) {
             true => CType::Unsupported(format!("_Atomic {base}")),
             false => base,

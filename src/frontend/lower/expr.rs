@@ -577,6 +577,10 @@ impl Lower<'_> {
                     ),
                 }
             }
+            U::Real | U::Imag => self.err(
+                span,
+                "'__real__' and '__imag__' (GNU C) are not supported in device code",
+            ),
             U::Address => {
                 let v = self.expr(&u.operand)?;
                 let Val::L(place, t) = v else {

@@ -53,8 +53,7 @@ impl Lower<'_> {
             }
             _ => self.specifier_type(&types)?,
         };
-        declare::check_struct_attributes(specs, &base);
-        Ok(base)
+        Ok(declare::apply_type_attributes(specs, base))
     }
 
     /// The type named by type specifiers, `__typeof__` (of an expression,
@@ -75,7 +74,8 @@ impl Lower<'_> {
                 Ok(v.ty().clone())
             }
             TypeOf::Type(name) => {
-                let base = self.specifier_type(&declare::type_name_specifiers(&name.node.specifiers))?;
+                let base =
+                    self.specifier_type(&declare::type_name_specifiers(&name.node.specifiers))?;
                 match &name.node.declarator {
                     Some(d) => Ok(declare::apply_declarator(base, d, self.host, self.sm)?.1),
                     None => Ok(base),

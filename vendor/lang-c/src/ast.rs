@@ -381,6 +381,10 @@ pub enum UnaryOperator {
     Complement,
     /// `!operand`
     Negate,
+    /// `__real__ operand` (GNU extension, accc's fork)
+    Real,
+    /// `__imag__ operand` (GNU extension, accc's fork)
+    Imag,
 }
 
 /// Unary operator expression

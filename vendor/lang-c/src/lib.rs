@@ -12,6 +12,8 @@
 #![allow(deprecated)]
 #![allow(ellipsis_inclusive_range_patterns)]
 #![allow(unknown_lints, mismatched_lifetime_syntaxes)]
+// Upstream code, generated in part: not held to accc's lints.
+#![allow(clippy::all)]
 
 #[rustfmt::skip]
 pub mod ast;

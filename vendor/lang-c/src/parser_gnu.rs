@@ -9,7 +9,7 @@
 //!
 //! Extensions: `__int128`, `__float128`, `__float80`, `__auto_type`,
 //! `__thread`; `typeof` of a type name that starts like an expression;
-//! `__extension__` before a cast expression; statement attributes (`__attribute__((fallthrough));`);
+//! `__extension__` before a cast expression; `__real__` and `__imag__`; statement attributes (`__attribute__((fallthrough));`);
 //! computed goto (`goto *p;`) and label addresses (`&&label`); `asm` with
 //! several qualifiers and `asm goto`; attributes between `struct`, `union` or
 //! `enum` and the tag.
@@ -217,6 +217,16 @@ pub(super) fn __parse_unary_expression0<'input>(input: &'input str, state: &mut 
     }
     if !env.extensions_gnu {
         return Failed;
+    }
+    // `__real__ x`, `__imag__ x`: parts of a complex number.
+    if let Matched(p, i) = keywords(input, state, pos, &["__real__", "__real", "__imag__", "__imag"]) {
+        let op = Node::new(if i < 2 { UnaryOperator::Real } else { UnaryOperator::Imag }, Span::span(pos, p));
+        let p = ws(input, state, p, env);
+        let (p, e) = try_match!(__parse_cast_expression(input, state, p, env));
+        return Matched(p, Expression::UnaryOperator(Box::new(Node::new(
+            UnaryOperatorExpression { operator: op, operand: e },
+            Span::span(pos, p),
+        ))));
     }
     // `&&label`: the address of a label.
     let (p, ()) = try_match!(punct(input, state, pos, "&&"));

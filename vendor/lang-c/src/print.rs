@@ -205,6 +205,8 @@ impl<'ast, 'a> Visit<'ast> for Printer<'a> {
             UnaryOperator::Minus => "Minus",
             UnaryOperator::Complement => "Complement",
             UnaryOperator::Negate => "Negate",
+            UnaryOperator::Real => "Real",
+            UnaryOperator::Imag => "Imag",
         });
         visit_unary_operator(&mut self.block(), n, span);
     }
