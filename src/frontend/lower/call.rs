@@ -29,6 +29,9 @@ impl Lower<'_> {
             );
         };
         let name = id.node.name.as_str();
+        if name == "__builtin_tgmath" {
+            return self.tgmath(&c.arguments, span);
+        }
         // A local or parameter of that name hides the function. A math
         // function may be called undeclared (C89's implicit declaration).
         let callee = match (self.resolve(name, id.span), MathFunc::from_c_name(name)) {

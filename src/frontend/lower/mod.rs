@@ -8,7 +8,8 @@
 //! (inside which partitioned loops), which decides who performs side effects.
 //! `expr.rs` lowers expressions, `access.rs` addresses (subscripts, members,
 //! pointer arithmetic), `call.rs` calls, `init.rs` initialisers, `stmt.rs`
-//! statements and loops, `infer.rs` the base type of a declaration.
+//! statements and loops, `infer.rs` the base type of a declaration,
+//! `tgmath.rs` the type-generic math of `<tgmath.h>`.
 //! May call: `ir`, `frontend::{ctype, conv, declare, literal, record, routine,
 //! scope, source}`.
 
@@ -21,6 +22,7 @@ mod init;
 mod private;
 mod reduce;
 mod stmt;
+mod tgmath;
 
 use super::ctype::{CType, VlaLen};
 use super::routine::Routines;

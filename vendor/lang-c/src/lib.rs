@@ -40,6 +40,3 @@ mod strings;
 /// One external declaration at a time (accc's fork).
 pub use parser::gnu::{SyntaxError, UnitParser};
 
-#[cfg(test)]
-#[rustfmt::skip]
-mod tests;
