@@ -477,7 +477,10 @@ fn damage(r: &mut Rng, s: &str) -> String {
                 let end = (at + 1 + r.below(40)).min(chars.len());
                 chars.drain(at..end);
             }
-            2 => chars.insert(at, "(){}[];,*&#\"'\\:=".chars().nth(r.below(16)).unwrap_or(';')),
+            2 => chars.insert(
+                at,
+                "(){}[];,*&#\"'\\:=".chars().nth(r.below(16)).unwrap_or(';'),
+            ),
             3 => {
                 let c = chars[at];
                 chars.insert(at, c);
@@ -516,5 +519,8 @@ fn damaged_gnu_c_never_crashes_the_parser() {
         failures.len(),
         failures[0]
     );
-    assert!(ok > 50 && rejected > 50, "{ok} compiled, {rejected} rejected");
+    assert!(
+        ok > 50 && rejected > 50,
+        "{ok} compiled, {rejected} rejected"
+    );
 }

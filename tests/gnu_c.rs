@@ -35,7 +35,13 @@ const OPAQUE: &str = "left to the host compiler";
 
 /// Compiles `src` to the object `obj` with accc (asserting that it parsed
 /// every declaration) or with the host compiler.
-fn compile(with_accc: bool, src: &Path, obj: &Path, flags: &[&str], dir: &Path) -> Result<(), String> {
+fn compile(
+    with_accc: bool,
+    src: &Path,
+    obj: &Path,
+    flags: &[&str],
+    dir: &Path,
+) -> Result<(), String> {
     let mut cmd = if with_accc {
         let mut c = accc();
         c.env("ACCC_SHOW_OPAQUE", "1");
@@ -70,12 +76,19 @@ fn compile(with_accc: bool, src: &Path, obj: &Path, flags: &[&str], dir: &Path) 
 }
 
 /// Compiles `srcs` with the chosen compiler on two threads, into `dir`.
-fn compile_all(with_accc: bool, srcs: &[PathBuf], flags: &[&str], dir: &Path) -> Result<Vec<PathBuf>, String> {
+fn compile_all(
+    with_accc: bool,
+    srcs: &[PathBuf],
+    flags: &[&str],
+    dir: &Path,
+) -> Result<Vec<PathBuf>, String> {
     let objs: Vec<PathBuf> = srcs
         .iter()
         .enumerate()
         .map(|(i, s)| {
-            let stem = s.file_stem().map_or("src".into(), |x| x.to_string_lossy().into_owned());
+            let stem = s
+                .file_stem()
+                .map_or("src".into(), |x| x.to_string_lossy().into_owned());
             dir.join(format!("{i:02}_{stem}.o"))
         })
         .collect();
@@ -105,20 +118,33 @@ fn compile_all(with_accc: bool, srcs: &[PathBuf], flags: &[&str], dir: &Path) ->
 /// Links `objs` into `exe` (accc links its runtime; the host compiler gets
 /// the system libraries the libraries need).
 fn link(with_accc: bool, objs: &[PathBuf], exe: &Path, dir: &Path) -> Result<(), String> {
-    let mut cmd = if with_accc { accc() } else { Command::new(host_cc()) };
-    cmd.args(objs).arg("-o").arg(exe).args(["-lm", "-ldl", "-lpthread"]);
+    let mut cmd = if with_accc {
+        accc()
+    } else {
+        Command::new(host_cc())
+    };
+    cmd.args(objs)
+        .arg("-o")
+        .arg(exe)
+        .args(["-lm", "-ldl", "-lpthread"]);
     let r = run(cmd, dir, "link", COMPILE_TIMEOUT);
     if r.ok() {
         Ok(())
     } else {
-        Err(format!("link failed ({}):\n{}", r.describe_status(), tail(&r.stderr, 3000)))
+        Err(format!(
+            "link failed ({}):\n{}",
+            r.describe_status(),
+            tail(&r.stderr, 3000)
+        ))
     }
 }
 
 /// Runs `exe` with `args`; its stdout, which must end with a `PASS` line.
 fn run_program(exe: &Path, args: &[&str], dir: &Path) -> Result<String, String> {
     let mut cmd = Command::new(exe);
-    cmd.args(args).env_remove("ACC_DEVICE_TYPE").env_remove("ACC_DEVICE_NUM");
+    cmd.args(args)
+        .env_remove("ACC_DEVICE_TYPE")
+        .env_remove("ACC_DEVICE_NUM");
     let r = run(cmd, dir, "run", RUN_TIMEOUT);
     if !r.ok() || r.stdout.lines().last() != Some("PASS") {
         return Err(format!(
@@ -148,7 +174,8 @@ fn library(name: &str, srcs: Vec<PathBuf>, smoke: &str, flags: &[&str]) {
         let dir = tmp.path().join(who);
         std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
         let start = Instant::now();
-        let objs = compile_all(with_accc, &all, flags, &dir).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let objs =
+            compile_all(with_accc, &all, flags, &dir).unwrap_or_else(|e| panic!("{name}: {e}"));
         eprintln!(
             "{name}: {} files compiled by {who} in {:.1} s",
             all.len(),
@@ -167,7 +194,10 @@ fn library(name: &str, srcs: Vec<PathBuf>, smoke: &str, flags: &[&str]) {
             outputs[1], outputs[0]
         );
     }
-    eprintln!("{name}: the accc build prints what the cc build prints:\n{}", outputs[1]);
+    eprintln!(
+        "{name}: the accc build prints what the cc build prints:\n{}",
+        outputs[1]
+    );
 }
 
 /// The source folders of the crates, from `cargo metadata` (which downloads
@@ -178,7 +208,13 @@ fn crate_dirs() -> &'static Result<HashMap<String, PathBuf>, String> {
         let manifest = common::tests_dir().join("realcode/Cargo.toml");
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
         let out = Command::new(cargo)
-            .args(["metadata", "--format-version", "1", "--locked", "--manifest-path"])
+            .args([
+                "metadata",
+                "--format-version",
+                "1",
+                "--locked",
+                "--manifest-path",
+            ])
             .arg(&manifest)
             .output()
             .map_err(|e| format!("cannot run cargo metadata: {e}"))?;
@@ -259,7 +295,12 @@ fn sqlite() {
     };
     let src = dir.join("sqlite3");
     let inc = format!("-I{}", src.display());
-    library("sqlite", vec![src.join("sqlite3.c")], "sqlite_smoke.c", &["-O1", "-w", &inc]);
+    library(
+        "sqlite",
+        vec![src.join("sqlite3.c")],
+        "sqlite_smoke.c",
+        &["-O1", "-w", &inc],
+    );
 }
 
 #[test]
@@ -272,7 +313,12 @@ fn lua() {
     // The library: every file but the two programs (lua.c, luac.c).
     let files = c_files(&src, &["lua.c", "luac.c"]);
     assert!(files.len() > 25, "lua-5.4.7 has too few C files");
-    library("lua", files, "lua_smoke.c", &["-O1", "-w", "-DLUA_USE_LINUX", &inc]);
+    library(
+        "lua",
+        files,
+        "lua_smoke.c",
+        &["-O1", "-w", "-DLUA_USE_LINUX", &inc],
+    );
 }
 
 #[test]
@@ -288,25 +334,104 @@ fn zlib() {
         "zlib",
         files,
         "zlib_smoke.c",
-        &["-O1", "-w", "-D_LARGEFILE64_SOURCE=1", "-DZ_HAVE_UNISTD_H", &inc],
+        &[
+            "-O1",
+            "-w",
+            "-D_LARGEFILE64_SOURCE=1",
+            "-DZ_HAVE_UNISTD_H",
+            &inc,
+        ],
     );
 }
 
 /// glibc's standard headers: ISO C (C17, and C23's where there) and POSIX.
 const LIBC_HEADERS: &[&str] = &[
-    "assert.h", "complex.h", "ctype.h", "errno.h", "fenv.h", "float.h", "inttypes.h",
-    "iso646.h", "limits.h", "locale.h", "math.h", "setjmp.h", "signal.h", "stdalign.h",
-    "stdarg.h", "stdatomic.h", "stdbit.h", "stdbool.h", "stdckdint.h", "stddef.h", "stdint.h",
-    "stdio.h", "stdlib.h", "stdnoreturn.h", "string.h", "tgmath.h", "threads.h", "time.h",
-    "uchar.h", "wchar.h", "wctype.h", "aio.h", "arpa/inet.h", "cpio.h", "dirent.h", "dlfcn.h",
-    "fcntl.h", "fmtmsg.h", "fnmatch.h", "ftw.h", "glob.h", "grp.h", "iconv.h", "langinfo.h",
-    "libgen.h", "monetary.h", "mqueue.h", "net/if.h", "netdb.h", "netinet/in.h",
-    "netinet/tcp.h", "nl_types.h", "poll.h", "pthread.h", "pwd.h", "regex.h", "sched.h",
-    "search.h", "semaphore.h", "spawn.h", "strings.h", "sys/ipc.h", "sys/mman.h", "sys/msg.h",
-    "sys/resource.h", "sys/select.h", "sys/sem.h", "sys/shm.h", "sys/socket.h", "sys/stat.h",
-    "sys/statvfs.h", "sys/time.h", "sys/times.h", "sys/types.h", "sys/uio.h", "sys/un.h",
-    "sys/utsname.h", "sys/wait.h", "syslog.h", "tar.h", "termios.h", "ulimit.h", "unistd.h",
-    "utime.h", "utmpx.h", "wordexp.h",
+    "assert.h",
+    "complex.h",
+    "ctype.h",
+    "errno.h",
+    "fenv.h",
+    "float.h",
+    "inttypes.h",
+    "iso646.h",
+    "limits.h",
+    "locale.h",
+    "math.h",
+    "setjmp.h",
+    "signal.h",
+    "stdalign.h",
+    "stdarg.h",
+    "stdatomic.h",
+    "stdbit.h",
+    "stdbool.h",
+    "stdckdint.h",
+    "stddef.h",
+    "stdint.h",
+    "stdio.h",
+    "stdlib.h",
+    "stdnoreturn.h",
+    "string.h",
+    "tgmath.h",
+    "threads.h",
+    "time.h",
+    "uchar.h",
+    "wchar.h",
+    "wctype.h",
+    "aio.h",
+    "arpa/inet.h",
+    "cpio.h",
+    "dirent.h",
+    "dlfcn.h",
+    "fcntl.h",
+    "fmtmsg.h",
+    "fnmatch.h",
+    "ftw.h",
+    "glob.h",
+    "grp.h",
+    "iconv.h",
+    "langinfo.h",
+    "libgen.h",
+    "monetary.h",
+    "mqueue.h",
+    "net/if.h",
+    "netdb.h",
+    "netinet/in.h",
+    "netinet/tcp.h",
+    "nl_types.h",
+    "poll.h",
+    "pthread.h",
+    "pwd.h",
+    "regex.h",
+    "sched.h",
+    "search.h",
+    "semaphore.h",
+    "spawn.h",
+    "strings.h",
+    "sys/ipc.h",
+    "sys/mman.h",
+    "sys/msg.h",
+    "sys/resource.h",
+    "sys/select.h",
+    "sys/sem.h",
+    "sys/shm.h",
+    "sys/socket.h",
+    "sys/stat.h",
+    "sys/statvfs.h",
+    "sys/time.h",
+    "sys/times.h",
+    "sys/types.h",
+    "sys/uio.h",
+    "sys/un.h",
+    "sys/utsname.h",
+    "sys/wait.h",
+    "syslog.h",
+    "tar.h",
+    "termios.h",
+    "ulimit.h",
+    "unistd.h",
+    "utime.h",
+    "utmpx.h",
+    "wordexp.h",
 ];
 
 /// GCC's OpenACC headers: accc's own `openacc.h` takes their place (GCC's
@@ -378,13 +503,22 @@ fn every_c_header() {
         .unwrap_or_else(|e| panic!("cannot run {}: {e}", host_cc()));
     let gcc_inc = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
     let mut gcc_headers: Vec<String> = std::fs::read_dir(&gcc_inc)
-        .unwrap_or_else(|e| panic!("cannot read GCC's include folder {}: {e}", gcc_inc.display()))
+        .unwrap_or_else(|e| {
+            panic!(
+                "cannot read GCC's include folder {}: {e}",
+                gcc_inc.display()
+            )
+        })
         .filter_map(|e| e.ok())
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .filter(|n| n.ends_with(".h") && !GCC_OPENACC_HEADERS.contains(&n.as_str()))
         .collect();
     gcc_headers.sort();
-    assert!(gcc_headers.len() > 20, "too few headers in {}", gcc_inc.display());
+    assert!(
+        gcc_headers.len() > 20,
+        "too few headers in {}",
+        gcc_inc.display()
+    );
     let candidates: Vec<String> = gcc_headers
         .iter()
         .cloned()
@@ -407,8 +541,19 @@ fn every_c_header() {
         host_cc(),
         skipped.join(" ")
     );
-    for must in ["immintrin.h", "x86intrin.h", "omp.h", "stdatomic.h", "complex.h", "threads.h", "math.h"] {
-        assert!(alone.iter().any(|h| h == must), "<{must}> is not among the headers");
+    for must in [
+        "immintrin.h",
+        "x86intrin.h",
+        "omp.h",
+        "stdatomic.h",
+        "complex.h",
+        "threads.h",
+        "math.h",
+    ] {
+        assert!(
+            alone.iter().any(|h| h == must),
+            "<{must}> is not among the headers"
+        );
     }
     let src = dir.join("headers.c");
     std::fs::write(&src, header_program(&alone)).unwrap_or_else(|e| panic!("{e}"));
@@ -424,7 +569,12 @@ fn every_c_header() {
             } else {
                 Command::new(host_cc())
             };
-            cmd.args(["-O2", "-w"]).args(defines).arg(&src).arg("-o").arg(&exe).arg("-lm");
+            cmd.args(["-O2", "-w"])
+                .args(defines)
+                .arg(&src)
+                .arg("-o")
+                .arg(&exe)
+                .arg("-lm");
             let r = run(cmd, dir, &format!("build_{who}"), COMPILE_TIMEOUT);
             assert!(
                 r.ok(),
@@ -441,6 +591,9 @@ fn every_c_header() {
             );
             outputs.push(run_program(&exe, &[], dir).unwrap_or_else(|e| panic!("{who}: {e}")));
         }
-        assert_eq!(outputs[0], outputs[1], "accc's and cc's header programs print differently");
+        assert_eq!(
+            outputs[0], outputs[1],
+            "accc's and cc's header programs print differently"
+        );
     }
 }

@@ -5,10 +5,10 @@
 //! structs whose layout attributes accc does not apply) are named
 //! `Unsupported` types: an error only where device code uses them.
 //!
-//! Owns: [`base_type`], [`apply_declarator`], [`const_int`], the attribute
-//! checks ([`has_attribute`]). May call: `ctype`, `record`, `scope`,
-//! `literal`, `source`.
+//! Owns: [`base_type`], [`apply_declarator`], [`const_int`]. May call:
+//! `attrs`, `ctype`, `exprtype`, `record`, `scope`, `literal`, `source`.
 
+use super::attrs;
 use super::ctype::{CType, FnType, VlaLen};
 use super::literal;
 use super::record::{Field, StructRef};
@@ -68,10 +68,7 @@ pub fn base_type(
                     });
                     next += 1;
                 }
-                other = Some(match has_attribute(&e.node.extensions, LAYOUT_ATTRIBUTES) {
-                    Some(a) => CType::Unsupported(format!("an enum with the attribute '{a}'")),
-                    None => CType::INT,
-                });
+                other = Some(attrs::enum_type(&e.node.extensions));
             }
             TypeSpecifier::TypedefName(id) => match scope.lookup(&id.node.name) {
                 Some(sym) if sym.kind == SymKind::Typedef => other = Some(sym.ty.clone()),
@@ -147,59 +144,6 @@ fn ts18661_float(f: &TS18661FloatType) -> CType {
     }
 }
 
-/// The first of the GNU attributes `names` (spelled with or without the
-/// surrounding `__`) among `ext`.
-pub fn has_attribute<'n>(ext: &[Node<Extension>], names: &[&'n str]) -> Option<&'n str> {
-    ext.iter().find_map(|e| match &e.node {
-        Extension::Attribute(a) => {
-            let n = a.name.node.trim_matches('_');
-            names.iter().copied().find(|&w| w == n)
-        }
-        _ => None,
-    })
-}
-
-/// Attributes that change a struct's layout, which accc does not apply.
-const LAYOUT_ATTRIBUTES: &[&str] = &["packed", "aligned", "ms_struct", "scalar_storage_order"];
-
-/// The attributes among declaration specifiers (`struct S {…}
-/// __attribute__((packed)) s;`).
-pub fn specifier_attributes(specs: &[Node<DeclarationSpecifier>]) -> Vec<Node<Extension>> {
-    specs
-        .iter()
-        .filter_map(|s| match &s.node {
-            DeclarationSpecifier::Extension(e) => Some(e.clone()),
-            _ => None,
-        })
-        .flatten()
-        .collect()
-}
-
-/// The type of declaration specifiers `specs` (whose type specifiers name
-/// `ty`) with the attributes after a struct or enum body applied: a struct
-/// whose layout they change becomes unusable on the device, a packed enum
-/// (smaller than `int`) a type device code cannot use.
-pub fn apply_type_attributes(specs: &[Node<DeclarationSpecifier>], ty: CType) -> CType {
-    let attrs = specifier_attributes(specs);
-    let Some(a) = has_attribute(&attrs, LAYOUT_ATTRIBUTES) else {
-        return ty;
-    };
-    match &ty {
-        CType::Struct(s) => s.forbid(format!(
-            "'{}' has the attribute '{a}', whose layout device code does not support",
-            s.name()
-        )),
-        _ if type_specifiers(specs)
-            .iter()
-            .any(|t| matches!(t.node, TypeSpecifier::Enum(_))) =>
-        {
-            return CType::Unsupported(format!("an enum with the attribute '{a}'"));
-        }
-        _ => {}
-    }
-    ty
-}
-
 /// Whether the specifiers hold the `_Atomic` qualifier.
 pub fn atomic_qualified(specs: &[Node<DeclarationSpecifier>]) -> bool {
     specs.iter().any(|s| {
@@ -269,19 +213,8 @@ fn struct_type(st: &Node<StructType>, scope: &mut Scope, sm: &SourceMap) -> DRes
     if let Err(m) = s.define(fields) {
         return err(sm, st.span, m);
     }
-    let member_attr = decls.iter().find_map(|d| match &d.node {
-        StructDeclaration::Field(f) => f.node.declarators.iter().find_map(|sd| {
-            let d = sd.node.declarator.as_ref()?;
-            has_attribute(&d.node.extensions, LAYOUT_ATTRIBUTES)
-        }),
-        _ => None,
-    });
-    if let Some(a) = has_attribute(&st.node.extensions, LAYOUT_ATTRIBUTES).or(member_attr) {
-        s.forbid(format!(
-            "'{}' has the attribute '{a}', whose layout device code does not support",
-            s.name()
-        ));
-    }
+    attrs::member_attributes(&s, decls);
+    attrs::struct_attributes(&s, &st.node.extensions, scope, sm);
     Ok(CType::Struct(s))
 }
 
@@ -358,11 +291,7 @@ pub fn apply_declarator(
     scope: &mut Scope,
     sm: &SourceMap,
 ) -> DResult<(Option<Node<Identifier>>, CType)> {
-    // `typedef float v4sf __attribute__((vector_size(16)));`
-    let mut t = match has_attribute(&d.node.extensions, &["vector_size"]) {
-        Some(_) => CType::Unsupported(format!("a vector of {base}")),
-        None => base,
-    };
+    let mut t = attrs::declarator_type(&d.node.extensions, base);
     for dd in &d.node.derived {
         if let DerivedDeclarator::Pointer(_) = dd.node {
             t = CType::Ptr(Box::new(t));

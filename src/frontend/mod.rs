@@ -10,6 +10,7 @@
 
 mod atomic;
 mod attach;
+mod attrs;
 mod canon;
 mod clauses;
 mod construct;

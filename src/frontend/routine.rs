@@ -474,6 +474,17 @@ impl<'a> Walker<'a> {
             return Ok(function(body, params, Linkage::Internal, symbol(&name)));
         }
         let Some(def) = def else {
+            if self.opaque_definitions.contains(&name) {
+                // Defined here, in code only the host compiler compiles: not
+                // a routine another file provides.
+                let what = match info {
+                    Some(_) => "is a routine",
+                    None => "is called in device code",
+                };
+                return err(format!(
+                    "function '{name}' {what}, but accc cannot parse its definition in this file"
+                ));
+            }
             if info.is_some() {
                 let mut body = Function::default();
                 let params = declared_params(&mut body);

@@ -132,6 +132,7 @@ pub fn translate(mut text: String, main_file: &str) -> DResult<Translated> {
         remarks: vec![],
         atomics: Default::default(),
         opaque: Default::default(),
+        opaque_definitions: Default::default(),
     };
     w.builtin_typedefs();
     w.atomics = w.atomic_specs();
@@ -219,6 +220,8 @@ pub struct Walker<'a> {
     /// The names declared by declarations accc could not parse: where the
     /// parser gave up, and why.
     pub opaque: std::collections::HashMap<String, (crate::ir::SrcLoc, String)>,
+    /// The functions whose definitions here accc could not parse.
+    pub opaque_definitions: std::collections::HashSet<String>,
 }
 
 impl<'a> Walker<'a> {
@@ -273,6 +276,10 @@ impl<'a> Walker<'a> {
                     restrict: false,
                 });
             }
+        }
+        if o.declared.function {
+            self.opaque_definitions
+                .extend(o.declared.names.first().cloned());
         }
         if let Some(head) = &o.head {
             // The function's type is known even though its body is not:
@@ -336,7 +343,8 @@ impl<'a> Walker<'a> {
         // as opaque: an error comes only if a region uses them.
         let base = base.unwrap_or(CType::Unsupported("an unsupported type".into()));
         let base = super::exprtype::auto_type(d, &mut self.scope, self.sm).unwrap_or(base);
-        let base = declare::apply_type_attributes(&d.node.specifiers, base);
+        let base =
+            super::attrs::apply_type_attributes(&d.node.specifiers, base, &mut self.scope, self.sm);
         let base = match declare::atomic_qualified(&d.node.specifiers) {
             true => CType::Unsupported(format!("_Atomic {base}")),
             false => base,

@@ -1,5 +1,5 @@
 // expect-error-at: 20:18
-// expect-error: function 'scale' is called in device code but has no device version
+// expect-error: function 'scale' is called in device code, but accc cannot parse its definition in this file
 // expect-error: gnu_unparsed_function.c:9:19: note: 'scale' is declared in code accc cannot parse (only the host compiler compiles it): in the body of function 'scale'
 // A function whose body accc cannot parse (a GNU nested function) is left
 // to the host compiler; a compute region that calls it gets an error, and a

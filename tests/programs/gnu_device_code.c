@@ -2,9 +2,11 @@
 // initialiser, arrays decaying to pointers), __typeof__ of expressions and
 // of types (nested, and in a macro that swaps through a temporary),
 // statement attributes (fallthrough), __extension__ on expressions and
-// declarations, _Float32/_Float64/_Float32x, attributes that do not change a
-// struct's layout between `struct` and the tag, and a routine written with
-// them. The output must be the plain gcc build's.
+// declarations, _Float32/_Float64/_Float32x, attributes between `struct` and
+// the tag (one that does not change the layout, and `aligned`, which makes
+// the struct larger: arrays of it must have the host's stride on the
+// device), and a routine written with them. The output must be the plain gcc
+// build's.
 #include <stdio.h>
 
 #define SWAP(a, b)                                                           \
@@ -17,6 +19,15 @@
 struct __attribute__((__may_alias__)) pair {
     int lo, hi;
 };
+
+struct __attribute__((aligned(16))) trio {
+    float x, y, z;
+};
+
+typedef struct {
+    double v;
+    int tag;
+} __attribute__((__aligned__(32))) cell;
 
 #pragma acc routine seq
 static __typeof__(1.0) weigh(__typeof__(1.0f) x, int k)
@@ -43,14 +54,21 @@ int main(void)
     static struct pair p[N];
     static long long big[N];
     static float f[N];
+    static struct trio t[N];
+    static cell cells[N];
     for (int i = 0; i < N; i++) {
         a[i] = i * 0.5;
         b[i] = N - i;
         p[i].lo = i;
         p[i].hi = 3 * i + 1;
+        t[i].x = i;
+        t[i].y = 2 * i;
+        t[i].z = 0;
+        cells[i].v = 0.5 * i;
+        cells[i].tag = i % 3;
     }
 
-#pragma acc parallel loop copy(a, b, p) copyout(w, big, f)
+#pragma acc parallel loop copy(a, b, p, t, cells) copyout(w, big, f)
     for (int i = 0; i < N; i++) {
         __auto_type x = a[i];                       // double
         __auto_type row = &a[0];                    // double *
@@ -66,10 +84,13 @@ int main(void)
         w[i] = weigh((float)(x + k), i) + m;
         big[i] = wide;
         f[i] = g;
+        t[i].z = t[i].x + t[i].y;
+        cells[i].v += cells[i].tag;
     }
 
     double sw = 0, sa = 0, sb = 0, sf = 0;
     long long sbig = 0, sp = 0;
+    double st = 0, sc = 0;
     for (int i = 0; i < N; i++) {
         sw += w[i] * (i % 5 + 1);
         sa += a[i] * (i + 1);
@@ -77,9 +98,12 @@ int main(void)
         sf += f[i];
         sbig += big[i] % 1000;
         sp += p[i].lo * 2 + p[i].hi;
+        st += t[i].z;
+        sc += cells[i].v * (i % 4);
     }
     printf("%.15e %.15e %.15e %.6e\n", sw, sa, sb, sf);
     printf("%lld %lld\n", sbig, sp);
+    printf("%zu %zu %.6e %.15e\n", sizeof(struct trio), sizeof(cell), st, sc);
     printf("%.15e %.15e\n", weigh(2.5f, 4), weigh(1.0f, 7));
     int ok = p[3].lo == 10 && p[3].hi == 3 && a[0] == N && b[1] == N - 1;
     printf("%s\n", ok ? "PASS" : "FAIL");

@@ -7,12 +7,12 @@
 //! unusable.
 //!
 //! Owns: the `Lower` method [`Lower::declared_base`]. May call:
-//! `frontend::{ctype, declare}`.
+//! `frontend::{attrs, ctype, declare}`.
 
 use super::Lower;
 use crate::diag::DResult;
 use crate::frontend::ctype::CType;
-use crate::frontend::declare;
+use crate::frontend::{attrs, declare};
 use lang_c::ast::*;
 use lang_c::span::Node;
 
@@ -53,7 +53,9 @@ impl Lower<'_> {
             }
             _ => self.specifier_type(&types)?,
         };
-        Ok(declare::apply_type_attributes(specs, base))
+        Ok(attrs::apply_type_attributes(
+            specs, base, self.host, self.sm,
+        ))
     }
 
     /// The type named by type specifiers, `__typeof__` (of an expression,

@@ -24,7 +24,9 @@ impl Lower<'_> {
         // The leading arguments that name functions are the candidates.
         let mut cands: Vec<(String, FnType)> = vec![];
         for a in args {
-            let Expression::Identifier(id) = &a.node else { break };
+            let Expression::Identifier(id) = &a.node else {
+                break;
+            };
             match self.host.lookup(&id.node.name) {
                 Some(s) if s.kind == SymKind::Function => match &s.ty {
                     CType::Function(sig) => cands.push((id.node.name.clone(), (**sig).clone())),
@@ -64,7 +66,11 @@ impl Lower<'_> {
                 }
             }
         }
-        let want = CType::Float(if double { FloatKind::F64 } else { FloatKind::F32 });
+        let want = CType::Float(if double {
+            FloatKind::F64
+        } else {
+            FloatKind::F32
+        });
         let chosen = cands.iter().find(|c| {
             let p = params(c);
             !generic.is_empty() && generic.iter().all(|&k| p[k] == want)
@@ -77,7 +83,10 @@ impl Lower<'_> {
         };
         let call = CallExpression {
             callee: Box::new(Node::new(
-                Expression::Identifier(Box::new(Node::new(Identifier { name: name.clone() }, span))),
+                Expression::Identifier(Box::new(Node::new(
+                    Identifier { name: name.clone() },
+                    span,
+                ))),
                 span,
             )),
             arguments: values.to_vec(),

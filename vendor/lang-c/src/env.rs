@@ -93,11 +93,6 @@ impl Env {
             .expect("at least one scope should be always present");
         scope.insert(s.to_string(), symbol);
     }
-
-    #[cfg(test)]
-    pub fn add_typename(&mut self, s: &str) {
-        self.add_symbol(s, Symbol::Typename)
-    }
 }
 
 fn find_declarator_name(d: &DeclaratorKind) -> Option<&str> {

@@ -39,4 +39,3 @@ mod strings;
 
 /// One external declaration at a time (accc's fork).
 pub use parser::gnu::{SyntaxError, UnitParser};
-
