@@ -148,7 +148,7 @@ pub fn symbol(name: &str) -> String {
 }
 
 /// The declarator's name.
-fn declarator_name(d: &Node<Declarator>) -> Option<String> {
+pub(super) fn declarator_name(d: &Node<Declarator>) -> Option<String> {
     match &d.node.kind.node {
         DeclaratorKind::Identifier(id) => Some(id.node.name.clone()),
         DeclaratorKind::Declarator(inner) => declarator_name(inner),

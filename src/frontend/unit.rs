@@ -354,23 +354,47 @@ impl<'a> Walker<'a> {
         });
         let mut names = vec![];
         for id in &d.node.declarators {
-            let (name, ty) = declare::apply_declarator(
+            let r = declare::apply_declarator(
                 base.clone(),
                 &id.node.declarator,
                 &mut self.scope,
                 self.sm,
-            )?;
-            let Some(name) = name else { continue };
+            );
+            let (name, ty) = match r {
+                Ok((Some(n), t)) => (n.node.name, t),
+                Ok((None, _)) => continue,
+                Err(e) => {
+                    // Host code the host compiler compiles as it is; device
+                    // code that uses the name gets an error noting why.
+                    let Some(n) = super::routine::declarator_name(&id.node.declarator) else {
+                        continue;
+                    };
+                    if let Some(first) = e.0.first() {
+                        let loc = first
+                            .loc
+                            .clone()
+                            .unwrap_or_else(|| self.sm.loc(id.span.start));
+                        self.opaque.insert(
+                            n.clone(),
+                            (
+                                loc,
+                                format!("accc cannot work out its type: {}", first.message),
+                            ),
+                        );
+                    }
+                    (n.clone(), CType::Unsupported(format!("the type of '{n}'")))
+                }
+            };
             let kind = if typedef {
                 SymKind::Typedef
             } else if matches!(ty, CType::Function(_)) {
-                names.push(name.node.name.clone());
+                names.push(name.clone());
                 SymKind::Function
             } else {
                 kind.clone()
             };
             self.scope.insert(Symbol {
-                name: name.node.name.clone(),
+                name,
                 ty,
                 kind,
                 readonly: readonly && !declare::declares_pointer(&id.node.declarator),
@@ -390,6 +414,13 @@ impl<'a> Walker<'a> {
         .unwrap_or(CType::Void);
         let decl = &f.node.declarator;
         let r = declare::apply_declarator(base, decl, &mut self.scope, self.sm);
+        // A function without directives is the host compiler's alone: what
+        // sema cannot type there is no error (a call from device code gets
+        // one).
+        let r = match r {
+            Err(_) if !self.holds_pragma(f.span.start, f.span.end) => return,
+            r => r,
+        };
         let Some((Some(name), ty)) = self.report(r) else {
             return;
         };
@@ -402,6 +433,9 @@ impl<'a> Walker<'a> {
             readonly: false,
             restrict: false,
         });
+        if !self.holds_pragma(f.span.start, f.span.end) {
+            return; // nothing in the body for accc to do
+        }
         self.scope.push();
         // Parameters: from the function declarator (the innermost one).
         let mut d = decl;
@@ -534,6 +568,13 @@ impl<'a> Walker<'a> {
         if self.standalone_done.insert(p) {
             self.standalone(p);
         }
+    }
+
+    /// Whether a directive lies in `start..end`.
+    fn holds_pragma(&self, start: usize, end: usize) -> bool {
+        self.pragmas
+            .iter()
+            .any(|p| start <= p.start && p.start < end)
     }
 
     /// The source position of byte `offset` of pragma `p`'s directive text.

@@ -1,5 +1,7 @@
 use std::collections::{HashMap, HashSet};
 
+use fxhash::FxBuild;
+
 use ast::*;
 use span::Node;
 use strings;
@@ -11,10 +13,10 @@ pub enum Symbol {
 }
 
 pub struct Env {
-    pub symbols: Vec<HashMap<String, Symbol>>,
+    pub symbols: Vec<HashMap<String, Symbol, FxBuild>>,
     pub extensions_gnu: bool,
     pub extensions_clang: bool,
-    pub reserved: HashSet<&'static str>,
+    pub reserved: HashSet<&'static str, FxBuild>,
 }
 
 impl Env {
@@ -64,7 +66,7 @@ impl Env {
     }
 
     pub fn enter_scope(&mut self) {
-        self.symbols.push(HashMap::new());
+        self.symbols.push(HashMap::default());
     }
 
     pub fn leave_scope(&mut self) {

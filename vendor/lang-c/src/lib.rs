@@ -33,6 +33,8 @@ mod astutil;
 #[rustfmt::skip]
 mod env;
 #[rustfmt::skip]
+mod fxhash;
+#[rustfmt::skip]
 mod parser;
 #[rustfmt::skip]
 mod strings;

@@ -102,8 +102,8 @@ impl<'input> ParseState<'input> {
                 self.max_err_pos = pos;
                 self.expected.clear();
             }
-            if pos == self.max_err_pos {
-                self.expected.insert(expected);
+            if pos == self.max_err_pos && !self.expected.iter().any(|e| ::std::ptr::eq(*e, expected)) {
+                self.expected.push(expected);
             }
         }
         Failed
@@ -112,13 +112,14 @@ impl<'input> ParseState<'input> {
 struct ParseState<'input> {
     max_err_pos: usize,
     suppress_fail: usize,
-    expected: ::std::collections::HashSet<&'static str>,
+    // accc's fork: a vector (the frontier holds a few dozen tokens at most).
+    expected: Vec<&'static str>,
     _phantom: ::std::marker::PhantomData<&'input ()>,
-    postfix_expression0_cache: ::std::collections::HashMap<usize, RuleResult<Expression>>,
+    postfix_expression0_cache: ::std::collections::HashMap<usize, RuleResult<Expression>, ::fxhash::FxBuild>,
 }
 impl<'input> ParseState<'input> {
     fn new() -> ParseState<'input> {
-        ParseState { max_err_pos: 0, suppress_fail: 0, expected: ::std::collections::HashSet::new(), _phantom: ::std::marker::PhantomData, postfix_expression0_cache: ::std::collections::HashMap::new() }
+        ParseState { max_err_pos: 0, suppress_fail: 0, expected: Vec::new(), _phantom: ::std::marker::PhantomData, postfix_expression0_cache: ::std::collections::HashMap::default() }
     }
 }
 
@@ -17856,7 +17857,7 @@ pub fn constant<'input>(__input: &'input str, env: &mut Env) -> ParseResult<Cons
         _ => {}
     }
     let (__line, __col) = pos_to_line(__input, __state.max_err_pos);
-    Err(ParseError { line: __line, column: __col, offset: __state.max_err_pos, expected: __state.expected })
+    Err(ParseError { line: __line, column: __col, offset: __state.max_err_pos, expected: __state.expected.into_iter().collect() })
 }
 
 pub fn string_literal<'input>(__input: &'input str, env: &mut Env) -> ParseResult<Node<Vec<String>>> {
@@ -17871,7 +17872,7 @@ pub fn string_literal<'input>(__input: &'input str, env: &mut Env) -> ParseResul
         _ => {}
     }
     let (__line, __col) = pos_to_line(__input, __state.max_err_pos);
-    Err(ParseError { line: __line, column: __col, offset: __state.max_err_pos, expected: __state.expected })
+    Err(ParseError { line: __line, column: __col, offset: __state.max_err_pos, expected: __state.expected.into_iter().collect() })
 }
 
 pub fn expression<'input>(__input: &'input str, env: &mut Env) -> ParseResult<Box<Node<Expression>>> {
@@ -17886,7 +17887,7 @@ pub fn expression<'input>(__input: &'input str, env: &mut Env) -> ParseResult<Bo
         _ => {}
     }
     let (__line, __col) = pos_to_line(__input, __state.max_err_pos);
-    Err(ParseError { line: __line, column: __col, offset: __state.max_err_pos, expected: __state.expected })
+    Err(ParseError { line: __line, column: __col, offset: __state.max_err_pos, expected: __state.expected.into_iter().collect() })
 }
 
 pub fn declaration<'input>(__input: &'input str, env: &mut Env) -> ParseResult<Node<Declaration>> {
@@ -17901,7 +17902,7 @@ pub fn declaration<'input>(__input: &'input str, env: &mut Env) -> ParseResult<N
         _ => {}
     }
     let (__line, __col) = pos_to_line(__input, __state.max_err_pos);
-    Err(ParseError { line: __line, column: __col, offset: __state.max_err_pos, expected: __state.expected })
+    Err(ParseError { line: __line, column: __col, offset: __state.max_err_pos, expected: __state.expected.into_iter().collect() })
 }
 
 pub fn statement<'input>(__input: &'input str, env: &mut Env) -> ParseResult<Box<Node<Statement>>> {
@@ -17916,7 +17917,7 @@ pub fn statement<'input>(__input: &'input str, env: &mut Env) -> ParseResult<Box
         _ => {}
     }
     let (__line, __col) = pos_to_line(__input, __state.max_err_pos);
-    Err(ParseError { line: __line, column: __col, offset: __state.max_err_pos, expected: __state.expected })
+    Err(ParseError { line: __line, column: __col, offset: __state.max_err_pos, expected: __state.expected.into_iter().collect() })
 }
 
 pub fn translation_unit<'input>(__input: &'input str, env: &mut Env) -> ParseResult<TranslationUnit> {
@@ -17931,5 +17932,5 @@ pub fn translation_unit<'input>(__input: &'input str, env: &mut Env) -> ParseRes
         _ => {}
     }
     let (__line, __col) = pos_to_line(__input, __state.max_err_pos);
-    Err(ParseError { line: __line, column: __col, offset: __state.max_err_pos, expected: __state.expected })
+    Err(ParseError { line: __line, column: __col, offset: __state.max_err_pos, expected: __state.expected.into_iter().collect() })
 }

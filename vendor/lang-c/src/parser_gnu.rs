@@ -377,8 +377,9 @@ pub struct SyntaxError {
 
 impl SyntaxError {
     fn from_state(state: &ParseState) -> SyntaxError {
-        let mut expected: Vec<&'static str> = state.expected.iter().copied().collect();
+        let mut expected: Vec<&'static str> = state.expected.clone();
         expected.sort();
+        expected.dedup();
         SyntaxError { offset: state.max_err_pos, expected }
     }
 }
