@@ -597,3 +597,35 @@ fn every_c_header() {
         );
     }
 }
+
+#[test]
+fn deeply_nested_expressions() {
+    // Machine-written C nests deeply: the parser and the walks recurse per
+    // level, so accc runs on a large stack (gcc itself takes 20000 levels).
+    let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let dir = tmp.path();
+    let nest = |n: usize, e: &str| format!("{}{e}{}", "(".repeat(n), ")".repeat(n));
+    let src = dir.join("deep.c");
+    let text = format!(
+        "#include <stdio.h>\n\
+         static int host(int x) {{ return {}; }}\n\
+         int main(void)\n{{\n    int a[4], s = 1;\n\
+         #pragma acc parallel loop copyout(a)\n    for (int i = 0; i < 4; i++)\n        a[i] = {};\n\
+         \x20   printf(\"%d %d\\n\", a[3], host(2));\n    printf(\"PASS\\n\");\n    return 0;\n}}\n",
+        nest(20000, "x + 1"),
+        nest(3000, "i + s")
+    );
+    std::fs::write(&src, text).unwrap_or_else(|e| panic!("{e}"));
+    let exe = dir.join("deep");
+    let mut cmd = accc();
+    cmd.arg("-O1").arg(&src).arg("-o").arg(&exe);
+    let r = run(cmd, dir, "build", COMPILE_TIMEOUT);
+    assert!(
+        r.ok(),
+        "accc failed ({}):\n{}",
+        r.describe_status(),
+        tail(&r.stderr, 2000)
+    );
+    let out = run_program(&exe, &[], dir).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out, "4 3\nPASS\n");
+}
