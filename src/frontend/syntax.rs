@@ -126,10 +126,14 @@ fn context(text: &str, start: usize, offset: usize) -> String {
         let s = t.text(text);
         let prev = i.checked_sub(1).map(|k| toks[k].text(text));
         let prev2 = i.checked_sub(2).map(|k| toks[k].text(text));
+        // In an expression: a body, an initialiser, an array size.
         let in_body = init
-            || stack
-                .iter()
-                .any(|o| matches!(o, Open::Body(_) | Open::Block));
+            || stack.iter().any(|o| {
+                matches!(
+                    o,
+                    Open::Body(_) | Open::Block | Open::Bracket | Open::Initializer
+                )
+            });
         match s {
             "(" => {
                 let o = match prev {
@@ -167,6 +171,9 @@ fn context(text: &str, start: usize, offset: usize) -> String {
                 stack.push(Open::Bracket);
             }
             "{" => {
+                let in_body = stack
+                    .iter()
+                    .any(|o| matches!(o, Open::Body(_) | Open::Block));
                 let o = if in_body && prev != Some("=") {
                     Open::Block
                 } else if matches!(prev, Some("="))
@@ -218,9 +225,14 @@ fn context(text: &str, start: usize, offset: usize) -> String {
         Open::Body(f) if !f.is_empty() => Some(f.clone()),
         _ => None,
     });
-    let within = |s: String| match (&function, &declared) {
-        (Some(f), _) => format!("{s} in function '{f}'"),
-        (None, Some(d)) if init => format!("{s} in the initializer of '{d}'"),
+    let members = stack.iter().rev().find_map(|o| match o {
+        Open::Members(m) => Some(m.clone()),
+        _ => None,
+    });
+    let within = |s: String| match (&function, &members, &declared) {
+        (Some(f), _, _) => format!("{s} in function '{f}'"),
+        (None, Some(m), _) => format!("{s} in the members of {m}"),
+        (None, None, Some(d)) if init => format!("{s} in the initializer of '{d}'"),
         _ => s,
     };
     for o in stack.iter().rev() {
@@ -289,6 +301,10 @@ mod tests {
         assert_eq!(
             msg("int y, x = f(int, 2);", "int, 2", &["identifier", "("]),
             "in the arguments of 'f' in the initializer of 'x': expected '(' or an identifier, found 'int'"
+        );
+        assert_eq!(
+            msg("struct S { char t[f(int, 1)]; };", ", 1", &["identifier"]),
+            "in the arguments of 'f' in the members of 'struct S': expected an identifier, found ','"
         );
         assert_eq!(
             msg("int x[3] y;", "y;", &[";", ",", "="]),
