@@ -1,5 +1,6 @@
 // GNU C that accc compiles for the device: __auto_type (typed from its
-// initialiser, arrays decaying to pointers), __typeof__ of expressions and
+// initialiser, arrays decaying to pointers; also host variables so declared
+// that a region uses), __typeof__ of expressions and
 // of types (nested, and in a macro that swaps through a temporary),
 // statement attributes (fallthrough), __extension__ on expressions and
 // declarations, _Float32/_Float64/_Float32x, attributes between `struct` and
@@ -68,6 +69,8 @@ int main(void)
         cells[i].tag = i % 3;
     }
 
+    __auto_type scale = 2.5f;          // host variables the region reads
+    __typeof__(scale * 2.0) bias = 0.25; // double
 #pragma acc parallel loop copy(a, b, p, t, cells) copyout(w, big, f)
     for (int i = 0; i < N; i++) {
         __auto_type x = a[i];                       // double
@@ -81,7 +84,7 @@ int main(void)
         _Float32 g = (_Float32)*px;
         _Float64 h = row[i] + g;
         _Float32x m = h * 2;
-        w[i] = weigh((float)(x + k), i) + m;
+        w[i] = weigh((float)(x + k), i) + m + scale * bias;
         big[i] = wide;
         f[i] = g;
         t[i].z = t[i].x + t[i].y;
