@@ -26,7 +26,7 @@
 //! `target/<profile>/`). ptxas and nvlink come from `ACCC_PTXAS` /
 //! `ACCC_NVLINK` or `.tools/pip` (scripts/setup.sh), and must exist on CI.
 
-use accc::codegen::embed::{self, Image};
+use accc::codegen::embed::{self, Code, Image};
 use accc::codegen::nvptx::ptxas;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -135,10 +135,21 @@ fn image_c(source: &str, ptx: &str, cubin: bool) -> String {
         (true, Some(p)) => Some(ptxas::assemble(ptx, ARCH, &p, relocatable).expect("ptxas -c")),
         _ => None,
     };
+    let mut code = vec![Code {
+        kind: embed::CODE_PTX,
+        arch: None,
+        bytes: ptx.as_bytes(),
+    }];
+    if let Some(c) = cubin.as_deref() {
+        code.push(Code {
+            kind: embed::CODE_CUBIN,
+            arch: Some(ARCH),
+            bytes: c,
+        });
+    }
     embed::write_c(&Image {
         source,
-        ptx,
-        cubin: cubin.as_deref().map(|c| (c, ARCH)),
+        code: &code,
         plugin_dir: None,
         relocatable,
         cells: &[],

@@ -32,7 +32,9 @@ typedef enum acc_device_t {
   acc_device_default = 1,
   acc_device_host = 2,
   acc_device_not_host = 4,
-  acc_device_nvidia = 5
+  acc_device_nvidia = 5,
+  /* A multicore CPU: until accc has a multicore device, the host. */
+  acc_device_multicore = 9
 } acc_device_t;
 
 typedef enum acc_device_property_t {
@@ -77,6 +79,11 @@ void acc_wait_all(void);
 void acc_wait_all_device(int dev_num);
 void acc_wait_all_async(int async_arg);
 void acc_wait_all_device_async(int async_arg, int dev_num);
+/* OpenACC 3.3: wait until one of the count queues of wait_arg has completed;
+ * its index (the lowest when several have), or -1 when count is 0 or every
+ * element is acc_async_sync. */
+int acc_wait_any(int count, int wait_arg[]);
+int acc_wait_any_device(int count, int wait_arg[], int dev_num);
 int acc_get_default_async(void);
 void acc_set_default_async(int async_arg);
 /* OpenACC 1.0 names of acc_wait and acc_wait_all. */

@@ -25,33 +25,48 @@ typedef __UINT64_TYPE__ __ptxrt_u64;
  * 3: the whole data environment (OpenACC 3.3 2.6-2.8, 2.13): more map kinds
  *    and modifier flags in struct __ptxrt_map, enter/exit data, update,
  *    host_data, declare (struct __ptxrt_declare, device address cells in
- *    struct __ptxrt_image), region cleanup for early exits. */
-#define PTXRT_ABI_VERSION 4
+ *    struct __ptxrt_image), region cleanup for early exits.
+ * 4: async queues (struct __ptxrt_async, __ptxrt_wait).
+ * 5: an image's device code is a list of (kind, arch, bytes) entries
+ *    (struct __ptxrt_code): PTX, cubins, the emulator's SIMT bytecode. */
+#define PTXRT_ABI_VERSION 5
 
-/* One device image: the PTX (and, when ptxas was available at compile time,
- * a cubin) of one translation unit. Defined by the object accc produces and
- * passed to __ptxrt_register_image from a constructor.
+/* Kinds of device code (the plugin ABI's CODE_* numbers). */
+#define PTXRT_CODE_PTX 0   /* PTX text, NUL-terminated (len without the NUL) */
+#define PTXRT_CODE_CUBIN 1 /* an ELF cubin for `arch` (relocatable when the image is) */
+#define PTXRT_CODE_SIMT 2  /* accc's SIMT bytecode, run by the emulated device
+                              libptxrt-emu.so (accc -gpu=emu) */
+
+/* One piece of device code of an image. */
+struct __ptxrt_code {
+  __ptxrt_u32 kind;            /* PTXRT_CODE_* */
+  const char *arch;            /* the GPU architecture of a cubin ("sm_90"), else NULL */
+  const unsigned char *bytes;
+  __ptxrt_size_t len;
+};
+
+/* One device image: the device code of one translation unit (PTX; a cubin
+ * when ptxas was available at compile time; SIMT bytecode with -gpu=emu),
+ * defined by the object accc produces and passed to __ptxrt_register_image
+ * from a constructor. A device loads the code it takes (its plugin says
+ * which kinds): a GPU the cubin for its arch, else the PTX, which the
+ * driver JIT-compiles; the emulated device the SIMT bytecode.
  *
  * A relocatable image (relocatable != 0) calls device functions defined in
  * other images (`.extern .func`) or defines some for them (`.visible .func`),
  * and its cubin was made with `ptxas -c`. It cannot be loaded alone: on a
  * device, all the registered relocatable images are linked into one module
  * the first time a kernel of any of them is launched (from their cubins when
- * all have one for the device's arch, else from their PTX). A kernel name is
- * then looked up in that module, so kernel and function names must be unique
- * across the relocatable images of a program. Other images load alone.
- *
- * `relocatable` sits in the padding after abi_version, so the size and every
- * other offset are those of ABI version 1 (8-byte pointers: 72 bytes). */
+ * all have one for the device's arch, else from their PTX; on the emulated
+ * device from their SIMT bytecode). A kernel name is then looked up in that
+ * module, so kernel and function names must be unique across the
+ * relocatable images of a program. Other images load alone. */
 struct __ptxrt_image {
   __ptxrt_u32 abi_version;        /* PTXRT_ABI_VERSION */
   __ptxrt_u32 relocatable;        /* 1: link with the other relocatable images; 0: load alone */
   const char *source;          /* the .c file it was compiled from, for messages */
-  const char *ptx;             /* NUL-terminated PTX text */
-  __ptxrt_size_t ptx_len;              /* strlen(ptx) */
-  const unsigned char *cubin;  /* ELF cubin for cubin_arch, or NULL */
-  __ptxrt_size_t cubin_len;
-  const char *cubin_arch;      /* e.g. "sm_90", or NULL */
+  const struct __ptxrt_code *code;   /* its device code */
+  __ptxrt_size_t ncode;
   const char *plugin_dir;      /* accc's lib directory at compile time (where
                                   libptxrt-cuda.so was installed), or NULL */
   void *runtime_state;         /* owned by libptxrt; zero-initialised */
@@ -59,6 +74,13 @@ struct __ptxrt_image {
   __ptxrt_size_t ncells;
 };
 void __ptxrt_register_image(struct __ptxrt_image *img);
+
+/* Where libptxrt-cuda.so was when accc linked the program (accc's lib dir):
+ * called from a constructor accc links into every program, so that programs
+ * whose files hold no device code find the plugin too. Searched after the
+ * program's own folder (PTXRT_PLUGIN first); PTXRT_DEBUG=1 lists every path
+ * tried. */
+void __ptxrt_register_plugin_dir(const char *dir);
 
 /* A device address cell: a pointer-sized `.global` variable of the image's
  * device code (PTX symbol `symbol`) through which its device functions reach
@@ -101,12 +123,33 @@ enum __ptxrt_map_kind {
                                Attach items run after the data items of the same call, detaches
                                before them. */
   PTXRT_MAP_DETACH = 8,     /* exit data: detach the pointer at host */
-  PTXRT_MAP_DEVICEPTR = 9   /* the item is a device address already: nothing to do */
+  PTXRT_MAP_DEVICEPTR = 9,  /* the item is a device address already: nothing to do */
+  PTXRT_MAP_ROWS = 10       /* a sub-array through pointers to pointers (`double **a;
+                               copy(a[0:n][0:m])`): the data item before it (or before the
+                               ROWS items before it) is a section of pointers; each pointer's
+                               row [target + offset, target + offset + bytes), with `host`
+                               holding the byte offset as an integer, is mapped with that
+                               item's kind and flags and the pointer attached to it (a null
+                               pointer: no row, its device copy null). One ROWS item per
+                               further level of pointers; detached (exit data: before the
+                               copies) and released before the pointers that point at them. */
 };
 
 /* Modifier flags of struct __ptxrt_map. */
 #define PTXRT_MAP_ZERO 1      /* create/copyout(zero:): new device memory is zeroed */
 #define PTXRT_MAP_READONLY 2  /* copyin(readonly:), present(readonly:) */
+#define PTXRT_MAP_ALWAYSIN 4  /* copy/copyin(alwaysin: or always:): copy in also when present */
+#define PTXRT_MAP_ALWAYSOUT 8 /* copy/copyout(alwaysout: or always:): at the end (exit data:
+                                 at the item) copy out also when the data stays present */
+#define PTXRT_MAP_BLOCK 16    /* an implicit section derived from loop bounds, or a bare pointer:
+                                 when a present range contains `host`, the item stands for that
+                                 whole range (present-or-copy of the enclosing data); else for
+                                 [host, host + bytes) */
+#define PTXRT_MAP_NO_EXTENT 32 /* with BLOCK: the item has no extent of its own (a bare pointer
+                                 in a clause, `present(p)`; an implicit section whose assumptions
+                                 failed at run time): absent, a clause that must allocate is a
+                                 runtime error naming the item, present is "not present", and
+                                 no_create, delete and copyout on exit data are no action */
 
 /* One data clause item: a contiguous host range. */
 struct __ptxrt_map {
@@ -170,8 +213,11 @@ struct __ptxrt_update {
   const char *name;
   const void *host;
   __ptxrt_size_t bytes;
-  int to_device;               /* 1: device(…); 0: self(…) / host(…) */
+  int to_device;               /* bit 0 — 1: device(…); 0: self(…) / host(…);
+                                  bit 1 (PTXRT_UPDATE_BLOCK): a bare pointer: the present
+                                  range containing host (bytes 0) */
 };
+#define PTXRT_UPDATE_BLOCK 2
 void __ptxrt_update(const struct __ptxrt_loc *loc, const struct __ptxrt_update *items, int n,
                     int if_present, const struct __ptxrt_async *a);
 
@@ -184,8 +230,9 @@ void __ptxrt_wait(const struct __ptxrt_loc *loc, const struct __ptxrt_async *a);
  * device type of the device_type clause (the compiler evaluates the if
  * clause first). dev_type is an acc_device_t value (acc_device_current, -1,
  * without a device_type clause), PTXRT_DEVICE_ANY for device_type(*), or
- * PTXRT_DEVICE_OTHER for a name accc drives no devices of (radeon,
- * multicore, ...); type_name is the name as written, for messages (or NULL).
+ * PTXRT_DEVICE_OTHER for a name accc drives no devices of (radeon, ...;
+ * multicore is acc_device_multicore: the host); type_name is the name as
+ * written, for messages (or NULL).
  * has_num: a device_num clause gave dev_num.
  * init: as acc_init_device(dev_num or the current number, dev_type); other
  *   types: nothing; *: the NVIDIA device when usable.
@@ -256,6 +303,61 @@ static inline __ptxrt_u32 __ptxrt_warp_friendly(__ptxrt_u32 n)
     while (p < n)
         p <<= 1;
     return p;
+}
+
+/* A launch size a clause gives (num_gangs, num_workers, vector_length, …):
+ * its value when positive (at most 2^31 - 1), else the size the compiler
+ * would have chosen without the clause. A launch size is never 0. */
+static inline __ptxrt_u32 __ptxrt_size_or(long long v, __ptxrt_u32 dflt)
+{
+    if (v <= 0)
+        return dflt;
+    return v > 2147483647LL ? 2147483647u : (__ptxrt_u32)v;
+}
+
+/* Fits block sizes b[3] (vector lanes, workers, z) to the limits of every
+ * NVIDIA GPU: at most 1024, 1024 and 64 threads along x, y and z, 1024 in
+ * all. Dimensions whose bit is set in `fixed` are constants the kernel's
+ * code was compiled for (and already fit); the others shrink: workers
+ * first, then z, then the vector lanes (kept whole warps, or a power of two
+ * below 32). Kernels stride over their loops, so fewer threads are always
+ * correct. */
+static inline void __ptxrt_fit_block(__ptxrt_u32 b[3], __ptxrt_u32 fixed)
+{
+    static const __ptxrt_u32 most_dim[3] = {1024u, 1024u, 64u};
+    static const int order[3] = {1, 2, 0};
+    int k;
+    for (k = 0; k < 3; k++) {
+        if (b[k] == 0)
+            b[k] = 1;
+        if (!(fixed & (1u << k)) && b[k] > most_dim[k])
+            b[k] = most_dim[k];
+    }
+    for (k = 0; k < 3; k++) {
+        int d = order[k];
+        __ptxrt_u32 others = 1, most, p = 1;
+        int j;
+        if (fixed & (1u << d))
+            continue;
+        for (j = 0; j < 3; j++)
+            if (j != d)
+                others *= b[j];
+        most = 1024u / (others ? others : 1u);
+        if (most == 0)
+            most = 1;
+        if (b[d] <= most)
+            continue;
+        if (d != 0 || most < 32u) {
+            if (d == 0) {
+                while (p * 2u <= most)
+                    p *= 2u;
+                most = p;
+            }
+            b[d] = most;
+        } else {
+            b[d] = most / 32u * 32u;
+        }
+    }
 }
 
 /* Device memory for the reductions across gangs of the next launch on

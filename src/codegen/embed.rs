@@ -1,21 +1,38 @@
-//! Embedding: the device image of a translation unit (PTX, and a cubin when
-//! ptxas was available) as C data with a registration constructor, appended
-//! to the host translation unit so every object accc writes carries its own
-//! kernels and can be linked later like any object.
+//! Embedding: the device image of a translation unit — a list of (kind,
+//! arch, bytes) code entries: PTX, a cubin when ptxas was available, the
+//! emulator's SIMT bytecode with `-gpu=emu` — as C data with a
+//! registration constructor, appended to the host translation unit so
+//! every object accc writes carries its own kernels and can be linked later
+//! like any object.
 //!
-//! Owns: [`Image`] and [`write_c`]. May call: `codegen::host` (the image
-//! symbol's name and C string quoting).
+//! Owns: [`Image`], [`Code`] and [`write_c`]. May call: `codegen::host` (the
+//! image symbol's name and C string quoting).
 
 use super::host::{c_str, IMAGE};
 use std::fmt::Write;
+
+/// `PTXRT_CODE_PTX` of ptxrt.h: PTX text.
+pub const CODE_PTX: u32 = 0;
+/// `PTXRT_CODE_CUBIN`: a cubin for one GPU architecture.
+pub const CODE_CUBIN: u32 = 1;
+/// `PTXRT_CODE_SIMT`: SIMT bytecode for the emulated device.
+pub const CODE_SIMT: u32 = 2;
+
+/// One code entry of an image.
+pub struct Code<'a> {
+    /// [`CODE_PTX`], [`CODE_CUBIN`] or [`CODE_SIMT`].
+    pub kind: u32,
+    /// The GPU architecture of a cubin ("sm_90").
+    pub arch: Option<&'a str>,
+    pub bytes: &'a [u8],
+}
 
 /// What goes into the image.
 pub struct Image<'a> {
     /// The source file (for runtime messages).
     pub source: &'a str,
-    pub ptx: &'a str,
-    /// The cubin and the arch it was assembled for.
-    pub cubin: Option<(&'a [u8], &'a str)>,
+    /// Its device code.
+    pub code: &'a [Code<'a>],
     /// accc's library directory (where libptxrt-cuda.so lives).
     pub plugin_dir: Option<&'a str>,
     /// The code calls device functions of other images or defines some for
@@ -40,7 +57,7 @@ fn bytes_array(out: &mut String, name: &str, bytes: &[u8], nul: bool) {
         }
         let _ = write!(out, "{b},");
     }
-    if nul {
+    if nul || bytes.is_empty() {
         out.push('0');
     }
     out.push_str("};\n");
@@ -49,17 +66,30 @@ fn bytes_array(out: &mut String, name: &str, bytes: &[u8], nul: bool) {
 /// C source defining the image object and the constructor registering it.
 pub fn write_c(img: &Image) -> String {
     let mut out = String::from("\n# 1 \"<accc device image>\"\n");
-    bytes_array(&mut out, "__accc_ptx", img.ptx.as_bytes(), true);
-    let (cubin, cubin_len, arch) = match img.cubin {
-        Some((bytes, arch)) => {
-            bytes_array(&mut out, "__accc_cubin", bytes, false);
-            ("__accc_cubin".to_string(), bytes.len(), c_str(arch))
-        }
-        None => (
-            "(const unsigned char *)0".to_string(),
-            0,
-            "(const char *)0".to_string(),
-        ),
+    let mut entries = vec![];
+    for (i, c) in img.code.iter().enumerate() {
+        let name = format!("__accc_code{i}");
+        // PTX is NUL-terminated (its length leaves the NUL out).
+        bytes_array(&mut out, &name, c.bytes, c.kind == CODE_PTX);
+        let arch = c
+            .arch
+            .map(c_str)
+            .unwrap_or_else(|| "(const char *)0".into());
+        entries.push(format!(
+            "{{{}u, {arch}, {name}, {}}}",
+            c.kind,
+            c.bytes.len()
+        ));
+    }
+    let code = if entries.is_empty() {
+        "(const struct __ptxrt_code *)0, 0".to_string()
+    } else {
+        let _ = writeln!(
+            out,
+            "static const struct __ptxrt_code __accc_code[] = {{{}}};",
+            entries.join(", ")
+        );
+        format!("__accc_code, {}", entries.len())
     };
     let dir = img
         .plugin_dir
@@ -82,10 +112,9 @@ pub fn write_c(img: &Image) -> String {
     };
     let _ = writeln!(
         out,
-        "static struct __ptxrt_image {IMAGE} = {{PTXRT_ABI_VERSION, {}u, {}, (const char *)__accc_ptx, {}, {cubin}, {cubin_len}, {arch}, {dir}, (void *)0, {cells}}};",
+        "static struct __ptxrt_image {IMAGE} = {{PTXRT_ABI_VERSION, {}u, {}, {code}, {dir}, (void *)0, {cells}}};",
         u32::from(img.relocatable),
         c_str(img.source),
-        img.ptx.len()
     );
     let _ = writeln!(
         out,
@@ -113,14 +142,19 @@ static struct __ptxrt_image *seen;
 void __ptxrt_register_image(struct __ptxrt_image *img) {{ seen = img; }}
 int main(void) {{
   if (seen != &{IMAGE}) return 2;
-  printf("abi=%u relocatable=%u source=%s ptx=%s ptx_len=%zu cubin_len=%zu arch=%s dir=%s",
-         (unsigned)seen->abi_version, (unsigned)seen->relocatable, seen->source, seen->ptx,
-         (size_t)seen->ptx_len, (size_t)seen->cubin_len,
-         seen->cubin_arch ? seen->cubin_arch : "-", seen->plugin_dir ? seen->plugin_dir : "-");
+  printf("abi=%u relocatable=%u source=%s dir=%s",
+         (unsigned)seen->abi_version, (unsigned)seen->relocatable, seen->source,
+         seen->plugin_dir ? seen->plugin_dir : "-");
+  for (size_t i = 0; i < seen->ncode; i++) {{
+    const struct __ptxrt_code *c = &seen->code[i];
+    printf(" code=%u:%s:%zu", (unsigned)c->kind, c->arch ? c->arch : "-", (size_t)c->len);
+    if (c->kind == PTXRT_CODE_PTX) printf(":%s", (const char *)c->bytes);
+    if (c->kind == PTXRT_CODE_CUBIN && memcmp(c->bytes, "\x7f" "ELF", 4) != 0) return 3;
+  }}
   for (size_t i = 0; i < seen->ncells; i++)
     printf(" cell=%s%s", seen->cells[i].symbol, seen->cells[i].host == &declared_global ? "@declared_global" : "@?");
   printf("\n");
-  return seen->cubin_len && memcmp(seen->cubin, "\x7f" "ELF", 4) != 0;
+  return 0;
 }}
 {}"#,
             write_c(img)
@@ -154,12 +188,28 @@ int main(void) {{
     }
 
     #[test]
-    fn relocatable_image_with_cubin() {
+    fn relocatable_image_with_cubin_and_simt() {
         let cubin = b"\x7fELF\x02\x01\x01";
+        let code = [
+            Code {
+                kind: CODE_PTX,
+                arch: None,
+                bytes: b".visible .func f()",
+            },
+            Code {
+                kind: CODE_CUBIN,
+                arch: Some("sm_90"),
+                bytes: cubin,
+            },
+            Code {
+                kind: CODE_SIMT,
+                arch: None,
+                bytes: b"ACCSIMT\0\x01",
+            },
+        ];
         let img = Image {
             source: "dir/a \"b\".c",
-            ptx: ".visible .func f()",
-            cubin: Some((cubin, "sm_90")),
+            code: &code,
             plugin_dir: Some("/opt/accc/lib"),
             relocatable: true,
             cells: &[(
@@ -169,23 +219,27 @@ int main(void) {{
         };
         assert_eq!(
             run(&img),
-            "abi=4 relocatable=1 source=dir/a \"b\".c ptx=.visible .func f() ptx_len=18 cubin_len=7 arch=sm_90 dir=/opt/accc/lib cell=__accc_cell_declared_global@declared_global\n"
+            "abi=5 relocatable=1 source=dir/a \"b\".c dir=/opt/accc/lib code=0:-:18:.visible .func f() code=1:sm_90:7 code=2:-:9 cell=__accc_cell_declared_global@declared_global\n"
         );
     }
 
     #[test]
     fn image_that_loads_alone() {
+        let code = [Code {
+            kind: CODE_PTX,
+            arch: None,
+            bytes: b".entry k()",
+        }];
         let img = Image {
             source: "a.c",
-            ptx: ".entry k()",
-            cubin: None,
+            code: &code,
             plugin_dir: None,
             relocatable: false,
             cells: &[],
         };
         assert_eq!(
             run(&img),
-            "abi=4 relocatable=0 source=a.c ptx=.entry k() ptx_len=10 cubin_len=0 arch=- dir=-\n"
+            "abi=5 relocatable=0 source=a.c dir=- code=0:-:10:.entry k()\n"
         );
     }
 }

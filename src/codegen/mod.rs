@@ -1,7 +1,9 @@
 //! Back ends: each translates the IR (and only the IR) into one output form.
-//! `nvptx`: LLVM IR → PTX through inkwell; `host`: the host C rewrite;
+//! `nvptx`: LLVM IR → PTX through inkwell; `simt`: the emulated device's
+//! bytecode (`ptxrt-simt`); `host`: the host C rewrite;
 //! `embed`: the device image as C data with a registration constructor.
 
 pub mod embed;
 pub mod host;
 pub mod nvptx;
+pub mod simt;

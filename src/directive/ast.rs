@@ -178,6 +178,15 @@ pub struct DataClause {
     pub readonly: bool,
     /// The `zero:` modifier (copyout and create only).
     pub zero: bool,
+    /// `alwaysin:` (OpenACC 3.4; also `always:` on copy and copyin): copy
+    /// the data to the device even when it is present already.
+    pub always_in: bool,
+    /// `alwaysout:` (OpenACC 3.4; also `always:` on copy and copyout): copy
+    /// the data back to the host at the end even when it stays present.
+    pub always_out: bool,
+    /// `capture:` (OpenACC 3.4; structured data and compute constructs):
+    /// the data gets a device copy of its own even where memory is shared.
+    pub capture: bool,
     /// The variables (at least one).
     pub vars: Vec<VarRef>,
 }

@@ -9,7 +9,8 @@ use super::cursor::{skip_literal, Cursor, Stop};
 use super::error::{DirectiveError, PResult};
 use super::names::ClauseName;
 
-/// Data-clause modifier words known to the grammar (3.3 allows `readonly` and `zero`).
+/// Data-clause modifier words known to the grammar (3.3: `readonly`, `zero`;
+/// 3.4 adds the others).
 const MODIFIERS: &[&str] = &[
     "readonly",
     "zero",
@@ -18,6 +19,76 @@ const MODIFIERS: &[&str] = &[
     "alwaysout",
     "capture",
 ];
+
+impl DataClause {
+    /// Applies modifier `m` of clause `w` on directive `dir` (OpenACC 3.4
+    /// 2.7.4): `always` is `alwaysin` and/or `alwaysout` as the clause
+    /// copies in and/or out; `capture` only on structured data and compute
+    /// constructs.
+    fn modifier(&mut self, m: &Ident, w: &str, dir: &DirectiveKind) -> PResult<()> {
+        use super::ast::DataKind as K;
+        let k = self.kind;
+        let (copies_in, copies_out) = (
+            matches!(k, K::Copy | K::CopyIn),
+            matches!(k, K::Copy | K::CopyOut),
+        );
+        let flag = match m.name.as_str() {
+            "readonly" if k == K::CopyIn => &mut self.readonly,
+            "zero" if matches!(k, K::CopyOut | K::Create) => &mut self.zero,
+            "alwaysin" if copies_in => &mut self.always_in,
+            "alwaysout" if copies_out => &mut self.always_out,
+            "always" if copies_in || copies_out => {
+                if self.always_in || self.always_out {
+                    return Err(DirectiveError::new(
+                        m.span.start,
+                        format!("duplicate 'always' modifier on '{w}' clause"),
+                    ));
+                }
+                self.always_in = copies_in;
+                self.always_out = copies_out;
+                return Ok(());
+            }
+            "capture" if matches!(k, K::Copy | K::CopyIn | K::CopyOut | K::Create) => {
+                let structured = matches!(
+                    dir,
+                    DirectiveKind::Data
+                        | DirectiveKind::Parallel
+                        | DirectiveKind::Serial
+                        | DirectiveKind::Kernels
+                        | DirectiveKind::ParallelLoop
+                        | DirectiveKind::SerialLoop
+                        | DirectiveKind::KernelsLoop
+                );
+                if !structured {
+                    return Err(DirectiveError::new(
+                        m.span.start,
+                        format!(
+                            "'capture' modifier is only allowed on structured data and compute constructs, not on '{}'",
+                            dir.name()
+                        ),
+                    ));
+                }
+                &mut self.capture
+            }
+            name => {
+                let msg = if MODIFIERS.contains(&name) {
+                    format!("'{name}' modifier is not allowed on '{w}' clause")
+                } else {
+                    format!("unknown modifier '{name}' on '{w}' clause")
+                };
+                return Err(DirectiveError::new(m.span.start, msg));
+            }
+        };
+        if *flag {
+            return Err(DirectiveError::new(
+                m.span.start,
+                format!("duplicate '{}' modifier on '{w}' clause", m.name),
+            ));
+        }
+        *flag = true;
+        Ok(())
+    }
+}
 
 impl Cursor<'_> {
     /// Reads the arguments of clause `name` (spelled `word`) on directive `dir`.
@@ -81,7 +152,7 @@ impl Cursor<'_> {
             N::DeviceNum => ClauseKind::DeviceNum(self.paren_expr(w)?),
             N::DefaultAsync => ClauseKind::DefaultAsync(self.paren_expr(w)?),
             _ => match name.data_kind() {
-                Some(kind) => ClauseKind::Data(self.data_clause(kind, spelling, word)?),
+                Some(kind) => ClauseKind::Data(self.data_clause(kind, spelling, word, dir)?),
                 None => return Err(DirectiveError::new(word.span.start, "internal: no grammar")),
             },
         })
@@ -203,48 +274,53 @@ impl Cursor<'_> {
         Ok(ClauseKind::Reduction { op, vars })
     }
 
-    /// `( [modifier:] var-list )` for a data clause.
+    /// `( [modifier-list:] var-list )` for a data clause: the modifiers of
+    /// OpenACC 3.3 (`readonly`, `zero`) and 3.4 (`always`, `alwaysin`,
+    /// `alwaysout`, `capture`), comma-separated before one `:`.
     fn data_clause(
         &mut self,
         kind: super::ast::DataKind,
         spelling: DataSpelling,
         word: &Ident,
+        dir: &DirectiveKind,
     ) -> PResult<DataClause> {
-        use super::ast::DataKind as K;
         let w = word.name.as_str();
         self.expect(b'(', || format!("expected '(' after '{w}'"))?;
-        let (mut readonly, mut zero) = (false, false);
-        let save = self.pos;
-        if let Some(m) = self.any_keyword_colon() {
-            let ok = match m.name.as_str() {
-                "readonly" if kind == K::CopyIn => {
-                    readonly = true;
-                    true
-                }
-                "zero" if matches!(kind, K::CopyOut | K::Create) => {
-                    zero = true;
-                    true
-                }
-                _ => false,
-            };
-            if !ok {
-                let msg = if MODIFIERS.contains(&m.name.as_str()) {
-                    format!("'{}' modifier is not allowed on '{w}' clause", m.name)
-                } else {
-                    format!("unknown modifier '{}' on '{w}' clause", m.name)
-                };
-                self.pos = save;
-                return Err(DirectiveError::new(m.span.start, msg));
-            }
-        }
-        let vars = self.var_list_tail(w)?;
-        Ok(DataClause {
+        let mut c = DataClause {
             kind,
             spelling,
-            readonly,
-            zero,
-            vars,
-        })
+            readonly: false,
+            zero: false,
+            always_in: false,
+            always_out: false,
+            capture: false,
+            vars: vec![],
+        };
+        for m in self.modifier_list() {
+            c.modifier(&m, w, dir)?;
+        }
+        c.vars = self.var_list_tail(w)?;
+        Ok(c)
+    }
+
+    /// `ident {, ident} :` (not `::`) if that is next: the identifiers,
+    /// consumed with the `:`; else nothing is consumed.
+    fn modifier_list(&mut self) -> Vec<Ident> {
+        let save = self.pos;
+        let mut words = vec![];
+        loop {
+            if let Some(id) = self.any_keyword_colon() {
+                words.push(id);
+                return words;
+            }
+            match self.ident() {
+                Some(id) if self.eat(b',') => words.push(id),
+                _ => {
+                    self.pos = save;
+                    return vec![];
+                }
+            }
+        }
     }
 
     /// `( none | present )`

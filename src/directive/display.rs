@@ -123,11 +123,24 @@ impl Display for Clause {
             }
             ClauseKind::Data(d) => {
                 f.write_char('(')?;
-                if d.readonly {
-                    f.write_str("readonly:")?;
+                let mut mods = vec![];
+                match (d.always_in, d.always_out) {
+                    (true, true) => mods.push("always"),
+                    (true, false) => mods.push("alwaysin"),
+                    (false, true) => mods.push("alwaysout"),
+                    (false, false) => {}
                 }
-                if d.zero {
-                    f.write_str("zero:")?;
+                for (on, m) in [
+                    (d.readonly, "readonly"),
+                    (d.zero, "zero"),
+                    (d.capture, "capture"),
+                ] {
+                    if on {
+                        mods.push(m);
+                    }
+                }
+                if !mods.is_empty() {
+                    write!(f, "{}:", mods.join(", "))?;
                 }
                 list(f, &d.vars)?;
                 f.write_char(')')

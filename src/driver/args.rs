@@ -32,6 +32,8 @@ OpenACC switches of other compilers (accepted):
   -acc=host, -acc=multicore, -ta=host    compile for the host only: compute constructs run
                                  on the host (multicore: on one host thread for now)
   -gpu=ccXY[,…], -ta=tesla:ccXY[,…]     GPU architecture sm_XY (as --gpu-arch)
+  -gpu=emu                       also embed SIMT bytecode for the emulated device (run with
+                                 PTXRT_PLUGIN=.../libptxrt-emu.so ACC_DEVICE_TYPE=nvidia)
   -Minfo, -Minfo=accel           remarks: data movement, loop schedules (as --remarks)
   -fast                          -O3
   -foffload=…                    ignored
@@ -51,8 +53,9 @@ launch and transfer), PTXRT_TIME=1 (a profile per construct at exit), PTXRT_DEBU
 )]
 pub struct Own {
     /// Stop after producing this form and write it to -o (or stdout): the
-    /// loop IR, LLVM IR for NVPTX, PTX, or the rewritten host C.
-    #[arg(long, value_parser = ["ir", "llvm", "ptx", "host-c"])]
+    /// loop IR, LLVM IR for NVPTX, PTX, the emulated device's SIMT
+    /// bytecode (text form), or the rewritten host C.
+    #[arg(long, value_parser = ["ir", "llvm", "ptx", "simt", "host-c"])]
     pub emit: Option<String>,
     /// GPU architecture of the embedded cubin and the PTX target.
     #[arg(long = "gpu-arch", default_value = DEFAULT_ARCH)]
@@ -138,6 +141,8 @@ pub struct Args {
     pub opt_level: u8,
     pub deps: Deps,
     pub target: Target,
+    /// `-gpu=emu`: embed SIMT bytecode for the emulated device too.
+    pub emu: bool,
     pub colour: Colour,
     /// `-w`: no warnings.
     pub no_warnings: bool,
@@ -170,6 +175,19 @@ fn cc_arch(list: &str) -> Option<String> {
         .map(|v| format!("sm_{v}"))
 }
 
+/// Whether `arg` is one of accc's own `--name` options that takes a value,
+/// spelled without `=` (its value is then the next argument, as clap and
+/// `--help` have it).
+fn own_takes_value(arg: &str) -> bool {
+    use clap::CommandFactory;
+    let Some(name) = arg.strip_prefix("--").filter(|n| !n.contains('=')) else {
+        return false;
+    };
+    Own::command()
+        .get_arguments()
+        .any(|a| a.get_long() == Some(name) && a.get_action().takes_values())
+}
+
 /// Parses the command line (without the program name).
 pub fn parse(argv: &[String]) -> Result<Args, String> {
     let mut a = Args {
@@ -189,7 +207,14 @@ pub fn parse(argv: &[String]) -> Result<Args, String> {
                 .cloned()
                 .ok_or_else(|| format!("missing argument to '{arg}'"))
         };
-        if arg.starts_with("--") || arg == "-v" || arg == "-h" {
+        if own_takes_value(arg) {
+            // `--emit ir` as well as `--emit=ir` (clap reports a missing value).
+            own.push(arg.clone());
+            if let Some(v) = argv.get(i + 1) {
+                own.push(v.clone());
+                i += 1;
+            }
+        } else if arg.starts_with("--") || arg == "-v" || arg == "-h" {
             own.push(arg.clone());
         } else if WITH_ARG.contains(&arg.as_str()) {
             let v = next(&mut i)?;
@@ -285,6 +310,9 @@ pub fn parse(argv: &[String]) -> Result<Args, String> {
         } else if let Some(g) = arg.strip_prefix("-gpu=") {
             if let Some(s) = cc_arch(g) {
                 arch = Some(s);
+            }
+            if g.split(',').any(|o| o == "emu") {
+                a.emu = true;
             }
         } else if arg == "-fdiagnostics-color" || arg == "-fdiagnostics-color=always" {
             a.colour = Colour::Always;
@@ -390,6 +418,14 @@ mod tests {
             "x.c",
         ]);
         assert_eq!(a.own.gpu_arch, "sm_80");
+        assert!(!a.emu);
+        let e = p(&["-gpu=emu", "x.c"]);
+        assert!(e.emu);
+        assert_eq!(e.own.gpu_arch, DEFAULT_ARCH);
+        let e = p(&["-gpu=cc80,emu", "--emit=simt", "x.c"]);
+        assert!(e.emu);
+        assert_eq!(e.own.gpu_arch, "sm_80");
+        assert_eq!(e.own.emit.as_deref(), Some("simt"));
         assert!(a.own.remarks);
         assert_eq!(a.opt_level, 3);
         assert_eq!(a.target, Target::Gpu);
@@ -409,6 +445,29 @@ mod tests {
             ["-mcmodel=medium", "-fPIC", "-std=c99", "-Wall", "-w"]
         );
         assert!(a.no_warnings);
+    }
+
+    #[test]
+    fn own_values_with_or_without_equals() {
+        for emit in ["ir", "llvm", "ptx", "host-c"] {
+            let joined = format!("--emit={emit}");
+            for args in [vec!["--emit", emit, "x.c"], vec![joined.as_str(), "x.c"]] {
+                let a = p(&args);
+                assert_eq!(a.own.emit.as_deref(), Some(emit), "{args:?}");
+                assert_eq!(a.sources, vec![PathBuf::from("x.c")], "{args:?}");
+                assert!(a.link.is_empty(), "{args:?}");
+            }
+        }
+        let a = p(&["--gpu-arch", "sm_80", "-c", "x.c"]);
+        assert_eq!(a.own.gpu_arch, "sm_80");
+        assert!(a.compile_only);
+        // Flags without a value take none.
+        let a = p(&["--keep", "x.c", "--remarks"]);
+        assert!(a.own.keep && a.own.remarks);
+        assert_eq!(a.sources, vec![PathBuf::from("x.c")]);
+        // A bad or missing value is clap's error.
+        assert!(parse(&["--emit".into(), "cubin".into(), "x.c".into()]).is_err());
+        assert!(parse(&["x.c".into(), "--emit".into()]).is_err());
     }
 
     #[test]

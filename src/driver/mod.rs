@@ -8,7 +8,7 @@
 mod args;
 mod tools;
 
-use crate::codegen::{embed, host, nvptx};
+use crate::codegen::{embed, host, nvptx, simt};
 use crate::diag::Diagnostics;
 use crate::frontend;
 use anyhow::{anyhow, bail, Context, Result};
@@ -286,6 +286,10 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
         );
     }
     let emit = args.own.emit.as_deref();
+    if emit == Some("simt") {
+        let text = simt::write_text(&t.module).map_err(|e| anyhow!("{file}: {e}"))?;
+        return write_out(args.output.as_deref(), text.as_bytes());
+    }
     if emit == Some("ir") {
         return write_out(
             args.output.as_deref(),
@@ -325,6 +329,11 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
     if emit == Some("ptx") {
         return write_out(args.output.as_deref(), ptx.as_bytes());
     }
+    let simt_bytes = if has_kernels && args.emu {
+        Some(simt::write_bytes(&t.module).map_err(|e| anyhow!("{file}: {e}"))?)
+    } else {
+        None
+    };
     let mut host_c = host::write(&t.text, &t.plan, &t.module);
     if has_kernels {
         let cells: Vec<(String, String)> = t
@@ -337,10 +346,28 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
             .lib_dir
             .as_ref()
             .map(|d| d.to_string_lossy().to_string());
+        let mut code = vec![embed::Code {
+            kind: embed::CODE_PTX,
+            arch: None,
+            bytes: ptx.as_bytes(),
+        }];
+        if let Some(c) = cubin.as_deref() {
+            code.push(embed::Code {
+                kind: embed::CODE_CUBIN,
+                arch: Some(opts.arch.as_str()),
+                bytes: c,
+            });
+        }
+        if let Some(b) = simt_bytes.as_deref() {
+            code.push(embed::Code {
+                kind: embed::CODE_SIMT,
+                arch: None,
+                bytes: b,
+            });
+        }
         host_c.push_str(&embed::write_c(&embed::Image {
             source: &file,
-            ptx: &ptx,
-            cubin: cubin.as_deref().map(|c| (c, opts.arch.as_str())),
+            code: &code,
             plugin_dir: dir.as_deref(),
             relocatable,
             cells: &cells,
@@ -407,7 +434,21 @@ fn host_compile(tools: &Tools, args: &Args, file: &str, host_c: &str, out: &Path
     Ok(())
 }
 
-/// Links objects with libptxrt.
+/// The C of the link-time record of the plugin's directory: a constructor
+/// that tells libptxrt where accc's lib dir (and so `libptxrt-cuda.so`)
+/// was when the program was linked, so that every program accc links finds
+/// the plugin, whether or not its own files hold device code.
+fn plugin_dir_c(lib: &Path) -> String {
+    format!(
+        "/* accc: where the device plugin was when this program was linked. */\n\
+         extern void __ptxrt_register_plugin_dir(const char *dir);\n\
+         __attribute__((constructor)) static void __accc_plugin_dir(void)\n\
+         {{\n  __ptxrt_register_plugin_dir({});\n}}\n",
+        host::c_str(&lib.to_string_lossy())
+    )
+}
+
+/// Links objects with libptxrt (and the record of the plugin's directory).
 fn link(tools: &Tools, args: &Args, objects: &[PathBuf]) -> Result<()> {
     let Some(lib) = &tools.lib_dir else {
         bail!("cannot find libptxrt.a next to accc (build the workspace: cargo build --workspace)");
@@ -416,12 +457,20 @@ fn link(tools: &Tools, args: &Args, objects: &[PathBuf]) -> Result<()> {
         .output
         .clone()
         .unwrap_or_else(|| PathBuf::from("a.out"));
+    let dir = tempfile::Builder::new().prefix("accc").tempdir()?;
+    let record = dir.path().join("accc_plugin_dir.c");
+    std::fs::write(&record, plugin_dir_c(lib))?;
     let mut cmd = Command::new(&tools.host_cc);
-    cmd.args(objects).args(&args.link).args(
-        args.cc_flags
-            .iter()
-            .filter(|f| f.starts_with("-m") || *f == "-pthread" || f.starts_with("-f")),
-    );
+    // -fPIC: the record compiles for any output (also -shared).
+    cmd.args(objects)
+        .arg("-fPIC")
+        .arg(&record)
+        .args(&args.link)
+        .args(
+            args.cc_flags
+                .iter()
+                .filter(|f| f.starts_with("-m") || *f == "-pthread" || f.starts_with("-f")),
+        );
     cmd.arg(lib.join("libptxrt.a"))
         .args(["-lpthread", "-ldl", "-lm", "-lrt"])
         .arg("-o")

@@ -7,8 +7,12 @@
 //! `x = x binop expr`, `x = expr binop x` with binop one of
 //! `+ * - / & ^ | << >>`; captures `v = x++`, `v = x binop= expr`, …; the
 //! capture blocks `{v = x; x binop= expr;}`, `{x binop= expr; v = x;}` and
-//! `{v = x; x = expr;}`) as a [`Form`] of AST nodes, shared by the device
-//! lowering (`lower::atomic`) and [`host_text`], and the walk that gives
+//! `{v = x; x = expr;}`, with `x++`, `x--`, `++x`, `--x` in place of the
+//! update) as a [`Form`] of AST nodes, shared by the device
+//! lowering (`lower::atomic`) and [`host_text`]; the two mentions of `x`
+//! compare up to spacing and grouping parentheses ([`canonical`]), and an
+//! operand that refers to `x` is an error, as the specification requires;
+//! the walk that gives
 //! every atomic statement of the file its host version: the statement
 //! rewritten with the host compiler's `__atomic` builtins (a
 //! compare-and-swap loop, right for every operator and type), so that host
@@ -66,13 +70,122 @@ pub struct Form<'a> {
     pub capture: Option<(&'a Node<Expression>, Capture)>,
 }
 
-/// The text of `span`, without white space (to compare lvalues).
+/// The text of `span`, without white space.
 fn squeezed(text: &str, span: Span) -> String {
     text.get(span.start..span.end)
         .unwrap_or("")
         .chars()
         .filter(|c| !c.is_whitespace())
         .collect()
+}
+
+/// `e` written out fully parenthesised, without white space: equal for two
+/// expressions that differ only in spacing and in parentheses that group
+/// nothing (`(d[(int) k])` and `d[(int)k]`), which is how the forms compare
+/// the location `x` they name twice.
+pub fn canonical(text: &str, e: &Node<Expression>) -> String {
+    canon(text, &e.node, e.span)
+}
+
+fn canon(text: &str, e: &Expression, span: Span) -> String {
+    use UnaryOperator as U;
+    let c = |x: &Node<Expression>| canon(text, &x.node, x.span);
+    match e {
+        Expression::Identifier(id) => id.node.name.clone(),
+        Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+            format!("{}[{}]", c(&b.node.lhs), c(&b.node.rhs))
+        }
+        Expression::BinaryOperator(b) => format!(
+            "({}{:?}{})",
+            c(&b.node.lhs),
+            b.node.operator.node,
+            c(&b.node.rhs)
+        ),
+        Expression::UnaryOperator(u) => match u.node.operator.node {
+            U::PostIncrement | U::PostDecrement => {
+                format!("({}{:?})", c(&u.node.operand), u.node.operator.node)
+            }
+            ref op => format!("({op:?}{})", c(&u.node.operand)),
+        },
+        Expression::Member(m) => format!(
+            "{}{}{}",
+            c(&m.node.expression),
+            match m.node.operator.node {
+                MemberOperator::Direct => ".",
+                MemberOperator::Indirect => "->",
+            },
+            m.node.identifier.node.name
+        ),
+        Expression::Cast(k) => format!(
+            "(({}){})",
+            squeezed(text, k.node.type_name.span),
+            c(&k.node.expression)
+        ),
+        Expression::Call(call) => {
+            let args: Vec<String> = call.node.arguments.iter().map(c).collect();
+            format!("{}({})", c(&call.node.callee), args.join(","))
+        }
+        _ => {
+            // Constants and the rest: their text, outer parentheses dropped.
+            let mut t = squeezed(text, span);
+            while t.starts_with('(') && t.ends_with(')') && closes_first(&t) {
+                t = t[1..t.len() - 1].to_string();
+            }
+            t
+        }
+    }
+}
+
+/// Whether the parenthesis opening `t` is closed by its last character.
+fn closes_first(t: &str) -> bool {
+    let mut depth = 0i32;
+    for (i, ch) in t.char_indices() {
+        match ch {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i == t.len() - 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Whether `a` and `b` name the same location as written.
+fn same(text: &str, a: &Node<Expression>, b: &Node<Expression>) -> bool {
+    canonical(text, a) == canonical(text, b)
+}
+
+/// The first subexpression of `e` (or `e` itself) that names the location
+/// `x` (as [`canonical`] compares).
+pub fn reference_to(text: &str, e: &Node<Expression>, x: &Node<Expression>) -> Option<Span> {
+    struct Find<'t> {
+        text: &'t str,
+        want: String,
+        found: Option<Span>,
+    }
+    impl<'ast> lang_c::visit::Visit<'ast> for Find<'_> {
+        fn visit_expression(&mut self, e: &'ast Expression, span: &'ast Span) {
+            if self.found.is_some() {
+                return;
+            }
+            if canon(self.text, e, *span) == self.want {
+                self.found = Some(*span);
+                return;
+            }
+            lang_c::visit::visit_expression(self, e, span);
+        }
+    }
+    let mut f = Find {
+        text,
+        want: canonical(text, x),
+        found: None,
+    };
+    lang_c::visit::Visit::visit_expression(&mut f, &e.node, &e.span);
+    f.found
 }
 
 /// `op=` → `op`, for the operators an atomic update may use.
@@ -167,10 +280,9 @@ fn update_expr<'a>(
             if !plain_op(&op) {
                 return None;
             }
-            let xs = squeezed(text, x.span);
-            let (expr, expr_first) = if squeezed(text, r.node.lhs.span) == xs {
+            let (expr, expr_first) = if same(text, &r.node.lhs, x) {
                 (&r.node.rhs, false)
-            } else if squeezed(text, r.node.rhs.span) == xs {
+            } else if same(text, &r.node.rhs, x) {
                 (&r.node.lhs, true)
             } else {
                 return None;
@@ -203,7 +315,7 @@ pub fn recognize<'a>(
             ),
         )
     };
-    match kind {
+    let form = match kind {
         AtomicKind::Read => {
             let (v, x) = expr_stmt(s).and_then(assignment).ok_or_else(|| expected("'v = x;'"))?;
             Ok(Form {
@@ -233,7 +345,34 @@ pub fn recognize<'a>(
         AtomicKind::Capture => capture(text, s).ok_or_else(|| {
             expected("'v = x++;', 'v = x binop= expr;', '{v = x; x binop= expr;}', '{x binop= expr; v = x;}', '{v = x; x = expr;}' or a like form")
         }),
+    }?;
+    // OpenACC 3.3 2.12: "expr is an expression with scalar type that does
+    // not reference the object designated by x" — it is evaluated before,
+    // not inside, the atomic access.
+    let operand = match &form.update {
+        Some(Update::Set(e)) => Some(*e),
+        Some(Update::Op { expr, .. }) => *expr,
+        None => None,
+    };
+    if let Some(at) = operand.and_then(|e| reference_to(text, e, form.x)) {
+        let x = text
+            .get(form.x.span.start..form.x.span.end)
+            .unwrap_or("x")
+            .trim();
+        let msg = match (&form.update, kind) {
+            (Some(Update::Set(_)), AtomicKind::Capture) => format!(
+                "the value '{{v = x; x = expr;}}' stores must not refer to '{x}': it would be read before the atomic exchange, not atomically (OpenACC 3.3 2.12); write the update as 'x binop= expr' or 'x = x binop expr'"
+            ),
+            (Some(Update::Set(_)), _) => format!(
+                "the value an 'atomic write' stores must not refer to '{x}' (OpenACC 3.3 2.12)"
+            ),
+            _ => format!(
+                "the operand of an atomic update must not refer to the updated location '{x}' (OpenACC 3.3 2.12)"
+            ),
+        };
+        return Err(err(at, msg));
     }
+    Ok(form)
 }
 
 /// The capture forms.
@@ -263,9 +402,8 @@ fn capture<'a>(text: &str, s: &'a Node<Statement>) -> Option<Form<'a>> {
     };
     // {v = x; update} or {v = x; x = expr}
     if let Some((v, x)) = assignment(first) {
-        let xs = squeezed(text, x.span);
         if let Some((x2, upd, _)) = update_expr(text, second) {
-            if squeezed(text, x2.span) == xs {
+            if same(text, x2, x) {
                 return Some(Form {
                     x: x2,
                     update: Some(upd),
@@ -274,7 +412,7 @@ fn capture<'a>(text: &str, s: &'a Node<Statement>) -> Option<Form<'a>> {
             }
         }
         if let Some((x2, e)) = assignment(second) {
-            if squeezed(text, x2.span) == xs {
+            if same(text, x2, x) {
                 return Some(Form {
                     x: x2,
                     update: Some(Update::Set(e)),
@@ -286,7 +424,7 @@ fn capture<'a>(text: &str, s: &'a Node<Statement>) -> Option<Form<'a>> {
     // {update; v = x}
     let (x, upd, _) = update_expr(text, first)?;
     let (v, x2) = assignment(second)?;
-    (squeezed(text, x2.span) == squeezed(text, x.span)).then_some(Form {
+    same(text, x2, x).then_some(Form {
         x,
         update: Some(upd),
         capture: Some((v, Capture::New)),

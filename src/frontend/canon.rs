@@ -146,3 +146,55 @@ pub fn trip_text(c: &Canonical, init: &str, limit: &str, step: Option<&str>) -> 
         LoopCmp::Le | LoopCmp::Ge => format!("({hi} >= {lo} ? ({hi} - {lo}) / {s} + 1 : 0LL)"),
     }
 }
+
+/// The next loop of a collapsed nest inside `body` (the body of the loop
+/// before it), with the code around it: `collapse(n)` requires the loops
+/// to be tightly nested (`body` is the loop, or a block of only the loop);
+/// with `collapse(force:n)` (OpenACC 3.3 2.9.1) a block may hold other
+/// items before and after the loop, which then run in every iteration of
+/// the collapsed loop ("sunk" into the innermost body).
+pub struct NextInNest<'a> {
+    pub before: &'a [Node<BlockItem>],
+    pub inner: &'a Node<ForStatement>,
+    pub after: &'a [Node<BlockItem>],
+}
+
+/// See [`NextInNest`]; the error says why `body` holds no next loop.
+pub fn next_in_nest(body: &Node<Statement>, force: bool) -> Result<NextInNest<'_>, &'static str> {
+    match &body.node {
+        Statement::For(inner) => Ok(NextInNest {
+            before: &[],
+            inner,
+            after: &[],
+        }),
+        Statement::Compound(items) => {
+            let loops: Vec<usize> = items
+                .iter()
+                .enumerate()
+                .filter(|(_, it)| {
+                    matches!(&it.node, BlockItem::Statement(s) if matches!(s.node, Statement::For(_)))
+                })
+                .map(|(i, _)| i)
+                .collect();
+            let (&[k], true) = (loops.as_slice(), force || items.len() == 1) else {
+                return Err(if force {
+                    "the loops of 'collapse(force:…)' must each hold exactly one loop of the nest"
+                } else {
+                    "the loops of 'collapse' must be tightly nested (or use 'collapse(force:n)')"
+                });
+            };
+            let BlockItem::Statement(st) = &items[k].node else {
+                return Err("internal error: not a statement");
+            };
+            let Statement::For(inner) = &st.node else {
+                return Err("internal error: not a loop");
+            };
+            Ok(NextInNest {
+                before: &items[..k],
+                inner,
+                after: &items[k + 1..],
+            })
+        }
+        _ => Err("the loops of 'collapse' must be tightly nested"),
+    }
+}

@@ -11,7 +11,7 @@ use super::scope::{Scope, SymKind};
 use super::source::SourceMap;
 use crate::diag::{DResult, Diagnostics};
 use crate::directive::{Access, ClauseExpr, VarRef};
-use crate::ir::host::{HostMap, MapKind};
+use crate::ir::host::{HostMap, MapKind, MAP_BLOCK, MAP_NO_EXTENT};
 use crate::ir::SrcLoc;
 use lang_c::ast::Expression;
 use lang_c::span::Span;
@@ -36,9 +36,25 @@ pub struct DataItem {
     pub whole: bool,
     /// The host range.
     pub map: HostMap,
+    /// For a sub-array through pointers to pointers (`a[0:n][0:m]`): one
+    /// [`MapKind::Rows`] map per further pointer level, after `map`.
+    pub rows: Vec<HostMap>,
     /// For a sub-array through a pointer that is a struct member
-    /// (`s.p[0:n]`): that pointer, attached once the range is present.
+    /// (`s.p[0:n]`): that pointer, attached once the range is present
+    /// (detached, on `exit data`).
     pub attach: Option<HostMap>,
+}
+
+/// What a pointer with no sub-array denotes in a clause.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BarePointer {
+    /// The pointer itself (attach, detach, deviceptr).
+    Itself,
+    /// The present block its target lies in (`present(p)`, `copyout(p)`,
+    /// `update self(p)`: [`MAP_BLOCK`]).
+    Block,
+    /// An error: the extent is needed (a file-scope `declare`).
+    Error,
 }
 
 /// The host bytes a variable reference denotes, as C text.
@@ -50,11 +66,19 @@ pub struct HostRange {
     /// The reference goes through a struct member.
     pub member: bool,
     /// The C lvalue of the pointer a sub-array goes through, when that
-    /// pointer is a struct member.
+    /// pointer is a struct member or an element (`a[i][0:m]` of `double
+    /// **a`): attached to the section.
     pub pointer_member: Option<String>,
     /// The type of the object the reference ends at (for a sub-array: the
     /// array or pointer it is taken of).
     pub ty: CType,
+    /// A bare pointer standing for the present block of its target
+    /// ([`BarePointer::Block`]): `start` is the pointer's value, `bytes` 0.
+    pub block: bool,
+    /// The rows of a sub-array through pointers to pointers: per further
+    /// pointer level, the C expressions of the byte offset of each row from
+    /// its pointer's target and of its length in bytes.
+    pub rows: Vec<(String, String)>,
 }
 
 struct Idents(Vec<(String, Span)>);
@@ -110,9 +134,23 @@ impl ClauseCtx<'_> {
         Ok(format!("({})", e.text))
     }
 
-    /// Resolves one data clause item to a host range.
-    pub fn data_item(&self, v: &VarRef, kind: MapKind, flags: u32) -> DResult<DataItem> {
-        let (ty, r) = self.range(v)?;
+    /// Resolves one data clause item to a host range; on `exit data`
+    /// (`exit`), a pointer member's section detaches it instead of
+    /// attaching it.
+    pub fn data_item(
+        &self,
+        v: &VarRef,
+        kind: MapKind,
+        flags: u32,
+        exit: bool,
+    ) -> DResult<DataItem> {
+        let (ty, r) = self.range_of(v, BarePointer::Block)?;
+        let flags = flags
+            | if r.block {
+                MAP_BLOCK | MAP_NO_EXTENT
+            } else {
+                0
+            };
         // A const object is never written: `copy` needs only its copy-in half.
         let kind = match kind {
             MapKind::Copy if self.is_readonly(v) => MapKind::CopyIn,
@@ -126,9 +164,26 @@ impl ClauseCtx<'_> {
             name: p.clone(),
             start: format!("(const void *)&({p})"),
             bytes: format!("sizeof({p})"),
-            kind: MapKind::Attach,
+            kind: if exit {
+                MapKind::Detach
+            } else {
+                MapKind::Attach
+            },
             flags: 0,
+            extent_guard: None,
         });
+        let rows = r
+            .rows
+            .iter()
+            .map(|(offset, bytes)| HostMap {
+                name: v.text.clone(),
+                start: format!("(const void *)(long)({offset})"),
+                bytes: bytes.clone(),
+                kind: MapKind::Rows,
+                flags: 0,
+                extent_guard: None,
+            })
+            .collect();
         Ok(DataItem {
             var: v.base.name.clone(),
             ty,
@@ -139,7 +194,9 @@ impl ClauseCtx<'_> {
                 bytes: r.bytes,
                 kind,
                 flags,
+                extent_guard: None,
             },
+            rows,
             attach,
         })
     }
@@ -176,7 +233,7 @@ impl ClauseCtx<'_> {
 
     /// An `attach`/`detach` item: a pointer lvalue (`p`, `s.p`, `a[i]`).
     pub fn pointer_item(&self, v: &VarRef, kind: MapKind) -> DResult<DataItem> {
-        let (ty, r) = self.range_of(v, true)?;
+        let (ty, r) = self.range_of(v, BarePointer::Itself)?;
         if !matches!(r.ty, CType::Ptr(_))
             || v.path.iter().any(|a| matches!(a, Access::Section { .. }))
         {
@@ -198,21 +255,17 @@ impl ClauseCtx<'_> {
                 bytes: r.bytes,
                 kind,
                 flags: 0,
+                extent_guard: None,
             },
+            rows: vec![],
             attach: None,
         })
     }
 
     /// The host range of a variable reference: the variable, a member, a
-    /// sub-array. Returns the variable's type and the range.
-    pub fn range(&self, v: &VarRef) -> DResult<(CType, HostRange)> {
-        self.range_of(v, false)
-    }
-
-    /// [`Self::range`]; a pointer with no sub-array denotes the pointer
-    /// itself when `pointer_itself` (attach, detach, deviceptr), else it is
-    /// an error (its extent is unknown).
-    fn range_of(&self, v: &VarRef, pointer_itself: bool) -> DResult<(CType, HostRange)> {
+    /// sub-array. Returns the variable's type and the range. A pointer with
+    /// no sub-array denotes what `bare` says.
+    pub fn range_of(&self, v: &VarRef, bare: BarePointer) -> DResult<(CType, HostRange)> {
         let name = &v.base.name;
         let Some(sym) = self.scope.lookup(name) else {
             return self.err(
@@ -288,10 +341,22 @@ impl ClauseCtx<'_> {
         let member = split > 0;
         if suffix.is_empty() {
             return match &t {
-                CType::Ptr(_) if !pointer_itself => self.err(
+                CType::Ptr(_) if bare == BarePointer::Error => self.err(
                     v.span.start,
                     format!("pointer '{}' in a data clause needs a sub-array giving its extent (e.g. '{}[0:n]')", v.text, v.text),
                 ),
+                CType::Ptr(_) if bare == BarePointer::Block => Ok((
+                    var_ty,
+                    HostRange {
+                        start: format!("(const void *)({text})"),
+                        bytes: "0".into(),
+                        member,
+                        pointer_member: None,
+                        ty: t,
+                        block: true,
+                        rows: vec![],
+                    },
+                )),
                 t if t.size().is_none() && !t.runtime_sized() => {
                     self.err(v.span.start, format!("'{}' of type '{t}' cannot appear in a data clause", v.text))
                 }
@@ -303,12 +368,68 @@ impl ClauseCtx<'_> {
                         member,
                         pointer_member: None,
                         ty: t,
+                        block: false,
+                        rows: vec![],
                     },
                 )),
             };
         }
         let pointer_member = (member && matches!(t, CType::Ptr(_))).then(|| text.clone());
-        let (start, bytes) = self.section(v, &text, suffix, &t)?;
+        let t_section = t.clone();
+        // Each further pointer level (`a[0:n][0:m]` with `double **a`)
+        // starts a level of rows.
+        let mut levels: Vec<&[Access]> = vec![];
+        let mut lt = t.clone();
+        let mut from = 0;
+        for (k, a) in suffix.iter().enumerate() {
+            if k > from && matches!(lt, CType::Ptr(_)) {
+                levels.push(&suffix[from..k]);
+                from = k;
+            }
+            if let Access::Member { name: m, .. } = a {
+                return self.err(
+                    m.span.start,
+                    format!(
+                        "'{}': struct members in data clauses are not supported yet",
+                        v.text
+                    ),
+                );
+            }
+            lt = match lt.element() {
+                Some(e) => e.clone(),
+                None => break, // reported by `section`
+            };
+        }
+        levels.push(&suffix[from..]);
+        // Leading levels that select one pointer (`a[i][0:m]`) are just the
+        // lvalue of the pointer the section goes through, attached to it.
+        let (mut text, mut t, mut member, mut pointer_member) = (text, t, member, pointer_member);
+        while levels.len() > 1 && levels[0].iter().all(|a| matches!(a, Access::Index(_))) {
+            for a in levels[0] {
+                if let Access::Index(i) = a {
+                    text = format!("({text})[{}]", self.check_expr(i)?);
+                    t = t.element().cloned().unwrap_or(t);
+                }
+            }
+            levels.remove(0);
+            member = true;
+            pointer_member = Some(text.clone());
+        }
+        let (start, bytes) = self.section(v, &text, levels[0], &t)?;
+        let mut rows = vec![];
+        let mut base = text.clone();
+        let mut bt = t.clone();
+        for (k, level) in levels.iter().enumerate() {
+            // The row's pointer type and an unevaluated expression of it.
+            for _ in 0..level.len() {
+                base = format!("({base})[0]");
+                bt = bt.element().cloned().unwrap_or(bt);
+            }
+            let Some(next) = levels.get(k + 1) else {
+                break;
+            };
+            rows.push(self.row(v, &base, next, &bt)?);
+        }
         Ok((
             var_ty,
             HostRange {
@@ -316,7 +437,9 @@ impl ClauseCtx<'_> {
                 bytes,
                 member,
                 pointer_member,
-                ty: t,
+                ty: t_section,
+                block: false,
+                rows,
             },
         ))
     }
@@ -333,9 +456,8 @@ impl ClauseCtx<'_> {
     }
 
     /// The host range of a reference with subscripts and sub-arrays
-    /// (`a[0:n]`, `u[1:k]`, `a[i][0:m]`, `b[0:n][0:M]`): it must be
-    /// contiguous — after the first dimension that selects more than one
-    /// element, every dimension must be complete.
+    /// (`a[0:n]`, `u[1:k]`, `a[i][0:m]`, `b[0:n][0:M]`) as C expressions of
+    /// its first byte and its length: see [`Self::dims`].
     fn section(
         &self,
         v: &VarRef,
@@ -343,12 +465,58 @@ impl ClauseCtx<'_> {
         path: &[Access],
         ty: &CType,
     ) -> DResult<(String, String)> {
-        struct Dim {
-            lo: String,
-            len: String,
-            one: bool,
-            full: bool,
+        let (dims, m) = self.dims(v, name, path, ty)?;
+        let los: String = dims.iter().map(|d| format!("[{}]", d.lo)).collect();
+        let zeros: String = "[0]".repeat(m + 1);
+        Ok((
+            format!("(const void *)&(({name}){los})"),
+            format!("(unsigned long)({}) * sizeof(({name}){zeros})", dims[m].len),
+        ))
+    }
+
+    /// The row of one further pointer level of a sub-array through
+    /// pointers to pointers: `path` applied to each pointer of type `ty`,
+    /// whose C expression `base` is only used in `sizeof` (never
+    /// evaluated). Returns the C expressions of the byte offset of the row
+    /// from the pointer's target and of its length in bytes.
+    fn row(
+        &self,
+        v: &VarRef,
+        base: &str,
+        path: &[Access],
+        ty: &CType,
+    ) -> DResult<(String, String)> {
+        let (dims, m) = self.dims(v, base, path, ty)?;
+        let mut offset = vec![];
+        let mut zeros = String::new();
+        for d in &dims {
+            zeros.push_str("[0]");
+            if d.lo != "0" {
+                offset.push(format!("(long)({}) * (long)sizeof(({base}){zeros})", d.lo));
+            }
         }
+        let zeros: String = "[0]".repeat(m + 1);
+        Ok((
+            if offset.is_empty() {
+                "0".to_string()
+            } else {
+                offset.join(" + ")
+            },
+            format!("(unsigned long)({}) * sizeof(({base}){zeros})", dims[m].len),
+        ))
+    }
+
+    /// The dimensions `path` selects of the array or pointer `name` of type
+    /// `ty`, and the index of the last one that is not complete. They must
+    /// be contiguous: after the first dimension that selects more than one
+    /// element, every dimension must be complete.
+    fn dims(
+        &self,
+        v: &VarRef,
+        name: &str,
+        path: &[Access],
+        ty: &CType,
+    ) -> DResult<(Vec<Dim>, usize)> {
         let mut dims = vec![];
         let mut t = ty.clone();
         for (k, acc) in path.iter().enumerate() {
@@ -366,16 +534,13 @@ impl ClauseCtx<'_> {
                     }
                     ((**e).clone(), None)
                 }
-                CType::Ptr(_) => {
-                    return self.err(
-                        v.span.start,
-                        format!("'{}': a sub-array through a pointer stored in an array (pointer to pointer) needs 'attach', which is not supported yet", v.text),
-                    )
-                }
                 t => {
                     return self.err(
                         v.base.span.start,
-                        format!("sub-array '{}' of '{name}', which is not an array or pointer (type '{t}')", v.text),
+                        format!(
+                        "sub-array '{}' of '{name}', which is not an array or pointer (type '{t}')",
+                        v.text
+                    ),
                     )
                 }
             };
@@ -452,13 +617,18 @@ impl ClauseCtx<'_> {
             }
         }
         let m = (0..dims.len()).rev().find(|&k| !dims[k].full).unwrap_or(0);
-        let los: String = dims.iter().map(|d| format!("[{}]", d.lo)).collect();
-        let zeros: String = "[0]".repeat(m + 1);
-        Ok((
-            format!("(const void *)&(({name}){los})"),
-            format!("(unsigned long)({}) * sizeof(({name}){zeros})", dims[m].len),
-        ))
+        Ok((dims, m))
     }
+}
+
+/// One dimension of a sub-array (C expressions).
+struct Dim {
+    lo: String,
+    len: String,
+    /// Selects one element.
+    one: bool,
+    /// Selects the whole dimension.
+    full: bool,
 }
 
 /// The C expression `text` (a clause argument) as a syntax tree, parsed on

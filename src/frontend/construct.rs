@@ -9,7 +9,7 @@
 
 use super::clauses::ClauseCtx;
 use super::levels::{Levels, RegionKind, Sizes};
-use super::lower::Lower;
+use super::lower::{LoopReduction, Lower};
 use super::unit::Walker;
 use crate::diag::{DResult, Diagnostics};
 use crate::directive::{Clause, ClauseKind, DefaultKind, DirectiveKind};
@@ -174,7 +174,7 @@ impl Walker<'_> {
                     .cloned()
                     .unwrap_or_default()
             };
-            let mut plan = self.plan_loops(seg, &dirs, kind, Levels::default())?;
+            let mut plan = self.plan_loops(seg, &dirs, kind, Levels::default(), &region_reds)?;
             plan.reduces |= !region_reds.is_empty();
             plans.push(plan);
         }
@@ -197,7 +197,7 @@ impl Walker<'_> {
         // (implicitly `copy`, OpenACC 3.3 2.6.2).
         let mut by_ref: std::collections::HashSet<String> = items
             .iter()
-            .filter(|i| i.ty.is_arithmetic())
+            .filter(|i| i.ty.is_c_arithmetic())
             .map(|i| i.var.clone())
             .chain(
                 plans
@@ -209,9 +209,12 @@ impl Walker<'_> {
             )
             .chain(self.atomic_targets(s))
             .collect();
+        let mut narrowed = vec![];
         let lowered = loop {
+            narrowed.clear();
             let mut out = vec![];
             let mut more = vec![];
+            let mut promoted = vec![];
             for (seg, plan) in segments.iter().zip(&plans) {
                 let mut scope = self.scope.clone();
                 let mut lower = Lower::new(
@@ -224,10 +227,15 @@ impl Walker<'_> {
                 lower.atomics = Some(&self.atomics);
                 lower.text = self.text;
                 lower.by_ref = by_ref.clone();
+                lower.one_thread = kind == RegionKind::Serial;
                 if region_reds.is_empty() && region_privs.is_empty() {
                     lower.stmt(seg)?;
                 } else {
                     lower.region(seg, &region_reds, &region_privs)?;
+                }
+                promoted.append(&mut lower.promote);
+                if let Some(at) = lower.narrowed.take() {
+                    narrowed.push(at);
                 }
                 let (body, params, vars) = lower.finish();
                 let assigned = assigned_params(&body, &params);
@@ -238,19 +246,49 @@ impl Walker<'_> {
                             kernels
                                 && !v.by_ref
                                 && v.size_of.is_none()
-                                && v.ty.is_arithmetic()
-                                && assigned.contains(&p.local)
+                                && v.ty.is_c_arithmetic()
+                                && (assigned.contains(&p.local)
+                                    // A long double or complex value is
+                                    // written through its bytes.
+                                    || (v.written && v.ty.real() == super::ctype::CType::LongDouble)
+                                    || (v.written && v.ty.is_complex()))
                         })
                         .map(|(v, _)| v.name.clone()),
                 );
                 out.push((body, params, vars));
             }
-            if more.is_empty() {
+            // Gang reductions inside other loops: the construct reduces.
+            promoted.retain(|r: &LoopReduction| !region_reds.iter().any(|x| x.var == r.var));
+            for r in &promoted {
+                self.remarks.push((
+                    r.loc.clone(),
+                    format!(
+                        "reduction({}:{}) across gangs inside another loop: each gang accumulates every run of the loop, combined at the end of the construct",
+                        r.op.symbol(),
+                        r.var
+                    ),
+                ));
+            }
+            if more.is_empty() && promoted.is_empty() {
                 break out;
             }
+            region_reds.extend(promoted);
             by_ref.extend(more);
         };
 
+        for at in narrowed {
+            self.remarks.push((at, super::lower::NARROWED.to_string()));
+        }
+        // A value broadcast to a worker's lanes meets at a row barrier,
+        // which needs rows of whole warps or of a power of two lanes, as
+        // reductions do.
+        for (plan, (body, _, _)) in plans.iter_mut().zip(&lowered) {
+            let mut row = false;
+            crate::ir::walk_stmts(&body.body, &mut |st| {
+                row |= matches!(st, Stmt::Barrier(crate::ir::BarrierScope::Row));
+            });
+            plan.reduces |= row;
+        }
         if default_none {
             for v in lowered
                 .iter()
@@ -264,13 +302,20 @@ impl Walker<'_> {
                         .iter()
                         .flat_map(|p| p.loops.values())
                         .any(|l| l.reductions.iter().any(|r| r.var == v.name));
-                if !has_attribute && (v.by_ref || !v.ty.is_arithmetic()) {
+                if !has_attribute && (v.by_ref || !v.ty.is_c_arithmetic()) {
                     return Err(Diagnostics::one(
                         Some(loc),
                         format!("'{}' is used in the region but appears in no data clause, and the construct has 'default(none)'", v.name),
                     ));
                 }
             }
+        }
+
+        // How each kernel uses the pointers it has no clause for (their
+        // implicit sections: the union over the kernels).
+        let mut uses = std::collections::HashMap::new();
+        for (body, params, vars) in &lowered {
+            super::extent::merge_uses(&mut uses, super::extent::pointer_uses(body, params, vars));
         }
 
         // One kernel: its maps and arguments. Several: one data region with
@@ -289,7 +334,8 @@ impl Walker<'_> {
                     }
                 }
             }
-            let (maps, _) = self.kernel_data(&items, &params, &vars, default_present, Some(&loc));
+            let (maps, _) =
+                self.kernel_data(&items, (&params, &vars), &uses, default_present, Some(&loc));
             // The region's queue, evaluated once, is every kernel's; its
             // waits come before the region's data.
             let mut outer = asyncs.clone();
@@ -308,10 +354,14 @@ impl Walker<'_> {
                 .iter()
                 .map(|v| super::data::Visible {
                     var: v.name.clone(),
-                    start: if v.by_ref {
-                        format!("(const void *)&({})", v.name)
-                    } else {
-                        format!("(const void *)({})", v.name)
+                    start: match (&v.ty, uses.get(&v.name)) {
+                        _ if v.by_ref => format!("(const void *)&({})", v.name),
+                        // The start of its implicit section.
+                        (
+                            crate::frontend::ctype::CType::Ptr(e),
+                            Some(super::extent::Use::Known(sec)),
+                        ) if !default_present => sec.host_map(&v.name, e.size()).start,
+                        _ => format!("(const void *)({})", v.name),
                     },
                     deviceptr: false,
                     no_create: false,
@@ -335,15 +385,14 @@ impl Walker<'_> {
         };
         for ((seg, plan), (body, params, vars)) in segments.iter().zip(&plans).zip(lowered) {
             let (maps, args) = if whole_maps {
-                self.kernel_data(&items, &params, &vars, default_present, Some(&loc))
+                self.kernel_data(&items, (&params, &vars), &uses, default_present, Some(&loc))
             } else {
-                (
-                    vec![],
-                    self.kernel_data(&[], &params, &vars, default_present, None)
-                        .1,
-                )
+                let none = std::collections::HashMap::new();
+                let (_, args) =
+                    self.kernel_data(&[], (&params, &vars), &none, default_present, None);
+                (vec![], args)
             };
-            let launch = plan.launch(
+            let (launch, notes) = plan.launch(
                 &sizes,
                 call_levels(&body.body, |f| self.routines.level_of(f)),
             );
@@ -354,6 +403,8 @@ impl Walker<'_> {
             } else {
                 self.sm.loc(seg.span.start)
             };
+            self.remarks
+                .extend(notes.into_iter().map(|n| (kloc.clone(), n)));
             self.module.kernels.push(Kernel {
                 name: format!(
                     "__accc_{}_{}_l{}_{}",

@@ -25,10 +25,15 @@ fn to_unsigned(k: IntKind) -> IntKind {
     }
 }
 
-/// The common type of two arithmetic operands (C11 6.3.1.8).
+/// The common type of two arithmetic operands (C11 6.3.1.8): complex when
+/// either is, of the common real type of their real types.
 pub fn usual_arith(a: &CType, b: &CType) -> CType {
     use CType::Float;
+    if a.is_complex() || b.is_complex() {
+        return CType::Complex(Box::new(usual_arith(&a.real(), &b.real())));
+    }
     match (a, b) {
+        (CType::LongDouble, _) | (_, CType::LongDouble) => CType::LongDouble,
         (Float(FloatKind::F64), _) | (_, Float(FloatKind::F64)) => Float(FloatKind::F64),
         (Float(FloatKind::F32), _) | (_, Float(FloatKind::F32)) => Float(FloatKind::F32),
         _ => {
@@ -73,6 +78,20 @@ mod tests {
         assert_eq!(
             usual_arith(&CType::INT, &CType::Float(FloatKind::F32)),
             CType::Float(FloatKind::F32)
+        );
+        assert_eq!(
+            usual_arith(&CType::DOUBLE, &CType::LongDouble),
+            CType::LongDouble
+        );
+        let cf = CType::Complex(Box::new(CType::Float(FloatKind::F32)));
+        assert_eq!(usual_arith(&cf, &CType::INT), cf);
+        assert_eq!(
+            usual_arith(&CType::DOUBLE, &cf),
+            CType::Complex(Box::new(CType::DOUBLE))
+        );
+        assert_eq!(
+            usual_arith(&cf, &CType::LongDouble),
+            CType::Complex(Box::new(CType::LongDouble))
         );
     }
 }

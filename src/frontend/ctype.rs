@@ -2,8 +2,11 @@
 //!
 //! Owns: [`CType`], function signatures ([`FnType`]), variable-length array
 //! lengths ([`VlaLen`]), sizes and alignments (x86-64 SysV) and
-//! [`CType::to_ir`]. Struct and union layouts live in `record.rs`, the usual
-//! arithmetic conversions in `conv.rs`.
+//! [`CType::to_ir`] (values) / [`CType::mem_ir`] (objects in memory): a
+//! `long double` value is an IR `f64` but its object the host's 16 bytes of
+//! x87 extended precision; a `_Complex` value is, like a struct, carried as
+//! the address of its storage. Struct and union layouts live in
+//! `record.rs`, the usual arithmetic conversions in `conv.rs`.
 
 use super::record::StructRef;
 use crate::ir::{FloatKind, IntKind, LocalId, Type};
@@ -44,6 +47,15 @@ pub enum CType {
     /// `char` … `unsigned long long`; enums are `int`.
     Int(IntKind),
     Float(FloatKind),
+    /// `long double`: on the host the x87 80-bit extended format in 16
+    /// bytes (x86-64 SysV). Device code computes with it in double
+    /// precision (as nvc does); reading and writing its memory converts
+    /// exactly (`lower::x87`).
+    LongDouble,
+    /// `_Complex T` for a real floating `T` (`float`, `double` or `long
+    /// double`): two `T`, the real part first. A value of it is carried as
+    /// the address of its storage, as a struct's is (`lower::complex`).
+    Complex(Box<CType>),
     Ptr(Box<CType>),
     /// An array of constant length; `None` when the length is not given
     /// (`extern double u[];`, an incomplete type).
@@ -75,9 +87,40 @@ impl CType {
         matches!(self, CType::Int(_) | CType::Bool)
     }
 
-    /// True for arithmetic types.
+    /// True for the real arithmetic types (integers and real floating
+    /// types), whose values are one IR scalar. C counts the complex types
+    /// as arithmetic too: see [`CType::is_complex`].
     pub fn is_arithmetic(&self) -> bool {
-        self.is_integer() || matches!(self, CType::Float(_))
+        self.is_integer() || self.is_floating()
+    }
+
+    /// True for the real floating types (`float`, `double`, `long double`).
+    pub fn is_floating(&self) -> bool {
+        matches!(self, CType::Float(_) | CType::LongDouble)
+    }
+
+    /// True for the complex types.
+    pub fn is_complex(&self) -> bool {
+        matches!(self, CType::Complex(_))
+    }
+
+    /// C's arithmetic types: the real ones and the complex ones.
+    pub fn is_c_arithmetic(&self) -> bool {
+        self.is_arithmetic() || self.is_complex()
+    }
+
+    /// The real type of a complex type (its parts), or the type itself.
+    pub fn real(&self) -> CType {
+        match self {
+            CType::Complex(t) => (**t).clone(),
+            t => t.clone(),
+        }
+    }
+
+    /// True when a value of this type is carried as the address of its
+    /// storage (structs and unions, complex numbers).
+    pub fn by_address(&self) -> bool {
+        matches!(self, CType::Struct(_) | CType::Complex(_))
     }
 
     /// True for scalar types (arithmetic or pointer).
@@ -136,6 +179,8 @@ impl CType {
             CType::Int(k) => u64::from(k.bits() / 8),
             CType::Float(FloatKind::F32) => 4,
             CType::Float(FloatKind::F64) => 8,
+            CType::LongDouble => 16,
+            CType::Complex(t) => 2 * t.size()?,
             CType::Ptr(_) => 8,
             CType::Array(t, n) => t.size()?.checked_mul((*n)?)?,
             CType::Struct(s) => return s.layout().map(|l| l.size),
@@ -145,23 +190,31 @@ impl CType {
     /// Alignment in bytes; `None` for incomplete types.
     pub fn align(&self) -> Option<u64> {
         match self {
-            CType::Array(t, _) | CType::Vla(t, _) => t.align(),
+            CType::Array(t, _) | CType::Vla(t, _) | CType::Complex(t) => t.align(),
             CType::Struct(s) => s.layout().map(|l| l.align),
+            CType::LongDouble => Some(16),
             t => t.size().map(|s| s.clamp(1, 8)),
         }
     }
 
     /// The IR type of a value or object of this type: scalars as
-    /// themselves, constant arrays as arrays, structs as blobs. `None` for
-    /// types device code cannot hold (VLAs, functions, incomplete types).
+    /// themselves (`long double` as `f64`), constant arrays as arrays of
+    /// their elements' objects, structs and complex numbers as blobs.
+    /// `None` for types device code cannot hold (VLAs, functions,
+    /// incomplete types).
     pub fn to_ir(&self) -> Option<Type> {
         Some(match self {
             CType::Void => Type::Void,
             CType::Bool => Type::Int(IntKind::U8),
             CType::Int(k) => Type::Int(*k),
             CType::Float(k) => Type::Float(*k),
+            CType::LongDouble => Type::F64,
+            CType::Complex(_) => Type::Blob {
+                size: self.size()?,
+                align: self.align()?,
+            },
             CType::Ptr(t) => t.pointee_ir()?.ptr_to(),
-            CType::Array(t, Some(n)) => Type::Array(Box::new(t.to_ir()?), *n),
+            CType::Array(t, Some(n)) => Type::Array(Box::new(t.mem_ir()?), *n),
             CType::Array(_, None) | CType::Vla(..) => return None,
             CType::Struct(s) => {
                 let l = s.layout()?;
@@ -172,6 +225,18 @@ impl CType {
             }
             CType::Function(_) | CType::Unsupported(_) => return None,
         })
+    }
+
+    /// The IR type of an object of this type in memory: as [`Self::to_ir`]
+    /// but for `long double`, whose object is the host's 16 bytes.
+    pub fn mem_ir(&self) -> Option<Type> {
+        match self {
+            CType::LongDouble => Some(Type::Blob {
+                size: 16,
+                align: 16,
+            }),
+            t => t.to_ir(),
+        }
     }
 
     /// The IR type of a pointer to an object of this type (arrays: to their
@@ -194,7 +259,7 @@ impl CType {
             CType::Array(t, Some(_)) if t.runtime_sized() => t.pointee_ir(),
             CType::Function(_) => Some(Type::Int(IntKind::U8)),
             CType::Struct(s) if s.layout().is_none() => Some(Type::Int(IntKind::U8)),
-            t => t.to_ir(),
+            t => t.mem_ir(),
         }
     }
 }
@@ -221,6 +286,8 @@ impl std::fmt::Display for CType {
             ),
             CType::Float(FloatKind::F32) => write!(f, "float"),
             CType::Float(FloatKind::F64) => write!(f, "double"),
+            CType::LongDouble => write!(f, "long double"),
+            CType::Complex(t) => write!(f, "_Complex {t}"),
             CType::Ptr(t) => write!(f, "{t} *"),
             CType::Array(t, Some(n)) => write!(f, "{t}[{n}]"),
             CType::Array(t, None) => write!(f, "{t}[]"),

@@ -9,19 +9,21 @@
 //! (`enter data`, `exit data`, `update`, `declare` in a function) replace
 //! their own blanked line. May call: `clauses`, `ir::host`.
 
-use super::clauses::{ClauseCtx, DataItem};
+use super::clauses::{BarePointer, ClauseCtx, DataItem};
 use super::ctype::CType;
+use super::extent::Use;
 use super::lower::HostVar;
 use super::unit::Walker;
 use crate::diag::{DResult, Diagnostics};
 use crate::directive::{Clause, ClauseKind, DataKind, Directive, DirectiveKind, WaitArg};
 use crate::ir::host::{
-    AsyncSpec, Construct, ConstructKind, HostArg, HostMap, MapKind, UpdateItem, MAP_READONLY,
-    MAP_ZERO,
+    AsyncSpec, Construct, ConstructKind, HostArg, HostMap, MapKind, UpdateItem, MAP_ALWAYSIN,
+    MAP_ALWAYSOUT, MAP_READONLY, MAP_ZERO,
 };
 use crate::ir::{Param, ParamMode, SrcLoc};
 use lang_c::ast::Statement;
 use lang_c::span::Node;
+use std::collections::HashMap;
 
 /// A variable an enclosing data construct (or function-scope `declare`)
 /// gives a data attribute.
@@ -68,7 +70,8 @@ impl Walker<'_> {
     }
 
     /// The data clauses of directive `p` as data items, in clause order; a
-    /// sub-array through a pointer member is followed by its attach.
+    /// sub-array through a pointer member is followed by its attach (on
+    /// `exit data`: its detach).
     pub fn data_items(&self, p: usize, d: &Directive) -> DResult<Vec<DataItem>> {
         let ctx = self.clause_ctx(p);
         let mut items = vec![];
@@ -79,8 +82,16 @@ impl Walker<'_> {
             let Some(kind) = map_kind(dc.kind) else {
                 continue;
             };
-            let flags =
-                if dc.zero { MAP_ZERO } else { 0 } | if dc.readonly { MAP_READONLY } else { 0 };
+            let flags = [
+                (dc.zero, MAP_ZERO),
+                (dc.readonly, MAP_READONLY),
+                (dc.always_in, MAP_ALWAYSIN),
+                (dc.always_out, MAP_ALWAYSOUT),
+            ]
+            .iter()
+            .filter(|(on, _)| *on)
+            .fold(0, |f, (_, bit)| f | bit);
+            let exit = d.kind == DirectiveKind::ExitData;
             for v in &dc.vars {
                 let item = match kind {
                     MapKind::Attach | MapKind::Detach => ctx.pointer_item(v, kind)?,
@@ -98,7 +109,7 @@ impl Walker<'_> {
                         }
                         it
                     }
-                    _ => ctx.data_item(v, kind, flags)?,
+                    _ => ctx.data_item(v, kind, flags, exit)?,
                 };
                 items.push(item);
             }
@@ -106,11 +117,13 @@ impl Walker<'_> {
         Ok(items)
     }
 
-    /// The maps of data items: each item, then the pointer it attaches.
+    /// The maps of data items: each item, its rows (through pointers to
+    /// pointers), then the pointer it attaches.
     pub fn maps_of(items: &[DataItem]) -> Vec<HostMap> {
         let mut maps = vec![];
         for i in items {
             maps.push(i.map.clone());
+            maps.extend(i.rows.iter().cloned());
             maps.extend(i.attach.clone());
         }
         maps
@@ -214,7 +227,10 @@ impl Walker<'_> {
     /// The remarks of a construct's data clauses (`generating copyin(a[0:n])`,
     /// for `-Minfo=accel`); attach items follow from their data items.
     fn data_remarks(&mut self, loc: &SrcLoc, maps: &[HostMap]) {
-        for m in maps.iter().filter(|m| m.kind != MapKind::Attach) {
+        for m in maps
+            .iter()
+            .filter(|m| !matches!(m.kind, MapKind::Attach | MapKind::Rows))
+        {
             self.remarks.push((
                 loc.clone(),
                 format!("generating {}({})", m.kind.clause(), m.name),
@@ -286,7 +302,14 @@ impl Walker<'_> {
                         _ => continue,
                     };
                     for v in &dc.vars {
-                        let (_, r) = ctx.range(v)?;
+                        let (_, r) = ctx.range_of(v, BarePointer::Block)?;
+                        if !r.rows.is_empty() {
+                            return self.clause_err(
+                                p,
+                                c,
+                                format!("'{}': 'update' of a sub-array through pointers to pointers is not supported; update one row at a time (one pointer's section, such as 'a[i][0:m]')", v.text),
+                            );
+                        }
                         if !to_device {
                             ctx.check_writable(v, "update self")?;
                         }
@@ -295,6 +318,7 @@ impl Walker<'_> {
                             start: r.start,
                             bytes: r.bytes,
                             to_device,
+                            block: r.block,
                         });
                     }
                 }
@@ -410,17 +434,19 @@ impl Walker<'_> {
     /// data clauses, then what OpenACC 3.3 2.6.2 implies for the variables
     /// the region uses — arrays and aggregates `copy` (`present` under
     /// `default(present)`), scalars by value (firstprivate), pointers
-    /// translated through the present table, `deviceptr` pointers as they
-    /// are, `no_create` ones translated when present. An aggregate whose
-    /// members appear in clauses is mapped first, so their attaches find it.
+    /// translated through the present table (with the section their
+    /// subscripts reach, `uses`, mapped present-or-copy: issue 15),
+    /// `deviceptr` pointers as they are, `no_create` ones translated when
+    /// present. An aggregate whose members appear in clauses is mapped
+    /// first, so their attaches find it.
     ///
     /// With `remark_at`, each implicit map is also a remark there
     /// (`generating implicit copyin(w)`, for `-Minfo=accel`).
     pub fn kernel_data(
         &mut self,
         items: &[DataItem],
-        params: &[Param],
-        vars: &[HostVar],
+        (params, vars): (&[Param], &[HostVar]),
+        uses: &HashMap<String, Use>,
         default_present: bool,
         remark_at: Option<&SrcLoc>,
     ) -> (Vec<HostMap>, Vec<HostArg>) {
@@ -432,6 +458,7 @@ impl Walker<'_> {
         let mut first = vec![];
         let mut implicit = vec![];
         let mut args = vec![];
+        let mut underived = vec![];
         let visible = |name: &str| {
             Self::visible(items)
                 .into_iter()
@@ -466,6 +493,7 @@ impl Walker<'_> {
                 continue;
             }
             let explicit = vis.is_some();
+            let mut section = vis.as_ref().map(|v| v.start.clone());
             if !explicit {
                 // A const object is never copied back (it may be read-only).
                 let readonly = self.scope.lookup(&var.name).is_some_and(|s| s.readonly);
@@ -479,6 +507,7 @@ impl Walker<'_> {
                         implicit_kind
                     },
                     flags: 0,
+                    extent_guard: None,
                 };
                 if var.by_ref {
                     let m = whole(format!("(const void *)&({})", var.name));
@@ -489,6 +518,19 @@ impl Walker<'_> {
                     }
                 } else if matches!(var.ty, CType::Array(_, Some(_)) | CType::Vla(..)) {
                     implicit.push(whole(format!("(const void *)({})", var.name)));
+                } else if let (CType::Ptr(elem), false) = (&var.ty, default_present) {
+                    match uses.get(&var.name) {
+                        Some(Use::Known(sec)) => {
+                            let m = sec.host_map(&var.name, elem.size());
+                            section = Some(m.start.clone());
+                            implicit.push(m);
+                        }
+                        Some(Use::Unknown(why)) => underived.push(format!(
+                            "'{}' has no data clause and its extent cannot be derived ({why}): its target must be present on the device",
+                            var.name
+                        )),
+                        None => {}
+                    }
                 }
             }
             let ptr = if var.by_ref {
@@ -499,7 +541,7 @@ impl Walker<'_> {
             args.push(HostArg::DevicePtr {
                 name: var.name.clone(),
                 ptr,
-                section: vis.as_ref().map(|v| v.start.clone()),
+                section,
                 if_present: vis.as_ref().is_some_and(|v| v.no_create),
             });
         }
@@ -511,6 +553,9 @@ impl Walker<'_> {
                     loc.clone(),
                     format!("generating implicit {}({})", m.kind.clause(), m.name),
                 ));
+            }
+            for r in underived {
+                self.remarks.push((loc.clone(), r));
             }
         }
         let mut maps = first;
@@ -580,7 +625,7 @@ impl Walker<'_> {
                         format!("'{}': a file-scope 'declare' names whole variables", v.text),
                     );
                 }
-                let (_, r) = ctx.range(v)?;
+                let (_, r) = ctx.range_of(v, BarePointer::Error)?;
                 out.push((
                     v.base.name.clone(),
                     crate::ir::host::GlobalDeclare {

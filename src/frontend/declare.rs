@@ -32,6 +32,7 @@ pub fn base_type(
 ) -> DResult<CType> {
     let (mut signed, mut unsigned, mut longs, mut short, mut char_, mut int) =
         (false, false, 0, false, false, false);
+    let mut complex = false;
     let mut other: Option<CType> = None;
     let span = specs.first().map(|s| s.span).unwrap_or_else(Span::none);
     for s in specs {
@@ -42,13 +43,7 @@ pub fn base_type(
             TypeSpecifier::Int => int = true,
             TypeSpecifier::Long => longs += 1,
             TypeSpecifier::Float => other = Some(CType::Float(FloatKind::F32)),
-            TypeSpecifier::Double => {
-                if longs > 0 {
-                    other = Some(CType::Unsupported("long double".into()));
-                } else {
-                    other = Some(CType::Float(FloatKind::F64))
-                }
-            }
+            TypeSpecifier::Double => other = Some(CType::Float(FloatKind::F64)),
             TypeSpecifier::Signed => signed = true,
             TypeSpecifier::Unsigned => unsigned = true,
             TypeSpecifier::Bool => other = Some(CType::Bool),
@@ -74,7 +69,7 @@ pub fn base_type(
                 Some(sym) if sym.kind == SymKind::Typedef => other = Some(sym.ty.clone()),
                 _ => return err(sm, id.span, format!("unknown type name '{}'", id.node.name)),
             },
-            TypeSpecifier::Complex => other = Some(CType::Unsupported("_Complex".into())),
+            TypeSpecifier::Complex => complex = true,
             TypeSpecifier::Int128 => other = Some(CType::Unsupported("__int128".into())),
             TypeSpecifier::AutoType => other = Some(CType::Unsupported("__auto_type".into())),
             TypeSpecifier::TS18661Float(f) => other = Some(ts18661_float(f)),
@@ -91,7 +86,28 @@ pub fn base_type(
             TypeSpecifier::Atomic(_) => other = Some(CType::Unsupported("_Atomic".into())),
         }
     }
+    if complex {
+        // `_Complex` alone is `double _Complex` (GNU); `long double _Complex`.
+        let real = match other {
+            None if longs == 0 && !signed && !unsigned && !short && !char_ && !int => CType::DOUBLE,
+            Some(CType::Float(FloatKind::F64)) if longs == 1 => CType::LongDouble,
+            Some(t @ CType::Float(_)) if longs == 0 => t,
+            _ => {
+                return Ok(CType::Unsupported(
+                    "a complex type of integers or of an unsupported type".into(),
+                ))
+            }
+        };
+        return Ok(if signed || unsigned || short || char_ || int {
+            CType::Unsupported("an invalid complex type".into())
+        } else {
+            CType::Complex(Box::new(real))
+        });
+    }
     if let Some(t) = other {
+        if t == CType::DOUBLE && longs == 1 && !signed && !unsigned && !short && !char_ && !int {
+            return Ok(CType::LongDouble);
+        }
         if longs == 0 && !signed && !unsigned && !short && !char_ && !int {
             return Ok(t);
         }

@@ -3,7 +3,8 @@
 //! only when no iteration can touch what another writes.
 //!
 //! Owns: [`independent`]. The test accepts a loop when (1) every scalar it
-//! assigns is declared inside its body, (2) it stores only through array
+//! assigns is declared inside its body or private to the loop (assigned
+//! before it is read in every iteration: `loopvars`), (2) it stores only through array
 //! subscripts (`a[…]…`), (3) every access to an array it stores into uses
 //! the same subscripts, one of which is injective in the loop variable (an
 //! affine `c*i + e`, `c` a nonzero constant, `e` the same in every
@@ -45,6 +46,7 @@ pub fn independent(
     body: &Node<Statement>,
     var: &str,
     kind: &dyn Fn(&str) -> VarKind,
+    privates: &[String],
 ) -> Result<Vec<(RedOp, String)>, String> {
     let is_array = |n: &str| match kind(n) {
         VarKind::Owned => Some(true),
@@ -54,7 +56,7 @@ pub fn independent(
     let mut d = Deps {
         text,
         var,
-        declared: HashSet::new(),
+        declared: privates.iter().cloned().collect(),
         scalar_writes: vec![],
         accesses: HashMap::new(),
         subscripts: HashMap::new(),
@@ -450,7 +452,7 @@ mod tests {
             "s" | "k" | "n" => VarKind::Scalar,
             _ => VarKind::Unknown,
         };
-        independent(&src, &fs.node.statement, "i", &kind)
+        independent(&src, &fs.node.statement, "i", &kind, &[])
     }
 
     #[test]

@@ -8,7 +8,11 @@
 //! constant vector loops; workers fill blocks of up to 1024 threads, no
 //! more than a short worker loop has iterations; gangs enough for the
 //! outermost gang loop (along x at most a wave of resident blocks, chosen
-//! by the runtime). May call: `levels`, `ir`.
+//! by the runtime). Sizes the clauses give: where not positive, the
+//! default; constants beyond the device's limits (1024 threads a block,
+//! 65535 gangs along y and z) are reduced here with a remark, the others
+//! at run time (`__ptxrt_size_or`, `__ptxrt_fit_block`), so no launch of
+//! a size the driver refuses is ever made. May call: `levels`, `ir`.
 
 use super::levels::Levels;
 use super::levels::{Decision, RegionKind, RegionPlan, Sizes, DIM};
@@ -24,17 +28,41 @@ pub fn warp_friendly(n: u32) -> u32 {
     }
 }
 
+/// Threads a block may have, and per dimension (every NVIDIA GPU accc
+/// targets); the most blocks along grid x, and along y and z.
+pub const MAX_BLOCK_THREADS: u32 = 1024;
+const MAX_BLOCK_DIM: [u32; 3] = [1024, 1024, 64];
+const MAX_GRID_DIM: [u32; 3] = [i32::MAX as u32, 65535, 65535];
+
+/// The size a clause's text gives: its value when it is an integer
+/// literal (`None` when it is not one).
+fn literal(e: &str) -> Option<i64> {
+    let digits = e.trim_matches(|c: char| c == '(' || c == ')' || c.is_whitespace());
+    let digits = digits.trim_end_matches(['u', 'U', 'l', 'L']);
+    digits.parse::<i64>().ok()
+}
+
+/// What a launch dimension's clause says, with the size used where it
+/// is not positive.
+fn clause(expr: &str, default: GridSize) -> GridSize {
+    GridSize::Clause {
+        expr: expr.to_string(),
+        default: Box::new(default),
+        warp: false,
+    }
+}
+
 impl RegionPlan {
     /// The remarks with the thread counts of `launch` (this plan's launch)
     /// filled in: `vector(block.x)` becomes `vector(block.x=128)`.
     pub fn sized_remarks(&self, launch: &Launch) -> Vec<(SrcLoc, String)> {
         let size = |g: &GridSize| match g {
             GridSize::Const(n) => Some(n.to_string()),
-            GridSize::Host(e) => Some(
-                e.strip_prefix('(')
+            GridSize::Clause { expr, .. } => Some(
+                expr.strip_prefix('(')
                     .and_then(|s| s.strip_suffix(')'))
                     .filter(|s| s.chars().all(|c| c.is_alphanumeric() || c == '_'))
-                    .unwrap_or(e)
+                    .unwrap_or(expr)
                     .to_string(),
             ),
             GridSize::FromTrip { .. } => None,
@@ -60,10 +88,12 @@ impl RegionPlan {
 
     /// The launch geometry: the construct's sizes, the loops' clauses, the
     /// trip counts of the loops on each grid dimension; `used` adds the
-    /// levels of routines the region calls.
-    pub fn launch(&self, sizes: &Sizes, used: Levels) -> Launch {
+    /// levels of routines the region calls. Also what was changed in sizes
+    /// the clauses give (not positive, or beyond the device's limits), as
+    /// remarks.
+    pub fn launch(&self, sizes: &Sizes, used: Levels) -> (Launch, Vec<String>) {
         if self.kind == RegionKind::Serial {
-            return Launch::single();
+            return (Launch::single(), vec![]);
         }
         let one = || GridSize::Const(1);
         let mut grid = [one(), one(), one()];
@@ -104,10 +134,8 @@ impl RegionPlan {
                     } if usize::from(v) == k => d.vector_len.clone(),
                     _ => None,
                 });
-                block[k] = match (k, &sizes.vector_length, explicit) {
-                    (_, _, Some(e)) => GridSize::Host(e),
-                    (0, Some(e), None) => GridSize::Host(e.clone()),
-                    (0, None, None) if self.kind == RegionKind::Parallel && !used.vector => {
+                let default = match k {
+                    0 if self.kind == RegionKind::Parallel && !used.vector => {
                         // Vector loops that are all short: no more lanes
                         // than iterations (whole warps).
                         let trips: Option<Vec<u64>> = self
@@ -133,20 +161,23 @@ impl RegionPlan {
                     }
                     _ => GridSize::Const(defaults[k]),
                 };
+                block[k] = match (k, &sizes.vector_length, explicit) {
+                    (_, _, Some(e)) => clause(&e, default),
+                    (0, Some(e), None) => clause(e, default),
+                    _ => default,
+                };
             }
         }
         if worker {
             let explicit = self.decisions.iter().find_map(|d| d.worker_num.clone());
-            block[1] = match (&sizes.num_workers, explicit, &block[0]) {
-                (Some(e), _, _) => GridSize::Host(e.clone()),
-                (None, Some(e), _) => GridSize::Host(e),
-                // Workers fill a block of up to 1024 threads (at least 4 of
-                // them where that fits): worker loops are how a few gangs use
-                // a whole SM. Rows wider than a warp synchronise on named
-                // barriers, of which a block has 15 for rows.
-                // No more workers than a short worker loop has iterations.
-                (None, None, GridSize::Const(x)) if *x >= 1 => {
-                    let most = (1024 / x).max(1);
+            // Workers fill a block of up to 1024 threads (at least 4 of
+            // them where that fits): worker loops are how a few gangs use
+            // a whole SM. Rows wider than a warp synchronise on named
+            // barriers, of which a block has 15 for rows.
+            // No more workers than a short worker loop has iterations.
+            let default = match &block[0] {
+                GridSize::Const(x) if *x >= 1 => {
+                    let most = (MAX_BLOCK_THREADS / x).max(1);
                     let cap = if *x > 32 { 15 } else { 32 };
                     let trips: Option<Vec<u64>> = self
                         .decisions
@@ -160,35 +191,31 @@ impl RegionPlan {
                     };
                     GridSize::Const(most.min(cap).min(short).max(4.min(most).min(short)))
                 }
-                (None, None, _) => GridSize::Const(4),
+                _ => GridSize::Const(4),
+            };
+            block[1] = match (&sizes.num_workers, explicit) {
+                (Some(e), _) => clause(e, default),
+                (None, Some(e)) => clause(&e, default),
+                (None, None) => default,
             };
         } else if let (Some(e), false) = (&sizes.num_workers, vdims[1]) {
-            block[1] = GridSize::Host(e.clone());
+            block[1] = clause(e, one());
         }
         // Grid: num_gangs, gang(num:), else from the trip count of the
         // outermost loop on each dimension.
         for k in 0..3 {
-            if let Some(e) = sizes.num_gangs.get(k) {
-                grid[k] = GridSize::Host(e.clone());
-                continue;
-            }
-            if !gdims[k] {
-                continue;
-            }
             let on_k = self.decisions.iter().find(
                 |d| matches!(d.par, Parallelism::Par { gang: Some(g), .. } if usize::from(g) == k),
             );
-            grid[k] = match on_k {
-                Some(Decision {
-                    gang_num: Some(e), ..
-                }) => GridSize::Host(e.clone()),
+            let default = match on_k {
+                _ if !gdims[k] => one(),
                 Some(d) => {
-                    let Parallelism::Par { worker, vector, .. } = d.par else {
-                        continue;
-                    };
-                    let mut threads: Vec<u8> = vector.into_iter().collect();
-                    if worker {
-                        threads.push(1);
+                    let mut threads: Vec<u8> = vec![];
+                    if let Parallelism::Par { worker, vector, .. } = d.par {
+                        threads.extend(vector);
+                        if worker {
+                            threads.push(1);
+                        }
                     }
                     GridSize::FromTrip {
                         trip: d.trip.clone(),
@@ -200,15 +227,36 @@ impl RegionPlan {
                     threads: vec![],
                 },
             };
+            grid[k] = match (sizes.num_gangs.get(k), on_k) {
+                (Some(e), _) => clause(e, default),
+                (
+                    None,
+                    Some(Decision {
+                        gang_num: Some(e), ..
+                    }),
+                ) if gdims[k] => clause(e, default),
+                _ => default,
+            };
         }
+        let mut notes = vec![];
         // Sizes written as integer constants are constants (so the
-        // kernel's code can fold them).
-        for g in grid.iter_mut().chain(block.iter_mut()) {
-            if let GridSize::Host(e) = g {
-                let digits = e.trim_matches(|c: char| c == '(' || c == ')' || c.is_whitespace());
-                let digits = digits.trim_end_matches(['u', 'U']);
-                if let Ok(n) = digits.parse::<u32>() {
-                    *g = GridSize::Const(n);
+        // kernel's code can fold them); a constant that is not positive
+        // means the default, as a value computed at run time would.
+        for (what, dims) in [("gangs", &mut grid), ("threads", &mut block)] {
+            for (k, g) in dims.iter_mut().enumerate() {
+                let GridSize::Clause { expr, default, .. } = g else {
+                    continue;
+                };
+                match literal(expr) {
+                    Some(n) if n > 0 => *g = GridSize::Const(u32::try_from(n).unwrap_or(u32::MAX)),
+                    Some(n) => {
+                        notes.push(format!(
+                            "{what} along {} given as {n}, which is not positive: using the default",
+                            DIM[k]
+                        ));
+                        *g = (**default).clone();
+                    }
+                    None => {}
                 }
             }
         }
@@ -216,14 +264,73 @@ impl RegionPlan {
         // lanes is a power of two up to 32, or whole warps (as nvc rounds
         // vector_length; loops stride, so more lanes are always correct).
         if self.reduces {
-            block[0] = match &block[0] {
-                GridSize::Const(n) => GridSize::Const(warp_friendly(*n)),
-                GridSize::Host(e) => {
-                    GridSize::Host(format!("__ptxrt_warp_friendly((__ptxrt_u32)({e}))"))
-                }
-                g => g.clone(),
-            };
+            match &mut block[0] {
+                GridSize::Const(n) => *n = warp_friendly(*n),
+                GridSize::Clause { warp, .. } => *warp = true,
+                GridSize::FromTrip { .. } => {}
+            }
         }
-        Launch { grid, block }
+        fit_constants(&mut grid, &mut block, &mut notes);
+        (Launch { grid, block }, notes)
+    }
+}
+
+/// Brings the constant sizes within the device's limits (the others are
+/// fitted at run time, `__ptxrt_fit_block`), saying what changed: gangs
+/// beyond a grid dimension's limit (the loops stride, so fewer is
+/// correct), and blocks of more than 1024 threads — fewer workers first,
+/// then fewer threads along z, then fewer vector lanes (kept whole warps).
+fn fit_constants(grid: &mut [GridSize; 3], block: &mut [GridSize; 3], notes: &mut Vec<String>) {
+    for k in 0..3 {
+        if let GridSize::Const(n) = &mut grid[k] {
+            if *n > MAX_GRID_DIM[k] {
+                notes.push(format!(
+                    "{n} gangs along {} is more than the device allows: using {}",
+                    DIM[k], MAX_GRID_DIM[k]
+                ));
+                *n = MAX_GRID_DIM[k];
+            }
+        }
+    }
+    let value = |g: &GridSize| match g {
+        GridSize::Const(n) => *n,
+        _ => 1,
+    };
+    let before: Vec<u32> = block.iter().map(value).collect();
+    for k in 0..3 {
+        if let GridSize::Const(n) = &mut block[k] {
+            *n = (*n).min(MAX_BLOCK_DIM[k]);
+        }
+    }
+    for k in [1, 2, 0] {
+        let others: u32 = (0..3)
+            .filter(|&j| j != k)
+            .map(|j| value(&block[j]))
+            .product();
+        if let GridSize::Const(n) = &mut block[k] {
+            let most = (MAX_BLOCK_THREADS / others.max(1)).max(1);
+            if *n > most {
+                *n = if k == 0 { lanes_at_most(most) } else { most };
+            }
+        }
+    }
+    let after: Vec<u32> = block.iter().map(value).collect();
+    if before != after {
+        let dims = |v: &[u32]| format!("{}x{}x{}", v[0], v[1], v[2]);
+        notes.push(format!(
+            "a block of {} threads is more than the device's {MAX_BLOCK_THREADS}: using {} (vector lanes x workers x z)",
+            dims(&before),
+            dims(&after)
+        ));
+    }
+}
+
+/// The most vector lanes, at most `n`, that keep rows whole warps (or a
+/// power of two below 32).
+fn lanes_at_most(n: u32) -> u32 {
+    if n >= 32 {
+        n / 32 * 32
+    } else {
+        1 << (31 - n.max(1).leading_zeros())
     }
 }

@@ -7,22 +7,17 @@
 //!   block y, vector → block x. A loop directive with no level takes, when
 //!   loops with directives are nested in it, the outermost free level (gang,
 //!   then worker), else every free level.
-//! * `kernels`: the OpenUH mappings (`shared/seeds/openuh-loop-mapping-
-//!   runtime.txt` §3.1). In a nest, gang loops take grid dimensions and
-//!   vector loops block dimensions: x for the loop whose index walks memory
-//!   contiguously (coalescing; the innermost when no access tells), then y
-//!   and z outward. A loop without level clauses is parallelised when
-//!   `independent` says so or the dependence test proves it (the coalescing
-//!   loop becomes gang-vector, the others gang), at most three per nest.
+//! * `kernels`: the OpenUH mappings, in `kernels_nest`.
 //! * `serial`: every loop sequential, one thread.
 //!
-//! Every decision is a remark (`-Minfo=accel`). May call: `canon`,
-//! `depend`, `effects`, `clauses`, `ir`.
+//! Partitioned loops also privatise scalars and take the reductions of the
+//! loops around them (`loopvars`). Every decision is a remark
+//! (`-Minfo=accel`). May call: `canon`, `effects`, `clauses`, `loopvars`,
+//! `kernels_nest`, `ir`.
 
 use super::canon::{canonical, trip_text};
-use super::depend::VarKind;
 use super::loopclauses::Clauses;
-use super::lower::{LoopReduction, LoopSpec};
+use super::lower::{LoopReduction, LoopSpec, Private};
 use super::unit::Walker;
 use crate::diag::{DResult, Diagnostics};
 use crate::directive::DirectiveKind;
@@ -52,15 +47,15 @@ pub struct Levels {
 }
 
 /// A loop the plan decides about.
-struct Cand<'a> {
-    stmt: &'a Node<Statement>,
-    f: &'a Node<ForStatement>,
+pub(super) struct Cand<'a> {
+    pub(super) stmt: &'a Node<Statement>,
+    pub(super) f: &'a Node<ForStatement>,
     /// Has a loop directive (else: a kernels loop the compiler may
     /// parallelise on its own).
-    directive: bool,
-    clauses: Clauses,
-    loc: SrcLoc,
-    children: Vec<Cand<'a>>,
+    pub(super) directive: bool,
+    pub(super) clauses: Clauses,
+    pub(super) loc: SrcLoc,
+    pub(super) children: Vec<Cand<'a>>,
 }
 
 /// What was decided for one loop.
@@ -77,6 +72,8 @@ pub(super) struct Decision {
     pub(super) why: String,
     /// Its reductions.
     pub(super) reductions: Vec<LoopReduction>,
+    /// Private variables beyond its clauses' (see `loopvars`).
+    pub(super) privates: Vec<Private>,
     /// Its trip count when the bounds are integer literals.
     pub(super) const_trip: Option<u64>,
 }
@@ -201,31 +198,9 @@ impl Walker<'_> {
             // A collapsed nest is one loop: its inner loops are not candidates.
             let mut body = &f.node.statement;
             for _ in 1..clauses.collapse {
-                match &body.node {
-                    Statement::For(inner) => body = &inner.node.statement,
-                    Statement::Compound(items) if items.len() == 1 => match &items[0].node {
-                        BlockItem::Statement(st) => match &st.node {
-                            Statement::For(inner) => body = &inner.node.statement,
-                            _ => {
-                                return Err(Diagnostics::one(
-                                    Some(loc),
-                                    "the loops of 'collapse' must be tightly nested",
-                                ))
-                            }
-                        },
-                        _ => {
-                            return Err(Diagnostics::one(
-                                Some(loc),
-                                "the loops of 'collapse' must be tightly nested",
-                            ))
-                        }
-                    },
-                    _ => {
-                        return Err(Diagnostics::one(
-                            Some(loc),
-                            "the loops of 'collapse' must be tightly nested",
-                        ))
-                    }
+                match super::canon::next_in_nest(body, clauses.collapse_force) {
+                    Ok(next) => body = &next.inner.node.statement,
+                    Err(why) => return Err(Diagnostics::one(Some(loc), why)),
                 }
             }
             let body_dirs: Vec<usize> = self
@@ -295,7 +270,11 @@ impl Walker<'_> {
 
     /// The trip count of loop `f` as host C text, when its bounds are free
     /// of side effects and of names the region declares.
-    fn host_trip(&self, f: &Node<ForStatement>, region_names: &[String]) -> Option<String> {
+    pub(super) fn host_trip(
+        &self,
+        f: &Node<ForStatement>,
+        region_names: &[String],
+    ) -> Option<String> {
         let c = canonical(&f.node).ok()?;
         let text = |e: &Node<Expression>| -> Option<String> {
             let ok = super::effects::pure(e) && idents(e).iter().all(|i| !region_names.contains(i));
@@ -323,6 +302,7 @@ impl Walker<'_> {
         dirs: &[usize],
         kind: RegionKind,
         outer: Levels,
+        region_reds: &[LoopReduction],
     ) -> DResult<RegionPlan> {
         let cands = self.candidates(s, dirs, kind)?;
         let region_names = declared(s);
@@ -336,8 +316,12 @@ impl Walker<'_> {
         match kind {
             RegionKind::Serial => self.plan_serial(&cands, &region_names, &mut plan),
             RegionKind::Parallel => {
+                let above: Vec<(LoopReduction, SrcLoc)> = region_reds
+                    .iter()
+                    .map(|r| (r.clone(), r.loc.clone()))
+                    .collect();
                 for c in &cands {
-                    self.plan_parallel(c, outer, &region_names, &mut plan)?;
+                    self.plan_parallel(c, outer, &above, &[], &region_names, &mut plan)?;
                 }
             }
             RegionKind::Kernels => {
@@ -350,8 +334,13 @@ impl Walker<'_> {
         Ok(plan)
     }
 
-    fn record(&self, plan: &mut RegionPlan, c: &Cand, mut d: Decision) {
-        d.const_trip = const_trip(&c.f.node);
+    pub(super) fn record(&self, plan: &mut RegionPlan, c: &Cand, mut d: Decision) {
+        d.const_trip = super::loopvars::collapsed_loops(c)
+            .iter()
+            .try_fold(const_trip(&c.f.node), |t, f| {
+                Some(t?.checked_mul(const_trip(&f.node)?))
+            })
+            .flatten();
         // A tiled loop's vector lanes take a tile's elements: a block is a tile.
         let tile = tile_sizes(&c.clauses.tile);
         if !tile.is_empty()
@@ -373,6 +362,9 @@ impl Walker<'_> {
         }
         for r in &d.reductions {
             let what = match r.section {
+                None if r.index.is_some() => {
+                    format!("{}[{}]", r.var, r.index.as_deref().unwrap_or(""))
+                }
                 None => r.var.clone(),
                 Some((lo, 1)) => format!("{}[{lo}]", r.var),
                 Some((lo, n)) => format!("{}[{lo}:{n}]", r.var),
@@ -382,6 +374,15 @@ impl Walker<'_> {
             plan.reduces = true;
         }
         plan.remarks.push((c.loc.clone(), d.why.clone()));
+        for p in &d.privates {
+            plan.remarks.push((
+                c.loc.clone(),
+                format!(
+                    "'{}' is private to the loop: it is assigned before it is read in every iteration",
+                    p.var
+                ),
+            ));
+        }
         // A loop without directive that stays sequential keeps C's semantics.
         if !c.directive && d.par == Parallelism::Seq {
             return;
@@ -392,10 +393,17 @@ impl Walker<'_> {
                 par: d.par,
                 loc: c.loc.clone(),
                 collapse: c.clauses.collapse,
+                collapse_force: c.clauses.collapse_force,
                 tile,
                 chunk: c.clauses.chunk,
                 reductions: d.reductions.clone(),
-                privates: c.clauses.privates.clone(),
+                privates: c
+                    .clauses
+                    .privates
+                    .iter()
+                    .chain(&d.privates)
+                    .cloned()
+                    .collect(),
             },
         );
         plan.decisions.push(d);
@@ -411,6 +419,7 @@ impl Walker<'_> {
                 vector_len: None,
                 why: "loop run sequentially: serial construct".into(),
                 reductions: c.clauses.reductions.clone(),
+                privates: vec![],
                 const_trip: None,
             };
             self.record(plan, c, d);
@@ -424,6 +433,8 @@ impl Walker<'_> {
         &self,
         c: &Cand,
         outer: Levels,
+        above: &[(LoopReduction, SrcLoc)],
+        private_above: &[String],
         names: &[String],
         plan: &mut RegionPlan,
     ) -> DResult<()> {
@@ -478,8 +489,44 @@ impl Walker<'_> {
             Parallelism::Seq
         };
         if why.is_empty() {
-            why = describe(par, cl.collapse);
+            why = describe(par, cl.collapse, cl.collapse_force);
         }
+        let (privates, implicit) = if par == Parallelism::Seq {
+            (vec![], vec![])
+        } else {
+            let privates = self.auto_privates(c, &cl.reductions);
+            let implicit = self.implicit_reductions(c, above, &privates);
+            (privates, implicit)
+        };
+        for (r, origin) in &implicit {
+            plan.remarks.push((
+                c.loc.clone(),
+                format!(
+                    "generating implicit reduction({}:{}) for the reduction at line {}",
+                    r.op.symbol(),
+                    r.var,
+                    origin.line
+                ),
+            ));
+        }
+        let mut reductions = cl.reductions.clone();
+        reductions.extend(implicit.iter().map(|(r, _)| r.clone()));
+        if par != Parallelism::Seq {
+            for v in self.shared_scalars(c, &privates, &reductions) {
+                plan.remarks.push((c.loc.clone(), shared_warning(&v)));
+            }
+        }
+        // Private to a loop around already: no second copy, no remark.
+        let mut privates = privates;
+        privates.retain(|p| !private_above.contains(&p.var));
+        let mut inner_above: Vec<(LoopReduction, SrcLoc)> = above
+            .iter()
+            .filter(|(r, _)| !privates.iter().any(|p| p.var == r.var))
+            .cloned()
+            .collect();
+        inner_above.extend(cl.reductions.iter().map(|r| (r.clone(), c.loc.clone())));
+        inner_above.extend(implicit);
+        let privates_of_loop: Vec<String> = privates.iter().map(|p| p.var.clone()).collect();
         let d = Decision {
             par,
             trip: self.host_trip(c.f, names),
@@ -487,7 +534,8 @@ impl Walker<'_> {
             worker_num: cl.worker_num.clone(),
             vector_len: cl.vector_len.clone(),
             why,
-            reductions: cl.reductions.clone(),
+            reductions,
+            privates,
             const_trip: None,
         };
         self.record(plan, c, d);
@@ -498,217 +546,19 @@ impl Walker<'_> {
             vector: outer.vector || vector,
             gang_dim: if gang { Some(dim) } else { outer.gang_dim },
         };
+        let mut inner_private: Vec<String> = private_above.to_vec();
+        inner_private.extend(privates_of_loop);
         for k in &c.children {
-            self.plan_parallel(k, inner, names, plan)?;
+            self.plan_parallel(k, inner, &inner_above, &inner_private, names, plan)?;
         }
         Ok(())
     }
+}
 
-    /// A loop nest of a kernels construct.
-    fn plan_kernels_nest(
-        &self,
-        root: &Cand,
-        names: &[String],
-        plan: &mut RegionPlan,
-    ) -> DResult<()> {
-        // 1. Which loops are parallel: by clause or by the dependence test.
-        struct Info<'c, 'a> {
-            c: &'c Cand<'a>,
-            depth: usize,
-            parallel: bool,
-            why: Option<String>,
-            score: u32,
-            /// Its reductions: by clause, or found by the dependence test.
-            reductions: Vec<LoopReduction>,
-        }
-        fn flatten<'c, 'a>(w: &Walker, c: &'c Cand<'a>, depth: usize, out: &mut Vec<Info<'c, 'a>>) {
-            let cl = &c.clauses;
-            let mut reductions = cl.reductions.clone();
-            let (parallel, why) = if cl.seq {
-                (false, Some("loop run sequentially: seq clause".to_string()))
-            } else if cl.explicit() {
-                (true, None)
-            } else if depth > 0 && !reductions.is_empty() {
-                // Inside a parallel loop each thread reduces on its own.
-                (false, Some("loop run sequentially: a reduction inside a parallel loop (each thread reduces its own iterations)".to_string()))
-            } else if cl.independent {
-                (true, None)
-            } else {
-                let proven =
-                    canonical(&c.f.node)
-                        .map_err(str::to_string)
-                        .and_then(|k| match k.decl {
-                            // Parallel, the loop's variable would be private:
-                            // one declared outside may be used after the loop.
-                            None if !c.directive => Err(format!(
-                                "its variable '{}' is declared outside the loop",
-                                k.var
-                            )),
-                            _ => super::depend::independent(
-                                w.text,
-                                &c.f.node.statement,
-                                k.var,
-                                &|name| var_kind(w, name),
-                            ),
-                        });
-                match proven {
-                    // A loop inside a parallel loop is not worth a reduction
-                    // across its threads: each thread reduces on its own.
-                    Ok(found) if !found.is_empty() && depth > 0 => {
-                        let names: Vec<String> =
-                            found.iter().map(|(_, n)| format!("'{n}'")).collect();
-                        (false, Some(format!("loop not parallelized: it reduces into {} inside a parallel loop (each thread reduces its own iterations)", names.join(", "))))
-                    }
-                    Ok(found) => {
-                        for (op, var) in found {
-                            if !reductions.iter().any(|r| r.var == var) {
-                                reductions.push(LoopReduction {
-                                    op,
-                                    var,
-                                    section: None,
-                                    loc: c.loc.clone(),
-                                });
-                            }
-                        }
-                        (true, None)
-                    }
-                    Err(e) => (false, Some(format!("loop not parallelized: {e}"))),
-                }
-            };
-            let score = canonical(&c.f.node)
-                .map(|k| super::depend::contiguity(&c.f.node.statement, k.var))
-                .unwrap_or(0);
-            out.push(Info {
-                c,
-                depth,
-                parallel,
-                why,
-                score,
-                reductions,
-            });
-            let next = depth + usize::from(parallel);
-            for k in &c.children {
-                flatten(w, k, next, out);
-            }
-        }
-        let mut infos = vec![];
-        flatten(self, root, 0, &mut infos);
-        // At most three parallel levels per nest.
-        for i in infos.iter_mut() {
-            if i.parallel && i.depth >= 3 {
-                i.parallel = false;
-                i.why = Some("loop run sequentially: three enclosing loops already use the grid's dimensions".into());
-            }
-        }
-        let depths = infos
-            .iter()
-            .filter(|i| i.parallel)
-            .map(|i| i.depth + 1)
-            .max()
-            .unwrap_or(0);
-        let explicit = infos.iter().any(|i| i.parallel && i.c.clauses.explicit());
-
-        // 2. Levels per parallel depth: (gang, vector).
-        let mut roles: Vec<(bool, bool)> = vec![(false, false); depths];
-        let mut score = vec![0u32; depths];
-        for i in infos.iter().filter(|i| i.parallel) {
-            score[i.depth] += i.score;
-            let cl = &i.c.clauses;
-            if explicit {
-                roles[i.depth].0 |= cl.gang || cl.worker;
-                roles[i.depth].1 |= cl.vector;
-            }
-        }
-        // The coalescing depth: the most unit-stride accesses, else the innermost.
-        let coalesce = (0..depths).rev().max_by_key(|&d| score[d]).unwrap_or(0);
-        if !explicit {
-            for (d, r) in roles.iter_mut().enumerate() {
-                *r = (true, d == coalesce);
-            }
-        } else {
-            // Loops with only `independent` at a depth no clause gave a level.
-            for r in roles.iter_mut() {
-                if !r.0 && !r.1 {
-                    r.0 = true;
-                }
-            }
-        }
-        // 3. Dimensions: vector x for the coalescing vector depth, then y, z
-        //    from inner to outer; gang x for the depth that is vector x when
-        //    it is a gang too, else the innermost gang depth; then y, z.
-        let mut vdim: Vec<Option<u8>> = vec![None; depths];
-        let vector_depths: Vec<usize> = (0..depths).filter(|&d| roles[d].1).collect();
-        let vx = vector_depths.iter().copied().max_by_key(|&d| (score[d], d));
-        let mut next = 0u8;
-        if let Some(x) = vx {
-            vdim[x] = Some(0);
-            next = 1;
-        }
-        for &d in vector_depths.iter().rev() {
-            if vdim[d].is_none() {
-                vdim[d] = Some(next);
-                next += 1;
-            }
-        }
-        let mut gdim: Vec<Option<u8>> = vec![None; depths];
-        let gang_depths: Vec<usize> = (0..depths).filter(|&d| roles[d].0).collect();
-        let gx = vx
-            .filter(|&d| roles[d].0)
-            .or_else(|| gang_depths.last().copied());
-        let mut next = 0u8;
-        if let Some(x) = gx {
-            gdim[x] = Some(0);
-            next = 1;
-        }
-        for &d in gang_depths.iter().rev() {
-            if gdim[d].is_none() {
-                gdim[d] = Some(next);
-                next += 1;
-            }
-        }
-        // 4. Record.
-        for i in &infos {
-            let cl = &i.c.clauses;
-            let par = if i.parallel {
-                Parallelism::Par {
-                    gang: gdim[i.depth],
-                    worker: false,
-                    vector: vdim[i.depth],
-                }
-            } else {
-                Parallelism::Seq
-            };
-            let why = match (&i.why, par) {
-                (Some(w), _) => w.clone(),
-                (None, p) => {
-                    let how = if cl.explicit() {
-                        ""
-                    } else if cl.independent {
-                        " (independent)"
-                    } else {
-                        " (independent: no dependence found)"
-                    };
-                    format!("{}{how}", describe(p, cl.collapse))
-                }
-            };
-            let d = Decision {
-                par,
-                trip: self.host_trip(i.c.f, names),
-                gang_num: cl.gang_num.clone().or_else(|| cl.worker_num.clone()),
-                worker_num: None,
-                vector_len: cl.vector_len.clone(),
-                why,
-                reductions: if i.parallel {
-                    i.reductions.clone()
-                } else {
-                    vec![]
-                },
-                const_trip: None,
-            };
-            self.record(plan, i.c, d);
-        }
-        Ok(())
-    }
+/// The remark on scalar `v`, which a partitioned loop assigns and leaves
+/// shared.
+pub(super) fn shared_warning(v: &str) -> String {
+    format!("warning: '{v}' is assigned in the loop but shared by its iterations (it is read before it is assigned, and no clause makes it private or a reduction): the threads race on it")
 }
 
 /// The trip count of a canonical loop whose bounds and step are integer
@@ -746,19 +596,6 @@ fn const_trip(f: &ForStatement) -> Option<u64> {
     u64::try_from(span.max(0).div_euclid(step) + i128::from(span.max(0) % step != 0)).ok()
 }
 
-/// What variable `name` of the scope is, for the dependence test.
-fn var_kind(w: &Walker, name: &str) -> VarKind {
-    use super::ctype::CType;
-    match w.scope.lookup(name) {
-        Some(s) if s.restrict || matches!(s.ty, CType::Array(..) | CType::Vla(..)) => {
-            VarKind::Owned
-        }
-        Some(s) if matches!(s.ty, CType::Ptr(_)) => VarKind::Pointer,
-        Some(s) if s.ty.is_arithmetic() => VarKind::Scalar,
-        _ => VarKind::Unknown,
-    }
-}
-
 /// The sizes of `tile(…)`, `*` chosen: 32 for the innermost loop, then 8,
 /// then 4 (at most 1024 threads a tile).
 fn tile_sizes(t: &[Option<u32>]) -> Vec<u32> {
@@ -782,7 +619,7 @@ fn tile_sizes(t: &[Option<u32>]) -> Vec<u32> {
 }
 
 /// A remark's description of a loop's parallelism.
-fn describe(par: Parallelism, collapse: u32) -> String {
+pub(super) fn describe(par: Parallelism, collapse: u32, force: bool) -> String {
     let Parallelism::Par {
         gang,
         worker,
@@ -803,7 +640,8 @@ fn describe(par: Parallelism, collapse: u32) -> String {
     }
     let mut s = format!("loop parallelized across {}", parts.join(" and "));
     if collapse > 1 {
-        s.push_str(&format!(", collapse({collapse})"));
+        let force = if force { "force:" } else { "" };
+        s.push_str(&format!(", collapse({force}{collapse})"));
     }
     s
 }

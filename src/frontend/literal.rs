@@ -66,7 +66,11 @@ pub fn int_constant(c: &Integer) -> Result<(i128, CType), String> {
     ))
 }
 
-/// Value and type of a floating constant.
+/// Value and type of a floating constant: a `long double` one (suffix `L`,
+/// as `DBL_MAX` is spelled, `((double)1.79…e+308L)`) is rounded from its
+/// decimal digits to `double` once (device code computes `long double` in
+/// double precision); an imaginary one (GNU suffix `i`, as in `_Complex_I`)
+/// has the complex type of its format and the value as its imaginary part.
 pub fn float_constant(c: &Float) -> Result<(f64, CType), String> {
     let text = c.number.replace('\'', "");
     let v = match c.base {
@@ -77,13 +81,17 @@ pub fn float_constant(c: &Float) -> Result<(f64, CType), String> {
     let ty = match c.suffix.format {
         FloatFormat::Float => CType::Float(FloatKind::F32),
         FloatFormat::Double => CType::Float(FloatKind::F64),
-        FloatFormat::LongDouble | FloatFormat::TS18661Format(_) => {
+        FloatFormat::LongDouble => CType::LongDouble,
+        FloatFormat::TS18661Format(_) => {
             return Err(format!(
-                "floating constant '{}' of type long double is not supported on the device",
+                "floating constant '{}' of a _FloatN type is not supported on the device",
                 c.number
             ))
         }
     };
+    if c.suffix.imaginary {
+        return Ok((v, CType::Complex(Box::new(ty))));
+    }
     Ok((v, ty))
 }
 

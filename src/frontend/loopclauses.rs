@@ -40,6 +40,8 @@ pub(super) struct Clauses {
     pub(super) seq: bool,
     pub(super) independent: bool,
     pub(super) collapse: u32,
+    /// `collapse(force:n)`: the loops need not be tightly nested.
+    pub(super) collapse_force: bool,
     /// `tile(…)`: a size per loop of the nest (`None`: `*`).
     pub(super) tile: Vec<Option<u32>>,
     /// `gang(static:…)` (`Some(0)`: `*`).
@@ -73,10 +75,40 @@ impl Walker<'_> {
                 ),
             ));
         }
+        // A part of what a pointer points to: its (one) dimension.
+        let pointer = self
+            .scope
+            .lookup(&v.base.name)
+            .is_some_and(|s| matches!(s.ty, super::ctype::CType::Ptr(_)));
+        let ctx = self.clause_ctx(p);
+        let len = |e: &crate::directive::ClauseExpr| {
+            ctx.const_value(e)
+                .and_then(|n| u64::try_from(n).ok())
+                .filter(|n| *n > 0)
+        };
+        let section = match v.path.as_slice() {
+            _ if !pointer => None,
+            [] => None,
+            [Access::Index(i)] => Some((Some(ctx.check_expr(i)?), Some(1))),
+            [Access::Section { lower, length, .. }] => Some((
+                lower.as_ref().map(|e| ctx.check_expr(e)).transpose()?,
+                length.as_ref().and_then(len),
+            )),
+            _ => {
+                return Err(Diagnostics::one(
+                    Some(loc),
+                    format!(
+                        "'{}' in a private clause: a part of what a pointer points to must be one sub-array ('p[lo:len]')",
+                        v.text
+                    ),
+                ))
+            }
+        };
         Ok(Private {
             var: v.base.name.clone(),
             first,
             part: !v.path.is_empty(),
+            section,
             loc,
         })
     }
@@ -100,11 +132,15 @@ impl Walker<'_> {
                 .filter(|n| (0..i128::from(u32::MAX)).contains(n))
                 .map(|n| n as u64)
         };
+        let mut index = None;
         let section = match v.path.as_slice() {
             [] => None,
             [Access::Index(i)] => match constant(i) {
                 Some(n) => Some((n, 1)),
-                None => return err(format!("reduction on '{}': the element's index must be an integer constant", v.text)),
+                None => {
+                    index = Some(i.text.clone());
+                    None
+                }
             },
             [Access::Section { lower, length, .. }] => {
                 let lo = match lower {
@@ -127,6 +163,7 @@ impl Walker<'_> {
             op: red_op(op),
             var: v.base.name.clone(),
             section,
+            index,
             loc,
         })
     }
@@ -197,7 +234,8 @@ impl Walker<'_> {
                 ClauseKind::Seq => c.seq = true,
                 ClauseKind::Auto => {}
                 ClauseKind::Independent => c.independent = true,
-                ClauseKind::Collapse { count, .. } => {
+                ClauseKind::Collapse { count, force } => {
+                    c.collapse_force = *force;
                     match ctx
                         .check_expr(count)?
                         .trim_matches(['(', ')'])

@@ -1,5 +1,5 @@
 //! The parse of a translation unit, one external declaration at a time
-//! (lang-c's `UnitParser`, extended for GNU C in `vendor/lang-c`). A
+//! (lang-c's `UnitParser`, extended for GNU C in `src/lang-c`). A
 //! declaration the parser rejects is stepped over and kept opaque — the host
 //! compiler still gets its text unchanged — unless accc needs it: a
 //! directive inside it, or an unnamed `routine` directive right before it.

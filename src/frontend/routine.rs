@@ -192,6 +192,7 @@ fn ir_signature(sig: &FnType) -> Result<(Vec<Type>, Type, bool), String> {
                 }
                 p.pointee_ir().map(|t| t.ptr_to())
             }
+            CType::Complex(_) => p.pointee_ir().map(|t| t.ptr_to()),
             t => t.to_ir(),
         };
         params.push(
@@ -205,6 +206,7 @@ fn ir_signature(sig: &FnType) -> Result<(Vec<Type>, Type, bool), String> {
             }
             (Type::Void, true)
         }
+        CType::Complex(_) => (Type::Void, true),
         t => (
             t.to_ir()
                 .ok_or_else(|| format!("a result of type '{t}' is not supported in device code"))?,
@@ -529,6 +531,7 @@ impl<'a> Walker<'a> {
             &[],
             super::levels::RegionKind::Parallel,
             outer,
+            &[],
         )?;
         self.remarks.extend(plan.remarks.iter().cloned());
         let loops = plan.loops;
@@ -553,7 +556,7 @@ impl<'a> Walker<'a> {
                 .and_then(|p| p.node.declarator.as_ref())
                 .and_then(declarator_name);
             let ir = match pt {
-                CType::Struct(_) => pt.pointee_ir().map(|t| t.ptr_to()),
+                t if t.by_address() => pt.pointee_ir().map(|t| t.ptr_to()),
                 t => t.to_ir(),
             };
             let Some(ir) = ir else {
@@ -565,7 +568,7 @@ impl<'a> Walker<'a> {
             let l = lower.f.new_local(pname.as_deref().unwrap_or("unnamed"), ir);
             params.push(l);
             if let Some(n) = pname {
-                let b = if matches!(pt, CType::Struct(_)) {
+                let b = if pt.by_address() {
                     Binding::Indirect(l)
                 } else {
                     Binding::Local(l)
@@ -604,6 +607,9 @@ impl<'a> Walker<'a> {
             }
         }
         lower.stmt(&def.node.statement)?;
+        if let Some(at) = lower.narrowed.take() {
+            self.remarks.push((at, super::lower::NARROWED.to_string()));
+        }
         let (body, _, _) = lower.finish();
         Ok((body, params))
     }

@@ -23,6 +23,11 @@ pub enum MapKind {
     Attach = 7,
     Detach = 8,
     DevicePtr = 9,
+    /// The rows of the pointers of the data item before it (pointer-to-
+    /// pointer sub-arrays): `start` is the byte offset of each row from
+    /// its pointer's target (as a pointer-sized integer), `bytes` its
+    /// length (`PTXRT_MAP_ROWS`).
+    Rows = 10,
 }
 
 impl MapKind {
@@ -39,6 +44,7 @@ impl MapKind {
             MapKind::Attach => "attach",
             MapKind::Detach => "detach",
             MapKind::DevicePtr => "deviceptr",
+            MapKind::Rows => "rows",
         }
     }
 }
@@ -47,6 +53,16 @@ impl MapKind {
 pub const MAP_ZERO: u32 = 1;
 /// `PTXRT_MAP_READONLY`.
 pub const MAP_READONLY: u32 = 2;
+/// `PTXRT_MAP_ALWAYSIN`: copy in even when present (`alwaysin`, `always`).
+pub const MAP_ALWAYSIN: u32 = 4;
+/// `PTXRT_MAP_ALWAYSOUT`: copy out even when it stays present.
+pub const MAP_ALWAYSOUT: u32 = 8;
+/// `PTXRT_MAP_BLOCK`: the item stands for the present block that holds its
+/// first byte when there is one (a bare pointer; an implicit section).
+pub const MAP_BLOCK: u32 = 16;
+/// `PTXRT_MAP_NO_EXTENT`: the item has no extent of its own (a bare
+/// pointer: its target must be present).
+pub const MAP_NO_EXTENT: u32 = 32;
 
 /// One data clause item (or an implicit one): a contiguous host range.
 #[derive(Clone, Debug, PartialEq)]
@@ -58,8 +74,13 @@ pub struct HostMap {
     /// C expression: length in bytes.
     pub bytes: String,
     pub kind: MapKind,
-    /// [`MAP_ZERO`] | [`MAP_READONLY`].
+    /// [`MAP_ZERO`] | [`MAP_READONLY`] | [`MAP_ALWAYSIN`] |
+    /// [`MAP_ALWAYSOUT`] | [`MAP_BLOCK`] | [`MAP_NO_EXTENT`].
     pub flags: u32,
+    /// A C condition under which `bytes` is the item's extent (an implicit
+    /// section's assumptions); when it is false at run time the item has
+    /// no extent ([`MAP_NO_EXTENT`] is added).
+    pub extent_guard: Option<String>,
 }
 
 /// One item of an `update` directive.
@@ -71,6 +92,9 @@ pub struct UpdateItem {
     pub bytes: String,
     /// `device(…)`; else `self(…)`/`host(…)`.
     pub to_device: bool,
+    /// A bare pointer: the present block holding its target
+    /// (`PTXRT_UPDATE_BLOCK`; `bytes` is 0).
+    pub block: bool,
 }
 
 /// The `async` and `wait` clauses of a directive, as C expressions
@@ -230,8 +254,8 @@ pub const DEVICE_OTHER: i32 = -101;
 
 impl DeviceType {
     /// The type a `device_type` clause names by `name` (case-insensitive):
-    /// `nvidia`, `not_host`, `host`, `default`, `*`; any other name is a
-    /// device accc has no devices of.
+    /// `nvidia`, `not_host`, `host`, `multicore` (the host, in the runtime),
+    /// `default`, `*`; any other name is a device accc has no devices of.
     pub fn named(name: &str) -> DeviceType {
         let value = match name.to_ascii_lowercase().as_str() {
             "*" => DEVICE_ANY,
@@ -239,6 +263,7 @@ impl DeviceType {
             "host" => 2,
             "not_host" => 4,
             "nvidia" => 5,
+            "multicore" => 9,
             _ => DEVICE_OTHER,
         };
         DeviceType {

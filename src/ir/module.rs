@@ -38,9 +38,17 @@ pub struct Param {
 pub enum GridSize {
     /// A constant.
     Const(u32),
-    /// A host C expression (from a clause such as `num_gangs(n)`), evaluated
-    /// in the construct's scope.
-    Host(String),
+    /// A size the user gave in a clause such as `num_gangs(n)`: a host C
+    /// expression evaluated in the construct's scope; where its value is not
+    /// positive, `default` instead (a launch size is never 0). `warp`: then
+    /// rounded to a power of two up to 32 or a multiple of 32 (the lanes of
+    /// a kernel whose reductions shuffle across warps). Block sizes a clause
+    /// gives are fitted to the device's limits before the launch.
+    Clause {
+        expr: String,
+        default: Box<GridSize>,
+        warp: bool,
+    },
     /// Enough gangs for a loop of `trip` iterations (a host C expression)
     /// that is also partitioned over the block dimensions `threads` (a gang
     /// takes a block's worth of iterations): along grid x the runtime

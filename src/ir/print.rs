@@ -67,7 +67,15 @@ fn print_locals(out: &mut String, f: &Function, params: &[super::LocalId]) {
 fn grid(g: &GridSize) -> String {
     match g {
         GridSize::Const(n) => n.to_string(),
-        GridSize::Host(e) => format!("host({e})"),
+        GridSize::Clause {
+            expr,
+            default,
+            warp,
+        } => format!(
+            "{}clause({expr}, else {})",
+            if *warp { "warp " } else { "" },
+            grid(default)
+        ),
         GridSize::FromTrip { trip, threads } => format!(
             "auto(trip={}, threads={threads:?})",
             trip.as_deref().unwrap_or("?")

@@ -25,6 +25,9 @@ pub enum RedOp {
     And,
     /// `||`.
     Or,
+    /// `*` on complex numbers: the elements of each part pair up, real then
+    /// imaginary (`count` is even), and combine as complex products.
+    ComplexMul,
 }
 
 impl RedOp {
@@ -32,7 +35,7 @@ impl RedOp {
     pub fn symbol(self) -> &'static str {
         match self {
             RedOp::Add => "+",
-            RedOp::Mul => "*",
+            RedOp::Mul | RedOp::ComplexMul => "*",
             RedOp::Max => "max",
             RedOp::Min => "min",
             RedOp::BitAnd => "&",
@@ -47,6 +50,7 @@ impl RedOp {
     /// only to integers).
     pub fn applies_to(self, ty: &Type) -> bool {
         match ty {
+            Type::Int(_) if self == RedOp::ComplexMul => false,
             Type::Int(k) => *k != IntKind::Bool,
             Type::Float(_) => !matches!(self, RedOp::BitAnd | RedOp::BitOr | RedOp::BitXor),
             _ => false,
@@ -66,7 +70,7 @@ impl RedOp {
                     Literal::Int(0)
                 }
             }
-            (RedOp::Mul | RedOp::And, _) => {
+            (RedOp::Mul | RedOp::And | RedOp::ComplexMul, _) => {
                 if float {
                     Literal::Float(1.0)
                 } else {
@@ -80,6 +84,27 @@ impl RedOp {
             (RedOp::Min, Type::Int(k)) => Literal::Int(int_max(*k)),
             (RedOp::Max | RedOp::Min, _) => Literal::Int(0),
         }
+    }
+}
+
+impl RedOp {
+    /// The values one reduced element is made of: the two parts of a
+    /// complex number for [`RedOp::ComplexMul`], else one.
+    pub fn width(self) -> u64 {
+        if self == RedOp::ComplexMul {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// The identity of value `j` of an element (see [`RedOp::width`]): the
+    /// imaginary part of the complex 1 is 0.
+    pub fn identity_of(self, ty: &Type, j: u64) -> Literal {
+        if self == RedOp::ComplexMul && j == 1 {
+            return Literal::Float(0.0);
+        }
+        self.identity(ty)
     }
 }
 
@@ -182,5 +207,15 @@ mod tests {
         );
         assert!(!RedOp::BitXor.applies_to(&Type::F64));
         assert!(RedOp::And.applies_to(&Type::F64));
+        assert!(!RedOp::ComplexMul.applies_to(&Type::I32));
+        assert_eq!(
+            RedOp::ComplexMul.identity_of(&Type::F32, 0),
+            Literal::Float(1.0)
+        );
+        assert_eq!(
+            RedOp::ComplexMul.identity_of(&Type::F32, 1),
+            Literal::Float(0.0)
+        );
+        assert_eq!((RedOp::ComplexMul.width(), RedOp::Mul.width()), (2, 1));
     }
 }

@@ -20,6 +20,7 @@
 //! holds for any module that validated before.
 
 mod build;
+mod fences;
 mod par;
 mod reduce;
 mod seq;
@@ -29,8 +30,10 @@ use crate::ir::{
     BarrierScope, Block, Expr, Function, IntKind, Module, Parallelism, Param, ParamMode, Stmt, Type,
 };
 use build::Emit;
+use fences::{Here, Pending};
 use par::Levels;
 use reduce::RedState;
+use std::collections::HashSet;
 
 /// Schedules every kernel and device function of the module: each counted
 /// loop becomes a [`Stmt::Block`] holding its setup and a [`Stmt::While`].
@@ -41,9 +44,20 @@ use reduce::RedState;
 /// very start and end of a kernel.
 pub fn schedule(m: &mut Module) {
     for k in &mut m.kernels {
+        let own = fences::own_locals(&k.body);
         let body = std::mem::take(&mut k.body.body);
         let mut st = RedState::default();
-        let mut b = block(&mut k.body, body, [false; 3], &mut st);
+        let one = crate::ir::GridSize::Const(1);
+        // A block of one thread has no redundant threads to fence.
+        let alone = k.launch.block.iter().all(|g| *g == one);
+        let here = Here {
+            outer: [false; 3],
+            fence_stores: !alone,
+            redundant: (!alone).then_some(BarrierScope::Block),
+            own: &own,
+            workers: k.launch.block[1] != one || k.launch.block[2] != one,
+        };
+        let mut b = block(&mut k.body, body, here, &mut st, &mut Pending::default());
         if let Some(local) = st.scratch {
             k.params.push(Param {
                 name: "(reduction scratch)".into(),
@@ -63,7 +77,21 @@ pub fn schedule(m: &mut Module) {
     for f in &mut m.functions {
         let body = std::mem::take(&mut f.body.body);
         // The front end allows no reduction across gangs in a routine.
-        f.body.body = block(&mut f.body, body, [false; 3], &mut RedState::default());
+        let own = HashSet::new();
+        let here = Here {
+            outer: [false; 3],
+            fence_stores: false,
+            redundant: None,
+            own: &own,
+            workers: true,
+        };
+        f.body.body = block(
+            &mut f.body,
+            body,
+            here,
+            &mut RedState::default(),
+            &mut Pending::default(),
+        );
     }
 }
 
@@ -164,9 +192,17 @@ fn touches_memory(f: &Function, s: &Stmt) -> bool {
     hit
 }
 
-/// Schedules a block inside loops that partition the block dimensions
-/// `outer` over threads.
-fn block(f: &mut Function, b: Block, outer: [bool; 3], st: &mut RedState) -> Block {
+/// Schedules a block inside loops that partition `here.outer`; `pending`
+/// is, on entry and exit, what the code every thread runs redundantly has
+/// done since the last barrier (see `fences`).
+fn block(
+    f: &mut Function,
+    b: Block,
+    here: Here,
+    st: &mut RedState,
+    pending: &mut Pending,
+) -> Block {
+    let outer = here.outer;
     // Fences only where something beside the loop touches memory.
     let busy: Vec<bool> = b.iter().map(|s| touches_memory(f, s)).collect();
     let mut out = vec![];
@@ -181,21 +217,68 @@ fn block(f: &mut Function, b: Block, outer: [bool; 3], st: &mut RedState) -> Blo
             if out.last() != Some(&Stmt::Barrier(sc)) {
                 out.push(Stmt::Barrier(sc));
             }
+            *pending = Pending::default();
         }
-        out.push(stmt(f, s, outer, st));
+        let access = fences::Access::of(f, here.own, &s);
+        if let Some(sc) = here.redundant.filter(|_| pending.hazard(&access)) {
+            if out.last() != Some(&Stmt::Barrier(sc)) {
+                out.push(Stmt::Barrier(sc));
+            }
+            *pending = Pending::default();
+        }
+        let leaf = fences::is_leaf(&s) || access.single;
+        out.push(stmt(f, s, here, st, pending));
+        if leaf {
+            pending.add(&access);
+        }
         if let Some(sc) = scope {
             out.push(Stmt::Barrier(sc));
+            *pending = Pending::default();
         }
     }
     out
 }
 
-fn stmt(f: &mut Function, s: Stmt, outer: [bool; 3], st: &mut RedState) -> Stmt {
+fn stmt(f: &mut Function, s: Stmt, here: Here, st: &mut RedState, pending: &mut Pending) -> Stmt {
+    let outer = here.outer;
     match s {
         Stmt::Loop(mut l) => {
             let mine = thread_dims(l.par);
-            let inner = std::array::from_fn(|d| outer[d] || mine[d]);
-            let body = block(f, std::mem::take(&mut l.body), inner, st);
+            let inner = Here {
+                outer: std::array::from_fn(|d| outer[d] || mine[d]),
+                ..here
+            };
+            let inner = Here {
+                redundant: if here.fence_stores {
+                    fence(inner.outer, [true, false, false])
+                } else {
+                    None
+                },
+                ..inner
+            };
+            // A loop's body runs again after itself: what it does is
+            // pending at its start. A partitioned loop's body is code of
+            // other threads; a sequential one's leaves its accesses pending.
+            let again = fences::Access::of_block(f, here.own, &l.body);
+            let mut inner_yz = false;
+            crate::ir::walk_stmts(&l.body, &mut |x| {
+                if let Stmt::Loop(il) = x {
+                    let d = thread_dims(il.par);
+                    inner_yz |= d[1] || d[2];
+                }
+            });
+            let partitioned = mine.iter().any(|d| *d);
+            let mut body_pending = if partitioned {
+                Pending::default()
+            } else {
+                *pending
+            };
+            body_pending.add(&again);
+            let body = block(f, std::mem::take(&mut l.body), inner, st, &mut body_pending);
+            if !partitioned {
+                pending.add(&again);
+                pending.merge(&body_pending);
+            }
             let reductions = std::mem::take(&mut l.reductions);
             let par = l.par;
             let mut e = Emit::new(f);
@@ -233,8 +316,29 @@ fn stmt(f: &mut Function, s: Stmt, outer: [bool; 3], st: &mut RedState) -> Stmt 
                 // the front end rejects it, and here it runs sequentially.
                 _ => seq::seq_loop(&mut e, l, body),
             }
-            if !reductions.is_empty() {
+            let reduces = !reductions.is_empty();
+            if reduces {
                 reduce::epilogue(&mut e, st, reductions, par, outer);
+            }
+            // A vector loop in worker-single code (outside worker loops):
+            // the first worker runs it; the others would only repeat its
+            // loads, racing with its stores (a reduction's result, which
+            // every thread needs after the loop, keeps them in).
+            if here.fence_stores
+                && here.workers
+                && mine == [true, false, false]
+                && !outer[1]
+                && !outer[2]
+                && !reduces
+                && !inner_yz
+                && !fences::needs_all_threads(&e.out)
+            {
+                let cond = fences::first_worker(e.f);
+                return Stmt::If {
+                    cond,
+                    then: e.out,
+                    otherwise: vec![],
+                };
             }
             Stmt::Block(e.out)
         }
@@ -242,27 +346,68 @@ fn stmt(f: &mut Function, s: Stmt, outer: [bool; 3], st: &mut RedState) -> Stmt 
             cond,
             then,
             otherwise,
-        } => Stmt::If {
-            cond,
-            then: block(f, then, outer, st),
-            otherwise: block(f, otherwise, outer, st),
-        },
-        Stmt::While { cond, body, step } => Stmt::While {
-            cond,
-            body: block(f, body, outer, st),
-            step: block(f, step, outer, st),
-        },
-        Stmt::Switch { value, arms } => Stmt::Switch {
-            value,
-            arms: arms
+        } => {
+            // One thread's code (a single-thread guard): its accesses are
+            // the statement's, which `block` notes.
+            let single = fences::is_single_guard(f, cond);
+            let (mut p1, mut p2) = if single {
+                (Pending::default(), Pending::default())
+            } else {
+                (*pending, *pending)
+            };
+            // No barrier in code one thread runs alone.
+            let inside = if single {
+                Here {
+                    redundant: None,
+                    ..here
+                }
+            } else {
+                here
+            };
+            let then = block(f, then, inside, st, &mut p1);
+            let otherwise = block(f, otherwise, inside, st, &mut p2);
+            if !single {
+                *pending = p1;
+                pending.merge(&p2);
+            }
+            Stmt::If {
+                cond,
+                then,
+                otherwise,
+            }
+        }
+        Stmt::While { cond, body, step } => {
+            let mut again = fences::Access::of_block(f, here.own, &body);
+            again.merge(&fences::Access::of_block(f, here.own, &step));
+            let mut p = *pending;
+            p.add(&again);
+            let body = block(f, body, here, st, &mut p);
+            let step = block(f, step, here, st, &mut p);
+            pending.add(&again);
+            pending.merge(&p);
+            Stmt::While { cond, body, step }
+        }
+        Stmt::Switch { value, arms } => {
+            let mut again = fences::Access::default();
+            for a in &arms {
+                again.merge(&fences::Access::of_block(f, here.own, &a.body));
+            }
+            let mut start = *pending;
+            start.add(&again);
+            let mut end = start;
+            let arms = arms
                 .into_iter()
-                .map(|a| crate::ir::SwitchArm {
-                    body: block(f, a.body, outer, st),
-                    ..a
+                .map(|a| {
+                    let mut p = start;
+                    let body = block(f, a.body, here, st, &mut p);
+                    end.merge(&p);
+                    crate::ir::SwitchArm { body, ..a }
                 })
-                .collect(),
-        },
-        Stmt::Block(b) => Stmt::Block(block(f, b, outer, st)),
+                .collect();
+            *pending = end;
+            Stmt::Switch { value, arms }
+        }
+        Stmt::Block(b) => Stmt::Block(block(f, b, here, st, pending)),
         s @ (Stmt::Assign { .. }
         | Stmt::Store { .. }
         | Stmt::Break

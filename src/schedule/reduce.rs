@@ -19,6 +19,11 @@
 //!    in gang order — deterministic for a fixed launch — and updates the
 //!    target once.
 //!
+//! A complex product ([`RedOp::ComplexMul`]) reduces its elements two
+//! values at a time (real, imaginary): each step above moves both values
+//! (two shuffles, two shared arrays, two slots) and combines them as a
+//! complex product.
+//!
 //! Every thread that ran the loop ends with the combined value, so code
 //! after the loop (redundant in each thread) may read it. The launch keeps
 //! block x a power of two up to 32 or a multiple of 32 in kernels that
@@ -30,8 +35,8 @@ mod gangs;
 
 use super::build::Emit;
 use crate::ir::{
-    BarrierScope, BinOp, CmpOp, Expr, ExprId, IntKind, Literal, LocalId, Parallelism, RedOp,
-    RedPart, RedTarget, Reduction, Scratch, Special, Stmt, Type,
+    AtomicOp, BarrierScope, BinOp, CmpOp, Expr, ExprId, IntKind, Literal, LocalId, Parallelism,
+    RedOp, RedPart, RedTarget, Reduction, Scratch, Special, Stmt, Type, UnOp,
 };
 use gangs::across_gangs;
 
@@ -41,8 +46,9 @@ const MAX_ROWS: u64 = 1024;
 /// What the reductions of one function use beyond its statements.
 #[derive(Debug, Default)]
 pub(super) struct RedState {
-    /// Shared arrays made for reductions, by element type.
-    shared: Vec<(Type, u32)>,
+    /// Shared arrays made for reductions, by element type and by which
+    /// value of an element they hold (see [`RedOp::width`]).
+    shared: Vec<((Type, u64), u32)>,
     /// The shared flag saying "this gang is the last".
     flag: Option<u32>,
     /// The kernel's scratch parameter (`ptr<u8>`), made on first need.
@@ -159,16 +165,40 @@ fn each(e: &mut Emit, count: u64, mut f: impl FnMut(&mut Emit, LocalId)) {
     e.while_step(cond, body, idx, one);
 }
 
+/// Emits `f` once per element of `part` reduced with `op`, with the
+/// indices (fresh `u64` locals) of the values that make the element: one,
+/// or two for a complex product (`2k`, `2k + 1`).
+fn each_elem(e: &mut Emit, op: RedOp, part: &RedPart, mut f: impl FnMut(&mut Emit, &[LocalId])) {
+    let w = op.width();
+    if w == 1 {
+        return each(e, part.count, |e, idx| f(e, &[idx]));
+    }
+    each(e, part.count / w, |e, g| {
+        let idxs: Vec<LocalId> = (0..w)
+            .map(|j| {
+                let (gv, wv) = (e.read(g), e.int(i128::from(w), Type::U64));
+                let m = e.bin(BinOp::Mul, gv, wv);
+                let jv = e.int(i128::from(j), Type::U64);
+                let i = e.bin(BinOp::Add, m, jv);
+                e.hold("red.e", i)
+            })
+            .collect();
+        f(e, &idxs)
+    });
+}
+
 /// Each reduced element of the private copies set to the identity (before
 /// the loop).
 pub(super) fn prologue(e: &mut Emit, reductions: &[Reduction]) {
     for r in reductions {
         let obj = private_obj(e, r);
         for part in &r.parts {
-            each(e, part.count, |e, idx| {
-                let id =
-                    e.f.add(Expr::Literal(r.op.identity(&part.ty)), part.ty.clone());
-                store_elem(e, obj, part, idx, id);
+            each_elem(e, r.op, part, |e, idxs| {
+                for (j, &idx) in (0u64..).zip(idxs) {
+                    let lit = r.op.identity_of(&part.ty, j);
+                    let id = e.f.add(Expr::Literal(lit), part.ty.clone());
+                    store_elem(e, obj, part, idx, id);
+                }
             });
         }
     }
@@ -194,18 +224,23 @@ pub(super) fn epilogue(
     let objs: Vec<Obj> = reductions.iter().map(|r| private_obj(e, r)).collect();
     for (r, &obj) in reductions.iter().zip(&objs) {
         for part in &r.parts {
-            each(e, part.count, |e, idx| {
-                let v = match obj {
-                    Obj::Scalar(l) => l,
-                    Obj::Bytes(_) => {
-                        let x = load_elem(e, obj, part, idx);
-                        e.hold("red.v", x)
-                    }
+            each_elem(e, r.op, part, |e, idxs| {
+                let vs: Vec<LocalId> = match obj {
+                    Obj::Scalar(l) => vec![l],
+                    Obj::Bytes(_) => idxs
+                        .iter()
+                        .map(|&idx| {
+                            let x = load_elem(e, obj, part, idx);
+                            e.hold("red.v", x)
+                        })
+                        .collect(),
                 };
-                block_reduce(e, st, r.op, v, dims, scope);
+                block_reduce(e, st, r.op, &vs, dims, scope);
                 if let Obj::Bytes(_) = obj {
-                    let x = e.read(v);
-                    store_elem(e, obj, part, idx, x);
+                    for (&v, &idx) in vs.iter().zip(idxs) {
+                        let x = e.read(v);
+                        store_elem(e, obj, part, idx, x);
+                    }
                 }
             });
         }
@@ -229,12 +264,14 @@ pub(super) fn epilogue(
             RedTarget::Memory(_) if gang => {} // done by the last gang
             RedTarget::Memory(p) => {
                 // One thread of those that ran the loop: index 0 along
-                // every dimension no enclosing loop partitions.
+                // every dimension no enclosing loop partitions. Other
+                // gangs may run the loop too (in a gang loop, or
+                // redundantly): the update is atomic.
                 let single: Vec<u8> = (0..3u8).filter(|d| !outer[usize::from(*d)]).collect();
                 let cond = first_thread(e, &single);
                 let mut then = Emit::new(e.f);
                 let target = memory_obj(&mut then, *p);
-                update(&mut then, r, obj, target);
+                update_atomic(&mut then, r, obj, target);
                 let then = then.out;
                 e.out.push(if_(cond, then));
             }
@@ -251,20 +288,119 @@ fn memory_obj(e: &mut Emit, p: ExprId) -> Obj {
 /// `target = target op value`, element by element.
 fn update(e: &mut Emit, r: &Reduction, value: Obj, target: Obj) {
     for part in &r.parts {
-        each(e, part.count, |e, idx| {
-            let t = load_elem(e, target, part, idx);
-            let v = load_elem(e, value, part, idx);
-            let c = combine(e, r.op, t, v);
-            store_elem(e, target, part, idx, c);
+        each_elem(e, r.op, part, |e, idxs| {
+            let t: Vec<ExprId> = idxs
+                .iter()
+                .map(|&i| load_elem(e, target, part, i))
+                .collect();
+            let v: Vec<ExprId> = idxs.iter().map(|&i| load_elem(e, value, part, i)).collect();
+            let c = combine(e, r.op, &t, &v);
+            for (&idx, x) in idxs.iter().zip(c) {
+                store_elem(e, target, part, idx, x);
+            }
         });
     }
 }
 
-/// `a op b` in the type of `a`.
-fn combine(e: &mut Emit, op: RedOp, a: ExprId, b: ExprId) -> ExprId {
+/// `target = target op value`, element by element, each atomically: a
+/// read-modify-write instruction where the device has one for the operator
+/// and type, else a compare-and-swap loop.
+fn update_atomic(e: &mut Emit, r: &Reduction, value: Obj, target: Obj) {
+    // A complex product updates two values together: no atomic does that
+    // (one gang performs it, as without atomics).
+    let Obj::Bytes(base) = target else {
+        return update(e, r, value, target);
+    };
+    if r.op.width() != 1 {
+        return update(e, r, value, target);
+    }
+    for part in &r.parts {
+        each(e, part.count, |e, idx| {
+            let a = elem_addr(e, base, part, idx);
+            let at = e.hold("red.at", a);
+            let v = load_elem(e, value, part, idx);
+            let v = e.hold("red.v", v);
+            let wide = part.ty.size() >= 4;
+            let rmw = match (r.op, &part.ty) {
+                (RedOp::Add, Type::Int(_) | Type::Float(_)) if wide => Some(AtomicOp::Add),
+                (RedOp::Max, Type::Int(_)) if wide => Some(AtomicOp::Max),
+                (RedOp::Min, Type::Int(_)) if wide => Some(AtomicOp::Min),
+                (RedOp::BitAnd, Type::Int(_)) if wide => Some(AtomicOp::And),
+                (RedOp::BitOr, Type::Int(_)) if wide => Some(AtomicOp::Or),
+                (RedOp::BitXor, Type::Int(_)) if wide => Some(AtomicOp::Xor),
+                _ => None,
+            };
+            if let Some(op) = rmw {
+                let (ptr, value) = (e.read(at), e.read(v));
+                e.out.push(Stmt::AtomicRmw {
+                    op,
+                    ptr,
+                    value,
+                    old: None,
+                });
+                return;
+            }
+            // old = *at; do { new = old op v; cas(at, old, new) } until it held.
+            let old = e.f.new_local("red.old", part.ty.clone());
+            let ptr = e.read(at);
+            e.out.push(Stmt::AtomicLoad { ptr, dst: old });
+            let ok = e.f.new_local("red.ok", Type::BOOL);
+            let no = e.int(0, Type::BOOL);
+            e.assign(ok, no);
+            let seen = e.f.new_local("red.seen", part.ty.clone());
+            let mut body = Emit::new(e.f);
+            let (o, x) = (body.read(old), body.read(v));
+            let new = combine1(&mut body, r.op, o, x);
+            let new = body.hold("red.new", new);
+            let (ptr, expected, desired) = (body.read(at), body.read(old), body.read(new));
+            body.out.push(Stmt::AtomicCas {
+                ptr,
+                expected,
+                desired,
+                old: seen,
+                ok,
+            });
+            let s = body.read(seen);
+            body.assign(old, s);
+            let body = body.out;
+            let okv = e.read(ok);
+            let cond = e.un(UnOp::Not, okv);
+            e.out.push(Stmt::While {
+                cond,
+                body,
+                step: vec![],
+            });
+        });
+    }
+}
+
+/// `a op b` on the values of one element each (see [`RedOp::width`]).
+fn combine(e: &mut Emit, op: RedOp, a: &[ExprId], b: &[ExprId]) -> Vec<ExprId> {
+    if op != RedOp::ComplexMul {
+        return a
+            .iter()
+            .zip(b)
+            .map(|(&x, &y)| combine1(e, op, x, y))
+            .collect();
+    }
+    // (p + qi)(r + si) = (pr - qs) + (ps + qr)i; each value read twice.
+    let [p, q, r, s] = [a[0], a[1], b[0], b[1]].map(|x| e.hold("red.c", x));
+    let m = |e: &mut Emit, x: LocalId, y: LocalId| {
+        let (x, y) = (e.read(x), e.read(y));
+        e.bin(BinOp::Mul, x, y)
+    };
+    let (pr, qs) = (m(e, p, r), m(e, q, s));
+    let re = e.bin(BinOp::Sub, pr, qs);
+    let (ps, qr) = (m(e, p, s), m(e, q, r));
+    let im = e.bin(BinOp::Add, ps, qr);
+    vec![re, im]
+}
+
+/// `a op b` in the type of `a`, for the operators of one value.
+fn combine1(e: &mut Emit, op: RedOp, a: ExprId, b: ExprId) -> ExprId {
     let bin = match op {
         RedOp::Add => BinOp::Add,
-        RedOp::Mul => BinOp::Mul,
+        RedOp::Mul | RedOp::ComplexMul => BinOp::Mul,
         RedOp::Max => BinOp::Max,
         RedOp::Min => BinOp::Min,
         RedOp::BitAnd => BinOp::And,
@@ -334,15 +470,21 @@ fn first_thread(e: &mut Emit, dims: &[u8]) -> ExprId {
     }
 }
 
-/// The shared array of `MAX_ROWS` elements of `ty` (made on first use).
-fn shared_of(e: &mut Emit, st: &mut RedState, ty: &Type) -> u32 {
-    if let Some((_, n)) = st.shared.iter().find(|(t, _)| t == ty) {
-        return *n;
-    }
-    let n = e.f.shared.len() as u32;
-    e.f.shared.push(Type::Array(Box::new(ty.clone()), MAX_ROWS));
-    st.shared.push((ty.clone(), n));
-    n
+/// The shared arrays of `MAX_ROWS` elements of `ty` for the `width`
+/// values of an element (made on first use).
+fn shared_of(e: &mut Emit, st: &mut RedState, ty: &Type, width: usize) -> Vec<u32> {
+    (0..width as u64)
+        .map(|j| {
+            let key = (ty.clone(), j);
+            if let Some((_, n)) = st.shared.iter().find(|(k, _)| *k == key) {
+                return *n;
+            }
+            let n = e.f.shared.len() as u32;
+            e.f.shared.push(Type::Array(Box::new(ty.clone()), MAX_ROWS));
+            st.shared.push((key, n));
+            n
+        })
+        .collect()
 }
 
 /// The address of element `index` (`u32`) of shared array `n` of `ty`.
@@ -368,52 +510,63 @@ struct Strided {
 }
 
 /// Emits `acc = sh[base]; for (k = 1; k < count; k++) acc = acc op
-/// sh[base + k * stride]` over shared array `n` of `ty`.
-fn fold_shared(e: &mut Emit, op: RedOp, n: u32, ty: &Type, acc: LocalId, at: Strided) {
+/// sh[base + k * stride]` over the shared arrays `ns` of `ty` (one per
+/// value of the element, `accs` its values).
+fn fold_shared(e: &mut Emit, op: RedOp, ns: &[u32], ty: &Type, accs: &[LocalId], at: Strided) {
     let Strided {
         base,
         stride,
         count,
     } = at;
-    let b = e.read(base);
-    let first = shared_at(e, n, ty, b);
-    let v = e.f.add(Expr::Load(first), ty.clone());
-    e.assign(acc, v);
+    for (&n, &acc) in ns.iter().zip(accs) {
+        let b = e.read(base);
+        let first = shared_at(e, n, ty, b);
+        let v = e.f.add(Expr::Load(first), ty.clone());
+        e.assign(acc, v);
+    }
     let one = u32c(e, 1);
     let k = e.hold("red.k", one);
     let (kv, cv) = (e.read(k), e.read(count));
     let cond = e.cmp(CmpOp::Lt, kv, cv);
     let mut body = Emit::new(e.f);
-    let (kv, sv, bv) = (body.read(k), body.read(stride), body.read(base));
-    let off = body.bin(BinOp::Mul, kv, sv);
-    let at = body.bin(BinOp::Add, bv, off);
-    let slot = shared_at(&mut body, n, ty, at);
-    let x = body.f.add(Expr::Load(slot), ty.clone());
-    let a = body.read(acc);
-    let c = combine(&mut body, op, a, x);
-    body.assign(acc, c);
+    let xs: Vec<ExprId> = ns
+        .iter()
+        .map(|&n| {
+            let (kv, sv, bv) = (body.read(k), body.read(stride), body.read(base));
+            let off = body.bin(BinOp::Mul, kv, sv);
+            let at = body.bin(BinOp::Add, bv, off);
+            let slot = shared_at(&mut body, n, ty, at);
+            body.f.add(Expr::Load(slot), ty.clone())
+        })
+        .collect();
+    let a: Vec<ExprId> = accs.iter().map(|&l| body.read(l)).collect();
+    let c = combine(&mut body, op, &a, &xs);
+    for (&acc, x) in accs.iter().zip(c) {
+        body.assign(acc, x);
+    }
     let body = body.out;
     let one = u32c(e, 1);
     e.while_step(cond, body, k, one);
 }
 
-/// Combines `v` over the threads along the block dimensions `dims` (every
-/// thread ends with the result); `scope` is the barrier that the threads
-/// sharing the loop can meet at.
+/// Combines the element of values `vs` (locals of one type; see
+/// [`RedOp::width`]) over the threads along the block dimensions `dims`
+/// (every thread ends with the result); `scope` is the barrier that the
+/// threads sharing the loop can meet at.
 fn block_reduce(
     e: &mut Emit,
     st: &mut RedState,
     op: RedOp,
-    v: LocalId,
+    vs: &[LocalId],
     dims: [bool; 3],
     scope: BarrierScope,
 ) {
-    let ty = e.f.local(v).ty.clone();
+    let ty = e.f.local(vs[0]).ty.clone();
     if dims[0] {
-        warp_reduce(e, st, op, v, &ty, scope);
+        warp_reduce(e, st, op, vs, &ty, scope);
     }
     if dims[1] || dims[2] {
-        rows_reduce(e, st, op, v, &ty, [dims[1], dims[2]]);
+        rows_reduce(e, st, op, vs, &ty, [dims[1], dims[2]]);
     }
 }
 
@@ -423,7 +576,7 @@ fn warp_reduce(
     e: &mut Emit,
     st: &mut RedState,
     op: RedOp,
-    v: LocalId,
+    vs: &[LocalId],
     ty: &Type,
     scope: BarrierScope,
 ) {
@@ -464,41 +617,51 @@ fn warp_reduce(
         let (o, a) = (u32c(e, off), e.read(nx));
         let inside = e.cmp(CmpOp::Lt, o, a);
         let mut then = Emit::new(e.f);
-        let (x, lx, mm) = (
-            then.read(v),
-            then.int(off, u32t.clone()),
-            then.read(members),
-        );
-        let other = then.f.add(
-            Expr::Shuffle {
-                value: x,
-                lane_xor: lx,
-                members: mm,
-            },
-            ty.clone(),
-        );
-        let x = then.read(v);
-        let c = combine(&mut then, op, x, other);
-        then.assign(v, c);
+        let others: Vec<ExprId> = vs
+            .iter()
+            .map(|&v| {
+                let (x, lx, mm) = (
+                    then.read(v),
+                    then.int(off, u32t.clone()),
+                    then.read(members),
+                );
+                then.f.add(
+                    Expr::Shuffle {
+                        value: x,
+                        lane_xor: lx,
+                        members: mm,
+                    },
+                    ty.clone(),
+                )
+            })
+            .collect();
+        let xs: Vec<ExprId> = vs.iter().map(|&v| then.read(v)).collect();
+        let c = combine(&mut then, op, &xs, &others);
+        for (&v, x) in vs.iter().zip(c) {
+            then.assign(v, x);
+        }
         let then = then.out;
         e.out.push(if_(inside, then));
     }
     // Rows wider than a warp: one slot per warp in shared memory.
     let (a, w) = (e.read(nx), u32c(e, 32));
     let wide = e.cmp(CmpOp::Gt, a, w);
-    let n = shared_of(e, st, ty);
+    let ns = shared_of(e, st, ty, vs.len());
     let mut then = Emit::new(e.f);
     then.out.push(Stmt::Barrier(scope));
     let (l, z) = (then.read(lane), then.int(0, u32t.clone()));
     let lead = then.cmp(CmpOp::Eq, l, z);
-    let (li, five) = (then.read(lin), then.int(5, u32t.clone()));
-    let warp = then.bin(BinOp::Shr, li, five);
-    let slot = shared_at(&mut then, n, ty, warp);
-    let x = then.read(v);
-    let store = vec![Stmt::Store {
-        ptr: slot,
-        value: x,
-    }];
+    let mut store = vec![];
+    for (&n, &v) in ns.iter().zip(vs) {
+        let (li, five) = (then.read(lin), then.int(5, u32t.clone()));
+        let warp = then.bin(BinOp::Shr, li, five);
+        let slot = shared_at(&mut then, n, ty, warp);
+        let x = then.read(v);
+        store.push(Stmt::Store {
+            ptr: slot,
+            value: x,
+        });
+    }
     then.out.push(if_(lead, store));
     then.out.push(Stmt::Barrier(scope));
     let (a, five) = (then.read(nx), then.int(5, u32t.clone()));
@@ -514,9 +677,9 @@ fn warp_reduce(
     fold_shared(
         &mut then,
         op,
-        n,
+        &ns,
         ty,
-        v,
+        vs,
         Strided {
             base,
             stride,
@@ -527,9 +690,16 @@ fn warp_reduce(
     e.out.push(if_(wide, then));
 }
 
-/// Step 2: along block y and/or z (`yz`), one value per row.
-fn rows_reduce(e: &mut Emit, st: &mut RedState, op: RedOp, v: LocalId, ty: &Type, yz: [bool; 2]) {
-    let n = shared_of(e, st, ty);
+/// Step 2: along block y and/or z (`yz`), one element per row.
+fn rows_reduce(
+    e: &mut Emit,
+    st: &mut RedState,
+    op: RedOp,
+    vs: &[LocalId],
+    ty: &Type,
+    yz: [bool; 2],
+) {
+    let ns = shared_of(e, st, ty, vs.len());
     e.out.push(Stmt::Barrier(BarrierScope::Block));
     let (ty_, tz, ny, nz) = (
         e.reg(Special::ThreadIdx(1)),
@@ -541,19 +711,20 @@ fn rows_reduce(e: &mut Emit, st: &mut RedState, op: RedOp, v: LocalId, ty: &Type
     let tz = e.hold("red.tz", tz);
     let ny = e.hold("red.ny", ny);
     let nz = e.hold("red.nz", nz);
-    let (a, b, c) = (e.read(tz), e.read(ny), e.read(ty_));
-    let zy = e.bin(BinOp::Mul, a, b);
-    let row = e.bin(BinOp::Add, c, zy);
     let lead = first_thread(e, &[0]);
-    let slot = shared_at(e, n, ty, row);
-    let x = e.read(v);
-    e.out.push(if_(
-        lead,
-        vec![Stmt::Store {
+    let mut store = vec![];
+    for (&n, &v) in ns.iter().zip(vs) {
+        let (a, b, c) = (e.read(tz), e.read(ny), e.read(ty_));
+        let zy = e.bin(BinOp::Mul, a, b);
+        let row = e.bin(BinOp::Add, c, zy);
+        let slot = shared_at(e, n, ty, row);
+        let x = e.read(v);
+        store.push(Stmt::Store {
             ptr: slot,
             value: x,
-        }],
-    ));
+        });
+    }
+    e.out.push(if_(lead, store));
     e.out.push(Stmt::Barrier(BarrierScope::Block));
     let u32t = Type::Int(IntKind::U32);
     let (base, stride, count) = match yz {
@@ -576,13 +747,16 @@ fn rows_reduce(e: &mut Emit, st: &mut RedState, op: RedOp, v: LocalId, ty: &Type
     fold_shared(
         e,
         op,
-        n,
+        &ns,
         ty,
-        v,
+        vs,
         Strided {
             base,
             stride,
             count,
         },
     );
+    // Every row has read the slots before any thread writes them again (a
+    // vector reduction of the next iteration, behind only a row barrier).
+    e.out.push(Stmt::Barrier(BarrierScope::Block));
 }

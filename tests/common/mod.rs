@@ -1,8 +1,10 @@
 //! Helpers shared by the integration tests that build and run C programs
 //! (`programs.rs`, `difftest/`): locating and running accc and the host compiler
 //! with timeouts, header lines, and the token-wise output comparison with a
-//! floating tolerance.
+//! floating tolerance; `emu.rs`: runs on the emulated device.
 #![allow(dead_code)] // each test crate uses its own subset
+
+pub mod emu;
 
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};

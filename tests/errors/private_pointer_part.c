@@ -1,12 +1,14 @@
-// expect-error-at: 9:35
-// expect-error: only parts of arrays can be private
-// A part of an array variable in a private clause makes the array private;
-// a part of what a pointer points to cannot be.
+// expect-error-at: 11:35
+// expect-error: a private copy of what 'p' points to needs a constant length
+// A part of what a pointer points to can be private (each thread gets its
+// own copy, in its own memory), but only with a constant length.
 int main(void)
 {
+    int n = 4;
     double *p = 0;
     double out[4];
-#pragma acc parallel loop private(p[0:4]) copyout(out)
+    (void)n;
+#pragma acc parallel loop private(p[0:n]) copyout(out)
     for (int i = 0; i < 4; i++)
         out[i] = i + (p != 0);
     return (int)out[0];

@@ -3,7 +3,8 @@
 // indices), on gang vector and on vector inside a gang loop, plus a
 // collapsed sequential nest in a serial region; tile(…) (explicit sizes,
 // the first one the innermost loop's, and tile(*)); gang(static:n) and
-// gang(static:*).
+// gang(static:*). (t2 is copy, not copyout: its loop writes only some
+// elements, and the others must come back as they were.)
 #include <stdio.h>
 
 int main(void)
@@ -15,7 +16,7 @@ int main(void)
         for (long j = B - 1; j >= 0; j--)
             for (unsigned k = 0; k < C; k += 1)
                 t3[i][j][k] = i * 10000 + j * 100 + k;
-#pragma acc parallel loop gang copyout(t2)
+#pragma acc parallel loop gang copy(t2)
     for (int i = A - 1; i >= 0; i -= 1) {
 #pragma acc loop vector collapse(2)
         for (int q = 0; q < 1; q++)

@@ -62,10 +62,11 @@ int main(void)
                 d[i][j] = (i + 1) * (j + 2);
     }
     // a bare loop and an independent one: the compiler chooses the levels
+    // (they write different elements: gangs of one region are not ordered)
 #pragma acc parallel copyout(e)
     {
 #pragma acc loop independent
-        for (int i = 0; i < N; i++)
+        for (int i = 1; i < N; i += 2)
             e[i] = 0;
 #pragma acc loop
         for (int i = 0; i < N; i += 2)

@@ -12,8 +12,8 @@
 
 int main(void)
 {
-    static int acc[G], row[G][V], scratch[G][V], per_worker[G][W], wsum[G][W];
-#pragma acc parallel num_gangs(G) num_workers(W) vector_length(32) copyout(acc, row, per_worker, wsum) create(scratch)
+    static int acc[G], row[G][V], scratch[G][V], wscratch[G][W][V], per_worker[G][W], wsum[G][W];
+#pragma acc parallel num_gangs(G) num_workers(W) vector_length(32) copyout(acc, row, per_worker, wsum) create(scratch, wscratch)
     {
 #pragma acc loop gang
         for (int g = 0; g < G; g++) {
@@ -33,12 +33,11 @@ int main(void)
                 per_worker[g][w] += 5;   // once per worker
 #pragma acc loop vector
                 for (int v = 0; v < V; v++)
-                    scratch[g][v] = w * 1000 + v;
-                // scratch[g] now belongs to this worker only if W == 1; use
-                // what this worker's lanes wrote to row-local data instead:
+                    wscratch[g][w][v] = w * 1000 + v;
+                // what this worker's lanes wrote, read by the worker
                 int t = 0;
                 for (int v = 0; v < V; v++)
-                    t += row[g][v] % (w + 2);
+                    t += row[g][v] % (w + 2) + wscratch[g][w][v] % 7;
                 wsum[g][w] = t;
             }
         }

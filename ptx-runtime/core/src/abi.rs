@@ -8,28 +8,51 @@ use std::ffi::{c_char, c_int, c_void, CStr};
 
 /// `PTXRT_ABI_VERSION` of ptxrt.h (2: `Image::relocatable` added; 3: the
 /// data environment: `Image::cells`, `Map::flags`; 4: async queues:
-/// [`Async`] arguments, the queue of launches and scratch, `__ptxrt_wait`).
-pub const PTXRT_ABI_VERSION: u32 = 4;
+/// [`Async`] arguments, the queue of launches and scratch, `__ptxrt_wait`;
+/// 5: an image's code is a list of [`Code`] entries).
+pub const PTXRT_ABI_VERSION: u32 = 5;
 
 /// `struct __ptxrt_image`.
 #[repr(C)]
 pub struct Image {
     pub abi_version: u32,
     /// Nonzero: link with the other relocatable images before loading
-    /// (ptxrt.h says when). In the padding after `abi_version`, so the
-    /// layout is otherwise that of version 1.
+    /// (ptxrt.h says when).
     pub relocatable: u32,
     pub source: *const c_char,
-    pub ptx: *const c_char,
-    pub ptx_len: usize,
-    pub cubin: *const u8,
-    pub cubin_len: usize,
-    pub cubin_arch: *const c_char,
+    /// Its device code: `ncode` entries.
+    pub code: *const Code,
+    pub ncode: usize,
     pub plugin_dir: *const c_char,
     pub runtime_state: *mut c_void,
     /// Device address cells (`struct __ptxrt_cell`), `ncells` of them.
     pub cells: *const Cell,
     pub ncells: usize,
+}
+
+/// `struct __ptxrt_code`: one piece of an image's device code, of kind
+/// `ptxrt_plugin_abi::CODE_*`.
+#[repr(C)]
+pub struct Code {
+    pub kind: u32,
+    /// The cubin's GPU architecture ("sm_90"), or null.
+    pub arch: *const c_char,
+    pub bytes: *const u8,
+    pub len: usize,
+}
+
+impl Code {
+    /// Its bytes (PTX without its NUL), or `None` when empty.
+    pub fn bytes(&self) -> Option<&[u8]> {
+        // SAFETY: an entry holds len bytes at bytes (ptxrt.h).
+        (!self.bytes.is_null() && self.len > 0)
+            .then(|| unsafe { std::slice::from_raw_parts(self.bytes, self.len) })
+    }
+    /// The cubin's arch, or "".
+    pub fn arch_name(&self) -> String {
+        // SAFETY: an entry's arch is NUL-terminated or null (ptxrt.h).
+        unsafe { cstr_or(self.arch, "") }
+    }
 }
 
 /// `struct __ptxrt_cell`: a pointer-sized device global of an image that
@@ -46,9 +69,11 @@ pub struct Cell {
 const _: () = {
     assert!(std::mem::offset_of!(Image, relocatable) == 4);
     assert!(std::mem::offset_of!(Image, source) == 8);
-    assert!(std::mem::size_of::<Image>() == 88);
-    assert!(std::mem::offset_of!(Image, runtime_state) == 64);
-    assert!(std::mem::offset_of!(Image, cells) == 72);
+    assert!(std::mem::offset_of!(Image, code) == 16);
+    assert!(std::mem::size_of::<Image>() == 64);
+    assert!(std::mem::offset_of!(Image, runtime_state) == 40);
+    assert!(std::mem::offset_of!(Image, cells) == 48);
+    assert!(std::mem::size_of::<Code>() == 32);
     assert!(std::mem::size_of::<Map>() == 32);
     assert!(std::mem::size_of::<Update>() == 32);
     assert!(std::mem::size_of::<Declare>() == 56);
@@ -61,6 +86,22 @@ const _: () = {
 pub const MAP_ZERO: c_int = 1;
 /// `PTXRT_MAP_READONLY`: the item is only read on the device.
 pub const MAP_READONLY: c_int = 2;
+/// `PTXRT_MAP_ALWAYSIN`: copy in even when the section is present already
+/// (OpenACC 3.4 `alwaysin`/`always`).
+pub const MAP_ALWAYSIN: c_int = 4;
+/// `PTXRT_MAP_ALWAYSOUT`: copy out at the end (exit data) even when the
+/// section stays present (OpenACC 3.4 `alwaysout`/`always`).
+pub const MAP_ALWAYSOUT: c_int = 8;
+/// `PTXRT_MAP_BLOCK`: the item stands for the whole present block that
+/// contains its first byte, when one does (a bare pointer in a clause, an
+/// implicit section derived from loop bounds); see ptxrt.h.
+pub const MAP_BLOCK: c_int = 16;
+/// `PTXRT_MAP_NO_EXTENT`: the item has no extent of its own (`bytes` is
+/// not used): only the present block containing `host` (a bare pointer).
+pub const MAP_NO_EXTENT: c_int = 32;
+/// `PTXRT_UPDATE_BLOCK`: bit of `struct __ptxrt_update`'s `to_device`: the
+/// item stands for the present block containing its first byte.
+pub const UPDATE_BLOCK: c_int = 2;
 /// `PTXRT_ASYNC_NONE`: no async clause (also `acc_async_sync`).
 pub const ASYNC_NONE: c_int = -2;
 
@@ -103,29 +144,37 @@ impl Image {
     pub fn is_relocatable(&self) -> bool {
         self.abi_version == PTXRT_ABI_VERSION && self.relocatable != 0
     }
+    /// Its code entries (none for an image of another ABI version, whose
+    /// layout differs).
+    pub fn code(&self) -> &[Code] {
+        if self.abi_version != PTXRT_ABI_VERSION || self.code.is_null() || self.ncode == 0 {
+            return &[];
+        }
+        // SAFETY: the image holds ncode entries at code (ptxrt.h).
+        unsafe { std::slice::from_raw_parts(self.code, self.ncode) }
+    }
+    /// The bytes of its first entry of kind `kind` (`CODE_*`), if any.
+    pub fn code_bytes(&self, kind: u32) -> Option<&[u8]> {
+        self.code()
+            .iter()
+            .filter(|c| c.kind == kind)
+            .find_map(Code::bytes)
+    }
     /// The PTX text without its NUL, or `None` when there is none.
     pub fn ptx_bytes(&self) -> Option<&[u8]> {
-        if self.ptx.is_null() {
-            return None;
-        }
-        let len = if self.ptx_len > 0 {
-            self.ptx_len
-        } else {
-            // SAFETY: the PTX text is NUL-terminated (ptxrt.h).
-            unsafe { CStr::from_ptr(self.ptx) }.to_bytes().len()
-        };
-        // SAFETY: the image holds ptx_len bytes (plus a NUL) at ptx.
-        (len > 0).then(|| unsafe { std::slice::from_raw_parts(self.ptx.cast::<u8>(), len) })
+        self.code_bytes(ptxrt_plugin_abi::CODE_PTX)
     }
-    /// The cubin, or `None` when there is none.
-    pub fn cubin_bytes(&self) -> Option<&[u8]> {
-        // SAFETY: the image holds cubin_len bytes at cubin (ptxrt.h).
-        (!self.cubin.is_null() && self.cubin_len > 0)
-            .then(|| unsafe { std::slice::from_raw_parts(self.cubin, self.cubin_len) })
+    /// The cubins, with their archs.
+    pub fn cubins(&self) -> Vec<(String, &[u8])> {
+        self.code()
+            .iter()
+            .filter(|c| c.kind == ptxrt_plugin_abi::CODE_CUBIN)
+            .filter_map(|c| c.bytes().map(|b| (c.arch_name(), b)))
+            .collect()
     }
-    /// The device address cells (none before ABI version 3).
+    /// The device address cells (none for another ABI version).
     pub fn cells_slice(&self) -> &[Cell] {
-        if self.abi_version < 3 || self.cells.is_null() || self.ncells == 0 {
+        if self.abi_version != PTXRT_ABI_VERSION || self.cells.is_null() || self.ncells == 0 {
             return &[];
         }
         // SAFETY: the image holds ncells cells at cells (ptxrt.h).
@@ -136,15 +185,50 @@ impl Image {
         // SAFETY: an image's strings are NUL-terminated or null (ptxrt.h).
         unsafe { cstr_or(self.source, "<unknown>") }
     }
-    /// The cubin's arch ("sm_90"), or "".
-    pub fn cubin_arch_name(&self) -> String {
-        // SAFETY: as above.
-        unsafe { cstr_or(self.cubin_arch, "") }
-    }
-    /// accc's lib directory at compile time, or "".
+    /// accc's lib directory at compile time, or "" (also for an image of
+    /// another ABI version).
     pub fn plugin_dir_name(&self) -> String {
+        if self.abi_version != PTXRT_ABI_VERSION {
+            return String::new();
+        }
         // SAFETY: as above.
         unsafe { cstr_or(self.plugin_dir, "") }
+    }
+}
+
+/// A leaked image of `source` with code entries `code` ((kind, arch or
+/// "", bytes); empty bytes leave an entry out), for tests.
+#[cfg(test)]
+pub fn test_image(
+    source: &'static CStr,
+    code: &[(u32, &'static CStr, &'static [u8])],
+    relocatable: bool,
+) -> Image {
+    let entries: Vec<Code> = code
+        .iter()
+        .filter(|(_, _, b)| !b.is_empty())
+        .map(|&(kind, arch, b)| Code {
+            kind,
+            arch: if arch.is_empty() {
+                std::ptr::null()
+            } else {
+                arch.as_ptr()
+            },
+            bytes: b.as_ptr(),
+            len: b.len(),
+        })
+        .collect();
+    let entries: &'static [Code] = Box::leak(entries.into_boxed_slice());
+    Image {
+        abi_version: PTXRT_ABI_VERSION,
+        relocatable: u32::from(relocatable),
+        source: source.as_ptr(),
+        code: entries.as_ptr(),
+        ncode: entries.len(),
+        plugin_dir: std::ptr::null(),
+        runtime_state: std::ptr::null_mut(),
+        cells: std::ptr::null(),
+        ncells: 0,
     }
 }
 
@@ -164,7 +248,8 @@ pub struct Map {
     pub host: *const c_void,
     pub bytes: usize,
     pub kind: c_int,
-    /// `PTXRT_MAP_ZERO | PTXRT_MAP_READONLY`.
+    /// `PTXRT_MAP_ZERO | PTXRT_MAP_READONLY | PTXRT_MAP_ALWAYSIN |
+    /// PTXRT_MAP_ALWAYSOUT | PTXRT_MAP_BLOCK | PTXRT_MAP_NO_EXTENT`.
     pub flags: c_int,
 }
 
@@ -189,6 +274,10 @@ pub enum MapKind {
     Attach,
     Detach,
     Deviceptr,
+    /// The rows of a section of pointers (pointer-to-pointer sub-arrays,
+    /// `a[0:n][0:m]`): `host` is the byte offset of each row's section from
+    /// where its pointer points, `bytes` its length.
+    Rows,
 }
 
 impl MapKind {
@@ -204,6 +293,7 @@ impl MapKind {
             7 => MapKind::Attach,
             8 => MapKind::Detach,
             9 => MapKind::Deviceptr,
+            10 => MapKind::Rows,
             _ => return None,
         })
     }
@@ -228,6 +318,7 @@ impl MapKind {
             MapKind::Attach => "attach",
             MapKind::Detach => "detach",
             MapKind::Deviceptr => "deviceptr",
+            MapKind::Rows => "rows",
         }
     }
 }
@@ -238,7 +329,8 @@ pub struct Update {
     pub name: *const c_char,
     pub host: *const c_void,
     pub bytes: usize,
-    /// 1: `device(...)`; 0: `self(...)` / `host(...)`.
+    /// Bit 0: 1 `device(...)`, 0 `self(...)` / `host(...)`; bit 1
+    /// ([`UPDATE_BLOCK`]): a bare pointer, the present block containing `host`.
     pub to_device: c_int,
 }
 

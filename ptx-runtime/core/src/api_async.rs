@@ -1,7 +1,7 @@
 //! The async routines of `include/openacc.h` (OpenACC 3.3 3.2.9-3.2.12,
 //! 3.2.27 for CUDA streams) and `__ptxrt_wait` (the `wait` directive):
-//! testing and waiting for queues, the default async queue, the CUDA stream
-//! of a queue.
+//! testing and waiting for queues (`acc_wait_any`: for any one of several,
+//! polling), the default async queue, the CUDA stream of a queue.
 //!
 //! Owns: what each routine means on top of [`crate::queue`]. The host
 //! waits without holding the runtime lock. An invalid async argument or
@@ -41,7 +41,7 @@ fn current_device() -> Option<i32> {
 /// the current type (the host has device 0 only). `None`: host mode.
 fn device_arg(routine: &str, dev_num: c_int) -> Option<i32> {
     let mut rt = lock();
-    let host = icv::device_type() == icv::Selected::Host;
+    let host = icv::device_type().on_host();
     let ok = match rt.device_count() {
         Ok(n) if !host => (0..n).contains(&dev_num),
         _ => dev_num == 0,
@@ -257,6 +257,95 @@ pub extern "C" fn acc_wait_all_device_async(async_arg: c_int, dev_num: c_int) {
         let q = queue_arg(r, "async_arg", async_arg);
         let dev = device_arg(r, dev_num);
         queue_wait(r, &format!("async_arg={async_arg}"), dev, q, None);
+    })
+}
+
+/// Wait until one queue of `wait_arg` (`count` async arguments) on device
+/// `dev` (`None`: host mode, every queue idle) has completed; its index,
+/// the lowest when several have, or -1 when there is none to wait for
+/// (`count` 0, every element `acc_async_sync`). A negative count, a null
+/// array or an invalid element is a fatal error naming the routine.
+///
+/// # Safety
+/// `wait_arg` null or readable for `count` ints.
+unsafe fn wait_any(routine: &str, count: c_int, wait_arg: *const c_int, dev: Option<i32>) -> c_int {
+    let at = SrcLoc::routine(routine);
+    let n = usize::try_from(count).unwrap_or_else(|_| {
+        report(
+            &at,
+            &format!("count={count}"),
+            &Failure::new("invalid count"),
+        )
+    });
+    if n == 0 {
+        return -1;
+    }
+    if wait_arg.is_null() {
+        report(
+            &at,
+            &format!("count={count}"),
+            &Failure::new("wait_arg is NULL"),
+        );
+    }
+    // SAFETY: readable for count ints, as the caller promises.
+    let args = unsafe { std::slice::from_raw_parts(wait_arg, n) };
+    let qs: Vec<Option<u32>> = args
+        .iter()
+        .enumerate()
+        .map(|(i, &a)| awaited_arg(routine, &format!("wait_arg[{i}]"), a))
+        .collect();
+    let Some(first) = qs.iter().position(Option::is_some) else {
+        return -1;
+    };
+    let Some(ordinal) = dev else {
+        return first as c_int;
+    };
+    // Poll without holding the lock between rounds: other threads go on
+    // queueing work, and the awaited work goes on completing.
+    let mut pause = std::time::Duration::from_micros(2);
+    loop {
+        {
+            let mut rt = lock();
+            let Some(d) = rt.device(ordinal) else {
+                return first as c_int;
+            };
+            match queue::first_done(d, &qs) {
+                Ok(Some(i)) => return i as c_int,
+                Ok(None) => {}
+                Err(f) => report(&at, &format!("count={count}"), &f),
+            }
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(std::time::Duration::from_micros(200));
+    }
+}
+
+/// `int acc_wait_any(int count, int wait_arg[])` (OpenACC 3.3): wait
+/// until any queue of `wait_arg` has completed; its index, or -1.
+///
+/// # Safety
+/// `wait_arg` null or readable for `count` ints.
+#[no_mangle]
+pub unsafe extern "C" fn acc_wait_any(count: c_int, wait_arg: *const c_int) -> c_int {
+    // SAFETY: as the caller promises.
+    guard(|| unsafe { wait_any("acc_wait_any", count, wait_arg, current_device()) })
+}
+
+/// `int acc_wait_any_device(int count, int wait_arg[], int dev_num)`.
+///
+/// # Safety
+/// `wait_arg` null or readable for `count` ints.
+#[no_mangle]
+pub unsafe extern "C" fn acc_wait_any_device(
+    count: c_int,
+    wait_arg: *const c_int,
+    dev_num: c_int,
+) -> c_int {
+    guard(|| {
+        let r = "acc_wait_any_device";
+        let dev = device_arg(r, dev_num);
+        // SAFETY: as the caller promises.
+        unsafe { wait_any(r, count, wait_arg, dev) }
     })
 }
 

@@ -678,7 +678,7 @@ fn attach(routine: &str, p: *mut *mut c_void, async_arg: c_int) {
         &args,
         async_arg,
         || (),
-        |dev, _| mapping::attach(dev, p as usize, None).map(|_| ()),
+        |dev, _| mapping::attach(dev, p as usize, mapping::Target::Value).map(|_| ()),
     )
 }
 

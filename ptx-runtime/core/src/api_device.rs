@@ -6,7 +6,10 @@
 //! of these routines means on top of the runtime state. Device types and
 //! numbers are the calling thread's ICVs ([`crate::icv`]). The host code of a
 //! program only ever runs on the host, so `acc_on_device` is true for
-//! `acc_device_host` only (device code gets its own from the compiler).
+//! `acc_device_host` (and `acc_device_multicore` while that is the device
+//! type; device code gets its own from the compiler). Until accc has a
+//! multicore device, `acc_device_multicore` means the host: it is a host
+//! kind for every routine, remembered as such by `acc_get_device_type`.
 //! Init, shutdown and the device number are also the work of the `init`,
 //! `shutdown` and `set` directives ([`crate::device_directives`]): those
 //! helpers take the location to report errors at (a routine's, or a
@@ -29,6 +32,8 @@ pub const ACC_DEVICE_DEFAULT: c_int = 1;
 pub const ACC_DEVICE_HOST: c_int = 2;
 pub const ACC_DEVICE_NOT_HOST: c_int = 4;
 pub const ACC_DEVICE_NVIDIA: c_int = 5;
+/// A multicore CPU: until accc has a multicore device, the host.
+pub const ACC_DEVICE_MULTICORE: c_int = 9;
 pub const ACC_DEVICE_CURRENT: c_int = -1;
 
 pub const ACC_PROPERTY_MEMORY: c_int = 1;
@@ -45,6 +50,7 @@ pub fn type_name(t: c_int) -> String {
         ACC_DEVICE_HOST => "acc_device_host".into(),
         ACC_DEVICE_NOT_HOST => "acc_device_not_host".into(),
         ACC_DEVICE_NVIDIA => "acc_device_nvidia".into(),
+        ACC_DEVICE_MULTICORE => "acc_device_multicore".into(),
         ACC_DEVICE_CURRENT => "acc_device_current".into(),
         _ => format!("device type {t}"),
     }
@@ -53,6 +59,7 @@ pub fn type_name(t: c_int) -> String {
 /// The kinds of device a type argument names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kind {
+    /// The host (also `acc_device_multicore`, until accc has such a device).
     Host,
     Nvidia,
     /// NVIDIA when usable, else the host.
@@ -64,11 +71,11 @@ pub(crate) enum Kind {
 /// at `at` (a routine or a directive).
 pub(crate) fn kind_of(at: &SrcLoc, t: c_int) -> Kind {
     match t {
-        ACC_DEVICE_HOST => Kind::Host,
+        ACC_DEVICE_HOST | ACC_DEVICE_MULTICORE => Kind::Host,
         ACC_DEVICE_NVIDIA | ACC_DEVICE_NOT_HOST => Kind::Nvidia,
         ACC_DEVICE_DEFAULT => Kind::Default,
         ACC_DEVICE_CURRENT => match icv::device_type() {
-            Selected::Host => Kind::Host,
+            Selected::Host | Selected::Multicore => Kind::Host,
             Selected::Nvidia { .. } => Kind::Nvidia,
             Selected::Default => Kind::Default,
         },
@@ -142,15 +149,26 @@ pub extern "C" fn acc_get_num_devices(devicetype: c_int) -> c_int {
 pub(crate) fn set_device_type(at: &SrcLoc, devicetype: c_int, origin: impl FnOnce() -> String) {
     let sel = match devicetype {
         ACC_DEVICE_CURRENT => return,
-        ACC_DEVICE_HOST => Selected::Host,
         ACC_DEVICE_NVIDIA | ACC_DEVICE_NOT_HOST => Selected::Nvidia { origin: origin() },
         ACC_DEVICE_DEFAULT => Selected::Default,
-        _ => {
-            kind_of(at, devicetype);
-            return;
-        }
+        t => match host_selection(t) {
+            Some(sel) => sel,
+            None => {
+                kind_of(at, devicetype);
+                return;
+            }
+        },
     };
     icv::set_device_type(sel);
+}
+
+/// The device type that host type `t` selects (`None`: not a host type).
+fn host_selection(t: c_int) -> Option<Selected> {
+    match t {
+        ACC_DEVICE_HOST => Some(Selected::Host),
+        ACC_DEVICE_MULTICORE => Some(Selected::Multicore),
+        _ => None,
+    }
 }
 
 /// `void acc_set_device_type(acc_device_t)`.
@@ -168,6 +186,7 @@ pub extern "C" fn acc_set_device_type(devicetype: c_int) {
 pub extern "C" fn acc_get_device_type() -> c_int {
     guard(|| match icv::device_type() {
         Selected::Host => ACC_DEVICE_HOST,
+        Selected::Multicore => ACC_DEVICE_MULTICORE,
         Selected::Nvidia { .. } => ACC_DEVICE_NVIDIA,
         Selected::Default if lock().use_device(true) => ACC_DEVICE_NVIDIA,
         Selected::Default => ACC_DEVICE_HOST,
@@ -328,8 +347,8 @@ pub extern "C" fn acc_get_property_string(
 pub(crate) fn init(at: &SrcLoc, args: &str, devicetype: c_int, dev_num: Option<c_int>) {
     let kind = kind_of(at, devicetype);
     if kind == Kind::Host {
-        if devicetype != ACC_DEVICE_CURRENT {
-            icv::set_device_type(Selected::Host);
+        if let Some(sel) = host_selection(devicetype) {
+            icv::set_device_type(sel);
         }
         return;
     }
@@ -431,10 +450,14 @@ pub extern "C" fn acc_shutdown_device(dev_num: c_int, devicetype: c_int) {
     })
 }
 
-/// `int acc_on_device(acc_device_t)`: host code runs on the host.
+/// `int acc_on_device(acc_device_t)`: host code runs on the host, which is
+/// also the multicore device when that is the thread's device type.
 #[no_mangle]
 pub extern "C" fn acc_on_device(devicetype: c_int) -> c_int {
-    c_int::from(devicetype == ACC_DEVICE_HOST)
+    c_int::from(
+        devicetype == ACC_DEVICE_HOST
+            || (devicetype == ACC_DEVICE_MULTICORE && icv::device_type() == Selected::Multicore),
+    )
 }
 
 #[cfg(test)]
@@ -447,6 +470,32 @@ mod tests {
         assert_eq!(acc_on_device(ACC_DEVICE_NOT_HOST), 0);
         assert_eq!(acc_on_device(ACC_DEVICE_NVIDIA), 0);
         assert_eq!(acc_on_device(ACC_DEVICE_NONE), 0);
+    }
+
+    #[test]
+    fn multicore_is_the_host() {
+        let at = SrcLoc::routine("t");
+        assert_eq!(kind_of(&at, ACC_DEVICE_MULTICORE), Kind::Host);
+        assert_eq!(acc_get_num_devices(ACC_DEVICE_MULTICORE), 1);
+        std::thread::spawn(|| {
+            acc_set_device_type(ACC_DEVICE_MULTICORE);
+            assert_eq!(acc_get_device_type(), ACC_DEVICE_MULTICORE);
+            assert_eq!(
+                kind_of(&SrcLoc::routine("t"), ACC_DEVICE_CURRENT),
+                Kind::Host
+            );
+            assert_eq!(acc_on_device(ACC_DEVICE_MULTICORE), 1);
+            assert_eq!(acc_on_device(ACC_DEVICE_HOST), 1);
+            assert_eq!(acc_get_device_num(ACC_DEVICE_MULTICORE), 0);
+            assert!(!crate::device::lock().use_device(true));
+            acc_init(ACC_DEVICE_HOST);
+            assert_eq!(acc_get_device_type(), ACC_DEVICE_HOST);
+            assert_eq!(acc_on_device(ACC_DEVICE_MULTICORE), 0);
+            acc_init(ACC_DEVICE_MULTICORE);
+            assert_eq!(acc_get_device_type(), ACC_DEVICE_MULTICORE);
+        })
+        .join()
+        .unwrap();
     }
 
     #[test]

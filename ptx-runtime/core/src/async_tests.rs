@@ -278,3 +278,28 @@ fn copies_out_do_not_hold_up_their_queue_but_waits_cover_them() {
     queue::host_wait(&mut dev, Some(2)).unwrap();
     assert!(out.iter().all(|&b| b == 9));
 }
+
+#[test]
+fn first_done_finds_a_completed_queue() {
+    // acc_wait_any polls queue::first_done: the index of the first
+    // completed queue of the list, never one with work still queued.
+    let mut dev = device(1 << 20);
+    let l = loc();
+    let a = vec![7u32; 1000];
+    let maps = [map(c"a", a.as_ptr(), 4000, COPYIN)];
+    let holds = queue::run(&mut dev, Queue::Id(1), |d| begin(d, &l, &maps)).unwrap();
+    assert_eq!(
+        queue::first_done(&mut dev, &[Some(1), Some(2)]).unwrap(),
+        Some(1),
+        "queue 2 was never used: idle; queue 1 still has its copy queued"
+    );
+    assert_eq!(queue::first_done(&mut dev, &[None, Some(1)]).unwrap(), None);
+    assert_eq!(queue::first_done(&mut dev, &[]).unwrap(), None);
+    queue::host_wait(&mut dev, Some(1)).unwrap();
+    assert_eq!(
+        queue::first_done(&mut dev, &[None, Some(1), Some(2)]).unwrap(),
+        Some(1)
+    );
+    queue::run(&mut dev, Queue::Id(1), |d| end(d, &l, &holds, &no_name)).unwrap();
+    queue::host_wait(&mut dev, None).unwrap();
+}

@@ -5,27 +5,33 @@
 //! and `__ptxrt_deviceptr`; [`begin`] and [`end`], the region logic on one
 //! device (tested with a fake plugin); [`item_action`], which says what each
 //! map kind does when it makes a section present (shared with enter data).
-//! At begin, the data items are processed in order, then the `attach` items
-//! (the spec schedules pointer updates after the copies of the same
-//! directive); at end, the attached pointers are detached first, then the
+//! At begin, the data items are processed in order (a bare pointer's item
+//! stands for the present block holding its target; a section of pointers
+//! is followed by the rows they point to, see [`crate::rows`]), then the
+//! `attach` items and the rows' pointers (the spec schedules pointer
+//! updates after the copies of the same directive); at end, the attached pointers are detached first, then the
 //! data items are released in reverse order (copy out and free when the last
 //! reference goes). A region handle is a boxed [`Region`]; null stands for a
 //! region begun in host mode (nothing to undo). In host mode (no device in
 //! use) data clauses do nothing and `deviceptr` returns its argument: host
 //! and "device" share memory.
-//! May call: [`crate::device`], [`crate::mapping`], [`crate::abi`],
-//! [`crate::error`].
+//! May call: [`crate::device`], [`crate::mapping`], [`crate::rows`],
+//! [`crate::abi`], [`crate::error`].
 
-use crate::abi::{cstr_or, slice_of, Async, Loc, Map, MapKind, SrcLoc, MAP_ZERO};
+use crate::abi::{
+    cstr_or, slice_of, Async, Loc, Map, MapKind, SrcLoc, MAP_ALWAYSIN, MAP_ALWAYSOUT, MAP_BLOCK,
+    MAP_NO_EXTENT, MAP_ZERO,
+};
 use crate::device::{lock, DeviceState};
 use crate::error::{fatal_at, guard, report, Failure};
-use crate::mapping::{self, Acquired, IfAbsent, Ref, Site};
+use crate::mapping::{self, Acquired, IfAbsent, Located, Ref, Site, Target};
 use crate::queue::{self, Queue};
+use crate::rows;
 use std::ffi::{c_char, c_int, c_void};
 use std::ptr;
 
 /// What a data kind does when its section is absent; `None` for the kinds
-/// that are not data items (attach, detach, delete, deviceptr).
+/// that are not data items (attach, detach, delete, deviceptr, rows).
 pub fn item_action(kind: MapKind, flags: c_int) -> Option<IfAbsent> {
     Some(match kind {
         MapKind::Copy | MapKind::Copyin => IfAbsent::Create {
@@ -38,7 +44,11 @@ pub fn item_action(kind: MapKind, flags: c_int) -> Option<IfAbsent> {
         },
         MapKind::Present => IfAbsent::Error,
         MapKind::NoCreate => IfAbsent::Skip,
-        MapKind::Delete | MapKind::Attach | MapKind::Detach | MapKind::Deviceptr => return None,
+        MapKind::Delete
+        | MapKind::Attach
+        | MapKind::Detach
+        | MapKind::Deviceptr
+        | MapKind::Rows => return None,
     })
 }
 
@@ -52,13 +62,57 @@ pub fn kind_of(m: &Map) -> Result<MapKind, Failure> {
     })
 }
 
-/// The host address of the section that the item before `maps[i]` names,
-/// when that is a data item: where an `attach` item's pointer target is
+/// The host address of the section that the item before `maps[i]` (and
+/// its rows) names, when that is a data item: where an `attach` item's pointer target is
 /// looked up if the pointer's own value is not present (ptxrt.h).
 pub fn attach_hint(maps: &[Map], i: usize) -> Option<usize> {
-    let prev = maps.get(i.checked_sub(1)?)?;
+    // (Past the rows of a section of pointers: `s->a[0:n][0:m]`.)
+    let prev = maps[..i]
+        .iter()
+        .rev()
+        .find(|m| MapKind::from_c(m.kind) != Some(MapKind::Rows))?;
     let k = MapKind::from_c(prev.kind)?;
     (item_action(k, prev.flags).is_some() && !prev.host.is_null()).then_some(prev.host as usize)
+}
+
+/// The section a data item of kind `action` stands for ([`mapping::locate`]):
+/// `None` when it is no action (a bare pointer of a `no_create` item whose
+/// target is absent); an error for a bare pointer whose target is absent
+/// where the clause must find or allocate it.
+pub fn section_of(
+    dev: &DeviceState,
+    m: &Map,
+    action: IfAbsent,
+) -> Result<Option<(usize, usize)>, Failure> {
+    let (block, no_extent) = (m.flags & MAP_BLOCK != 0, m.flags & MAP_NO_EXTENT != 0);
+    match mapping::locate(dev, m.host as usize, m.bytes, block, no_extent) {
+        Located::Section { host, bytes } => Ok(Some((host, bytes))),
+        Located::Unknown => match action {
+            IfAbsent::Create { .. } => Err(mapping::no_extent()),
+            IfAbsent::Error => Err(Failure::new("not present on the device")),
+            IfAbsent::Skip => Ok(None),
+        },
+    }
+}
+
+/// The sections of a data item: its own (`host`, `bytes`), then, for a
+/// sub-array through pointers to pointers, every row below it with the
+/// host address of the pointer to attach to it (see [`crate::rows`]).
+pub fn with_rows(
+    maps: &[Map],
+    i: usize,
+    host: usize,
+    bytes: usize,
+) -> Vec<(usize, usize, Option<usize>)> {
+    let mut out = vec![(host, bytes, None)];
+    let levels = rows::levels_after(maps, i);
+    if !levels.is_empty() {
+        // SAFETY: the item is a section of pointers of the program (the
+        // clause says so), and so is every row but the last level's.
+        let rs = unsafe { rows::rows(host, bytes, &levels) };
+        out.extend(rs.into_iter().map(|r| (r.host, r.bytes, Some(r.slot))));
+    }
+    out
 }
 
 /// One thing a region holds, to undo at its end.
@@ -70,6 +124,8 @@ pub enum Hold {
         host: usize,
         bytes: usize,
         copyout: bool,
+        /// `alwaysout`: copy the section out at the end even if it stays.
+        always_out: bool,
     },
     /// A zero-length section.
     ZeroLen { host: usize },
@@ -77,22 +133,59 @@ pub enum Hold {
     Attached { item: usize, ptr: usize },
 }
 
+/// Make one section of data item `item` (kind `kind`, flags `flags`)
+/// present with a reference of kind `r`; copy it in when it was present
+/// and the item says `alwaysin`. Returns what [`mapping::acquire`] did.
+pub fn acquire_section(
+    dev: &mut DeviceState,
+    site: &Site,
+    kind: MapKind,
+    flags: c_int,
+    (host, bytes): (usize, usize),
+    r: Ref,
+) -> Result<Acquired, Failure> {
+    let action = item_action(kind, flags).ok_or_else(|| {
+        Failure::new(format!(
+            "internal error: {} is not a data item",
+            kind.clause()
+        ))
+    })?;
+    let was_present = mapping::is_present(dev, host, bytes);
+    let got = mapping::acquire(dev, site, host, bytes, action, r)?;
+    if flags & MAP_ALWAYSIN != 0 && kind.copies_in() {
+        mapping::always_in(dev, site, host, bytes, was_present)?;
+    }
+    Ok(got)
+}
+
 /// Begin a region on `dev`: take a structured reference for each data item
-/// of `maps` and attach its `attach` items. On failure, the index of the
-/// item and why.
+/// of `maps` (and each row below a section of pointers) and attach its
+/// `attach` items (and the pointers of those rows). On failure, the index
+/// of the item and why.
 pub fn begin(
     dev: &mut DeviceState,
     loc: &SrcLoc,
     maps: &[Map],
 ) -> Result<Vec<Hold>, (usize, Failure)> {
     let mut holds = Vec::with_capacity(maps.len());
+    // (item, pointer, where its target is looked up if not at its value)
     let mut attaches = Vec::new();
     for (i, m) in maps.iter().enumerate() {
         let kind = kind_of(m).map_err(|f| (i, f))?;
         let Some(action) = item_action(kind, m.flags) else {
             match kind {
-                MapKind::Attach => attaches.push(i),
-                MapKind::Deviceptr => {}
+                MapKind::Attach => {
+                    if m.bytes != std::mem::size_of::<u64>() {
+                        let what = format!(
+                            "internal error: attach of {} bytes (not a pointer)",
+                            m.bytes
+                        );
+                        return Err((i, Failure::new(what)));
+                    }
+                    let how = attach_hint(maps, i).map_or(Target::Value, Target::Before);
+                    attaches.push((i, m.host as usize, how));
+                }
+                MapKind::Deviceptr | MapKind::Rows => {}
                 _ => {
                     return Err((
                         i,
@@ -107,30 +200,32 @@ pub fn begin(
         };
         let name = || m.name_str();
         let site = Site { loc, name: &name };
-        let (host, bytes) = (m.host as usize, m.bytes);
-        match mapping::acquire(dev, &site, host, bytes, action, Ref::Structured) {
-            Ok(Acquired::Range) => holds.push(Hold::Range {
-                item: i,
-                host,
-                bytes,
-                copyout: kind.copies_out(),
-            }),
-            Ok(Acquired::ZeroLen) => holds.push(Hold::ZeroLen { host }),
-            Ok(Acquired::Nothing) => {}
-            Err(f) => return Err((i, f)),
+        let Some((host, bytes)) = section_of(dev, m, action).map_err(|f| (i, f))? else {
+            continue;
+        };
+        for (host, bytes, slot) in with_rows(maps, i, host, bytes) {
+            let got = acquire_section(dev, &site, kind, m.flags, (host, bytes), Ref::Structured)
+                .map_err(|f| (i, f))?;
+            match got {
+                Acquired::Range => holds.push(Hold::Range {
+                    item: i,
+                    host,
+                    bytes,
+                    copyout: kind.copies_out(),
+                    always_out: m.flags & MAP_ALWAYSOUT != 0,
+                }),
+                Acquired::ZeroLen => holds.push(Hold::ZeroLen { host }),
+                // (no_create of an absent row: its pointer stays as it is.)
+                Acquired::Nothing if host != 0 => continue,
+                Acquired::Nothing => {}
+            }
+            if let Some(slot) = slot {
+                attaches.push((i, slot, Target::Row(host)));
+            }
         }
     }
-    for i in attaches {
-        let m = &maps[i];
-        if m.bytes != std::mem::size_of::<u64>() {
-            let what = format!(
-                "internal error: attach of {} bytes (not a pointer)",
-                m.bytes
-            );
-            return Err((i, Failure::new(what)));
-        }
-        let ptr = m.host as usize;
-        match mapping::attach(dev, ptr, attach_hint(maps, i)) {
+    for (i, ptr, hint) in attaches {
+        match mapping::attach(dev, ptr, hint) {
             Ok(true) => holds.push(Hold::Attached { item: i, ptr }),
             Ok(false) => {}
             Err(f) => return Err((i, f)),
@@ -140,8 +235,9 @@ pub fn begin(
 }
 
 /// End a region on `dev`: detach its attachments, then release its
-/// references in reverse order. `name(i)` is item i as written (for
-/// `PTXRT_NOTIFY`). On failure, the item index and why.
+/// references in reverse order (`alwaysout` sections that stay present are
+/// copied out too). `name(i)` is item i as written (for `PTXRT_NOTIFY`).
+/// On failure, the item index and why.
 pub fn end(
     dev: &mut DeviceState,
     loc: &SrcLoc,
@@ -160,11 +256,15 @@ pub fn end(
                 host,
                 bytes,
                 copyout,
+                always_out,
             } => {
                 let n = || name(item);
                 let site = Site { loc, name: &n };
                 mapping::release(dev, &site, host, bytes, Ref::Structured, false, copyout)
                     .map_err(|f| (item, f))?;
+                if always_out {
+                    mapping::always_out(dev, &site, host, bytes).map_err(|f| (item, f))?;
+                }
             }
             Hold::ZeroLen { host } => dev.present.remove_zero_len(host),
             Hold::Attached { .. } => {}

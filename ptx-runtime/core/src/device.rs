@@ -5,18 +5,21 @@
 //! Owns: [`RUNTIME`], lazy initialisation (the plugin is loaded and the
 //! driver initialised once; each device is opened the first time a thread
 //! whose device number names it needs it, and then gets the create/copyin
-//! `declare` globals), host fallback, shutdown, and `__ptxrt_use_device`.
-//! Selection (per thread, [`crate::icv`]): device type host → host; nvidia or
-//! not_host → the device is required (a fatal error says why it is not
-//! usable); default → the device when usable, else the host fallback,
-//! silently (`PTXRT_DEBUG=1` says why).
+//! `declare` globals), host fallback, shutdown, `__ptxrt_use_device`, and
+//! the plugin directories recorded at link time
+//! (`__ptxrt_register_plugin_dir`). Selection (per thread, [`crate::icv`]):
+//! device type host or multicore → host; nvidia or not_host → the device is
+//! required (a fatal error says why it is not usable); default → the device
+//! when usable, else the host fallback, silently (`PTXRT_DEBUG=1` says which
+//! plugin paths were tried and where constructs run, and why).
 //!
 //! Lock order: [`RUNTIME`] is the lock of libptxrt's state. Every entry
 //! point takes it once, never nested, and calls back into C while holding it
 //! only through the plugin. Below it, as leaves (taken while it is held, never
 //! holding another): the plugin's driver state (libptxrt-cuda), the queue
 //! lock of the host copy pool ([`crate::hostcopy`]), the string table of
-//! `acc_get_property_string`, and the profile of `PTXRT_TIME`
+//! `acc_get_property_string`, the last `PTXRT_DEBUG` choice line
+//! ([`crate::notify::debug_choice`]), and the profile of `PTXRT_TIME`
 //! ([`crate::profile::PROFILE`], also taken without [`RUNTIME`]). A kernel
 //! launch releases [`RUNTIME`] while the kernel runs. The exit report of
 //! `PTXRT_TIME` ([`crate::timing`]) takes [`RUNTIME`] only with `try_lock`.
@@ -39,7 +42,8 @@ use crate::queue::{Queue, Queues};
 use crate::timing::{self, Timing};
 use ptxrt_plugin_abi::DeviceInfo;
 use std::collections::{BTreeMap, HashSet};
-use std::ffi::c_int;
+use std::ffi::{c_char, c_int, CStr};
+use std::path::PathBuf;
 use std::sync::{Mutex, MutexGuard};
 
 /// One open device.
@@ -137,6 +141,9 @@ pub enum Slot {
 
 pub struct Runtime {
     pub images: Images,
+    /// Where accc saw the plugin when it linked the program
+    /// (`__ptxrt_register_plugin_dir`), in order.
+    linked_dirs: Vec<PathBuf>,
     pub declares: Declares,
     /// The loaded plugin, or why none could be loaded (tried once).
     plugin: Option<Result<&'static Plugin, String>>,
@@ -151,6 +158,7 @@ pub struct Runtime {
 
 pub static RUNTIME: Mutex<Runtime> = Mutex::new(Runtime {
     images: Images::new(),
+    linked_dirs: Vec::new(),
     declares: Declares::new(),
     plugin: None,
     driver: None,
@@ -164,6 +172,7 @@ pub static RUNTIME: Mutex<Runtime> = Mutex::new(Runtime {
 pub fn runtime_with(plugin: &'static Plugin, count: i32) -> Runtime {
     Runtime {
         images: Images::new(),
+        linked_dirs: Vec::new(),
         declares: Declares::new(),
         plugin: Some(Ok(plugin)),
         driver: Some(Ok(count)),
@@ -187,13 +196,11 @@ impl Runtime {
         let cands = plugin::candidates(
             env.as_deref(),
             plugin::exe_dir().as_deref(),
+            &self.linked_dirs,
             &self.images.plugin_dirs(),
         );
-        let r = match plugin::load(&cands) {
-            Ok(p) => {
-                notify::debug(&format!("loaded device plugin {}", p.origin));
-                Ok(&*Box::leak(Box::new(p)))
-            }
+        let r = match plugin::load(&cands, &mut |m| notify::debug(&m)) {
+            Ok(p) => Ok(&*Box::leak(Box::new(p))),
             Err(why) => Err(format!(
                 "cannot load the device plugin ({})",
                 why.join("; ")
@@ -302,9 +309,7 @@ impl Runtime {
         let r = self.choose_device(cond);
         // The exit report is registered after the driver was loaded (so it
         // runs before the driver's own exit handlers), or for a run on the host.
-        if crate::profile::enabled()
-            && (self.driver.is_some() || icv::device_type() == Selected::Host)
-        {
+        if crate::profile::enabled() && (self.driver.is_some() || icv::device_type().on_host()) {
             timing::arm(self.driver.is_some());
         }
         r
@@ -314,11 +319,39 @@ impl Runtime {
         if !cond {
             return false;
         }
+        let num = icv::device_num();
         match icv::device_type() {
-            Selected::Host => false,
-            Selected::Default => self.open(icv::device_num()).is_ok(),
-            Selected::Nvidia { origin } => match self.open(icv::device_num()) {
-                Ok(_) => true,
+            Selected::Host => {
+                notify::debug_choice(|| {
+                    "constructs run on the host: the device type is host".into()
+                });
+                false
+            }
+            Selected::Multicore => {
+                notify::debug_choice(|| {
+                    "constructs run on the host: the device type is multicore (accc runs it on the host)".into()
+                });
+                false
+            }
+            Selected::Default => match self.open(num) {
+                Ok(_) => {
+                    notify::debug_choice(|| format!("constructs run on NVIDIA device {num}"));
+                    true
+                }
+                Err(why) => {
+                    notify::debug_choice(|| {
+                        format!("constructs run on the host: no NVIDIA device is usable ({why})")
+                    });
+                    false
+                }
+            },
+            Selected::Nvidia { origin } => match self.open(num) {
+                Ok(_) => {
+                    notify::debug_choice(|| {
+                        format!("constructs run on NVIDIA device {num} ({origin})")
+                    });
+                    true
+                }
                 Err(why) => fatal(&format!("{origin} but no NVIDIA device is usable: {why}")),
             },
         }
@@ -341,7 +374,7 @@ impl Runtime {
 
     /// [`Runtime::active`] with the registered images (to load modules).
     pub fn active_with_images(&mut self) -> Option<(&mut DeviceState, &Images)> {
-        if icv::device_type() == Selected::Host {
+        if icv::device_type().on_host() {
             return None;
         }
         let i = usize::try_from(icv::device_num()).ok()?;
@@ -373,6 +406,31 @@ impl Runtime {
             self.shutdown_device(i as i32);
         }
     }
+}
+
+/// `void __ptxrt_register_plugin_dir(const char *dir)`: accc links every
+/// program with a constructor that records where the plugin was at link
+/// time (searched after the program's own directory).
+///
+/// # Safety
+/// `dir` is null or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn __ptxrt_register_plugin_dir(dir: *const c_char) {
+    guard(|| {
+        if dir.is_null() {
+            return;
+        }
+        // SAFETY: NUL-terminated, as the caller promises.
+        let d = PathBuf::from(
+            unsafe { CStr::from_ptr(dir) }
+                .to_string_lossy()
+                .into_owned(),
+        );
+        let mut rt = lock();
+        if !d.as_os_str().is_empty() && !rt.linked_dirs.contains(&d) {
+            rt.linked_dirs.push(d);
+        }
+    })
 }
 
 /// `int __ptxrt_use_device(int cond)`.

@@ -8,11 +8,13 @@
 //! = `acc_set_device_type` + `acc_set_device_num` +
 //! `acc_set_default_async`), the device types a directive may name that are
 //! not `acc_device_t` values (`*`, and names of devices accc does not drive:
-//! `radeon`, `multicore`, …), and the text of their errors: one line at the
+//! `radeon`, …), and the text of their errors: one line at the
 //! directive, naming its clauses with their values
 //! (`f.c:12: error: set: no such device: the driver found 1: 'device_num(7)'`).
 //! `init` and `shutdown` of a type accc has no devices of do nothing (such
 //! devices are never available); `set device_type` to one is an error.
+//! `multicore` is an `acc_device_t` value: the host, until accc has a
+//! multicore device.
 //! May call: [`crate::api_device`], [`crate::api_async`], [`crate::abi`],
 //! [`crate::error`], [`crate::notify`].
 
@@ -130,7 +132,7 @@ pub unsafe extern "C" fn __ptxrt_set(
         match dev_type {
             DEVICE_OTHER | DEVICE_ANY => fatal_at(
                 &at,
-                "not a device type accc can run constructs on (host, nvidia, not_host, default)",
+                "not a device type accc can run constructs on (host, multicore, nvidia, not_host, default)",
                 Some(&clauses(dev_type, &name, None)),
                 None,
             ),

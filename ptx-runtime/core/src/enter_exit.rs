@@ -8,16 +8,22 @@
 //! (immediately with `finalize`; before the copies, as the spec schedules
 //! them), then drops the dynamic reference of each copyout/delete item (to
 //! zero with `finalize`), copying out and freeing a range when both of its
-//! counts are zero. An item that is not present is no action. The async
+//! counts are zero. An item that is not present is no action. A bare
+//! pointer's item stands for the present block holding its target; a
+//! section of pointers followed by rows maps (and attaches, detaches) the
+//! rows too ([`crate::rows`]); `alwaysin`/`alwaysout` copy sections that
+//! stay present. The async
 //! arguments select a queue ([`crate::queue`]); the work is done on it.
 //! May call: [`crate::device`], [`crate::mapping`], [`crate::data`] (item
 //! kinds), [`crate::queue`], [`crate::abi`], [`crate::error`].
 
-use crate::abi::{slice_of, Async, Loc, Map, MapKind, SrcLoc};
-use crate::data::{attach_hint, item_action, kind_of};
+use crate::abi::{
+    slice_of, Async, Loc, Map, MapKind, SrcLoc, MAP_ALWAYSOUT, MAP_BLOCK, MAP_NO_EXTENT,
+};
+use crate::data::{acquire_section, attach_hint, item_action, kind_of, section_of, with_rows};
 use crate::device::{lock, DeviceState};
 use crate::error::{guard, report, Failure};
-use crate::mapping::{self, Ref, Site};
+use crate::mapping::{self, Located, Ref, Site, Target};
 use crate::queue;
 use std::ffi::c_int;
 
@@ -50,19 +56,28 @@ pub fn enter(dev: &mut DeviceState, loc: &SrcLoc, maps: &[Map]) -> Result<(), (u
                     .ok_or_else(|| (i, not_allowed(kind, "enter data")))?;
                 let name = || m.name_str();
                 let site = Site { loc, name: &name };
-                mapping::acquire(dev, &site, m.host as usize, m.bytes, action, Ref::Dynamic)
-                    .map_err(|f| (i, f))?;
+                let Some((host, bytes)) = section_of(dev, m, action).map_err(|f| (i, f))? else {
+                    continue;
+                };
+                for (host, bytes, slot) in with_rows(maps, i, host, bytes) {
+                    acquire_section(dev, &site, kind, m.flags, (host, bytes), Ref::Dynamic)
+                        .map_err(|f| (i, f))?;
+                    if let Some(slot) = slot {
+                        attaches.push((i, slot, Target::Row(host)));
+                    }
+                }
             }
             MapKind::Attach => {
                 check_pointer(m).map_err(|f| (i, f))?;
-                attaches.push(i);
+                let how = attach_hint(maps, i).map_or(Target::Value, Target::Before);
+                attaches.push((i, m.host as usize, how));
             }
-            MapKind::Deviceptr => {}
+            MapKind::Deviceptr | MapKind::Rows => {}
             _ => return Err((i, not_allowed(kind, "enter data"))),
         }
     }
-    for i in attaches {
-        mapping::attach(dev, maps[i].host as usize, attach_hint(maps, i)).map_err(|f| (i, f))?;
+    for (i, ptr, hint) in attaches {
+        mapping::attach(dev, ptr, hint).map_err(|f| (i, f))?;
     }
     Ok(())
 }
@@ -74,7 +89,9 @@ pub fn exit(
     maps: &[Map],
     finalize: bool,
 ) -> Result<(), (usize, Failure)> {
-    let mut kinds = Vec::with_capacity(maps.len());
+    // First the detaches (of detach items and of the rows' pointers), then
+    // the releases, rows before the pointers that point to them.
+    let mut releases = Vec::with_capacity(maps.len());
     for (i, m) in maps.iter().enumerate() {
         let kind = kind_of(m).map_err(|f| (i, f))?;
         match kind {
@@ -82,28 +99,38 @@ pub fn exit(
                 check_pointer(m).map_err(|f| (i, f))?;
                 mapping::detach(dev, m.host as usize, finalize).map_err(|f| (i, f))?;
             }
-            MapKind::Copyout | MapKind::Delete | MapKind::Copy | MapKind::Deviceptr => {}
+            MapKind::Copyout | MapKind::Delete | MapKind::Copy => {
+                // Not present (a bare pointer's target): no action.
+                let (block, no_extent) = (m.flags & MAP_BLOCK != 0, m.flags & MAP_NO_EXTENT != 0);
+                let Located::Section { host, bytes } =
+                    mapping::locate(dev, m.host as usize, m.bytes, block, no_extent)
+                else {
+                    continue;
+                };
+                let sections = with_rows(maps, i, host, bytes);
+                for &(_, _, slot) in &sections {
+                    if let Some(slot) = slot {
+                        mapping::detach(dev, slot, finalize).map_err(|f| (i, f))?;
+                    }
+                }
+                releases.push((i, kind, sections));
+            }
+            MapKind::Deviceptr | MapKind::Rows => {}
             _ => return Err((i, not_allowed(kind, "exit data"))),
         }
-        kinds.push(kind);
     }
-    for (i, (m, kind)) in maps.iter().zip(kinds).enumerate() {
-        if matches!(kind, MapKind::Detach | MapKind::Deviceptr) {
-            continue;
-        }
+    for (i, kind, sections) in releases {
+        let m = &maps[i];
         let name = || m.name_str();
         let site = Site { loc, name: &name };
         let copyout = kind.copies_out();
-        mapping::release(
-            dev,
-            &site,
-            m.host as usize,
-            m.bytes,
-            Ref::Dynamic,
-            finalize,
-            copyout,
-        )
-        .map_err(|f| (i, f))?;
+        for &(host, bytes, _) in sections.iter().rev() {
+            mapping::release(dev, &site, host, bytes, Ref::Dynamic, finalize, copyout)
+                .map_err(|f| (i, f))?;
+            if copyout && m.flags & MAP_ALWAYSOUT != 0 {
+                mapping::always_out(dev, &site, host, bytes).map_err(|f| (i, f))?;
+            }
+        }
     }
     Ok(())
 }

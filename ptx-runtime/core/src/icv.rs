@@ -21,8 +21,18 @@ pub enum Selected {
     Default,
     /// Host only.
     Host,
+    /// A multicore CPU: until accc has a multicore device, the host (one
+    /// thread), reported as `acc_device_multicore`.
+    Multicore,
     /// NVIDIA device required; `origin` says who asked ("ACC_DEVICE_TYPE=nvidia").
     Nvidia { origin: String },
+}
+
+impl Selected {
+    /// Whether constructs run on the host (host or multicore).
+    pub fn on_host(&self) -> bool {
+        matches!(self, Selected::Host | Selected::Multicore)
+    }
 }
 
 /// Parse an `ACC_DEVICE_TYPE` value.
@@ -30,11 +40,12 @@ pub fn parse_device_type(v: &str) -> Result<Selected, String> {
     match v.trim().to_ascii_lowercase().as_str() {
         "" | "default" => Ok(Selected::Default),
         "host" => Ok(Selected::Host),
+        "multicore" => Ok(Selected::Multicore),
         "nvidia" | "not_host" => Ok(Selected::Nvidia {
             origin: format!("ACC_DEVICE_TYPE={}", v.trim()),
         }),
         _ => Err(format!(
-            "ACC_DEVICE_TYPE={v} is not a device type accc knows (host, nvidia, not_host, default)"
+            "ACC_DEVICE_TYPE={v} is not a device type accc knows (host, multicore, nvidia, not_host, default)"
         )),
     }
 }
@@ -130,6 +141,10 @@ mod tests {
     fn device_types() {
         assert_eq!(parse_device_type("host"), Ok(Selected::Host));
         assert_eq!(parse_device_type("HOST"), Ok(Selected::Host));
+        assert_eq!(parse_device_type("multicore"), Ok(Selected::Multicore));
+        assert_eq!(parse_device_type("MULTICORE"), Ok(Selected::Multicore));
+        assert!(Selected::Multicore.on_host() && Selected::Host.on_host());
+        assert!(!Selected::Default.on_host());
         assert_eq!(parse_device_type(""), Ok(Selected::Default));
         assert_eq!(parse_device_type("Default"), Ok(Selected::Default));
         assert_eq!(

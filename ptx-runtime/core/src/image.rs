@@ -2,9 +2,11 @@
 //! accc emits) and their modules, loaded lazily per device.
 //!
 //! Owns: the list of registered images (`__ptxrt_register_image`), the choice
-//! of code to load for an image that loads alone (the cubin when its arch
-//! matches the device's compute capability, else the PTX, which the driver
-//! JIT-compiles; a cubin that fails to load falls back to the PTX), the
+//! of code to load for an image that loads alone, among the kinds the
+//! device's plugin takes (`DeviceInfo::code_kinds`): on a GPU the cubin
+//! when its arch matches the device's compute capability, else the PTX,
+//! which the driver JIT-compiles (a cubin that fails to load falls back to
+//! the PTX); on the emulated device the SIMT bytecode; the
 //! grouping of relocatable images (all of them, linked into one module per
 //! device the first time a kernel of any is needed, from the code
 //! [`crate::link::plan`] chooses), and the per-device cache of loaded and
@@ -21,7 +23,7 @@ use crate::error::{fatal, guard};
 use crate::link;
 use crate::notify;
 use crate::plugin::Plugin;
-use ptxrt_plugin_abi::LinkInput;
+use ptxrt_plugin_abi::{DeviceInfo, LinkInput, CODE_CUBIN, CODE_PTX, CODE_SIMT};
 use std::collections::HashMap;
 use std::ffi::{c_void, CStr};
 use std::path::PathBuf;
@@ -69,11 +71,9 @@ impl Images {
         for &a in &self.list {
             // SAFETY: registered images are static objects of the program.
             let img = unsafe { &*(a as *const Image) };
-            if !img.plugin_dir.is_null() {
-                let d = PathBuf::from(img.plugin_dir_name());
-                if !d.as_os_str().is_empty() && !out.contains(&d) {
-                    out.push(d);
-                }
+            let d = PathBuf::from(img.plugin_dir_name());
+            if !d.as_os_str().is_empty() && !out.contains(&d) {
+                out.push(d);
             }
         }
         out
@@ -89,11 +89,44 @@ pub fn cubin_matches(arch: &str, major: i32, minor: i32) -> bool {
     num == format!("{major}{minor}")
 }
 
-/// The cubin of `img` and its arch, when it runs on compute capability major.minor.
-pub fn cubin_for(img: &Image, major: i32, minor: i32) -> Option<(String, &[u8])> {
-    let bytes = img.cubin_bytes()?;
-    let arch = img.cubin_arch_name();
-    cubin_matches(&arch, major, minor).then_some((arch, bytes))
+/// Whether a device of `info` takes code of kind `kind` (`CODE_*`).
+pub fn takes(info: &DeviceInfo, kind: u32) -> bool {
+    info.code_kinds & (1 << kind) != 0
+}
+
+/// The cubin of `img` that runs on a device of `info`, with its arch.
+pub fn cubin_for<'a>(img: &'a Image, info: &DeviceInfo) -> Option<(String, &'a [u8])> {
+    if !takes(info, CODE_CUBIN) {
+        return None;
+    }
+    img.cubins()
+        .into_iter()
+        .find(|(arch, _)| cubin_matches(arch, info.cc_major, info.cc_minor))
+}
+
+/// The SIMT bytecode of `img`, when a device of `info` runs it.
+pub fn simt_for<'a>(img: &'a Image, info: &DeviceInfo) -> Option<&'a [u8]> {
+    takes(info, CODE_SIMT)
+        .then(|| img.code_bytes(CODE_SIMT))
+        .flatten()
+}
+
+/// The PTX of `img`, when a device of `info` takes PTX.
+pub fn ptx_for<'a>(img: &'a Image, info: &DeviceInfo) -> Option<&'a [u8]> {
+    takes(info, CODE_PTX).then(|| img.ptx_bytes()).flatten()
+}
+
+/// What an image lacks to run on a device of `info` ("no PTX and no cubin
+/// for sm_90", "no SIMT bytecode (…)").
+pub fn missing_code(info: &DeviceInfo) -> String {
+    if takes(info, CODE_SIMT) {
+        "no SIMT bytecode for the emulated device (compile it with accc -gpu=emu)".to_string()
+    } else {
+        format!(
+            "no PTX and no cubin for sm_{}{}",
+            info.cc_major, info.cc_minor
+        )
+    }
 }
 
 /// One module loaded on the device, with the kernels looked up so far.
@@ -152,13 +185,17 @@ impl ModuleCache {
     }
 }
 
-/// The code of `img` to try, in order: ("cubin sm_90", bytes) and/or ("PTX", bytes).
-fn code_to_try(img: &Image, major: i32, minor: i32) -> Vec<(String, &[u8])> {
+/// The code of `img` to try on a device of `info`, in order: ("SIMT
+/// bytecode", bytes), or ("cubin sm_90", bytes) and/or ("PTX", bytes).
+fn code_to_try<'a>(img: &'a Image, info: &DeviceInfo) -> Vec<(String, &'a [u8])> {
     let mut out = Vec::new();
-    if let Some((arch, bytes)) = cubin_for(img, major, minor) {
+    if let Some(bytes) = simt_for(img, info) {
+        out.push(("SIMT bytecode".to_string(), bytes));
+    }
+    if let Some((arch, bytes)) = cubin_for(img, info) {
         out.push((format!("cubin {arch}"), bytes));
     }
-    if let Some(bytes) = img.ptx_bytes() {
+    if let Some(bytes) = ptx_for(img, info) {
         out.push(("PTX".to_string(), bytes));
     }
     out
@@ -177,13 +214,12 @@ fn check_version(img: &Image) -> Result<(), String> {
 }
 
 fn load_module(dev: &DeviceState, img: &Image) -> Result<usize, String> {
-    let code = code_to_try(img, dev.info.cc_major, dev.info.cc_minor);
+    let code = code_to_try(img, &dev.info);
     if code.is_empty() {
         return Err(format!(
-            "the device image of {} has no PTX and no cubin for sm_{}{}",
+            "the device image of {} has {}",
             img.source_name(),
-            dev.info.cc_major,
-            dev.info.cc_minor
+            missing_code(&dev.info)
         ));
     }
     let mut errors = Vec::new();
@@ -204,7 +240,7 @@ fn link_module(dev: &DeviceState, members: &[usize]) -> Result<usize, String> {
         .iter()
         .map(|&a| unsafe { &*(a as *const Image) })
         .collect();
-    let attempts = link::plan(&images, dev.info.cc_major, dev.info.cc_minor)?;
+    let attempts = link::plan(&images, &dev.info)?;
     let names = link::names(&images);
     let mut errors = Vec::new();
     for a in attempts {
@@ -328,7 +364,6 @@ pub unsafe extern "C" fn __ptxrt_register_image(img: *mut Image) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::ptr;
 
     #[test]
     fn cubin_arch_matching() {
@@ -342,42 +377,69 @@ mod tests {
         assert!(!cubin_matches("", 9, 0));
     }
 
-    fn image(ptx: &'static CStr, cubin: &'static [u8], arch: *const std::ffi::c_char) -> Image {
-        Image {
-            abi_version: PTXRT_ABI_VERSION,
-            relocatable: 0,
-            source: c"t.c".as_ptr(),
-            ptx: ptx.as_ptr(),
-            ptx_len: ptx.to_bytes().len(),
-            cubin: if cubin.is_empty() {
-                ptr::null()
-            } else {
-                cubin.as_ptr()
-            },
-            cubin_len: cubin.len(),
-            cubin_arch: arch,
-            plugin_dir: c"/opt/accc/lib".as_ptr(),
-            runtime_state: ptr::null_mut(),
-            cells: ptr::null(),
-            ncells: 0,
-        }
+    fn image(ptx: &'static CStr, cubin: &'static [u8], arch: &'static CStr) -> Image {
+        let mut i = crate::abi::test_image(
+            c"t.c",
+            &[(CODE_PTX, c"", ptx.to_bytes()), (CODE_CUBIN, arch, cubin)],
+            false,
+        );
+        i.plugin_dir = c"/opt/accc/lib".as_ptr();
+        i
+    }
+
+    fn gpu(major: i32, minor: i32) -> DeviceInfo {
+        let mut d = DeviceInfo::default();
+        (d.cc_major, d.cc_minor) = (major, minor);
+        d
     }
 
     #[test]
     fn prefers_matching_cubin_then_ptx() {
-        let img = image(c".version 8.0", b"\x7fELFcubin", c"sm_90".as_ptr());
-        let kinds: Vec<String> = code_to_try(&img, 9, 0).into_iter().map(|c| c.0).collect();
+        let img = image(c".version 8.0", b"\x7fELFcubin", c"sm_90");
+        let kinds = |info: &DeviceInfo| -> Vec<String> {
+            code_to_try(&img, info).into_iter().map(|c| c.0).collect()
+        };
+        assert_eq!(kinds(&gpu(9, 0)), ["cubin sm_90", "PTX"]);
+        assert_eq!(kinds(&gpu(8, 0)), ["PTX"]);
+        let img = image(c".version 8.0", b"", c"");
+        assert_eq!(code_to_try(&img, &gpu(9, 0))[0].1, b".version 8.0");
+    }
+
+    #[test]
+    fn the_emulated_device_gets_the_simt_bytecode_only() {
+        let emu = DeviceInfo {
+            code_kinds: 1 << CODE_SIMT,
+            ..gpu(9, 0)
+        };
+        let with = crate::abi::test_image(
+            c"t.c",
+            &[
+                (CODE_PTX, c"", b".version 8.0"),
+                (CODE_CUBIN, c"sm_90", b"\x7fELF"),
+                (CODE_SIMT, c"", b"ACCSIMT\0..."),
+            ],
+            false,
+        );
+        let got: Vec<(String, &[u8])> = code_to_try(&with, &emu);
+        assert_eq!(got, [("SIMT bytecode".to_string(), &b"ACCSIMT\0..."[..])]);
+        // A GPU never gets it.
+        let kinds: Vec<String> = code_to_try(&with, &gpu(9, 0))
+            .into_iter()
+            .map(|c| c.0)
+            .collect();
         assert_eq!(kinds, ["cubin sm_90", "PTX"]);
-        let kinds: Vec<String> = code_to_try(&img, 8, 0).into_iter().map(|c| c.0).collect();
-        assert_eq!(kinds, ["PTX"]);
-        let img = image(c".version 8.0", b"", ptr::null());
-        assert_eq!(code_to_try(&img, 9, 0)[0].1, b".version 8.0");
+        let without = image(c".version 8.0", b"", c"");
+        assert!(code_to_try(&without, &emu).is_empty());
+        assert_eq!(
+            missing_code(&emu),
+            "no SIMT bytecode for the emulated device (compile it with accc -gpu=emu)"
+        );
     }
 
     #[test]
     fn plugin_dirs_of_images() {
-        let a = Box::leak(Box::new(image(c"x", b"", ptr::null())));
-        let b = Box::leak(Box::new(image(c"y", b"", ptr::null())));
+        let a = Box::leak(Box::new(image(c"x", b"", c"")));
+        let b = Box::leak(Box::new(image(c"y", b"", c"")));
         let mut imgs = Images::new();
         imgs.register(a);
         imgs.register(b);
@@ -389,14 +451,14 @@ mod tests {
     #[test]
     fn relocatable_images_form_one_group() {
         let leak = |relocatable, abi_version| {
-            let mut i = image(c"x", b"", ptr::null());
+            let mut i = image(c"x", b"", c"");
             i.relocatable = relocatable;
             i.abi_version = abi_version;
             Box::leak(Box::new(i)) as *mut Image
         };
         let alone = leak(0, PTXRT_ABI_VERSION);
         let a = leak(1, PTXRT_ABI_VERSION);
-        let old = leak(1, 1); // ABI 1 had no such field: never relocatable
+        let old = leak(1, 1); // another ABI: never relocatable
         let b = leak(1, PTXRT_ABI_VERSION);
         let mut imgs = Images::new();
         for i in [alone, a, old, b, a] {

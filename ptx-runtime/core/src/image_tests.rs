@@ -7,7 +7,7 @@
 //! registers late, and that shutdown unloads every module.
 
 use super::{function, unload_all, Images};
-use crate::abi::{Image, PTXRT_ABI_VERSION};
+use crate::abi::Image;
 use crate::device::DeviceState;
 use ptxrt_plugin_abi::{LinkInput, PluginFns, LINK_INPUT_CUBIN};
 use std::cell::{Cell, RefCell};
@@ -126,24 +126,15 @@ fn image(
     cubin: &'static CStr,
     relocatable: bool,
 ) -> *mut Image {
-    Box::leak(Box::new(Image {
-        abi_version: PTXRT_ABI_VERSION,
-        relocatable: u32::from(relocatable),
-        source: source.as_ptr(),
-        ptx: ptx.as_ptr(),
-        ptx_len: ptx.to_bytes().len(),
-        cubin: if cubin.is_empty() {
-            ptr::null()
-        } else {
-            cubin.as_ptr().cast()
-        },
-        cubin_len: cubin.to_bytes().len(),
-        cubin_arch: c"sm_90".as_ptr(),
-        plugin_dir: ptr::null(),
-        runtime_state: ptr::null_mut(),
-        cells: ptr::null(),
-        ncells: 0,
-    }))
+    use ptxrt_plugin_abi::{CODE_CUBIN, CODE_PTX};
+    Box::leak(Box::new(crate::abi::test_image(
+        source,
+        &[
+            (CODE_PTX, c"", ptx.to_bytes()),
+            (CODE_CUBIN, c"sm_90", cubin.to_bytes()),
+        ],
+        relocatable,
+    )))
 }
 
 fn launch_kernel(

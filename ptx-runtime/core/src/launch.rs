@@ -37,6 +37,34 @@ pub fn default_gangs(trip: u64, block: u32, device: Option<(i32, i32)>) -> u32 {
     needed.min(cap).clamp(1, i32::MAX as u64) as u32
 }
 
+/// The most blocks along grid x, y and z, and threads along block x, y, z
+/// and in all, that every NVIDIA GPU accepts.
+const MAX_GRID: [u32; 3] = [i32::MAX as u32, 65535, 65535];
+const MAX_BLOCK: [u32; 3] = [1024, 1024, 64];
+const MAX_THREADS: u64 = 1024;
+
+/// A launch's geometry as the driver will take it: grids beyond the
+/// limits shrink (kernels stride over their gangs); a size of 0 or a block
+/// beyond the limits is a bug of the compiler (which fits every block
+/// size it emits: `__ptxrt_fit_block`), reported instead of launched.
+pub fn checked_geometry(grid: [u32; 3], block: [u32; 3]) -> Result<([u32; 3], [u32; 3]), String> {
+    if grid.contains(&0) || block.contains(&0) {
+        return Err(format!(
+            "launch of size 0 (grid=({},{},{}) block=({},{},{}))",
+            grid[0], grid[1], grid[2], block[0], block[1], block[2]
+        ));
+    }
+    let total: u64 = block.iter().map(|&b| u64::from(b)).product();
+    if block.iter().zip(MAX_BLOCK).any(|(b, m)| *b > m) || total > MAX_THREADS {
+        return Err(format!(
+            "block ({},{},{}) exceeds the device's limits",
+            block[0], block[1], block[2]
+        ));
+    }
+    let grid = std::array::from_fn(|k| grid[k].min(MAX_GRID[k]));
+    Ok((grid, block))
+}
+
 /// `uint32_t __ptxrt_default_gangs(uint64_t trip, uint32_t block)`.
 #[no_mangle]
 pub extern "C" fn __ptxrt_default_gangs(trip: u64, block: u32) -> u32 {
@@ -139,8 +167,12 @@ pub unsafe extern "C" fn __ptxrt_launch(
         let kname = kernel.to_string_lossy().into_owned();
         let q =
             queue::resolve(async_).unwrap_or_else(|f| fatal_at(&loc, &f.what, Some(&kname), None));
-        let grid = [grid_x, grid_y, grid_z];
-        let block = [block_x, block_y, block_z];
+        let (grid, block) =
+            match checked_geometry([grid_x, grid_y, grid_z], [block_x, block_y, block_z]) {
+                Ok(g) => g,
+                Err(why) => fatal_at(&loc, &format!("internal error: {why}"), Some(&kname), None),
+            };
+        let [grid_x, grid_y, grid_z] = grid;
         let what = || {
             format!(
                 "kernel launch failed (grid=({grid_x},{grid_y},{grid_z}) block=({block_x},{block_y},{block_z}) shared={shared_bytes})"
@@ -221,6 +253,18 @@ mod tests {
         assert_eq!(default_gangs(1, 128, Some((132, 2048))), 1);
         assert_eq!(default_gangs(0, 128, Some((132, 2048))), 1);
         assert_eq!(default_gangs(100, 0, None), 100);
+    }
+
+    #[test]
+    fn geometry_checked() {
+        assert_eq!(
+            checked_geometry([70000, 70000, 1], [32, 32, 1]),
+            Ok(([70000, 65535, 1], [32, 32, 1]))
+        );
+        assert!(checked_geometry([0, 1, 1], [32, 32, 1]).is_err());
+        assert!(checked_geometry([1, 1, 1], [32, 0, 1]).is_err());
+        assert!(checked_geometry([1, 1, 1], [128, 16, 1]).is_err());
+        assert!(checked_geometry([1, 1, 1], [1, 1, 65]).is_err());
     }
 
     #[test]

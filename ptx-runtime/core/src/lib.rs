@@ -19,7 +19,9 @@
 //! * [`hostcopy`] — large host copies over a pool of threads.
 //! * [`devmem`] — a device's memory: allocation and every host/device copy.
 //! * [`mapping`] — the data clause actions (the one place ranges become
-//!   present and are released), attach/detach, update, map/unmap, cells.
+//!   present and are released), attach/detach, update, map/unmap, cells,
+//!   bare pointers (the present block holding their target).
+//! * [`rows`] — the rows of sub-arrays through pointers to pointers.
 //! * [`data`] — structured regions: `__ptxrt_data_begin/end/cleanup`,
 //!   `__ptxrt_deviceptr`.
 //! * [`enter_exit`] — `__ptxrt_enter_data`, `__ptxrt_exit_data`.
@@ -72,12 +74,15 @@ pub mod present;
 pub mod profile;
 pub mod queue;
 pub mod ring;
+pub mod rows;
 pub mod staging;
 pub mod timing;
 pub mod update;
 
 #[cfg(test)]
 mod async_tests;
+#[cfg(test)]
+mod deep_tests;
 #[cfg(test)]
 mod fake;
 #[cfg(test)]

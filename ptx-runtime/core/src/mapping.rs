@@ -26,6 +26,12 @@
 //! action; a zero-length section is never a reference (a structured one is
 //! remembered so a kernel can translate it). A section that overlaps a
 //! present range without lying inside it is "partly present": an error.
+//! A bare pointer in a clause (`PTXRT_MAP_BLOCK | PTXRT_MAP_NO_EXTENT`)
+//! stands for the whole present range that contains its target, an
+//! implicit section (`PTXRT_MAP_BLOCK`) for it when there is one
+//! ([`locate`]); `alwaysin` and
+//! `alwaysout` copy a section that stays present ([`always_in`],
+//! [`always_out`]).
 //! May call: [`crate::present`], [`crate::devmem`] (through the device
 //! state), [`crate::error`], [`crate::notify`], [`crate::timing`].
 
@@ -277,21 +283,7 @@ pub fn remove_range(
         return Ok(());
     };
     if let Some((h, n)) = copyout {
-        // Immediate detach of the pointers inside: the device copies would
-        // bring device addresses back; the host keeps its own values.
-        let saved: Vec<(usize, u64)> = dev
-            .present
-            .attached_in(h, h.saturating_add(n))
-            .into_iter()
-            // SAFETY: an attached pointer lies in a present host range.
-            .map(|p| (p, unsafe { std::ptr::read_unaligned(p as *const u64) }))
-            .collect();
-        // SAFETY: the section is the program's host data of n bytes.
-        unsafe { download(dev, site, h as *mut c_void, e.device_of(h), n)? };
-        for (p, v) in saved {
-            // SAFETY: as above.
-            unsafe { std::ptr::write_unaligned(p as *mut u64, v) };
-        }
+        copy_out(dev, site, h, n, e.device_of(h))?;
     }
     dev.present.remove(key);
     refresh_cells(dev, e.host_begin, e.host_end)?;
@@ -299,6 +291,111 @@ pub fn remove_range(
         dev.free(e.device)?;
     }
     Ok(())
+}
+
+/// Copy `bytes` at device address `device` to the host section `[host,
+/// host + bytes)`. The pointers attached inside it keep their host values:
+/// their device copies hold device addresses, which the host must not get.
+fn copy_out(
+    dev: &mut DeviceState,
+    site: &Site,
+    host: usize,
+    bytes: usize,
+    device: u64,
+) -> Result<(), Failure> {
+    let saved: Vec<(usize, u64)> = dev
+        .present
+        .attached_in(host, host.saturating_add(bytes))
+        .into_iter()
+        // SAFETY: an attached pointer lies in a present host range.
+        .map(|p| (p, unsafe { std::ptr::read_unaligned(p as *const u64) }))
+        .collect();
+    // SAFETY: the section is the program's host data of `bytes` bytes.
+    unsafe { download(dev, site, host as *mut c_void, device, bytes)? };
+    for (p, v) in saved {
+        // SAFETY: as above.
+        unsafe { std::ptr::write_unaligned(p as *mut u64, v) };
+    }
+    Ok(())
+}
+
+/// Where a data item's section is, once `PTXRT_MAP_BLOCK` is resolved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Located {
+    /// The section `[host, host + bytes)`: the item's own, or the present
+    /// block that contains the item's first byte.
+    Section { host: usize, bytes: usize },
+    /// A block item (a bare pointer) with no extent of its own whose
+    /// target is not present.
+    Unknown,
+}
+
+/// The section item `[host, host + bytes)` stands for: with `block`
+/// (`PTXRT_MAP_BLOCK`), the whole present range containing `host` when
+/// there is one; else the item's own section, or [`Located::Unknown`]
+/// when it has none (`no_extent`: `PTXRT_MAP_NO_EXTENT`, a bare pointer).
+/// A null `host` is its own section.
+pub fn locate(
+    dev: &DeviceState,
+    host: usize,
+    bytes: usize,
+    block: bool,
+    no_extent: bool,
+) -> Located {
+    if host == 0 {
+        return Located::Section { host, bytes };
+    }
+    match dev.present.block_containing(host) {
+        Some((host, bytes)) if block => Located::Section { host, bytes },
+        _ if no_extent => Located::Unknown,
+        _ => Located::Section { host, bytes },
+    }
+}
+
+/// Why a bare pointer whose target is not present cannot be mapped by a
+/// clause that would allocate.
+pub fn no_extent() -> Failure {
+    Failure::with(
+        "not present on the device",
+        "the clause gives no extent to allocate (use a sub-array such as 'p[0:n]')",
+    )
+}
+
+/// `alwaysin`: copy the section to the device when it was present already
+/// (`was_present`: before the clause's action; a new copy was filled by it).
+pub fn always_in(
+    dev: &mut DeviceState,
+    site: &Site,
+    host: usize,
+    bytes: usize,
+    was_present: bool,
+) -> Result<(), Failure> {
+    if !was_present || host == 0 || bytes == 0 {
+        return Ok(());
+    }
+    update(dev, site, host, bytes, true, true)
+}
+
+/// `alwaysout`: copy the section back to the host if it is still present
+/// after the clause's release (a removed range was copied out already).
+pub fn always_out(
+    dev: &mut DeviceState,
+    site: &Site,
+    host: usize,
+    bytes: usize,
+) -> Result<(), Failure> {
+    if host == 0 || bytes == 0 {
+        return Ok(());
+    }
+    match dev.present.lookup(host, bytes) {
+        Lookup::Contained { device, .. } => copy_out(dev, site, host, bytes, device),
+        _ => Ok(()),
+    }
+}
+
+/// Whether all of `[host, host + bytes)` is present.
+pub fn is_present(dev: &DeviceState, host: usize, bytes: usize) -> bool {
+    host != 0 && bytes != 0 && matches!(dev.present.lookup(host, bytes), Lookup::Contained { .. })
 }
 
 /// Copy the present section `[host, host + bytes)` to the device or to the
@@ -331,15 +428,28 @@ pub fn update(
 
 const PTR: usize = std::mem::size_of::<u64>();
 
+/// Where [`attach`] finds a pointer's target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// Through the pointer's value (a range that holds it, or ends there).
+    Value,
+    /// Through the value, or — when no range holds it and it lies before
+    /// this address (a pointer member whose section starts later,
+    /// `s->p[2:n]`, given as the section of the item before) — through the
+    /// range holding this address.
+    Before(usize),
+    /// Through the range holding this address, the section the pointer's
+    /// row was mapped at (pointer-to-pointer rows): rows next to each
+    /// other in memory never take their neighbour's range.
+    Row(usize),
+}
+
 /// The attach action for the pointer stored at host address `ptr`: its
 /// device copy (if present) gets the device address of the pointer's
-/// target, counted per pointer. The target is found through the pointer's
-/// value, or — when that is not present and the value lies before `section`
-/// (a pointer member whose section starts later, `s->p[2:n]`) — through the
-/// present range containing `section`. A null pointer gets null. Returns
-/// whether the action was taken (the pointer is present). A target that is
-/// not present is an error.
-pub fn attach(dev: &mut DeviceState, ptr: usize, section: Option<usize>) -> Result<bool, Failure> {
+/// target (found as `how` says), counted per pointer. A null pointer gets
+/// null. Returns whether the action was taken (the pointer is present). A
+/// target that is not present is an error.
+pub fn attach(dev: &mut DeviceState, ptr: usize, how: Target) -> Result<bool, Failure> {
     if ptr == 0 {
         return Ok(false);
     }
@@ -351,14 +461,20 @@ pub fn attach(dev: &mut DeviceState, ptr: usize, section: Option<usize>) -> Resu
     };
     // SAFETY: the pointer's storage is a present (so live) host range.
     let value = unsafe { std::ptr::read_unaligned(ptr as *const u64) } as usize;
-    let target = if value == 0 {
-        Some(0)
-    } else {
-        dev.present.translate(value, value).or_else(|| {
-            section
-                .filter(|&s| value < s)
-                .and_then(|s| dev.present.translate(value, s))
-        })
+    let p = &dev.present;
+    let target = match how {
+        _ if value == 0 => Some(0),
+        Target::Row(s) => p.translate(value, s),
+        Target::Value => p.translate(value, value),
+        Target::Before(s) => p
+            .block_containing(value)
+            .map(|_| p.translate(value, value))
+            .unwrap_or_else(|| {
+                (value < s)
+                    .then(|| p.translate(value, s))
+                    .flatten()
+                    .or_else(|| p.translate(value, value))
+            }),
     };
     let Some(target) = target else {
         return Err(Failure::with(

@@ -6,7 +6,7 @@
 //! declared globals and their cells, the allocator's reuse, staging, and
 //! out-of-memory handling.
 
-use crate::abi::{Image, Map, SrcLoc, MAP_ZERO, PTXRT_ABI_VERSION};
+use crate::abi::{Image, Map, SrcLoc, MAP_ZERO};
 use crate::data::{begin, end};
 use crate::declare::{bind_cells, establish, DeclareKind, Declared, Declares};
 use crate::device::DeviceState;
@@ -349,7 +349,10 @@ fn attach_and_detach_pointer_members() {
     let sp = &mut s as *mut Vec3;
     let pp = &s.p as *const *mut f64;
     // The pointer's storage is not present yet: attach is no action.
-    assert_eq!(mapping::attach(&mut dev, pp as usize, None), Ok(false));
+    assert_eq!(
+        mapping::attach(&mut dev, pp as usize, mapping::Target::Value),
+        Ok(false)
+    );
     enter(
         &mut dev,
         &l,
@@ -385,7 +388,7 @@ fn attach_and_detach_pointer_members() {
         "detached: the host value again"
     );
     // Copy out of a struct whose pointer is attached: the host keeps its pointer.
-    mapping::attach(&mut dev, pp as usize, None).unwrap();
+    mapping::attach(&mut dev, pp as usize, mapping::Target::Value).unwrap();
     exit(&mut dev, &l, &[map(c"s", sp, 16, COPYOUT)], false).unwrap();
     assert_eq!(s.p, data.as_mut_ptr());
     assert_eq!(
@@ -448,7 +451,7 @@ fn attach_targets_null_sections_and_errors() {
     unsafe { *base.add(1) = data.as_ptr() };
     let _ = enter(&mut dev, &l, &[map(c"data", data.as_ptr(), 32, COPYIN)]);
     for _ in 0..3 {
-        mapping::attach(&mut dev, h1, None).unwrap();
+        mapping::attach(&mut dev, h1, mapping::Target::Value).unwrap();
     }
     assert_eq!(dev.present.attachment(h1).unwrap().count, 3);
     mapping::detach(&mut dev, h1, true).unwrap();
@@ -568,18 +571,9 @@ fn declared_globals_and_their_cells() {
         },
     ]));
     let img = Image {
-        abi_version: PTXRT_ABI_VERSION,
-        relocatable: 0,
-        source: c"t.c".as_ptr(),
-        ptx: ptr::null(),
-        ptx_len: 0,
-        cubin: ptr::null(),
-        cubin_len: 0,
-        cubin_arch: ptr::null(),
-        plugin_dir: ptr::null(),
-        runtime_state: ptr::null_mut(),
         cells: cells.as_ptr(),
         ncells: 2,
+        ..crate::abi::test_image(c"t.c", &[], false)
     };
     bind_cells(&mut dev, 0x77, &[&img]).unwrap();
     let cell = |dev: &DeviceState, h: *const u64| read_device_u64(dev.cells[&(h as usize)][0]);

@@ -1,7 +1,8 @@
 //! Diagnostic output switched on by the environment.
 //!
 //! Owns: `PTXRT_NOTIFY=1` (one stderr line per launch and per transfer) and
-//! `PTXRT_DEBUG=1` (why the device was or was not chosen), and how such a
+//! `PTXRT_DEBUG=1` (where the plugin was looked for, why the device was or
+//! was not chosen: a lock of its own, a leaf), and how such a
 //! switch is read ([`flag`]: set, not empty and not "0"). Each variable is
 //! read once. Lines:
 //!
@@ -15,7 +16,7 @@
 //! May call: nothing else in the crate.
 
 use crate::abi::SrcLoc;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 /// Whether environment variable `name` switches something on.
 pub fn flag(name: &str) -> bool {
@@ -103,6 +104,20 @@ pub fn transfer(
 pub fn debug(msg: &str) {
     if debug_enabled() {
         eprintln!("ptxrt: {msg}");
+    }
+}
+
+/// A `PTXRT_DEBUG` line about where constructs run, printed only when it
+/// differs from the last such line (constructs ask once each).
+pub fn debug_choice(msg: impl FnOnce() -> String) {
+    static LAST: Mutex<String> = Mutex::new(String::new());
+    if debug_enabled() {
+        let msg = msg();
+        let mut last = LAST.lock().unwrap_or_else(|e| e.into_inner());
+        if *last != msg {
+            eprintln!("ptxrt: {msg}");
+            *last = msg;
+        }
     }
 }
 

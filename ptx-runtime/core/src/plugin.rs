@@ -7,12 +7,18 @@
 //!   1. `$PTXRT_PLUGIN` (full path of the .so);
 //!   2. the directory of the running executable (`/proc/self/exe`), so a
 //!      bundle folder holding the program and the plugin works;
-//!   3. the `plugin_dir` of each registered image (accc's lib dir at compile time);
-//!   4. plain `dlopen` by name (LD_LIBRARY_PATH, the system's search path).
+//!   3. the directories recorded when the program was linked by accc
+//!      (`__ptxrt_register_plugin_dir`: accc's lib dir), so every program
+//!      accc links finds the plugin, with or without compute regions;
+//!   4. the `plugin_dir` of each registered image (accc's lib dir at compile
+//!      time: objects accc compiled but another driver linked);
+//!   5. plain `dlopen` by name (LD_LIBRARY_PATH, the system's search path).
 //!
 //! In each directory both `libptxrt-cuda.so` and `libptxrt_cuda.so` (cargo's
-//! name for the cdylib) are tried. Every failed attempt is recorded with the
-//! dlerror text for messages. The plugin is never unloaded.
+//! name for the cdylib) are tried. Every attempt is reported to a trace
+//! callback (`PTXRT_DEBUG` prints it: the path, where it came from, and why
+//! it was skipped or failed), and every failure is kept with the dlerror
+//! text for messages. The plugin is never unloaded.
 //! May call: `ptxrt-plugin-abi`, libc (dlopen, dlsym, dlerror).
 
 use ptxrt_plugin_abi::{DeviceInfo, LinkInput, PluginFns};
@@ -29,19 +35,53 @@ extern "C" {
 }
 const RTLD_NOW: c_int = 2;
 
+/// Where a place to try comes from (for `PTXRT_DEBUG`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// `$PTXRT_PLUGIN`.
+    Env,
+    /// The running executable's directory.
+    ExeDir,
+    /// Recorded by accc when it linked the program.
+    Linked,
+    /// Recorded by accc when it compiled a device image.
+    Image,
+    /// The dynamic loader's own search (LD_LIBRARY_PATH, ld.so.cache, …).
+    Loader,
+}
+
+impl Source {
+    fn describe(self) -> &'static str {
+        match self {
+            Source::Env => "PTXRT_PLUGIN",
+            Source::ExeDir => "next to the program",
+            Source::Linked => "recorded when accc linked the program",
+            Source::Image => "recorded when accc compiled device code",
+            Source::Loader => "the dynamic loader's search path",
+        }
+    }
+}
+
 /// One place to try.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Candidate {
     /// A file path: tried only if the file exists (explicit ones always).
-    Path { path: PathBuf, explicit: bool },
+    Path {
+        path: PathBuf,
+        explicit: bool,
+        from: Source,
+    },
     /// A bare file name for the dynamic loader's own search.
     Name(&'static str),
 }
 
-/// The ordered list of places to try (pure: unit-tested).
+/// The ordered list of places to try (pure: unit-tested): `env_plugin`,
+/// then the plugin names in `exe_dir`, each of `linked_dirs` and each of
+/// `image_dirs` (a directory once), then the names alone.
 pub fn candidates(
     env_plugin: Option<&str>,
     exe_dir: Option<&Path>,
+    linked_dirs: &[PathBuf],
     image_dirs: &[PathBuf],
 ) -> Vec<Candidate> {
     let mut out = Vec::new();
@@ -49,22 +89,27 @@ pub fn candidates(
         out.push(Candidate::Path {
             path: PathBuf::from(p),
             explicit: true,
+            from: Source::Env,
         });
     }
-    let mut dirs: Vec<&Path> = Vec::new();
-    if let Some(d) = exe_dir {
-        dirs.push(d);
-    }
-    for d in image_dirs {
-        if !d.as_os_str().is_empty() && !dirs.contains(&d.as_path()) {
-            dirs.push(d);
+    let mut dirs: Vec<(&Path, Source)> = Vec::new();
+    let listed = exe_dir.map(|d| (d, Source::ExeDir)).into_iter().chain(
+        linked_dirs
+            .iter()
+            .map(|d| (d.as_path(), Source::Linked))
+            .chain(image_dirs.iter().map(|d| (d.as_path(), Source::Image))),
+    );
+    for (d, from) in listed {
+        if !d.as_os_str().is_empty() && !dirs.iter().any(|(x, _)| *x == d) {
+            dirs.push((d, from));
         }
     }
-    for d in dirs {
+    for (d, from) in dirs {
         for n in PLUGIN_NAMES {
             out.push(Candidate::Path {
                 path: d.join(n),
                 explicit: false,
+                from,
             });
         }
     }
@@ -118,24 +163,43 @@ fn open(spec: &str) -> Result<Plugin, String> {
 }
 
 /// Try every candidate in order; on failure, the reasons (one per attempt).
-pub fn load(cands: &[Candidate]) -> Result<Plugin, Vec<String>> {
+/// `trace` hears of every candidate: tried and loaded, tried and failed
+/// (why), or skipped (no such file).
+pub fn load(cands: &[Candidate], trace: &mut dyn FnMut(String)) -> Result<Plugin, Vec<String>> {
     let mut why = Vec::new();
     for c in cands {
-        let spec = match c {
-            Candidate::Path { path, explicit } => {
+        let (spec, from) = match c {
+            Candidate::Path {
+                path,
+                explicit,
+                from,
+            } => {
                 if !explicit && !path.exists() {
+                    trace(format!(
+                        "plugin {} ({}): no such file",
+                        path.display(),
+                        from.describe()
+                    ));
                     continue;
                 }
-                path.to_string_lossy().into_owned()
+                (path.to_string_lossy().into_owned(), *from)
             }
-            Candidate::Name(n) => n.to_string(),
+            Candidate::Name(n) => (n.to_string(), Source::Loader),
         };
         match open(&spec) {
-            Ok(p) => return Ok(p),
-            // dlerror names the file itself when the plugin is missing, but
-            // not the plugin when one of its own dependencies is (libcuda.so.1).
-            Err(e) if e.starts_with(spec.as_str()) => why.push(e),
-            Err(e) => why.push(format!("{spec}: {e}")),
+            Ok(p) => {
+                trace(format!("plugin {spec} ({}): loaded", from.describe()));
+                return Ok(p);
+            }
+            Err(e) => {
+                // dlerror names the file itself when the plugin is missing, but
+                // not the plugin when one of its own dependencies is (libcuda.so.1).
+                let e = e
+                    .strip_prefix(spec.as_str())
+                    .map_or(e.as_str(), |r| r.trim_start_matches(':').trim_start());
+                trace(format!("plugin {spec} ({}): {e}", from.describe()));
+                why.push(format!("{spec}: {e}"));
+            }
         }
     }
     Err(why)
@@ -571,8 +635,16 @@ mod tests {
     fn paths(c: &[Candidate]) -> Vec<String> {
         c.iter()
             .map(|c| match c {
-                Candidate::Path { path, explicit } => {
-                    format!("{}{}", if *explicit { "!" } else { "" }, path.display())
+                Candidate::Path {
+                    path,
+                    explicit,
+                    from,
+                } => {
+                    format!(
+                        "{}{} {from:?}",
+                        if *explicit { "!" } else { "" },
+                        path.display()
+                    )
                 }
                 Candidate::Name(n) => format!("name:{n}"),
             })
@@ -584,20 +656,24 @@ mod tests {
         let c = candidates(
             Some("/opt/x/libptxrt-cuda.so"),
             Some(Path::new("/bundle")),
+            &[PathBuf::from("/opt/accc/lib"), PathBuf::from("/bundle")],
             &[
                 PathBuf::from("/usr/lib/accc"),
                 PathBuf::from("/bundle"),
+                PathBuf::from("/opt/accc/lib"),
                 PathBuf::new(),
             ],
         );
         assert_eq!(
             paths(&c),
             [
-                "!/opt/x/libptxrt-cuda.so",
-                "/bundle/libptxrt-cuda.so",
-                "/bundle/libptxrt_cuda.so",
-                "/usr/lib/accc/libptxrt-cuda.so",
-                "/usr/lib/accc/libptxrt_cuda.so",
+                "!/opt/x/libptxrt-cuda.so Env",
+                "/bundle/libptxrt-cuda.so ExeDir",
+                "/bundle/libptxrt_cuda.so ExeDir",
+                "/opt/accc/lib/libptxrt-cuda.so Linked",
+                "/opt/accc/lib/libptxrt_cuda.so Linked",
+                "/usr/lib/accc/libptxrt-cuda.so Image",
+                "/usr/lib/accc/libptxrt_cuda.so Image",
                 "name:libptxrt-cuda.so",
                 "name:libptxrt_cuda.so",
             ]
@@ -606,7 +682,7 @@ mod tests {
 
     #[test]
     fn search_without_env_or_dirs() {
-        let c = candidates(Some(""), None, &[]);
+        let c = candidates(Some(""), None, &[], &[]);
         assert_eq!(
             paths(&c),
             ["name:libptxrt-cuda.so", "name:libptxrt_cuda.so"]
@@ -614,19 +690,22 @@ mod tests {
     }
 
     #[test]
-    fn load_failures_are_recorded() {
+    fn load_failures_are_recorded_and_traced() {
         let c = vec![
             Candidate::Path {
                 path: PathBuf::from("/nonexistent/libptxrt-cuda.so"),
                 explicit: true,
+                from: Source::Env,
             },
             Candidate::Path {
                 path: PathBuf::from("/nonexistent/skip.so"),
                 explicit: false,
+                from: Source::Linked,
             },
             Candidate::Name("libptxrt-no-such-plugin.so"),
         ];
-        let why = load(&c).err().unwrap();
+        let mut trace = vec![];
+        let why = load(&c, &mut |m| trace.push(m)).err().unwrap();
         assert_eq!(why.len(), 2, "{why:?}");
         assert!(
             why[0].starts_with("/nonexistent/libptxrt-cuda.so: "),
@@ -634,12 +713,29 @@ mod tests {
         );
         assert!(why[1].contains("libptxrt-no-such-plugin.so"), "{why:?}");
         assert!(why[1].contains("cannot open shared object file"), "{why:?}");
+        assert_eq!(trace.len(), 3, "{trace:?}");
+        assert!(
+            trace[0].starts_with("plugin /nonexistent/libptxrt-cuda.so (PTXRT_PLUGIN): "),
+            "{trace:?}"
+        );
+        assert_eq!(
+            trace[1],
+            "plugin /nonexistent/skip.so (recorded when accc linked the program): no such file"
+        );
+        assert!(
+            trace[2].starts_with(
+                "plugin libptxrt-no-such-plugin.so (the dynamic loader's search path): "
+            ) && trace[2].contains("cannot open shared object file"),
+            "{trace:?}"
+        );
     }
 
     #[test]
     fn library_without_the_abi_names_the_symbol() {
         // libm is a real shared library that is not a plugin.
-        let why = load(&[Candidate::Name("libm.so.6")]).err().unwrap();
+        let why = load(&[Candidate::Name("libm.so.6")], &mut |_| {})
+            .err()
+            .unwrap();
         assert_eq!(why.len(), 1);
         assert!(why[0].contains("__ptxrt_plugin_abi_version"), "{why:?}");
     }

@@ -140,6 +140,12 @@ impl PresentTable {
         }
     }
 
+    /// The present range containing host address `p` (its first byte and
+    /// length), if any: what a bare pointer in a data clause stands for.
+    pub fn block_containing(&self, p: usize) -> Option<(usize, usize)> {
+        self.containing(p, false).map(|e| (e.host_begin, e.len()))
+    }
+
     /// Look up section `[host, host + bytes)`. A zero-length section is
     /// contained in a range when its address is inside it or one past its end.
     pub fn lookup(&self, host: usize, bytes: usize) -> Lookup {
@@ -520,6 +526,17 @@ mod tests {
         t.remove(1000);
         assert_eq!(t.attachment(1008), None);
         assert_eq!(t.host_of(0xD000), None);
+    }
+
+    #[test]
+    fn blocks_containing_an_address() {
+        let t = table();
+        assert_eq!(t.block_containing(1000), Some((1000, 100)));
+        assert_eq!(t.block_containing(1099), Some((1000, 100)));
+        assert_eq!(t.block_containing(1100), None); // one past the end
+        assert_eq!(t.block_containing(999), None);
+        assert_eq!(t.block_containing(2010), Some((2000, 50)));
+        assert_eq!(PresentTable::new().block_containing(1000), None);
     }
 
     #[test]

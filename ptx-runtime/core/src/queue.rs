@@ -376,6 +376,20 @@ pub fn test(dev: &mut DeviceState, q: Option<u32>) -> Result<bool, Failure> {
     Ok(true)
 }
 
+/// The index of the first queue of `qs` (`None` entries: no queue, skipped)
+/// that has completed its work on `dev` (`acc_wait_any` polls this); if one
+/// has, the device takes back what its work held.
+pub fn first_done(dev: &mut DeviceState, qs: &[Option<u32>]) -> Result<Option<usize>, Failure> {
+    for (i, q) in qs.iter().enumerate() {
+        if let Some(q) = q {
+            if test(dev, Some(*q))? {
+                return Ok(Some(i));
+            }
+        }
+    }
+    Ok(None)
+}
+
 /// The wait list of `a`: `None` for no wait clause, else the queues
 /// (`None` in it: every queue).
 pub fn wait_list(a: &Async) -> Result<Option<Vec<Option<u32>>>, Failure> {

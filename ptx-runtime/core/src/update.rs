@@ -2,16 +2,17 @@
 //!
 //! Owns: `__ptxrt_update` (copy each present section to the device or to
 //! the host, in order, on the construct's queue; a section that is not
-//! present is an error, or no action with `if_present`) and
+//! present is an error, or no action with `if_present`; a bare pointer's
+//! item is the present block holding its target) and
 //! `__ptxrt_host_data_ptr` (the device address of a host address, for
 //! `use_device`). In host mode both do nothing / return their argument.
 //! May call: [`crate::device`], [`crate::mapping`], [`crate::queue`],
 //! [`crate::abi`], [`crate::error`].
 
-use crate::abi::{cstr_or, slice_of, Async, Loc, SrcLoc, Update};
+use crate::abi::{cstr_or, slice_of, Async, Loc, SrcLoc, Update, UPDATE_BLOCK};
 use crate::device::{lock, DeviceState};
 use crate::error::{guard, report, Failure};
-use crate::mapping::{self, Site};
+use crate::mapping::{self, Located, Site};
 use crate::queue;
 use std::ffi::{c_char, c_int, c_void};
 
@@ -25,15 +26,14 @@ pub fn update(
     for (i, u) in items.iter().enumerate() {
         let name = || u.name_str();
         let site = Site { loc, name: &name };
-        mapping::update(
-            dev,
-            &site,
-            u.host as usize,
-            u.bytes,
-            u.to_device != 0,
-            if_present,
-        )
-        .map_err(|f| (i, f))?;
+        let block = u.to_device & UPDATE_BLOCK != 0;
+        let (host, bytes) = match mapping::locate(dev, u.host as usize, u.bytes, block, block) {
+            Located::Section { host, bytes } => (host, bytes),
+            Located::Unknown if if_present => continue,
+            Located::Unknown => return Err((i, Failure::new("not present on the device"))),
+        };
+        mapping::update(dev, &site, host, bytes, u.to_device & 1 != 0, if_present)
+            .map_err(|f| (i, f))?;
     }
     Ok(())
 }

@@ -13,10 +13,11 @@ const PROG: &str = r#"
 #include <openacc.h>
 #include <ptxrt.h>
 
-/* The layout abi::Image assumes (x86-64): `relocatable` fills the padding
- * after abi_version, so every other field is where ABI version 1 had it. */
-_Static_assert(sizeof(struct __ptxrt_image) == 88, "size of struct __ptxrt_image");
-_Static_assert(__builtin_offsetof(struct __ptxrt_image, cells) == 72, "cells");
+/* The layout abi::Image and abi::Code assume (x86-64). */
+_Static_assert(sizeof(struct __ptxrt_image) == 64, "size of struct __ptxrt_image");
+_Static_assert(__builtin_offsetof(struct __ptxrt_image, cells) == 48, "cells");
+_Static_assert(__builtin_offsetof(struct __ptxrt_image, code) == 16, "code");
+_Static_assert(sizeof(struct __ptxrt_code) == 32, "size of struct __ptxrt_code");
 _Static_assert(sizeof(struct __ptxrt_map) == 32, "size of struct __ptxrt_map");
 _Static_assert(sizeof(struct __ptxrt_update) == 32, "size of struct __ptxrt_update");
 _Static_assert(sizeof(struct __ptxrt_async) == 24, "size of struct __ptxrt_async");
@@ -24,7 +25,7 @@ _Static_assert(sizeof(struct __ptxrt_declare) == 56, "size of struct __ptxrt_dec
 _Static_assert(__builtin_offsetof(struct __ptxrt_declare, loc) == 32, "declare loc");
 _Static_assert(__builtin_offsetof(struct __ptxrt_image, relocatable) == 4, "relocatable");
 _Static_assert(__builtin_offsetof(struct __ptxrt_image, source) == 8, "source");
-_Static_assert(__builtin_offsetof(struct __ptxrt_image, runtime_state) == 64, "runtime_state");
+_Static_assert(__builtin_offsetof(struct __ptxrt_image, runtime_state) == 40, "runtime_state");
 
 static double declared[8];
 static const struct __ptxrt_declare decl = {"declared", declared, sizeof declared, PTXRT_MAP_COPYIN,
@@ -45,6 +46,12 @@ int main(int argc, char **argv) {
   for (int i = 0; i < 16; i++) { a[i] = i; b[i] = -1; }
   if (strcmp(mode, "mapfail") == 0) { acc_map_data(a, b, sizeof a); return 0; }
   if (strcmp(mode, "badasync") == 0) { acc_wait(-7); return 0; }
+  if (strcmp(mode, "devtype") == 0) {
+    printf("type %d use_device=%d\n", (int)acc_get_device_type(), __ptxrt_use_device(1));
+    return 0;
+  }
+  if (strcmp(mode, "waitany") == 0) { int q[2] = {1, -7}; acc_wait_any(2, q); return 0; }
+  if (strcmp(mode, "waitanycount") == 0) { acc_wait_any(-1, NULL); return 0; }
   if (strcmp(mode, "badtype") == 0) { acc_init((acc_device_t)42); return 0; }
   struct __ptxrt_loc set = { "t.c", 9, 13, "set" }, init = { "t.c", 8, 13, "init" };
   if (strcmp(mode, "setradeon") == 0) { __ptxrt_set(&set, PTXRT_DEVICE_OTHER, "radeon", 0, 0, 0, 0); return 0; }
@@ -156,6 +163,27 @@ int main(int argc, char **argv) {
   __ptxrt_set(&set, acc_device_default, "default", 0, 0, 0, 0);
   __ptxrt_shutdown(&sd, acc_device_current, NULL, 0, 0);
   CHECK(__ptxrt_use_device(1) == 0);
+  /* acc_wait_any: every queue is idle on the host; -1 when none is named. */
+  int none[2] = {acc_async_sync, acc_async_sync}, some[3] = {acc_async_sync, 4, acc_async_noval};
+  CHECK(acc_wait_any(0, NULL) == -1);
+  CHECK(acc_wait_any(2, none) == -1);
+  CHECK(acc_wait_any(3, some) == 1);
+  CHECK(acc_wait_any_device(3, some, 0) == 1);
+  /* acc_device_multicore is the host. */
+  CHECK(acc_get_num_devices(acc_device_multicore) == 1);
+  acc_set_device_type(acc_device_multicore);
+  CHECK(acc_get_device_type() == acc_device_multicore);
+  CHECK(acc_on_device(acc_device_multicore) == 1);
+  CHECK(__ptxrt_use_device(1) == 0);
+  __ptxrt_set(&set, acc_device_host, "host", 0, 0, 0, 0);
+  CHECK(acc_on_device(acc_device_multicore) == 0);
+  __ptxrt_set(&set, acc_device_multicore, "multicore", 0, 0, 0, 0);
+  CHECK(acc_get_device_type() == acc_device_multicore);
+  __ptxrt_init(&init, acc_device_host, "host", 0, 0);
+  __ptxrt_init(&init, acc_device_multicore, "multicore", 0, 0);
+  CHECK(acc_get_device_type() == acc_device_multicore);
+  acc_init(acc_device_host);
+  CHECK(acc_get_device_type() == acc_device_host);
   printf(fails ? "failed\n" : "ok\n");
   return fails != 0;
 }
@@ -265,6 +293,10 @@ fn host_fallback_and_api_without_device() {
         assert_eq!(String::from_utf8_lossy(&o.stdout), "ok\n");
         assert_eq!(stderr_of(&o), "");
     }
+    // ACC_DEVICE_TYPE=multicore: the host, reported as acc_device_multicore.
+    let o = run(&exe, "devtype", &[("ACC_DEVICE_TYPE", "multicore")]);
+    assert!(o.status.success(), "{}", stderr_of(&o));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "type 9 use_device=0\n");
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -286,11 +318,23 @@ fn api_errors_name_the_routine() {
         stderr_of(&o).trim_end(),
         "accc runtime: error: acc_wait: invalid async argument -7: 'wait_arg=-7'"
     );
+    let o = run(&exe, "waitany", &[]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr_of(&o).trim_end(),
+        "accc runtime: error: acc_wait_any: invalid async argument -7: 'wait_arg[1]=-7'"
+    );
+    let o = run(&exe, "waitanycount", &[]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr_of(&o).trim_end(),
+        "accc runtime: error: acc_wait_any: invalid count: 'count=-1'"
+    );
     let o = run(&exe, "setradeon", &[]);
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(
         stderr_of(&o).trim_end(),
-        "t.c:9: error: set: not a device type accc can run constructs on (host, nvidia, not_host, default): 'device_type(radeon)'"
+        "t.c:9: error: set: not a device type accc can run constructs on (host, multicore, nvidia, not_host, default): 'device_type(radeon)'"
     );
     let o = run(&exe, "setasync", &[]);
     assert_eq!(o.status.code(), Some(1));

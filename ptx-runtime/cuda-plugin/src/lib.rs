@@ -283,6 +283,7 @@ pub unsafe extern "C" fn device_info(dev: i32, info: *mut DeviceInfo) -> i32 {
             )?,
             driver_version,
             total_mem: total as u64,
+            code_kinds: ptxrt_plugin_abi::GPU_CODE,
         };
         Ok(())
     })

@@ -31,8 +31,9 @@ use std::fmt;
 /// zeroing and device copies on a stream, non-blocking streams, stream and
 /// event queries, cross-stream waits and host functions run in stream order;
 /// version 5 the timing events of `PTXRT_TIME`: `event_create_timed` and
-/// `event_elapsed`.
-pub const PLUGIN_ABI_VERSION: u32 = 5;
+/// `event_elapsed`; version 6 `DeviceInfo::code_kinds` (which device code
+/// a plugin loads: PTX and cubins, or the emulator's SIMT bytecode).
+pub const PLUGIN_ABI_VERSION: u32 = 6;
 
 /// A host function run in stream order by `launch_host_func` (on a driver
 /// thread: it must not call the driver).
@@ -63,6 +64,10 @@ pub struct DeviceInfo {
     pub driver_version: i32,
     /// Total global memory in bytes.
     pub total_mem: u64,
+    /// The kinds of device code `module_load_data` and `link_module` take:
+    /// bit `1 << k` for each [`CODE_PTX`], [`CODE_CUBIN`], [`CODE_SIMT`]
+    /// it loads (a GPU: PTX and cubins; the emulator: SIMT bytecode).
+    pub code_kinds: u32,
 }
 
 impl Default for DeviceInfo {
@@ -78,6 +83,7 @@ impl Default for DeviceInfo {
             max_shared_per_block: 0,
             driver_version: 0,
             total_mem: 0,
+            code_kinds: GPU_CODE,
         }
     }
 }
@@ -95,18 +101,35 @@ impl DeviceInfo {
     }
 }
 
-/// [`LinkInput::kind`] of PTX text (the driver's JIT compiles it for the device).
-pub const LINK_INPUT_PTX: i32 = 0;
+/// Device code kind: PTX text (the driver's JIT compiles it for the device).
+/// The kinds number the entries of a device image (ptxrt.h,
+/// `PTXRT_CODE_*`), [`LinkInput::kind`] and the bits of
+/// [`DeviceInfo::code_kinds`].
+pub const CODE_PTX: u32 = 0;
+/// Device code kind: a cubin (relocatable, from `ptxas -c`, in a link) for
+/// one GPU architecture.
+pub const CODE_CUBIN: u32 = 1;
+/// Device code kind: accc's SIMT bytecode (crate `ptxrt-simt`), which the
+/// emulated device `libptxrt-emu.so` runs on the CPU.
+pub const CODE_SIMT: u32 = 2;
+/// [`DeviceInfo::code_kinds`] of a GPU: PTX and cubins.
+pub const GPU_CODE: u32 = (1 << CODE_PTX) | (1 << CODE_CUBIN);
+
+/// [`LinkInput::kind`] of PTX text.
+pub const LINK_INPUT_PTX: i32 = CODE_PTX as i32;
 /// [`LinkInput::kind`] of a relocatable cubin (`ptxas -c`) for the device's arch.
-pub const LINK_INPUT_CUBIN: i32 = 1;
+pub const LINK_INPUT_CUBIN: i32 = CODE_CUBIN as i32;
+/// [`LinkInput::kind`] of SIMT bytecode.
+pub const LINK_INPUT_SIMT: i32 = CODE_SIMT as i32;
 
 /// One input of `link_module`: the code of one relocatable device image.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct LinkInput {
-    /// [`LINK_INPUT_PTX`] or [`LINK_INPUT_CUBIN`].
+    /// [`LINK_INPUT_PTX`], [`LINK_INPUT_CUBIN`] or [`LINK_INPUT_SIMT`].
     pub kind: i32,
-    /// The bytes: PTX text (NUL-terminated or not) or a relocatable cubin.
+    /// The bytes: PTX text (NUL-terminated or not), a relocatable cubin or
+    /// SIMT bytecode.
     pub data: *const u8,
     /// Number of bytes at `data` (without a terminating NUL).
     pub len: usize,
@@ -130,7 +153,8 @@ macro_rules! for_each_entry {
             fn device_info(dev: i32, info: *mut $crate::DeviceInfo) -> i32;
             /// Retain `dev`'s primary context (lazily) and make it current in this thread.
             fn set_device(dev: i32) -> i32;
-            /// Load a module from PTX text (NUL-terminated or not) or a cubin image.
+            /// Load a module from PTX text (NUL-terminated or not), a cubin
+            /// image or SIMT bytecode (the kinds its `DeviceInfo::code_kinds` names).
             fn module_load_data(dev: i32, image: *const u8, len: usize, module: *mut *mut ::std::ffi::c_void) -> i32;
             /// Link the `n` relocatable images at `inputs` into one module with
             /// the driver's JIT linker (PTX is compiled first) and load it; the

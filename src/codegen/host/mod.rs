@@ -89,7 +89,21 @@ pub fn c_str(s: &str) -> String {
 fn size(g: &GridSize, dim: usize, block: &[String; 3]) -> String {
     match g {
         GridSize::Const(n) => format!("{n}u"),
-        GridSize::Host(e) => format!("(unsigned int)({e})"),
+        GridSize::Clause {
+            expr,
+            default,
+            warp,
+        } => {
+            let v = format!(
+                "__ptxrt_size_or((long long)({expr}), {})",
+                size(default, dim, block)
+            );
+            if *warp {
+                format!("__ptxrt_warp_friendly({v})")
+            } else {
+                v
+            }
+        }
         GridSize::FromTrip { trip, threads } => {
             let per: Vec<&str> = threads
                 .iter()
@@ -225,7 +239,7 @@ impl Writer<'_> {
                             c_str(&u.name),
                             u.start,
                             u.bytes,
-                            i32::from(u.to_device)
+                            i32::from(u.to_device) | (i32::from(u.block) << 1)
                         )
                     })
                     .collect();
@@ -306,8 +320,20 @@ impl Writer<'_> {
                 }
                 let launch = self.module.kernels.get(*kernel).map(|k| {
                     let none = [String::new(), String::new(), String::new()];
-                    let block: [String; 3] =
+                    let mut block: [String; 3] =
                         std::array::from_fn(|d| size(&k.launch.block[d], d, &none));
+                    // Sizes known only now fit the device's limits (the
+                    // constant ones were fitted by the compiler).
+                    let fixed = (0..3)
+                        .filter(|&d| matches!(k.launch.block[d], GridSize::Const(_)))
+                        .fold(0u32, |m, d| m | 1 << d);
+                    if fixed != 0b111 {
+                        out.push_str(&format!(
+                            "__ptxrt_u32 __accc_b{id}[3] = {{{}, {}, {}}}; __ptxrt_fit_block(__accc_b{id}, {fixed}u); ",
+                            block[0], block[1], block[2]
+                        ));
+                        block = std::array::from_fn(|d| format!("__accc_b{id}[{d}]"));
+                    }
                     let mut grid: [String; 3] =
                         std::array::from_fn(|d| size(&k.launch.grid[d], d, &block));
                     // Reductions across gangs: scratch memory sized by the
@@ -356,13 +382,20 @@ impl Writer<'_> {
 }
 
 fn map_init(m: &HostMap) -> String {
+    let flags = match &m.extent_guard {
+        Some(g) => format!(
+            "({} | (({g}) ? 0 : {}))",
+            m.flags,
+            crate::ir::host::MAP_NO_EXTENT
+        ),
+        None => m.flags.to_string(),
+    };
     format!(
-        "{{{}, {}, {}, {}, {}}}",
+        "{{{}, {}, {}, {}, {flags}}}",
         c_str(&m.name),
         m.start,
         m.bytes,
         m.kind as i32,
-        m.flags
     )
 }
 

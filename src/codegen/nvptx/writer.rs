@@ -350,6 +350,14 @@ impl<'a, 'c> Writer<'a, 'c> {
                 AttributeLoc::Function,
                 self.ctx.create_string_attribute("nvvm.maxntid", &text),
             );
+        } else {
+            // A block size known only at run time may be up to 1024
+            // threads: registers for that many (64 each of the SM's 64K),
+            // so a launch of any size the runtime fits never lacks them.
+            func.add_attribute(
+                AttributeLoc::Function,
+                self.ctx.create_string_attribute("nvvm.maxnreg", "64"),
+            );
         }
         for (i, p) in k.params.iter().enumerate() {
             let ParamMode::DevicePtr { read_only } = p.mode else {

@@ -25,6 +25,15 @@ pub(super) const CASES: &[(&str, &str)] = &[
     ),
     ("parallel if(1), async(2) ,self", "parallel if(1) async(2) self"),
     (
+        "data copy(always: a) copyin(alwaysin , readonly : b) copyout(alwaysout,zero:c) \
+         create(capture: d) copy(alwaysin, alwaysout, capture: e)",
+        "data copy(always:a) copyin(alwaysin, readonly:b) copyout(alwaysout, zero:c) \
+         create(capture:d) copy(always, capture:e)",
+    ),
+    ("enter data copyin(always: a)", "enter data copyin(alwaysin:a)"),
+    ("exit data copyout(always: a, b)", "exit data copyout(alwaysout:a, b)"),
+    ("parallel copy(a, b)", "parallel copy(a, b)"),
+    (
         "parallel device_type(nvidia) num_gangs(1) device_type(*) num_gangs(2)",
         "parallel device_type(nvidia) num_gangs(1) device_type(*) num_gangs(2)",
     ),

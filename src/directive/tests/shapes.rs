@@ -120,6 +120,18 @@ fn data_spellings_and_modifiers() {
     );
     let d = data("parallel copyin(readonly:a)");
     assert!(d.readonly && !d.zero && d.spelling == DataSpelling::Canonical);
+    // OpenACC 3.4: `always` is whichever of alwaysin/alwaysout the clause does.
+    let d = data("parallel copy(always: a)");
+    assert!(d.always_in && d.always_out && !d.capture);
+    let d = data("parallel copyin(always, readonly: a)");
+    assert!(d.always_in && !d.always_out && d.readonly);
+    let d = data("parallel copyout(always: a)");
+    assert!(!d.always_in && d.always_out);
+    let d = data("data create(capture, zero: a, b)");
+    assert!(d.capture && d.zero && d.vars.len() == 2);
+    // A list of two variables is not a modifier list.
+    let d = data("parallel copy(always, b)");
+    assert!(!d.always_in && d.vars.len() == 2 && d.vars[0].base.name == "always");
     assert_eq!(data("update self(a)").kind, DataKind::UpdateSelf);
     assert_eq!(data("update host(a)").kind, DataKind::Host);
     assert_eq!(data("host_data use_device(a)").kind, DataKind::UseDevice);

@@ -23,9 +23,13 @@ use crate::diag::{DResult, Diagnostics};
 use crate::frontend::atomic::{recognize, AtomicSpec, Capture, Form, Update};
 use crate::frontend::conv::usual_arith;
 use crate::frontend::ctype::CType;
-use crate::ir::{AtomicOp, Expr, ExprId, LocalId, Stmt, Type, UnOp};
+use crate::ir::{AtomicOp, Block, Expr, ExprId, LocalId, Stmt, Type, UnOp};
 use lang_c::ast::{BinaryOperator, Statement};
 use lang_c::span::{Node, Span};
+
+/// The value an atomic access captured (a local), if any, and the C type
+/// of its location.
+type Captured = (Option<LocalId>, CType);
 
 impl Lower<'_> {
     /// Lowers atomic statement `s` under directive `spec`.
@@ -33,25 +37,58 @@ impl Lower<'_> {
         let sm = self.sm;
         let err = |at: Span, msg: String| Diagnostics::one(Some(sm.loc(at.start)), msg);
         let form = recognize(self.text, spec.kind, s, &err)?;
-        let (shared, body) = self.in_block(|l| l.atomic_form(&form, s.span))?;
-        if !shared {
+        let (done, body) = self.in_block(|l| l.atomic_form(&form, s.span))?;
+        let Some(captured) = done else {
             // A variable of this thread: no other thread sees it.
             return self.stmt_plain(s);
-        }
-        let body = match &spec.cond {
-            None => body,
+        };
+        let ((), atomic) = self.in_block(|l| l.perform(body, captured, &form))?;
+        match &spec.cond {
+            None => atomic.into_iter().for_each(|st| self.emit(st)),
             Some(c) => {
                 let cond = self.condition_text(c, spec)?;
                 let ((), plain) = self.in_block(|l| l.stmt_plain(s))?;
-                vec![Stmt::If {
+                self.emit(Stmt::If {
                     cond,
-                    then: body,
+                    then: atomic,
                     otherwise: plain,
-                }]
+                });
             }
+        }
+        Ok(())
+    }
+
+    /// Emits the atomic access `body` (performed by one thread where a
+    /// whole gang or worker runs the code, as stores are) and assigns the
+    /// value it captured, if any, to `v`: in every thread when `v` is a
+    /// variable of each thread (the value broadcast to them), else as a
+    /// store is done.
+    fn perform(&mut self, body: Block, captured: Captured, f: &Form) -> DResult<()> {
+        let (Some(value), Some((v, _))) = (captured.0, f.capture) else {
+            self.emit_single_block(body);
+            return Ok(());
         };
-        // One thread performs it where a whole gang runs the code.
-        self.emit_single_block(body);
+        let target = self.expr(v)?;
+        let own = match &target {
+            Val::L(Place::Local(_), _) => true,
+            Val::L(Place::Mem(p), _) => self.thread_own(*p),
+            Val::L(Place::Addr(a), _) => {
+                let p = self.f.read(*a);
+                self.thread_own(p)
+            }
+            Val::R(..) => false,
+        };
+        let shared = if own && !self.single_conditions().is_empty() {
+            self.broadcast(value, body.clone())
+        } else {
+            None
+        };
+        match shared {
+            Some(stmts) => stmts.into_iter().for_each(|st| self.emit(st)),
+            None => self.emit_single_block(body),
+        }
+        let x = self.f.read(value);
+        self.assign(target, x, &captured.1, v.span)?;
         Ok(())
     }
 
@@ -76,11 +113,18 @@ impl Lower<'_> {
         })
     }
 
-    /// The atomic statement itself; `false` (nothing emitted) when `x` is a
-    /// variable of this thread.
-    fn atomic_form(&mut self, f: &Form, span: Span) -> DResult<bool> {
+    /// The atomic access itself, and the local holding the value it
+    /// captures (when it captures one); `None` (nothing emitted) when `x`
+    /// is a variable of this thread.
+    fn atomic_form(&mut self, f: &Form, span: Span) -> DResult<Option<Captured>> {
         let xv = self.expr(f.x)?;
         let xt = xv.ty().clone();
+        if xt.is_complex() {
+            return self.err(
+                f.x.span,
+                format!("atomic operations on '{xt}' are not supported on the device"),
+            );
+        }
         if !xt.is_arithmetic() || xt == CType::Bool {
             return self.err(
                 f.x.span,
@@ -96,7 +140,13 @@ impl Lower<'_> {
             );
         };
         if let Place::Local(_) = place {
-            return Ok(false);
+            return Ok(None);
+        }
+        if xt == CType::LongDouble {
+            return self.err(
+                f.x.span,
+                "atomic operations on a 'long double' in memory are not supported on the device (its 16-byte objects are wider than the hardware's atomics)",
+            );
         }
         let addr = self.addr_of(place, &xt, f.x.span)?;
         let pl = self.hold(addr);
@@ -182,16 +232,13 @@ impl Lower<'_> {
                 }
             }
         };
-        if let Some((v, when)) = f.capture {
-            let value = match (when, old, new) {
-                (Capture::Old, Some(o), _) | (Capture::New, _, Some(o)) => o,
-                _ => return self.err(span, "internal error: atomic capture without a value"),
-            };
-            let target = self.expr(v)?;
-            let x = self.f.read(value);
-            self.assign(target, x, &xt, v.span)?;
+        match f.capture {
+            None => Ok(Some((None, xt))),
+            Some((_, when)) => match (when, old, new) {
+                (Capture::Old, Some(o), _) | (Capture::New, _, Some(o)) => Ok(Some((Some(o), xt))),
+                _ => self.err(span, "internal error: atomic capture without a value"),
+            },
         }
-        Ok(true)
     }
 
     /// `old op e` (or `e op old`) converted to `xt`, C's arithmetic.

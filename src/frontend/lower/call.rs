@@ -15,7 +15,7 @@ use super::Lower;
 use crate::diag::DResult;
 use crate::frontend::ctype::{CType, FnType};
 use crate::frontend::routine::CallSite;
-use crate::ir::{CmpOp, Expr, ExprId, FloatKind, MathFunc, Stmt, Type, UnOp};
+use crate::ir::{CmpOp, Expr, ExprId, FloatKind, Literal, MathFunc, Stmt, Type, UnOp};
 use lang_c::ast::*;
 use lang_c::span::Span;
 
@@ -32,12 +32,19 @@ impl Lower<'_> {
         if name == "__builtin_tgmath" {
             return self.tgmath(&c.arguments, span);
         }
+        if let Some((v, t)) = builtin_constant(name, &c.arguments) {
+            let ir = self.ir_type(&t, span)?;
+            return Ok(Val::R(self.f.add(Expr::Literal(Literal::Float(v)), ir), t));
+        }
+        if !self.routines.has_definition(name) {
+            if let Some(v) = self.complex_call(name, &c.arguments, span) {
+                return v;
+            }
+        }
         // A local or parameter of that name hides the function. A math
         // function may be called undeclared (C89's implicit declaration).
-        let callee = match (self.resolve(name, id.span), MathFunc::from_c_name(name)) {
-            (Err(_), Some((func, single))) => {
-                return self.math(func, single, name, &c.arguments, span)
-            }
+        let callee = match (self.resolve(name, id.span), math_name(name)) {
+            (Err(_), Some((func, t))) => return self.math(func, t, name, &c.arguments, span),
             (r, _) => r?,
         };
         let sig = match callee {
@@ -58,9 +65,9 @@ impl Lower<'_> {
         if name == "acc_on_device" && c.arguments.len() == 1 {
             return self.acc_on_device(&c.arguments[0], span);
         }
-        if let Some((func, single)) = MathFunc::from_c_name(name) {
+        if let Some((func, t)) = math_name(name) {
             if !self.routines.has_definition(name) {
-                return self.math(func, single, name, &c.arguments, span);
+                return self.math(func, t, name, &c.arguments, span);
             }
         }
         if matches!(name, "abs" | "labs" | "llabs") && c.arguments.len() == 1 {
@@ -144,19 +151,16 @@ impl Lower<'_> {
         Ok(Val::R(self.f.add(Expr::Cast(or), Type::I32), CType::INT))
     }
 
+    /// A `<math.h>` function of type `t` (`float`, `double`, or `long
+    /// double`, computed in double precision).
     fn math(
         &mut self,
         func: MathFunc,
-        single: bool,
+        t: CType,
         name: &str,
         args: &[lang_c::span::Node<Expression>],
         span: Span,
     ) -> DResult<Val> {
-        let t = if single {
-            CType::Float(FloatKind::F32)
-        } else {
-            CType::DOUBLE
-        };
         if args.len() != func.arity() {
             return self.err(span, format!("'{name}' takes {} argument(s)", func.arity()));
         }
@@ -260,8 +264,13 @@ impl Lower<'_> {
         for (a, pt) in args.iter().zip(params) {
             let (x, t) = self.rvalue(a)?;
             let v = match pt {
-                CType::Struct(_) => {
-                    if t != *pt {
+                pt if pt.by_address() => {
+                    let x = if pt.is_complex() {
+                        self.convert(x, &t, pt, a.span)?
+                    } else {
+                        x
+                    };
+                    if !pt.is_complex() && t != *pt {
                         return self.err(
                             a.span,
                             format!("passing '{t}' to parameter of incompatible type '{pt}'"),
@@ -287,7 +296,7 @@ impl Lower<'_> {
             vals.push(v);
         }
         let sret = match &sig.ret {
-            CType::Struct(_) => {
+            t if t.by_address() => {
                 let ir = self.ir_type(&sig.ret, span)?;
                 let tmp = self.temp(ir);
                 let a = self.addr_of(Place::Local(tmp), &sig.ret, span)?;
@@ -320,5 +329,41 @@ impl Lower<'_> {
             (None, Some(r)) => Val::R(self.f.read(r), sig.ret.clone()),
             (None, None) => Val::R(self.int_lit(0, &CType::INT), CType::Void),
         })
+    }
+}
+
+/// The `<math.h>` function a name calls and its type: `sqrt` (double),
+/// `sqrtf` (float), `sqrtl` (long double, computed in double precision).
+fn math_name(name: &str) -> Option<(MathFunc, CType)> {
+    if let Some((f, single)) = MathFunc::from_c_name(name) {
+        let t = if single {
+            CType::Float(FloatKind::F32)
+        } else {
+            CType::DOUBLE
+        };
+        return Some((f, t));
+    }
+    let (f, single) = MathFunc::from_c_name(name.strip_suffix('l')?)?;
+    (!single).then_some((f, CType::LongDouble))
+}
+
+/// GCC's constant builtins behind `<math.h>`'s `HUGE_VAL`, `INFINITY` and
+/// `NAN` (`__builtin_huge_val()`, `__builtin_inff()`, `__builtin_nanf("")`,
+/// with their `f`/`l` forms): the value and its type.
+fn builtin_constant(name: &str, args: &[lang_c::span::Node<Expression>]) -> Option<(f64, CType)> {
+    let base = name.strip_prefix("__builtin_")?;
+    let known = |s: &str| matches!(s, "huge_val" | "inf" | "nan");
+    let (stem, t) = if known(base) {
+        (base, CType::DOUBLE)
+    } else if let Some(s) = base.strip_suffix('f').filter(|s| known(s)) {
+        (s, CType::Float(FloatKind::F32))
+    } else {
+        (base.strip_suffix('l')?, CType::LongDouble)
+    };
+    let empty_string = |a: &lang_c::span::Node<Expression>| matches!(&a.node, Expression::StringLiteral(s) if s.node.iter().all(|p| p == "\"\""));
+    match (stem, args) {
+        ("huge_val" | "inf", []) => Some((f64::INFINITY, t)),
+        ("nan", [a]) if empty_string(a) => Some((f64::NAN, t)),
+        _ => None,
     }
 }

@@ -2,7 +2,7 @@
 //! C conversion made an explicit cast.
 //!
 //! Owns: [`Val`], [`Place`] and the methods of `Lower` that lower operators,
-//! conversions, constants, names, `sizeof`, assignment and `?:`. Side effects
+//! conversions, constants, names, `sizeof` and `?:` (assignment: `assign.rs`). Side effects
 //! (assignments, `++`) become statements emitted before the expression that
 //! uses their value. A struct value is carried as the address of its storage
 //! (C has no struct operators but assignment, member access and passing).
@@ -68,6 +68,9 @@ impl Lower<'_> {
 
     /// `x != 0` as a `bool`.
     fn truth(&mut self, x: ExprId, t: &CType, span: Span) -> DResult<ExprId> {
+        if t.is_complex() {
+            return self.complex_truth(x, t, span);
+        }
         if !t.is_scalar() {
             return self.err(span, format!("used type '{t}' where a scalar is required"));
         }
@@ -79,7 +82,7 @@ impl Lower<'_> {
     pub fn load_value(&mut self, v: Val, span: Span) -> DResult<(ExprId, CType)> {
         match v {
             Val::R(x, t) => Ok((x, t)),
-            Val::L(place, t) if t.is_array() || matches!(t, CType::Struct(_)) => {
+            Val::L(place, t) if t.is_array() || t.by_address() => {
                 let a = self.addr_of(place, &t, span)?;
                 Ok((a, t.decay()))
             }
@@ -87,6 +90,7 @@ impl Lower<'_> {
                 let ir = self.ir_type(&t, span)?;
                 let x = match self.fresh(place) {
                     Place::Local(l) => self.f.add(Expr::Local(l), ir),
+                    Place::Mem(p) if t == CType::LongDouble => self.load_x87(p),
                     Place::Mem(p) => self.f.add(Expr::Load(p), ir),
                     Place::Addr(_) => return self.err(span, "internal error: unresolved address"),
                 };
@@ -102,6 +106,9 @@ impl Lower<'_> {
         }
         if to == &CType::Void {
             return Ok(x);
+        }
+        if from.is_complex() || to.is_complex() {
+            return self.convert_complex(x, from, to, span);
         }
         let ok = from.is_scalar() && to.is_scalar();
         if !ok {
@@ -135,6 +142,22 @@ impl Lower<'_> {
         match &e.node {
             Expression::Identifier(id) => self.identifier(&id.node.name, span),
             Expression::Constant(c) => self.constant(&c.node, span),
+            Expression::BinaryOperator(b)
+                if b.node.operator.node == BinaryOperator::Index && !self.elem_reds.is_empty() =>
+            {
+                // An element a loop reduces: its private copy.
+                let key: String = self
+                    .text
+                    .get(span.start..span.end)
+                    .unwrap_or("")
+                    .chars()
+                    .filter(|c| !c.is_whitespace())
+                    .collect();
+                match self.elem_reds.iter().rev().find(|(k, _, _)| *k == key) {
+                    Some((_, l, t)) => Ok(Val::L(Place::Local(*l), t.clone())),
+                    None => self.binary(&b.node, span),
+                }
+            }
             Expression::BinaryOperator(b) => self.binary(&b.node, span),
             Expression::UnaryOperator(u) => self.unary(&u.node, span),
             Expression::Cast(c) => {
@@ -225,6 +248,11 @@ impl Lower<'_> {
                 if ty.is_array() || self.vars[i].by_ref {
                     let ptr = self.f.read(local);
                     Ok(Val::L(Place::Mem(ptr), ty))
+                } else if ty == CType::LongDouble || ty.is_complex() {
+                    // Its bytes are the parameter's (a blob).
+                    let pt = self.f.local(local).ty.ptr_to();
+                    let a = self.f.add(Expr::LocalAddr(local), pt);
+                    Ok(Val::L(Place::Mem(a), ty))
                 } else {
                     Ok(Val::L(Place::Local(local), ty))
                 }
@@ -247,6 +275,14 @@ impl Lower<'_> {
                 Err(m) => self.err(span, m),
             },
             Constant::Float(fl) => match literal::float_constant(fl) {
+                Ok((v, CType::Complex(real))) => {
+                    // An imaginary constant: 0 + v i.
+                    let ir = self.ir_type(&real, span)?;
+                    let zero = self.f.add(Expr::Literal(Literal::Float(0.0)), ir.clone());
+                    let im = self.f.add(Expr::Literal(Literal::Float(v)), ir);
+                    let t = CType::Complex(real);
+                    Ok(Val::R(self.make_complex(zero, im, &t, span)?, t))
+                }
                 Ok((v, t)) => {
                     let ir = self.ir_type(&t, span)?;
                     Ok(Val::R(self.f.add(Expr::Literal(Literal::Float(v)), ir), t))
@@ -294,7 +330,7 @@ impl Lower<'_> {
 
     /// True when `e` (lowered to `x` of type `t`) is a null pointer
     /// constant (an integer constant 0).
-    fn is_null_constant(&self, x: ExprId, t: &CType) -> bool {
+    pub(super) fn is_null_constant(&self, x: ExprId, t: &CType) -> bool {
         t.is_integer() && matches!(self.f.expr(x), Expr::Literal(Literal::Int(0)))
     }
 
@@ -308,6 +344,14 @@ impl Lower<'_> {
     ) -> DResult<(ExprId, CType)> {
         use BinaryOperator as B;
         let is_ptr = |t: &CType| matches!(t, CType::Ptr(_));
+        if a.1.is_complex() || b.1.is_complex() {
+            if let Some(op) = super::complex::complex_op(op) {
+                return self.complex_arith(op, a, b, span);
+            }
+            if matches!(op, B::Equals | B::NotEquals) {
+                return self.complex_equal(*op == B::Equals, a, b, span);
+            }
+        }
         Ok(match op {
             B::Plus | B::AssignPlus if is_ptr(&a.1) => self.ptr_add(a, b, false, span)?,
             B::Plus if is_ptr(&b.1) => self.ptr_add(b, a, false, span)?,
@@ -445,111 +489,6 @@ impl Lower<'_> {
         }
     }
 
-    /// Makes an lvalue safe to use twice: its address goes into a temporary.
-    pub fn stable(&mut self, v: Val) -> Val {
-        match v {
-            Val::L(Place::Mem(p), t) => {
-                let own = self.thread_own(p);
-                let ty = self.f.ty(p).clone();
-                let tmp = self.temp(ty);
-                self.emit(Stmt::Assign {
-                    local: tmp,
-                    value: p,
-                });
-                if own {
-                    self.own_addrs.insert(tmp);
-                }
-                Val::L(Place::Addr(tmp), t)
-            }
-            v => v,
-        }
-    }
-
-    /// Whether the address `p` points into a local of this thread (an
-    /// element or member of a local array or struct): every thread stores
-    /// into its own copy, also where only one thread performs the stores to
-    /// memory (gang-redundant code).
-    pub fn thread_own(&self, mut p: ExprId) -> bool {
-        loop {
-            match self.f.expr(p) {
-                Expr::LocalAddr(_) => return true,
-                Expr::Cast(a) => p = *a,
-                Expr::PtrAdd { base, .. } => p = *base,
-                Expr::Local(l) => return self.own_addrs.contains(l),
-                _ => return false,
-            }
-        }
-    }
-
-    /// A place whose address expression is fresh (not used elsewhere).
-    pub fn fresh(&mut self, p: Place) -> Place {
-        match p {
-            Place::Addr(l) => Place::Mem(self.f.read(l)),
-            p => p,
-        }
-    }
-
-    /// Stores `x` (of type `t`) into `target`; the result is the stored value.
-    pub fn assign(&mut self, target: Val, x: ExprId, t: &CType, span: Span) -> DResult<Val> {
-        let Val::L(place, ty) = target else {
-            return self.err(span, "expression is not assignable");
-        };
-        if ty.is_array() {
-            return self.err(span, format!("array type '{ty}' is not assignable"));
-        }
-        if let CType::Struct(_) = ty {
-            if *t != ty {
-                return self.err(
-                    span,
-                    format!("assigning to '{ty}' from incompatible type '{t}'"),
-                );
-            }
-            let dst = self.addr_of(place, &ty, span)?;
-            let own = self.thread_own(dst);
-            let dst = self.hold(dst);
-            if own {
-                self.own_addrs.insert(dst);
-            }
-            let d = self.f.read(dst);
-            self.copy_struct(d, x, &ty, span)?;
-            return Ok(Val::L(Place::Addr(dst), ty));
-        }
-        let place = self.fresh(place);
-        let v = if matches!(ty, CType::Ptr(_)) && self.is_null_constant(x, t) {
-            let pt = self.ir_type(&ty, span)?;
-            self.cast_ir(x, pt)
-        } else if let (CType::Ptr(_), CType::Ptr(_)) = (&ty, t) {
-            let pt = self.ir_type(&ty, span)?;
-            self.cast_ir(x, pt)
-        } else {
-            self.convert(x, t, &ty, span)?
-        };
-        let irty = self.ir_type(&ty, span)?;
-        let tmp = self.temp(irty);
-        self.emit(Stmt::Assign {
-            local: tmp,
-            value: v,
-        });
-        let val = self.f.read(tmp);
-        match place {
-            Place::Local(l) => self.emit(Stmt::Assign {
-                local: l,
-                value: val,
-            }),
-            Place::Mem(p) if self.thread_own(p) => self.emit(Stmt::Store { ptr: p, value: val }),
-            Place::Mem(p) => self.emit_single(Stmt::Store { ptr: p, value: val }),
-            Place::Addr(_) => return self.err(span, "internal error: unresolved address"),
-        }
-        Ok(Val::R(self.f.read(tmp), ty))
-    }
-
-    /// Keeps `x` in a fresh local (so it can be read more than once).
-    pub fn hold(&mut self, x: ExprId) -> LocalId {
-        let t = self.temp(self.f.ty(x).clone());
-        self.emit(Stmt::Assign { local: t, value: x });
-        t
-    }
-
     fn unary(&mut self, u: &UnaryOperatorExpression, span: Span) -> DResult<Val> {
         use UnaryOperator as U;
         match u.operator.node {
@@ -596,6 +535,16 @@ impl Lower<'_> {
             }
             U::Plus | U::Minus | U::Complement => {
                 let (x, t) = self.rvalue(&u.operand)?;
+                if t.is_complex() {
+                    // `~z` is the conjugate (GNU).
+                    let (neg_re, neg_im) = match u.operator.node {
+                        U::Plus => (false, false),
+                        U::Minus => (true, true),
+                        _ => (false, true),
+                    };
+                    let v = self.complex_unary(neg_re, neg_im, x, &t, span)?;
+                    return Ok(Val::R(v, t));
+                }
                 if !t.is_arithmetic() || (u.operator.node == U::Complement && !t.is_integer()) {
                     return self.err(
                         span,
@@ -663,7 +612,7 @@ impl Lower<'_> {
         let cond = self.condition(&c.condition)?;
         let (a, pa) = self.in_block(|l| l.rvalue(&c.then_expression))?;
         let (b, pb) = self.in_block(|l| l.rvalue(&c.else_expression))?;
-        let t = if a.1.is_arithmetic() && b.1.is_arithmetic() {
+        let t = if a.1.is_c_arithmetic() && b.1.is_c_arithmetic() {
             usual_arith(&a.1, &b.1)
         } else if a.1 == b.1
             || (matches!(a.1, CType::Ptr(_))
@@ -692,18 +641,28 @@ impl Lower<'_> {
         }
         let ir = match &t {
             CType::Struct(_) => self.f.ty(a.0).clone(),
+            t if t.by_address() => self.ir_type(&CType::Ptr(Box::new(t.clone())), span)?,
             t => self.ir_type(t, span)?,
         };
         let arm = |l: &mut Self, v: (ExprId, CType)| -> DResult<ExprId> {
             if matches!(t, CType::Ptr(_) | CType::Struct(_)) {
                 Ok(l.cast_ir(v.0, ir.clone()))
             } else {
-                l.convert(v.0, &v.1, &t, span)
+                let x = l.convert(v.0, &v.1, &t, span)?;
+                Ok(l.cast_ir(x, ir.clone()))
             }
         };
+        // Each arm with its conversion (which may emit statements: a
+        // complex or `long double` value) evaluated only when chosen.
+        let (x, pa) = self.in_block(|l| {
+            pa.into_iter().for_each(|s| l.emit(s));
+            arm(l, a)
+        })?;
+        let (y, pb) = self.in_block(|l| {
+            pb.into_iter().for_each(|s| l.emit(s));
+            arm(l, b)
+        })?;
         if pa.is_empty() && pb.is_empty() {
-            let x = arm(self, a)?;
-            let y = arm(self, b)?;
             return Ok(Val::R(
                 self.f.add(
                     Expr::Select {
@@ -717,28 +676,16 @@ impl Lower<'_> {
             ));
         }
         let tmp = self.temp(ir.clone());
-        let (_, then) = self.in_block(|l| {
-            for s in pa {
-                l.emit(s);
-            }
-            let x = arm(l, a)?;
-            l.emit(Stmt::Assign {
-                local: tmp,
-                value: x,
-            });
-            Ok(())
-        })?;
-        let (_, otherwise) = self.in_block(|l| {
-            for s in pb {
-                l.emit(s);
-            }
-            let y = arm(l, b)?;
-            l.emit(Stmt::Assign {
-                local: tmp,
-                value: y,
-            });
-            Ok(())
-        })?;
+        let mut then = pa;
+        then.push(Stmt::Assign {
+            local: tmp,
+            value: x,
+        });
+        let mut otherwise = pb;
+        otherwise.push(Stmt::Assign {
+            local: tmp,
+            value: y,
+        });
         self.emit(Stmt::If {
             cond,
             then,

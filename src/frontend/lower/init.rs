@@ -55,9 +55,15 @@ impl Lower<'_> {
     /// Initialises local `l` of type `ty` with `init`.
     pub fn init_local(&mut self, l: LocalId, ty: &CType, init: &Node<Initializer>) -> DResult<()> {
         match (&init.node, ty) {
-            (Initializer::Expression(e), CType::Struct(_)) => {
-                let (x, t) = self.rvalue(e)?;
-                if t != *ty {
+            (Initializer::Expression(e), t) if t.by_address() => {
+                let (x, xt) = self.rvalue(e)?;
+                let x = if ty.is_complex() {
+                    self.convert(x, &xt, ty, e.span)?
+                } else {
+                    x
+                };
+                if !ty.is_complex() && xt != *ty {
+                    let t = xt;
                     return self.err(
                         e.span,
                         format!(
@@ -76,7 +82,9 @@ impl Lower<'_> {
                 self.emit(Stmt::Assign { local: l, value: v });
                 Ok(())
             }
-            (Initializer::List(items), t) if t.is_scalar() => {
+            (Initializer::List(items), t)
+                if t.is_scalar() || (t.is_complex() && !items.is_empty()) =>
+            {
                 let Some(first) = items.first() else {
                     let z = self.zero(t, init.span)?;
                     self.emit(Stmt::Assign { local: l, value: z });
@@ -231,9 +239,14 @@ impl Lower<'_> {
     /// A scalar or a whole struct from an expression.
     fn init_expr(&mut self, b: LocalId, off: u64, t: &CType, e: &Node<Expression>) -> DResult<()> {
         let p = self.at(b, off, t, e.span)?;
-        if let CType::Struct(_) = t {
+        if t.by_address() {
             let (x, xt) = self.rvalue(e)?;
-            if xt != *t {
+            let x = if t.is_complex() {
+                self.convert(x, &xt, t, e.span)?
+            } else {
+                x
+            };
+            if !t.is_complex() && xt != *t {
                 return self.err(
                     e.span,
                     format!("initializing '{t}' with an expression of incompatible type '{xt}'"),
@@ -245,7 +258,13 @@ impl Lower<'_> {
             return self.err(e.span, "array initializer must be an initializer list");
         }
         let v = self.rvalue_as_assigned(e, t)?;
-        self.emit(Stmt::Store { ptr: p, value: v });
+        if *t == CType::LongDouble {
+            for s in self.store_x87(p, v) {
+                self.emit(s);
+            }
+        } else {
+            self.emit(Stmt::Store { ptr: p, value: v });
+        }
         Ok(())
     }
 

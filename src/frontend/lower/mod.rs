@@ -14,8 +14,10 @@
 //! scope, source}`.
 
 mod access;
+mod assign;
 mod atomic;
 mod call;
+mod complex;
 mod expr;
 mod infer;
 mod init;
@@ -23,6 +25,7 @@ mod private;
 mod reduce;
 mod stmt;
 mod tgmath;
+mod x87;
 
 use super::ctype::{CType, VlaLen};
 use super::routine::Routines;
@@ -30,11 +33,14 @@ use super::scope::{Scope, SymKind};
 use super::source::SourceMap;
 use crate::diag::{DResult, Diagnostics};
 use crate::ir::{
-    Block, CmpOp, Expr, ExprId, Function, IntKind, LocalId, Parallelism, Param, ParamMode,
-    RoutineLevel, Special, SrcLoc, Stmt, Type,
+    BarrierScope, BinOp, Block, CmpOp, Expr, ExprId, Function, IntKind, LocalId, Parallelism,
+    Param, ParamMode, RoutineLevel, Special, SrcLoc, Stmt, Type,
 };
 use lang_c::span::Span;
 use std::collections::HashMap;
+
+/// The remark where device code first computes with `long double`.
+pub const NARROWED: &str = "long double is computed in double precision on the device (values in host memory are rounded to double when read)";
 
 /// What a loop directive asks of the `for` statement it is attached to.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,6 +52,9 @@ pub struct LoopSpec {
     /// `collapse(n)`: the loop and the n - 1 loops tightly nested in it
     /// are one iteration space (`tile` with n sizes too).
     pub collapse: u32,
+    /// `collapse(force:n)`: the code around the inner loops runs in every
+    /// iteration of the collapsed loop.
+    pub collapse_force: bool,
     /// `tile(…)` sizes (see [`crate::ir::Loop::tile`]).
     pub tile: Vec<u32>,
     /// `gang(static:…)` (see [`crate::ir::Loop::chunk`]).
@@ -64,9 +73,14 @@ pub struct LoopSpec {
 pub struct Private {
     pub var: String,
     pub first: bool,
-    /// Named as a part (`tmp[0:5]`, `tmp[2]`): the variable must be an
-    /// array, and the whole array is private.
+    /// Named as a part (`tmp[0:5]`, `tmp[2]`): of an array variable, the
+    /// whole array is private; of a pointer, `section` is.
     pub part: bool,
+    /// For a part of what a pointer points to (`c[lo:len]`): the C text of
+    /// `lo` (`None`: 0) and the constant `len` (`None`: not a constant).
+    /// Each copy holds those `len` elements (the pointer then points into
+    /// the copy, so `c[lo]` is its first element).
+    pub section: Option<(Option<String>, Option<u64>)>,
     /// Where it is named (for messages).
     pub loc: SrcLoc,
 }
@@ -80,6 +94,10 @@ pub struct LoopReduction {
     /// `a[i]` / `a[lo:n]`: the elements (first, count) of the first
     /// dimension reduced; `None`: the whole variable.
     pub section: Option<(u64, u64)>,
+    /// `a[k]` with a subscript the loop does not change (C text of `k`):
+    /// that one element is reduced, through a scalar private copy the
+    /// body's `a[k]` (the same text) stands for.
+    pub index: Option<String>,
     /// Where it is named (for messages).
     pub loc: SrcLoc,
 }
@@ -177,6 +195,21 @@ pub struct Lower<'a> {
     pub atomics: Option<&'a HashMap<usize, crate::frontend::atomic::AtomicSpec>>,
     /// The preprocessed text (to compare the lvalues of atomic forms).
     pub text: &'a str,
+    /// Elements reduced through a scalar private copy, in the loops being
+    /// lowered: (the element's text without white space, the copy, its
+    /// type); an expression of that text in the body is the copy.
+    pub(super) elem_reds: Vec<(String, LocalId, CType)>,
+    /// Reductions across gangs found inside another loop of the region:
+    /// the construct must reduce them instead (see `Lower::reduction`).
+    pub promote: Vec<LoopReduction>,
+    /// Where the body first computes with `long double` (which the device
+    /// does in double precision: a remark says so).
+    pub narrowed: Option<SrcLoc>,
+    /// The body runs as one thread (a `serial` construct): nothing to
+    /// broadcast.
+    pub one_thread: bool,
+    /// The shared slots [`Lower::broadcast`] uses, by type and scope.
+    slots: HashMap<(Type, bool), u32>,
 }
 
 impl<'a> Lower<'a> {
@@ -206,6 +239,11 @@ impl<'a> Lower<'a> {
             own_addrs: Default::default(),
             atomics: None,
             text: "",
+            elem_reds: vec![],
+            promote: vec![],
+            narrowed: None,
+            one_thread: false,
+            slots: HashMap::new(),
         }
     }
 
@@ -243,7 +281,10 @@ impl<'a> Lower<'a> {
     }
 
     /// The IR type of a value of C type `t`, or an error naming it.
-    pub fn ir_type(&self, t: &CType, span: Span) -> DResult<Type> {
+    pub fn ir_type(&mut self, t: &CType, span: Span) -> DResult<Type> {
+        if t.real() == CType::LongDouble && self.narrowed.is_none() && span.end > span.start {
+            self.narrowed = Some(self.sm.loc(span.start));
+        }
         if let CType::Struct(s) = t {
             if let Some(why) = s.unusable() {
                 return self.err(span, why);
@@ -362,6 +403,99 @@ impl<'a> Lower<'a> {
         }
     }
 
+    /// `value`, which only the threads [`Self::single_conditions`] allow
+    /// computed (an atomic capture), in every thread that runs this code:
+    /// through a slot of shared memory between two barriers of the threads
+    /// that run the code redundantly — the whole block in code outside loops
+    /// partitioned over threads, a worker's vector lanes inside a worker
+    /// loop. `None` where those threads cannot meet at a barrier (a vector
+    /// loop run redundantly by several workers) or the caller decides (in a
+    /// routine): there only the performing thread holds the value.
+    pub fn broadcast(&mut self, value: LocalId, performed: Block) -> Option<Block> {
+        if !matches!(self.mode, Mode::Region) || self.one_thread {
+            return None;
+        }
+        // Rows share their block y and z indices: a worker loop (block y)
+        // partitions the block into rows whose lanes run its body
+        // redundantly (block z is 1 but in kernels mappings that partition
+        // it outside).
+        let scope = match self.inside.block {
+            [false, false, false] => BarrierScope::Block,
+            [false, true, _] => BarrierScope::Row,
+            _ => return None,
+        };
+        let ty = self.f.local(value).ty.clone();
+        let u32t = Type::Int(IntKind::U32);
+        // One slot for the block, or one per row (ntid.x lanes) of it; a
+        // slot serves every broadcast of its type (each between barriers).
+        let row = scope == BarrierScope::Row;
+        let n = match self.slots.get(&(ty.clone(), row)) {
+            Some(n) => *n as usize,
+            None => {
+                let len = if row { 1024 } else { 1 };
+                self.f.shared.push(Type::Array(Box::new(ty.clone()), len));
+                let n = self.f.shared.len() - 1;
+                self.slots.insert((ty.clone(), row), n as u32);
+                n
+            }
+        };
+        let index = match scope {
+            BarrierScope::Block => self.f.int(0, u32t.clone()),
+            BarrierScope::Row => {
+                let r = |l: &mut Self, s: Special| l.f.add(Expr::Special(s), u32t.clone());
+                let (ty_, tz, ny) = (
+                    r(self, Special::ThreadIdx(1)),
+                    r(self, Special::ThreadIdx(2)),
+                    r(self, Special::BlockDim(1)),
+                );
+                let zy = self.f.add(
+                    Expr::Binary {
+                        op: BinOp::Mul,
+                        lhs: tz,
+                        rhs: ny,
+                    },
+                    u32t.clone(),
+                );
+                self.f.add(
+                    Expr::Binary {
+                        op: BinOp::Add,
+                        lhs: ty_,
+                        rhs: zy,
+                    },
+                    u32t.clone(),
+                )
+            }
+        };
+        let index = self.f.add(Expr::Cast(index), Type::U64);
+        let index = self.hold(index);
+        let slot = |l: &mut Self| {
+            let base = l.f.add(Expr::SharedAddr(n as u32), ty.ptr_to());
+            let i = l.f.read(index);
+            l.f.add(Expr::PtrAdd { base, index: i }, ty.ptr_to())
+        };
+        let mut out = vec![];
+        let mut single = performed;
+        let (p, v) = (slot(self), self.f.read(value));
+        single.push(Stmt::Store { ptr: p, value: v });
+        let ((), guarded) = self
+            .in_block(|l| {
+                l.emit_single_block(single);
+                Ok(())
+            })
+            .ok()?;
+        out.extend(guarded);
+        out.push(Stmt::Barrier(scope));
+        let p = slot(self);
+        let got = self.f.add(Expr::Load(p), ty);
+        out.push(Stmt::Assign {
+            local: value,
+            value: got,
+        });
+        // The slot may be written again (a loop) only after every thread read it.
+        out.push(Stmt::Barrier(scope));
+        Some(out)
+    }
+
     /// Resolves a name used in the body: a local of the body, or (in a
     /// region) a host variable, made a kernel parameter on first use.
     pub fn resolve(&mut self, name: &str, span: Span) -> DResult<Resolved> {
@@ -407,7 +541,7 @@ impl<'a> Lower<'a> {
     /// Makes host variable `name` of type `ty` a kernel parameter.
     fn host_var(&mut self, name: &str, ty: &CType, span: Span) -> DResult<Resolved> {
         let by_ref =
-            matches!(ty, CType::Struct(_)) || (self.by_ref.contains(name) && ty.is_arithmetic());
+            matches!(ty, CType::Struct(_)) || (self.by_ref.contains(name) && ty.is_c_arithmetic());
         if let CType::Struct(s) = ty {
             if let Some(why) = s.unusable() {
                 return self.err(span, why);
@@ -421,7 +555,9 @@ impl<'a> Lower<'a> {
                 ParamMode::DevicePtr { read_only: true },
                 t.pointee_ir().map(|t| t.ptr_to()),
             ),
-            t if t.is_arithmetic() => (ParamMode::Value, t.to_ir()),
+            // A `long double` or complex value comes as the host's bytes,
+            // read where it is used (see `Lower::identifier`).
+            t if t.is_c_arithmetic() => (ParamMode::Value, t.mem_ir()),
             CType::Ptr(_) | CType::Array(..) | CType::Vla(..) => {
                 (ParamMode::DevicePtr { read_only: true }, ty.decay().to_ir())
             }

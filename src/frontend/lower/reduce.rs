@@ -11,8 +11,8 @@
 use super::{Binding, CType, LoopReduction, Lower, Mode, Resolved};
 use crate::diag::{DResult, Diagnostics};
 use crate::ir::{
-    reducible, Expr, IntKind, Loop, LoopCmp, Parallelism, RedPart, RedTarget, Reduction, Special,
-    Stmt, Type,
+    reducible, Expr, IntKind, Loop, LoopCmp, Parallelism, RedOp, RedPart, RedTarget, Reduction,
+    Special, Stmt, Type,
 };
 use lang_c::ast::Statement;
 use lang_c::span::{Node, Span};
@@ -26,6 +26,9 @@ impl Lower<'_> {
     /// (in the scope around the loop) and declares its private copy in the
     /// current scope.
     pub(super) fn reduction(&mut self, r: &LoopReduction, par: Parallelism) -> DResult<Reduction> {
+        if let Some(index) = &r.index {
+            return self.element_reduction(r, index, par);
+        }
         let resolved = match self.resolve(&r.var, Span::none()) {
             Ok(x) => x,
             Err(_) => return Self::red_err(r, format!("use of undeclared identifier '{}'", r.var)),
@@ -79,13 +82,44 @@ impl Lower<'_> {
                 )
             }
         };
+        if holds(&cty, &|t| *t == CType::LongDouble) {
+            return Self::red_err(
+                r,
+                format!("reduction variable '{}' has type '{cty}': reductions on 'long double' are not supported on the device (it computes them in double precision; reduce a 'double')", r.var),
+            );
+        }
         if found.is_err() || parts.is_empty() {
             return Self::red_err(
                 r,
                 format!("reduction variable '{}' has type '{cty}'; only arithmetic types, arrays of them and structs of them can be reduced", r.var),
             );
         }
-        if parts.iter().any(|p| !r.op.applies_to(&p.ty)) {
+        // OpenACC 3.3 2.5.15: of the operators, '+' and '*' apply to
+        // complex numbers; '+' reduces the parts one by one, '*' pairs them.
+        let mut op = r.op;
+        if holds(&cty, &CType::is_complex) {
+            match r.op {
+                RedOp::Add => {}
+                RedOp::Mul if all_complex(&cty) => op = RedOp::ComplexMul,
+                RedOp::Mul => {
+                    return Self::red_err(
+                        r,
+                        format!("reduction '*' on '{}' of type '{cty}', which holds both complex and real numbers, is not supported", r.var),
+                    )
+                }
+                _ => {
+                    return Self::red_err(
+                        r,
+                        format!(
+                            "reduction operator '{}' cannot be applied to '{}' of type '{cty}'",
+                            r.op.symbol(),
+                            r.var
+                        ),
+                    )
+                }
+            }
+        }
+        if parts.iter().any(|p| !op.applies_to(&p.ty)) {
             return Self::red_err(
                 r,
                 format!(
@@ -96,6 +130,40 @@ impl Lower<'_> {
             );
         }
         // What the schedule can combine (see schedule::reduce).
+        self.check_levels(r, par, &target)?;
+        let private = match self.declare_local(&r.var, cty, Span::none()) {
+            Ok(l) => l,
+            Err(_) => {
+                return Self::red_err(
+                    r,
+                    format!(
+                        "reduction variable '{}' cannot be private on the device",
+                        r.var
+                    ),
+                )
+            }
+        };
+        Ok(Reduction {
+            op,
+            private,
+            target,
+            parts,
+        })
+    }
+
+    /// Whether the schedule can combine reduction `r` of a loop of
+    /// parallelism `par` into `target` where the loop is. A reduction
+    /// across gangs into device memory inside another loop of the region
+    /// is noted in [`Lower::promote`]: OpenACC stores a gang reduction's
+    /// result at the end of the region, so the construct reduces the
+    /// variable (each gang accumulating every run of the loop) and the
+    /// region is lowered again.
+    fn check_levels(
+        &mut self,
+        r: &LoopReduction,
+        par: Parallelism,
+        target: &RedTarget,
+    ) -> DResult<()> {
         let (gang, worker, vector) = match par {
             Parallelism::Seq => (false, false, None),
             Parallelism::Par {
@@ -122,29 +190,92 @@ impl Lower<'_> {
                 );
             }
             if self.inside.gang || self.inside.worker || self.inside.vector || self.loop_depth > 0 {
-                return Self::red_err(
-                    r,
-                    format!("reduction of '{}' across gangs inside another loop of the region is not supported (put the reduction on the outermost loop)", r.var),
-                );
+                if r.index.is_some() {
+                    return Self::red_err(
+                        r,
+                        format!("reduction of an element of '{}' across gangs inside another loop of the region is not supported (reduce a scalar, or put the reduction on the outermost loop)", r.var),
+                    );
+                }
+                if !self.promote.iter().any(|p| p.var == r.var) {
+                    self.promote.push(r.clone());
+                }
             }
         }
-        let private = match self.declare_local(&r.var, cty, Span::none()) {
-            Ok(l) => l,
-            Err(_) => {
+        Ok(())
+    }
+
+    /// A reduction on element `var[index]` whose subscript the loop does not
+    /// change: a scalar private copy the body's `var[index]` stands for, and
+    /// the element's address (computed before the loop) as the target.
+    fn element_reduction(
+        &mut self,
+        r: &LoopReduction,
+        index: &str,
+        par: Parallelism,
+    ) -> DResult<Reduction> {
+        let text = format!("{}[{index}]", r.var);
+        let Some(e) = crate::frontend::clauses::parse_expression(&text) else {
+            return Self::red_err(
+                r,
+                format!("reduction on '{text}': cannot parse the element"),
+            );
+        };
+        // (Its spans are of the clause's text: no element lookup in it.)
+        let outer = std::mem::take(&mut self.elem_reds);
+        let lowered = self.expr(&e);
+        self.elem_reds = outer;
+        let place = match lowered {
+            Ok(super::expr::Val::L(place, ty)) => (place, ty),
+            Ok(_) => {
                 return Self::red_err(
                     r,
-                    format!(
-                        "reduction variable '{}' cannot be private on the device",
-                        r.var
-                    ),
+                    format!("reduction on '{text}': not an element of an array"),
                 )
             }
+            Err(d) => return Err(d),
         };
+        let (place, ty) = place;
+        if !ty.is_arithmetic() {
+            return Self::red_err(
+                r,
+                format!("reduction variable '{text}' has type '{ty}'; only arithmetic elements can be reduced"),
+            );
+        }
+        let irty = self.ir_type(&ty, Span::none())?;
+        if !r.op.applies_to(&irty) || !reducible(&irty) {
+            return Self::red_err(
+                r,
+                format!(
+                    "reduction operator '{}' cannot be applied to '{text}' of type '{ty}'",
+                    r.op.symbol()
+                ),
+            );
+        }
+        let addr = self.addr_of(place, &ty, Span::none())?;
+        let at = self.f.new_local("red.at", self.f.ty(addr).clone());
+        self.emit(Stmt::Assign {
+            local: at,
+            value: addr,
+        });
+        if let Some(i) = self.vars.iter().position(|v| v.name == r.var) {
+            self.mark_written(i);
+        }
+        let target = RedTarget::Memory(self.f.read(at));
+        self.check_levels(r, par, &target)?;
+        let private = self.f.new_local(&text, irty.clone());
+        let key: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+        self.elem_reds.push((key, private, ty));
+        let size = irty.size();
         Ok(Reduction {
             op: r.op,
             private,
             target,
-            parts,
+            parts: vec![RedPart {
+                offset: 0,
+                ty: irty,
+                count: 1,
+                stride: size,
+            }],
         })
     }
 
@@ -211,6 +342,18 @@ fn parts_of(ty: &CType, offset: u64, out: &mut Vec<RedPart>) -> Result<(), ()> {
         return Err(());
     }
     match ty {
+        // Its two parts, of a real floating type.
+        CType::Complex(real) => {
+            let ir = real.to_ir().filter(reducible).ok_or(())?;
+            let size = ir.size();
+            out.push(RedPart {
+                offset,
+                ty: ir,
+                count: 2,
+                stride: size,
+            });
+            Ok(())
+        }
         t if t.is_arithmetic() => {
             let ir = t.to_ir().filter(reducible).ok_or(())?;
             let size = ir.size();
@@ -230,13 +373,23 @@ fn parts_of(ty: &CType, offset: u64, out: &mut Vec<RedPart>) -> Result<(), ()> {
                 per = per.checked_mul(*m).ok_or(())?;
                 inner = e;
             }
-            if inner.is_arithmetic() {
-                let ir = inner.to_ir().filter(reducible).ok_or(())?;
+            if inner.is_arithmetic()
+                || matches!(inner, CType::Complex(r) if **r != CType::LongDouble)
+            {
+                // Complex elements: twice as many values of the real type.
+                let (scalar, twice) = match inner {
+                    CType::Complex(r) => (&**r, 2),
+                    t => (t, 1),
+                };
+                let ir = scalar.to_ir().filter(reducible).ok_or(())?;
                 let size = ir.size();
                 out.push(RedPart {
                     offset,
                     ty: ir,
-                    count: n.checked_mul(per).ok_or(())?,
+                    count: n
+                        .checked_mul(per)
+                        .and_then(|c| c.checked_mul(twice))
+                        .ok_or(())?,
                     stride: size,
                 });
                 return Ok(());
@@ -254,5 +407,27 @@ fn parts_of(ty: &CType, offset: u64, out: &mut Vec<RedPart>) -> Result<(), ()> {
             Ok(())
         }
         _ => Err(()),
+    }
+}
+
+/// Whether `ty` is, or is made of (arrays, struct members), a type `p`
+/// holds for.
+fn holds(ty: &CType, p: &dyn Fn(&CType) -> bool) -> bool {
+    p(ty)
+        || match ty {
+            CType::Array(e, _) => holds(e, p),
+            CType::Struct(s) => s.members().iter().any(|m| holds(&m.ty, p)),
+            CType::Complex(r) => holds(r, p),
+            _ => false,
+        }
+}
+
+/// Whether every number `ty` holds is complex.
+fn all_complex(ty: &CType) -> bool {
+    match ty {
+        CType::Complex(_) => true,
+        CType::Array(e, _) => all_complex(e),
+        CType::Struct(s) => s.members().iter().all(|m| all_complex(&m.ty)),
+        _ => false,
     }
 }

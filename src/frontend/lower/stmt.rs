@@ -8,7 +8,7 @@
 
 use super::{Binding, Lower, Mode, Resolved};
 use crate::diag::DResult;
-use crate::frontend::canon::{canonical, Canonical};
+use crate::frontend::canon::{self, canonical, Canonical};
 use crate::frontend::conv::promote;
 use crate::frontend::ctype::CType;
 use crate::frontend::declare;
@@ -26,17 +26,22 @@ impl Lower<'_> {
         self.stmt_plain(s)
     }
 
+    /// Lowers one item of a block.
+    fn block_item(&mut self, item: &Node<BlockItem>) -> DResult<()> {
+        match &item.node {
+            BlockItem::Declaration(d) => self.declaration(d),
+            BlockItem::Statement(st) => self.stmt(st),
+            BlockItem::StaticAssert(_) => Ok(()),
+        }
+    }
+
     /// Lowers a statement, not looking for an `atomic` directive on it.
     pub fn stmt_plain(&mut self, s: &Node<Statement>) -> DResult<()> {
         let span = s.span;
         match &s.node {
             Statement::Compound(items) => {
                 self.push_scope();
-                let r = items.iter().try_for_each(|item| match &item.node {
-                    BlockItem::Declaration(d) => self.declaration(d),
-                    BlockItem::Statement(st) => self.stmt(st),
-                    BlockItem::StaticAssert(_) => Ok(()),
-                });
+                let r = items.iter().try_for_each(|item| self.block_item(item));
                 self.pop_scope();
                 r
             }
@@ -133,9 +138,14 @@ impl Lower<'_> {
                 self.effect(e)?;
                 self.emit(Stmt::Return(None));
             }
-            (Some(e), CType::Struct(_)) => {
+            (Some(e), t) if t.by_address() => {
                 let (x, t) = self.rvalue(e)?;
-                if t != ret {
+                let x = if ret.is_complex() {
+                    self.convert(x, &t, &ret, e.span)?
+                } else {
+                    x
+                };
+                if !ret.is_complex() && t != ret {
                     return self.err(
                         e.span,
                         format!(
@@ -517,30 +527,17 @@ impl Lower<'_> {
     ) -> DResult<()> {
         let c = self.canonical_or_err(f, span)?;
         let head = self.header(&c, span)?;
-        // collapse(n): the n - 1 loops tightly nested in this one.
+        // collapse(n): the n - 1 loops nested in this one (with force:,
+        // the code around them runs in every iteration, in order).
         let mut collapsed = vec![];
         let mut body: &Node<Statement> = &f.statement;
+        let (mut before, mut after) = (vec![], vec![]);
         for _ in 1..spec.collapse {
-            let inner = match &body.node {
-                Statement::For(inner) => inner,
-                Statement::Compound(items) => match items.as_slice() {
-                    [Node {
-                        node: BlockItem::Statement(st),
-                        ..
-                    }] => match &st.node {
-                        Statement::For(inner) => inner,
-                        _ => {
-                            return self
-                                .err(body.span, "the loops of 'collapse' must be tightly nested")
-                        }
-                    },
-                    _ => {
-                        return self
-                            .err(body.span, "the loops of 'collapse' must be tightly nested")
-                    }
-                },
-                _ => return self.err(body.span, "the loops of 'collapse' must be tightly nested"),
-            };
+            let next = canon::next_in_nest(body, spec.collapse_force)
+                .or_else(|why| self.err(body.span, why))?;
+            before.extend(next.before);
+            after.splice(0..0, next.after.iter());
+            let inner = next.inner;
             let ic = self.canonical_or_err(&inner.node, inner.span)?;
             let h = self.header(&ic, inner.span)?;
             // Rectangular: the bounds may not use the outer indices.
@@ -559,6 +556,7 @@ impl Lower<'_> {
         }
         let par = spec.par;
         // The body sees each reduction variable's private copy.
+        let elems = self.elem_reds.len();
         let mut reductions = vec![];
         for r in &spec.reductions {
             reductions.push(self.reduction(r, par)?);
@@ -590,8 +588,26 @@ impl Lower<'_> {
             } else {
                 (saved.1 + 1, 0)
             };
-        let lowered = self.in_block(|l| l.stmt(body));
+        let lowered = self.in_block(|l| {
+            if before.is_empty() && after.is_empty() {
+                return l.stmt(body);
+            }
+            l.push_scope();
+            let r = (|| {
+                for item in &before {
+                    l.block_item(item)?;
+                }
+                l.stmt(body)?;
+                for item in &after {
+                    l.block_item(item)?;
+                }
+                Ok(())
+            })();
+            l.pop_scope();
+            r
+        });
         (self.inside, self.loop_depth, self.break_depth) = saved;
+        self.elem_reds.truncate(elems);
         let ((), body) = lowered?;
         self.emit(Stmt::Loop(Loop {
             var: head.var,

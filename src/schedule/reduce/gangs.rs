@@ -6,8 +6,8 @@
 //! Owns: `across_gangs`. May call: [`super`]'s helpers, `ir`.
 
 use super::{
-    block_reduce, bytes_ptr, combine, each, first_thread, if_, linear, load_elem, memory_obj,
-    store_elem, u32c, Obj, RedState,
+    block_reduce, bytes_ptr, combine, each, each_elem, first_thread, if_, linear, load_elem,
+    memory_obj, store_elem, u32c, Obj, RedState,
 };
 use crate::ir::{
     AtomicOp, BarrierScope, BinOp, CmpOp, Expr, ExprId, IntKind, LocalId, RedTarget, Reduction,
@@ -142,23 +142,34 @@ pub(super) fn across_gangs(e: &mut Emit, st: &mut RedState, reds: &[(&Reduction,
         };
         let target = memory_obj(&mut fin, *p);
         for (part, &first) in r.parts.iter().zip(firsts) {
-            each(&mut fin, part.count, |fin, idx| {
-                let id = fin
-                    .f
-                    .add(Expr::Literal(r.op.identity(&part.ty)), part.ty.clone());
-                let acc = fin.hold("red.acc", id);
+            each_elem(&mut fin, r.op, part, |fin, idxs| {
+                let accs: Vec<LocalId> = (0u64..)
+                    .zip(idxs)
+                    .map(|(j, _)| {
+                        let lit = r.op.identity_of(&part.ty, j);
+                        let id = fin.f.add(Expr::Literal(lit), part.ty.clone());
+                        fin.hold("red.acc", id)
+                    })
+                    .collect();
                 let lin = linear(fin);
                 let lin = fin.cast(lin, &Type::U64);
                 let k = fin.hold("red.i", lin);
                 let (kv, g) = (fin.read(k), fin.read(nb));
                 let cond = fin.cmp(CmpOp::Lt, kv, g);
                 let mut body = Emit::new(fin.f);
-                let kv = body.read(k);
-                let at = slot(&mut body, first, idx, kv, &part.ty);
-                let x = body.f.add(Expr::Load(at), part.ty.clone());
-                let a = body.read(acc);
-                let c = combine(&mut body, r.op, a, x);
-                body.assign(acc, c);
+                let xs: Vec<ExprId> = idxs
+                    .iter()
+                    .map(|&idx| {
+                        let kv = body.read(k);
+                        let at = slot(&mut body, first, idx, kv, &part.ty);
+                        body.f.add(Expr::Load(at), part.ty.clone())
+                    })
+                    .collect();
+                let a: Vec<ExprId> = accs.iter().map(|&l| body.read(l)).collect();
+                let c = combine(&mut body, r.op, &a, &xs);
+                for (&acc, x) in accs.iter().zip(c) {
+                    body.assign(acc, x);
+                }
                 let body = body.out;
                 let (nx, ny, nz) = (
                     fin.special(Special::BlockDim(0)),
@@ -168,13 +179,25 @@ pub(super) fn across_gangs(e: &mut Emit, st: &mut RedState, reds: &[(&Reduction,
                 let nxy = fin.bin(BinOp::Mul, nx, ny);
                 let threads = fin.bin(BinOp::Mul, nxy, nz);
                 fin.while_step(cond, body, k, threads);
-                block_reduce(fin, st, r.op, acc, [true, true, true], BarrierScope::Block);
+                block_reduce(
+                    fin,
+                    st,
+                    r.op,
+                    &accs,
+                    [true, true, true],
+                    BarrierScope::Block,
+                );
                 let t0 = first_thread(fin, &[0, 1, 2]);
                 let mut upd = Emit::new(fin.f);
-                let t = load_elem(&mut upd, target, part, idx);
-                let a = upd.read(acc);
-                let c = combine(&mut upd, r.op, t, a);
-                store_elem(&mut upd, target, part, idx, c);
+                let t: Vec<ExprId> = idxs
+                    .iter()
+                    .map(|&idx| load_elem(&mut upd, target, part, idx))
+                    .collect();
+                let a: Vec<ExprId> = accs.iter().map(|&l| upd.read(l)).collect();
+                let c = combine(&mut upd, r.op, &t, &a);
+                for (&idx, x) in idxs.iter().zip(c) {
+                    store_elem(&mut upd, target, part, idx, x);
+                }
                 let upd = upd.out;
                 fin.out.push(if_(t0, upd));
             });

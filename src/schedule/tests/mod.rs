@@ -517,3 +517,127 @@ fn tiled_and_chunked_loops_visit_each_point_once() {
         }
     }
 }
+
+/// `store a <- 1; t = load a; store a <- t` in code every thread runs
+/// redundantly (the stores single, as lowering guards them), inside a gang
+/// loop: barriers between the store and the load after it, and between the
+/// load and the store after it, and at the loop's start (the previous
+/// iteration's store).
+#[test]
+fn redundant_stores_are_fenced_from_loads() {
+    let mut f = Function::default();
+    let a = f.new_local("a", Type::I64.ptr_to());
+    let i = f.new_local("i", Type::I32);
+    let t = f.new_local("t", Type::I64);
+    let guard = |f: &mut Function| {
+        let x = f.add(
+            Expr::Special(Special::ThreadIdx(0)),
+            Type::Int(IntKind::U32),
+        );
+        let z = f.int(0, Type::Int(IntKind::U32));
+        f.add(
+            Expr::Cmp {
+                op: CmpOp::Eq,
+                lhs: x,
+                rhs: z,
+            },
+            Type::BOOL,
+        )
+    };
+    let (p1, one, g1) = (f.read(a), f.int(1, Type::I64), guard(&mut f));
+    let store1 = Stmt::If {
+        cond: g1,
+        then: vec![Stmt::Store {
+            ptr: p1,
+            value: one,
+        }],
+        otherwise: vec![],
+    };
+    let p2 = f.read(a);
+    let load = f.add(Expr::Load(p2), Type::I64);
+    let assign = Stmt::Assign {
+        local: t,
+        value: load,
+    };
+    let (p3, tv, g2) = (f.read(a), f.read(t), guard(&mut f));
+    let store2 = Stmt::If {
+        cond: g2,
+        then: vec![Stmt::Store { ptr: p3, value: tv }],
+        otherwise: vec![],
+    };
+    let (init, limit, step) = (
+        f.int(0, Type::I32),
+        f.int(4, Type::I32),
+        f.int(1, Type::I32),
+    );
+    f.body = vec![Stmt::Loop(Loop {
+        var: i,
+        init,
+        cmp: LoopCmp::Lt,
+        limit,
+        step,
+        collapsed: vec![],
+        tile: vec![],
+        chunk: None,
+        body: vec![store1, assign, store2],
+        par: Parallelism::Par {
+            gang: Some(0),
+            worker: false,
+            vector: None,
+        },
+        loc: SrcLoc::default(),
+        reductions: vec![],
+    })];
+    let m = scheduled(module(f, a));
+    let text = print_module(&m);
+    let body: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .skip_while(|l| !l.starts_with("while"))
+        .collect();
+    let at = |what: &str| {
+        body.iter()
+            .position(|l| l.starts_with(what))
+            .unwrap_or(usize::MAX)
+    };
+    let barriers: Vec<usize> = body
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| **l == "barrier Block")
+        .map(|(k, _)| k)
+        .collect();
+    let first_store = at("store %0 a <- 1");
+    let load = at("%2 t = load");
+    assert!(barriers.len() >= 3, "{text}");
+    // A barrier before the first store (the last iteration's load), between
+    // the store and the load, and between the load and the second store.
+    assert!(barriers[0] < first_store, "{text}");
+    assert!(
+        barriers.iter().any(|&b| b > first_store && b < load),
+        "{text}"
+    );
+    assert!(barriers.iter().any(|&b| b > load), "{text}");
+}
+
+/// A vector loop outside worker loops, in a launch with workers: only the
+/// first worker runs it (the others would race with its stores).
+#[test]
+fn worker_single_vector_loop_runs_on_the_first_worker() {
+    let mut m = kernel(
+        Parallelism::Par {
+            gang: None,
+            worker: false,
+            vector: Some(0),
+        },
+        IntKind::I32,
+        LoopCmp::Lt,
+        [0, 100, 1],
+        false,
+    );
+    m.kernels[0].launch.block[1] = GridSize::Const(4);
+    let text = print_module(&scheduled(m));
+    assert!(
+        text.contains("if and(eq.u32(tid.y, 0), eq.u32(tid.z, 0)) {"),
+        "{text}"
+    );
+}

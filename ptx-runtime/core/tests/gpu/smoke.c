@@ -63,20 +63,23 @@ static const char declare_ptx[] =
 static double a[N], b[N], c[N];
 static double g[N], lk[N], out[N];
 static const struct __ptxrt_cell cells[2] = {{"cell_g", g}, {"cell_lk", lk}};
-static struct __ptxrt_image declared = {PTXRT_ABI_VERSION, 0,    "declare.c", declare_ptx,
-                                        sizeof declare_ptx - 1, NULL, 0, NULL,
+static const struct __ptxrt_code declare_code[] = {
+    {PTXRT_CODE_PTX, NULL, (const unsigned char *)declare_ptx, sizeof declare_ptx - 1}};
+static struct __ptxrt_image declared = {PTXRT_ABI_VERSION, 0, "declare.c", declare_code, 1,
                                         NULL, NULL, cells, 2};
 static const struct __ptxrt_declare decl_g = {"g", g, sizeof g, PTXRT_MAP_COPYIN,
                                               {"smoke.c", 1, 1, "declare"}};
 static const struct __ptxrt_declare decl_lk = {"lk", lk, sizeof lk, PTXRT_DECLARE_LINK,
                                                {"smoke.c", 2, 1, "declare"}};
 
-static struct __ptxrt_image good = {PTXRT_ABI_VERSION, 0,    "smoke.c", vadd_ptx,
-                                    sizeof vadd_ptx - 1, NULL, 0,      NULL,
-                                    NULL,                NULL, NULL,   0};
-static struct __ptxrt_image bad = {PTXRT_ABI_VERSION, 0,    "bad.c", bad_ptx,
-                                   sizeof bad_ptx - 1, NULL, 0,       NULL,
-                                   NULL,               NULL, NULL,    0};
+static const struct __ptxrt_code good_code[] = {
+    {PTXRT_CODE_PTX, NULL, (const unsigned char *)vadd_ptx, sizeof vadd_ptx - 1}};
+static const struct __ptxrt_code bad_code[] = {
+    {PTXRT_CODE_PTX, NULL, (const unsigned char *)bad_ptx, sizeof bad_ptx - 1}};
+static struct __ptxrt_image good = {PTXRT_ABI_VERSION, 0, "smoke.c", good_code, 1,
+                                    NULL, NULL, NULL, 0};
+static struct __ptxrt_image bad = {PTXRT_ABI_VERSION, 0, "bad.c", bad_code, 1,
+                                   NULL, NULL, NULL, 0};
 
 __attribute__((constructor)) static void reg(void) {
   __ptxrt_register_image(&good);

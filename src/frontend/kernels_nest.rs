@@ -1,0 +1,306 @@
+//! The loop nests of a `kernels` construct: the OpenUH mappings
+//! (`shared/seeds/openuh-loop-mapping-runtime.txt` §3.1). Which loops are
+//! parallel (by clause, `independent`, or the dependence test, with the
+//! reductions it finds), how many levels a nest uses (at most three), the
+//! coalescing depth (the loop whose index walks memory contiguously takes
+//! vector x), then grid and block dimensions per depth. A loop takes a grid
+//! dimension of its own only when tightly nested in the parallel loop
+//! around it (`loopvars::tightly_nested`).
+//!
+//! Owns: `Walker::plan_kernels_nest`. May call: `levels` (the plan it
+//! records into), `loopvars`, `depend`, `canon`.
+
+use super::canon::canonical;
+use super::depend::VarKind;
+use super::levels::{describe, shared_warning, Cand, Decision, RegionPlan};
+use super::loopvars::{body_of, tightly_nested};
+use super::lower::{LoopReduction, Private};
+use super::unit::Walker;
+use crate::diag::DResult;
+use crate::ir::Parallelism;
+
+impl Walker<'_> {
+    /// A loop nest of a kernels construct.
+    pub(super) fn plan_kernels_nest(
+        &self,
+        root: &Cand,
+        names: &[String],
+        plan: &mut RegionPlan,
+    ) -> DResult<()> {
+        // 1. Which loops are parallel: by clause or by the dependence test.
+        struct Info<'c, 'a> {
+            c: &'c Cand<'a>,
+            depth: usize,
+            parallel: bool,
+            /// Not tightly nested in the parallel loop around it: code of
+            /// that loop's body runs around it, so it may not take a grid
+            /// dimension of its own (that code would run once per gang).
+            loose: bool,
+            why: Option<String>,
+            score: u32,
+            /// Its reductions: by clause, or found by the dependence test.
+            reductions: Vec<LoopReduction>,
+            /// Scalars private to it beyond its clauses (see `loopvars`).
+            privates: Vec<Private>,
+        }
+        fn flatten<'c, 'a>(
+            w: &Walker,
+            c: &'c Cand<'a>,
+            depth: usize,
+            loose: bool,
+            out: &mut Vec<Info<'c, 'a>>,
+        ) {
+            let cl = &c.clauses;
+            let mut reductions = cl.reductions.clone();
+            // Privates the user's word allows (`independent`, a level):
+            // a loop proven independent keeps its scalars, which code after
+            // it may read (their last values).
+            let privates = if cl.independent || cl.explicit() {
+                w.auto_privates(c, &reductions)
+            } else {
+                vec![]
+            };
+            // Private scalars are the iteration's own; private pointers
+            // still reach shared memory (the test must see through them).
+            let private_names: Vec<String> = privates
+                .iter()
+                .filter(|p| var_kind(w, &p.var) == VarKind::Scalar)
+                .map(|p| p.var.clone())
+                .collect();
+            let (parallel, why) = if cl.seq {
+                (false, Some("loop run sequentially: seq clause".to_string()))
+            } else if cl.explicit() {
+                (true, None)
+            } else if depth > 0 && !reductions.is_empty() {
+                // Inside a parallel loop each thread reduces on its own.
+                (false, Some("loop run sequentially: a reduction inside a parallel loop (each thread reduces its own iterations)".to_string()))
+            } else if cl.independent {
+                (true, None)
+            } else {
+                let proven =
+                    canonical(&c.f.node)
+                        .map_err(str::to_string)
+                        .and_then(|k| match k.decl {
+                            // Parallel, the loop's variable would be private:
+                            // one declared outside may be used after the loop.
+                            None if !c.directive => Err(format!(
+                                "its variable '{}' is declared outside the loop",
+                                k.var
+                            )),
+                            _ => super::depend::independent(
+                                w.text,
+                                &c.f.node.statement,
+                                k.var,
+                                &|name| var_kind(w, name),
+                                &private_names,
+                            ),
+                        });
+                match proven {
+                    // A loop inside a parallel loop is not worth a reduction
+                    // across its threads: each thread reduces on its own.
+                    Ok(found) if !found.is_empty() && depth > 0 => {
+                        let names: Vec<String> =
+                            found.iter().map(|(_, n)| format!("'{n}'")).collect();
+                        (false, Some(format!("loop not parallelized: it reduces into {} inside a parallel loop (each thread reduces its own iterations)", names.join(", "))))
+                    }
+                    Ok(found) => {
+                        for (op, var) in found {
+                            if !reductions.iter().any(|r| r.var == var) {
+                                reductions.push(LoopReduction {
+                                    op,
+                                    var,
+                                    section: None,
+                                    index: None,
+                                    loc: c.loc.clone(),
+                                });
+                            }
+                        }
+                        (true, None)
+                    }
+                    Err(e) => (false, Some(format!("loop not parallelized: {e}"))),
+                }
+            };
+            let score = canonical(&c.f.node)
+                .map(|k| super::depend::contiguity(&c.f.node.statement, k.var))
+                .unwrap_or(0);
+            out.push(Info {
+                c,
+                depth,
+                parallel,
+                loose,
+                why,
+                score,
+                reductions,
+                privates,
+            });
+            let next = depth + usize::from(parallel);
+            for k in &c.children {
+                // Below a parallel loop, a loop is tight when only
+                // declarations and loops lead to it; below a sequential
+                // loop, when that loop is tight in the parallel one.
+                let tight = tightly_nested(body_of(c), k.stmt.span.start);
+                let k_loose = if parallel {
+                    !tight
+                } else {
+                    depth > 0 && (loose || !tight)
+                };
+                flatten(w, k, next, k_loose, out);
+            }
+        }
+        let mut infos = vec![];
+        flatten(self, root, 0, false, &mut infos);
+        // At most three parallel levels per nest.
+        for i in infos.iter_mut() {
+            if i.parallel && i.depth >= 3 {
+                i.parallel = false;
+                i.why = Some("loop run sequentially: three enclosing loops already use the grid's dimensions".into());
+            }
+        }
+        let depths = infos
+            .iter()
+            .filter(|i| i.parallel)
+            .map(|i| i.depth + 1)
+            .max()
+            .unwrap_or(0);
+        let explicit = infos.iter().any(|i| i.parallel && i.c.clauses.explicit());
+
+        // 2. Levels per parallel depth: (gang, vector).
+        let mut roles: Vec<(bool, bool)> = vec![(false, false); depths];
+        let mut score = vec![0u32; depths];
+        for i in infos.iter().filter(|i| i.parallel) {
+            score[i.depth] += i.score;
+            let cl = &i.c.clauses;
+            if explicit {
+                roles[i.depth].0 |= cl.gang || cl.worker;
+                roles[i.depth].1 |= cl.vector;
+            }
+        }
+        // The coalescing depth: the most unit-stride accesses, else the innermost.
+        let coalesce = (0..depths).rev().max_by_key(|&d| score[d]).unwrap_or(0);
+        if !explicit {
+            for (d, r) in roles.iter_mut().enumerate() {
+                *r = (true, d == coalesce);
+            }
+        } else {
+            // Loops with only `independent` at a depth no clause gave a level.
+            for r in roles.iter_mut() {
+                if !r.0 && !r.1 {
+                    r.0 = true;
+                }
+            }
+        }
+        // 3. Dimensions: vector x for the coalescing vector depth, then y, z
+        //    from inner to outer; gang x for the depth that is vector x when
+        //    it is a gang too, else the innermost gang depth; then y, z.
+        let mut vdim: Vec<Option<u8>> = vec![None; depths];
+        let vector_depths: Vec<usize> = (0..depths).filter(|&d| roles[d].1).collect();
+        let vx = vector_depths.iter().copied().max_by_key(|&d| (score[d], d));
+        let mut next = 0u8;
+        if let Some(x) = vx {
+            vdim[x] = Some(0);
+            next = 1;
+        }
+        for &d in vector_depths.iter().rev() {
+            if vdim[d].is_none() {
+                vdim[d] = Some(next);
+                next += 1;
+            }
+        }
+        let mut gdim: Vec<Option<u8>> = vec![None; depths];
+        let gang_depths: Vec<usize> = (0..depths).filter(|&d| roles[d].0).collect();
+        let gx = vx
+            .filter(|&d| roles[d].0)
+            .or_else(|| gang_depths.last().copied());
+        let mut next = 0u8;
+        if let Some(x) = gx {
+            gdim[x] = Some(0);
+            next = 1;
+        }
+        for &d in gang_depths.iter().rev() {
+            if gdim[d].is_none() {
+                gdim[d] = Some(next);
+                next += 1;
+            }
+        }
+        // 4. Record. A loose loop without a clause asking for gangs keeps
+        //    only its vector dimension (the code around it runs once per
+        //    thread of the block, which guards its side effects) or stays
+        //    sequential.
+        for i in infos.iter_mut() {
+            let asked = i.c.clauses.gang || i.c.clauses.worker;
+            if i.parallel && i.loose && !asked && vdim[i.depth].is_none() {
+                i.parallel = false;
+                i.why = Some("loop not parallelized: it is not tightly nested in the parallel loop around it, whose other code would run once per gang".into());
+            }
+        }
+        for i in &infos {
+            let cl = &i.c.clauses;
+            let asked = cl.gang || cl.worker;
+            let par = if i.parallel {
+                Parallelism::Par {
+                    gang: if i.loose && !asked {
+                        None
+                    } else {
+                        gdim[i.depth]
+                    },
+                    worker: false,
+                    vector: vdim[i.depth],
+                }
+            } else {
+                Parallelism::Seq
+            };
+            let why = match (&i.why, par) {
+                (Some(w), _) => w.clone(),
+                (None, p) => {
+                    let how = if cl.explicit() {
+                        ""
+                    } else if cl.independent {
+                        " (independent)"
+                    } else {
+                        " (independent: no dependence found)"
+                    };
+                    format!("{}{how}", describe(p, cl.collapse, cl.collapse_force))
+                }
+            };
+            if i.parallel && (cl.independent || cl.explicit()) {
+                for v in self.shared_scalars(i.c, &i.privates, &i.reductions) {
+                    plan.remarks.push((i.c.loc.clone(), shared_warning(&v)));
+                }
+            }
+            let d = Decision {
+                par,
+                trip: self.host_trip(i.c.f, names),
+                gang_num: cl.gang_num.clone().or_else(|| cl.worker_num.clone()),
+                worker_num: None,
+                vector_len: cl.vector_len.clone(),
+                why,
+                reductions: if i.parallel {
+                    i.reductions.clone()
+                } else {
+                    vec![]
+                },
+                privates: if i.parallel {
+                    i.privates.clone()
+                } else {
+                    vec![]
+                },
+                const_trip: None,
+            };
+            self.record(plan, i.c, d);
+        }
+        Ok(())
+    }
+}
+
+/// What variable `name` of the scope is, for the dependence test.
+fn var_kind(w: &Walker, name: &str) -> VarKind {
+    use super::ctype::CType;
+    match w.scope.lookup(name) {
+        Some(s) if s.restrict || matches!(s.ty, CType::Array(..) | CType::Vla(..)) => {
+            VarKind::Owned
+        }
+        Some(s) if matches!(s.ty, CType::Ptr(_)) => VarKind::Pointer,
+        Some(s) if s.ty.is_c_arithmetic() => VarKind::Scalar,
+        _ => VarKind::Unknown,
+    }
+}
