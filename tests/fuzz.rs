@@ -466,3 +466,68 @@ fn the_binary_reports_positions_and_exits_like_cc() {
         }
     }
 }
+
+/// Damages `s` at a few random places: characters removed, duplicated or
+/// replaced by C punctuation, or the text cut short.
+fn damage(r: &mut Rng, s: &str) -> String {
+    let mut chars: Vec<char> = s.chars().collect();
+    for _ in 0..1 + r.below(4) {
+        if chars.is_empty() {
+            break;
+        }
+        let at = r.below(chars.len());
+        match r.below(5) {
+            0 => {
+                chars.remove(at);
+            }
+            1 => {
+                let end = (at + 1 + r.below(40)).min(chars.len());
+                chars.drain(at..end);
+            }
+            2 => chars.insert(
+                at,
+                "(){}[];,*&#\"'\\:=".chars().nth(r.below(16)).unwrap_or(';'),
+            ),
+            3 => {
+                let c = chars[at];
+                chars.insert(at, c);
+            }
+            _ => chars.truncate(at),
+        }
+    }
+    chars.into_iter().collect()
+}
+
+#[test]
+fn damaged_gnu_c_never_crashes_the_parser() {
+    // Real programs full of GNU C (file-scope declarations, K&R definitions,
+    // computed goto, attributes, regions), damaged: whatever does not parse
+    // is either left to the host compiler or reported with a position.
+    let dir = common::tests_dir().join("programs");
+    let corpus: Vec<String> = ["gnu_host_code.c", "gnu_device_code.c", "c_statements.c"]
+        .iter()
+        .map(|f| std::fs::read_to_string(dir.join(f)).unwrap())
+        .collect();
+    let mut r = Rng(0x2545_F491_4F6C_DD1D);
+    let mut failures = vec![];
+    let (mut ok, mut rejected) = (0, 0);
+    for case in 0..600 {
+        let text = damage(&mut r, &corpus[case % corpus.len()]);
+        match compile(&text) {
+            Ok(Outcome::Compiled) => ok += 1,
+            Ok(Outcome::Rejected) => rejected += 1,
+            Err(why) => failures.push(format!("case {case}: {why}\n{text}")),
+        }
+    }
+    eprintln!("damaged GNU C: {ok} compiled, {rejected} rejected");
+    assert!(
+        failures.is_empty(),
+        "{} of 600 cases failed; the first:\n{}",
+        failures.len(),
+        failures[0]
+    );
+    assert!(
+        ok > 50 && rejected > 50,
+        "{ok} compiled, {rejected} rejected"
+    );
+}

@@ -266,6 +266,11 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
         return host_only(tools, args, &file, &text, out);
     }
     let mut t = frontend::translate(text, &file).map_err(|d| report(d, colour(args)))?;
+    if std::env::var_os("ACCC_SHOW_OPAQUE").is_some_and(|v| v != "0") {
+        for (loc, why) in &t.opaque {
+            eprintln!("{loc}: accc: left to the host compiler: {why}");
+        }
+    }
     if args.own.remarks {
         for (loc, text) in &t.remarks {
             eprintln!("{}:{}: {text}", loc.file, loc.line);

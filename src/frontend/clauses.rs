@@ -596,9 +596,16 @@ impl ClauseCtx<'_> {
             t = elem;
         }
         if t.size().is_none() && !t.runtime_sized() {
+            let why = match &t {
+                CType::Struct(s) => s.unusable().map(|w| format!(" ({w})")),
+                _ => None,
+            };
             return self.err(
                 v.span.start,
-                format!("sub-array of '{name}' whose element type '{t}' has no size"),
+                format!(
+                    "sub-array of '{name}' whose element type '{t}' has no size{}",
+                    why.unwrap_or_default()
+                ),
             );
         }
         for k in 1..dims.len() {

@@ -1,10 +1,14 @@
 //! Declarations: C types from lang-c declaration specifiers and declarators
 //! (struct and union definitions among them), and integer constant
-//! expressions (array sizes, enumerators, case labels).
+//! expressions (array sizes, enumerators, case labels). GNU types device
+//! code cannot use (`__int128`, `_Float128`, vector types, `_Atomic`,
+//! structs whose layout attributes accc does not apply) are named
+//! `Unsupported` types: an error only where device code uses them.
 //!
 //! Owns: [`base_type`], [`apply_declarator`], [`const_int`]. May call:
-//! `ctype`, `record`, `scope`, `literal`, `source`.
+//! `attrs`, `ctype`, `exprtype`, `record`, `scope`, `literal`, `source`.
 
+use super::attrs;
 use super::ctype::{CType, FnType, VlaLen};
 use super::literal;
 use super::record::{Field, StructRef};
@@ -59,14 +63,27 @@ pub fn base_type(
                     });
                     next += 1;
                 }
-                other = Some(CType::INT);
+                other = Some(attrs::enum_type(&e.node.extensions));
             }
             TypeSpecifier::TypedefName(id) => match scope.lookup(&id.node.name) {
                 Some(sym) if sym.kind == SymKind::Typedef => other = Some(sym.ty.clone()),
                 _ => return err(sm, id.span, format!("unknown type name '{}'", id.node.name)),
             },
             TypeSpecifier::Complex => complex = true,
-            _ => other = Some(CType::Unsupported("an unsupported type".into())),
+            TypeSpecifier::Int128 => other = Some(CType::Unsupported("__int128".into())),
+            TypeSpecifier::AutoType => other = Some(CType::Unsupported("__auto_type".into())),
+            TypeSpecifier::TS18661Float(f) => other = Some(ts18661_float(f)),
+            TypeSpecifier::TypeOf(t) => {
+                other = Some(match &t.node {
+                    TypeOf::Type(name) => type_name(name, scope, sm)?,
+                    // (Device code types its own from the lowered expression.)
+                    TypeOf::Expression(e) => super::exprtype::expr_type(e, scope, sm)
+                        .unwrap_or_else(|| {
+                            CType::Unsupported("__typeof__ of an expression".into())
+                        }),
+                })
+            }
+            TypeSpecifier::Atomic(_) => other = Some(CType::Unsupported("_Atomic".into())),
         }
     }
     if complex {
@@ -125,6 +142,29 @@ pub fn base_type(
         return err(sm, span, "type specifier missing");
     };
     Ok(CType::Int(kind))
+}
+
+/// `_FloatN` and `_FloatNx`: `_Float32` is `float` and `_Float64` and
+/// `_Float32x` are `double` on x86-64 and on the device; the others (and
+/// the decimal types) have no device version.
+fn ts18661_float(f: &TS18661FloatType) -> CType {
+    match (&f.format, f.width) {
+        (TS18661FloatFormat::BinaryInterchange, 32) => CType::Float(FloatKind::F32),
+        (TS18661FloatFormat::BinaryInterchange, 64) | (TS18661FloatFormat::BinaryExtended, 32) => {
+            CType::Float(FloatKind::F64)
+        }
+        (TS18661FloatFormat::BinaryInterchange, w) => CType::Unsupported(format!("_Float{w}")),
+        (TS18661FloatFormat::BinaryExtended, w) => CType::Unsupported(format!("_Float{w}x")),
+        (TS18661FloatFormat::DecimalInterchange, w) => CType::Unsupported(format!("_Decimal{w}")),
+        (TS18661FloatFormat::DecimalExtended, w) => CType::Unsupported(format!("_Decimal{w}x")),
+    }
+}
+
+/// Whether the specifiers hold the `_Atomic` qualifier.
+pub fn atomic_qualified(specs: &[Node<DeclarationSpecifier>]) -> bool {
+    specs.iter().any(|s| {
+        matches!(&s.node, DeclarationSpecifier::TypeQualifier(q) if q.node == TypeQualifier::Atomic)
+    })
 }
 
 /// The struct or union a specifier names: defines it when the specifier
@@ -189,6 +229,8 @@ fn struct_type(st: &Node<StructType>, scope: &mut Scope, sm: &SourceMap) -> DRes
     if let Err(m) = s.define(fields) {
         return err(sm, st.span, m);
     }
+    attrs::member_attributes(&s, decls);
+    attrs::struct_attributes(&s, &st.node.extensions, scope, sm);
     Ok(CType::Struct(s))
 }
 
@@ -265,7 +307,7 @@ pub fn apply_declarator(
     scope: &mut Scope,
     sm: &SourceMap,
 ) -> DResult<(Option<Node<Identifier>>, CType)> {
-    let mut t = base;
+    let mut t = attrs::declarator_type(&d.node.extensions, base);
     for dd in &d.node.derived {
         if let DerivedDeclarator::Pointer(_) = dd.node {
             t = CType::Ptr(Box::new(t));

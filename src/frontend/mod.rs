@@ -10,6 +10,7 @@
 
 mod atomic;
 mod attach;
+mod attrs;
 mod canon;
 mod clauses;
 mod construct;
@@ -20,6 +21,7 @@ mod declare;
 mod depend;
 mod device_directive;
 mod effects;
+mod exprtype;
 mod extent;
 mod geometry;
 mod implicit;
@@ -29,6 +31,7 @@ mod literal;
 mod loopclauses;
 mod loopvars;
 mod lower;
+mod parse;
 mod poly;
 mod pragma;
 mod privatize;
@@ -37,6 +40,8 @@ mod redscan;
 mod routine;
 mod scope;
 mod source;
+mod split;
+mod syntax;
 mod unit;
 
 pub use unit::{translate, Translated};

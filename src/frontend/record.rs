@@ -119,6 +119,26 @@ impl StructRef {
         }
     }
 
+    /// Raises the alignment of a complete type to at least `n` bytes (GNU
+    /// `aligned(n)`): its size rounds up to the new alignment.
+    pub fn align_to(&self, n: u64) {
+        if let Some(b) = self.0.borrow_mut().body.as_mut() {
+            if let Some(l) = b.layout.as_mut() {
+                l.align = l.align.max(n);
+                l.size = align_up(l.size, l.align);
+            }
+        }
+    }
+
+    /// Makes a complete type unusable on the device, for reason `why`
+    /// (attributes that change its layout, which `define` does not apply).
+    pub fn forbid(&self, why: String) {
+        if let Some(b) = self.0.borrow_mut().body.as_mut() {
+            b.layout = None;
+            b.why.get_or_insert(why);
+        }
+    }
+
     /// Completes the type with its members, laid out by the SysV rules:
     /// each member at the next multiple of its alignment (all at 0 in a
     /// union), the size rounded up to the largest alignment. A flexible

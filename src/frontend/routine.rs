@@ -148,7 +148,7 @@ pub fn symbol(name: &str) -> String {
 }
 
 /// The declarator's name.
-fn declarator_name(d: &Node<Declarator>) -> Option<String> {
+pub(super) fn declarator_name(d: &Node<Declarator>) -> Option<String> {
     match &d.node.kind.node {
         DeclaratorKind::Identifier(id) => Some(id.node.name.clone()),
         DeclaratorKind::Declarator(inner) => declarator_name(inner),
@@ -476,6 +476,17 @@ impl<'a> Walker<'a> {
             return Ok(function(body, params, Linkage::Internal, symbol(&name)));
         }
         let Some(def) = def else {
+            if self.opaque_definitions.contains(&name) {
+                // Defined here, in code only the host compiler compiles: not
+                // a routine another file provides.
+                let what = match info {
+                    Some(_) => "is a routine",
+                    None => "is called in device code",
+                };
+                return err(format!(
+                    "function '{name}' {what}, but accc cannot parse its definition in this file"
+                ));
+            }
             if info.is_some() {
                 let mut body = Function::default();
                 let params = declared_params(&mut body);

@@ -1,6 +1,10 @@
-//! One translation unit through the front end: pragma capture, lang-c
-//! parsing, directive parsing and attachment, and the walk over host
-//! functions that keeps the scope and hands each construct to `construct.rs`.
+//! One translation unit through the front end: pragma capture, parsing
+//! (one external declaration at a time: `parse.rs`), directive parsing and
+//! attachment, and the walk over host functions that keeps the scope and
+//! hands each construct to `construct.rs`. Declarations accc cannot parse
+//! are opaque: the host compiler gets them unchanged, their typedef names
+//! stay known, and an error about one of their names in device code gets a
+//! note saying why accc does not know it.
 //!
 //! Owns: [`translate`], [`Translated`] and the host walk ([`Walker`]).
 //! May call: every other front-end module, `directive`, `ir`.
@@ -8,6 +12,7 @@
 use super::attach::{attach, Attached};
 use super::ctype::CType;
 use super::declare;
+use super::parse::{self, Opaque};
 use super::pragma::{self, Pragma};
 use super::scope::{Scope, SymKind, Symbol};
 use super::source::SourceMap;
@@ -28,22 +33,21 @@ pub struct Translated {
     pub text: String,
     /// What was decided where (`-Minfo=accel`), in source order.
     pub remarks: Vec<(crate::ir::SrcLoc, String)>,
+    /// The declarations accc could not parse and left to the host compiler:
+    /// where the parser gave up, and why.
+    pub opaque: Vec<(crate::ir::SrcLoc, String)>,
 }
 
 /// Translates preprocessed C text; `main_file` names the source file.
 pub fn translate(mut text: String, main_file: &str) -> DResult<Translated> {
     let pragmas = pragma::capture(&mut text);
     let sm = SourceMap::new(&text, main_file);
-    let config = lang_c::driver::Config::with_gcc();
-    let parse = lang_c::driver::parse_preprocessed(&config, text.clone()).map_err(|e| {
-        let mut expected: Vec<&str> = e.expected.iter().copied().collect();
-        expected.sort();
-        expected.truncate(6);
-        Diagnostics::one(
-            Some(sm.loc(e.offset)),
-            format!("syntax error: expected {}", expected.join(", ")),
-        )
-    })?;
+    let parse = parse::parse_unit(&text, &pragmas, &sm)?;
+    let opaque_report = parse
+        .opaque
+        .iter()
+        .map(|o| (sm.loc(o.error_at), o.error.clone()))
+        .collect();
     let mut errors = vec![];
     let mut dirs = vec![];
     for p in &pragmas {
@@ -127,16 +131,28 @@ pub fn translate(mut text: String, main_file: &str) -> DResult<Translated> {
         standalone_done: Default::default(),
         remarks: vec![],
         atomics: Default::default(),
+        opaque: Default::default(),
+        opaque_definitions: Default::default(),
     };
+    w.builtin_typedefs();
     w.atomics = w.atomic_specs();
     w.named_routines();
+    // The declarations that parsed and those that did not, in source order.
+    let mut opaque = parse.opaque.iter().peekable();
     for ext in &parse.unit.0 {
+        while let Some(o) = opaque.next_if(|o| o.start < ext.span.start) {
+            w.opaque(o);
+        }
         w.external(ext);
+    }
+    for o in opaque {
+        w.opaque(o);
     }
     w.file_scope_directives();
     w.finish_routines();
     w.atomic_host_versions(&parse.unit);
     if !w.errors.is_empty() {
+        w.note_opaque_names();
         // One message per place (a statement lowered for the device and
         // rewritten for the host reports its problem once).
         let mut seen = std::collections::HashSet::new();
@@ -155,6 +171,7 @@ pub fn translate(mut text: String, main_file: &str) -> DResult<Translated> {
         plan,
         text,
         remarks,
+        opaque: opaque_report,
     })
 }
 
@@ -200,6 +217,11 @@ pub struct Walker<'a> {
     pub in_routine: bool,
     /// The `atomic` directives of the file, by statement start.
     pub atomics: std::collections::HashMap<usize, super::atomic::AtomicSpec>,
+    /// The names declared by declarations accc could not parse: where the
+    /// parser gave up, and why.
+    pub opaque: std::collections::HashMap<String, (crate::ir::SrcLoc, String)>,
+    /// The functions whose definitions here accc could not parse.
+    pub opaque_definitions: std::collections::HashSet<String>,
 }
 
 impl<'a> Walker<'a> {
@@ -210,6 +232,81 @@ impl<'a> Walker<'a> {
             Err(d) => {
                 self.errors.extend(d.0);
                 None
+            }
+        }
+    }
+
+    /// GCC's predefined typedef names, as types device code cannot use.
+    fn builtin_typedefs(&mut self) {
+        for (name, what) in [
+            ("__int128_t", "__int128"),
+            ("__uint128_t", "unsigned __int128"),
+            ("__builtin_va_list", "va_list"),
+            ("__builtin_ms_va_list", "va_list"),
+            ("__builtin_sysv_va_list", "va_list"),
+        ] {
+            self.scope.insert(Symbol {
+                name: name.into(),
+                ty: CType::Unsupported(what.into()),
+                kind: SymKind::Typedef,
+                readonly: false,
+                restrict: false,
+            });
+        }
+    }
+
+    /// A declaration accc could not parse: its typedef names become types
+    /// device code cannot use, a function whose head parses is declared, and
+    /// every name it declares is remembered for [`Self::note_opaque_names`].
+    fn opaque(&mut self, o: &'a Opaque) {
+        let loc = self.sm.loc(o.error_at);
+        for tag in &o.declared.tags {
+            self.opaque
+                .insert(tag.clone(), (loc.clone(), o.error.clone()));
+        }
+        for name in &o.declared.names {
+            self.opaque
+                .insert(name.clone(), (loc.clone(), o.error.clone()));
+            if o.declared.typedef {
+                self.scope.insert(Symbol {
+                    name: name.clone(),
+                    ty: CType::Unsupported(name.clone()),
+                    kind: SymKind::Typedef,
+                    readonly: false,
+                    restrict: false,
+                });
+            }
+        }
+        if o.declared.function {
+            self.opaque_definitions
+                .extend(o.declared.names.first().cloned());
+        }
+        if let Some(head) = &o.head {
+            // The function's type is known even though its body is not:
+            // host code may call it, device code gets a clear error.
+            // (A head sema cannot type declares nothing: device code that
+            // calls the function gets the note instead.)
+            let _ = self.declaration(head, SymKind::Global);
+        }
+    }
+
+    /// Adds to each error that names (in quotes) something declared by a
+    /// declaration accc could not parse a note saying so, with the reason.
+    fn note_opaque_names(&mut self) {
+        for e in &mut self.errors {
+            let quoted = e.message.split('\'').skip(1).step_by(2);
+            let found = quoted
+                .filter_map(|n| self.opaque.get(n).map(|o| (n.to_string(), o.clone())))
+                .next();
+            if let Some((name, (loc, why))) = found {
+                e.notes.push(Diagnostic {
+                    severity: crate::diag::Severity::Note,
+                    loc: Some(loc),
+                    message: format!(
+                        "'{name}' is declared in code accc cannot parse (only the host compiler compiles it): {why}"
+                    ),
+                    notes: vec![],
+                });
             }
         }
     }
@@ -245,28 +342,59 @@ impl<'a> Walker<'a> {
         // Types accc cannot use on the device (long double, structs) are kept
         // as opaque: an error comes only if a region uses them.
         let base = base.unwrap_or(CType::Unsupported("an unsupported type".into()));
+        let base = super::exprtype::auto_type(d, &mut self.scope, self.sm).unwrap_or(base);
+        let base =
+            super::attrs::apply_type_attributes(&d.node.specifiers, base, &mut self.scope, self.sm);
+        let base = match declare::atomic_qualified(&d.node.specifiers) {
+            true => CType::Unsupported(format!("_Atomic {base}")),
+            false => base,
+        };
         let readonly = d.node.specifiers.iter().any(|s| {
             matches!(&s.node, DeclarationSpecifier::TypeQualifier(q) if q.node == TypeQualifier::Const)
         });
         let mut names = vec![];
         for id in &d.node.declarators {
-            let (name, ty) = declare::apply_declarator(
+            let r = declare::apply_declarator(
                 base.clone(),
                 &id.node.declarator,
                 &mut self.scope,
                 self.sm,
-            )?;
-            let Some(name) = name else { continue };
+            );
+            let (name, ty) = match r {
+                Ok((Some(n), t)) => (n.node.name, t),
+                Ok((None, _)) => continue,
+                Err(e) => {
+                    // Host code the host compiler compiles as it is; device
+                    // code that uses the name gets an error noting why.
+                    let Some(n) = super::routine::declarator_name(&id.node.declarator) else {
+                        continue;
+                    };
+                    if let Some(first) = e.0.first() {
+                        let loc = first
+                            .loc
+                            .clone()
+                            .unwrap_or_else(|| self.sm.loc(id.span.start));
+                        self.opaque.insert(
+                            n.clone(),
+                            (
+                                loc,
+                                format!("accc cannot work out its type: {}", first.message),
+                            ),
+                        );
+                    }
+                    (n.clone(), CType::Unsupported(format!("the type of '{n}'")))
+                }
+            };
             let kind = if typedef {
                 SymKind::Typedef
             } else if matches!(ty, CType::Function(_)) {
-                names.push(name.node.name.clone());
+                names.push(name.clone());
                 SymKind::Function
             } else {
                 kind.clone()
             };
             self.scope.insert(Symbol {
-                name: name.node.name.clone(),
+                name,
                 ty,
                 kind,
                 readonly: readonly && !declare::declares_pointer(&id.node.declarator),
@@ -286,6 +414,13 @@ impl<'a> Walker<'a> {
         .unwrap_or(CType::Void);
         let decl = &f.node.declarator;
         let r = declare::apply_declarator(base, decl, &mut self.scope, self.sm);
+        // A function without directives is the host compiler's alone: what
+        // sema cannot type there is no error (a call from device code gets
+        // one).
+        let r = match r {
+            Err(_) if !self.holds_pragma(f.span.start, f.span.end) => return,
+            r => r,
+        };
         let Some((Some(name), ty)) = self.report(r) else {
             return;
         };
@@ -298,6 +433,9 @@ impl<'a> Walker<'a> {
             readonly: false,
             restrict: false,
         });
+        if !self.holds_pragma(f.span.start, f.span.end) {
+            return; // nothing in the body for accc to do
+        }
         self.scope.push();
         // Parameters: from the function declarator (the innermost one).
         let mut d = decl;
@@ -430,6 +568,13 @@ impl<'a> Walker<'a> {
         if self.standalone_done.insert(p) {
             self.standalone(p);
         }
+    }
+
+    /// Whether a directive lies in `start..end`.
+    fn holds_pragma(&self, start: usize, end: usize) -> bool {
+        self.pragmas
+            .iter()
+            .any(|p| start <= p.start && p.start < end)
     }
 
     /// The source position of byte `offset` of pragma `p`'s directive text.

@@ -241,15 +241,16 @@ fn basic_type<'c>(ctx: &'c Context, t: &Type) -> Result<BasicTypeEnum<'c>, Error
         Type::Ptr(_) => ctx.ptr_type(AddressSpace::default()).into(),
         Type::Array(e, n) => basic_type(ctx, e)?.array_type(count(*n)?).into(),
         Type::Blob { size, align } => {
-            let unit = match align {
-                1 => ctx.i8_type(),
-                2 => ctx.i16_type(),
-                4 => ctx.i32_type(),
-                8 => ctx.i64_type(),
-                16 => ctx.i128_type(),
+            // (Over-aligned structs, GNU `aligned(32)`: 16-byte units.)
+            let (unit, bytes) = match align {
+                1 => (ctx.i8_type(), 1),
+                2 => (ctx.i16_type(), 2),
+                4 => (ctx.i32_type(), 4),
+                8 => (ctx.i64_type(), 8),
+                a if *a >= 16 && a.is_power_of_two() => (ctx.i128_type(), 16),
                 _ => return internal(&format!("blob alignment {align}")),
             };
-            unit.array_type(count(size / align)?).into()
+            unit.array_type(count(size / bytes)?).into()
         }
         Type::Void => return internal("a value of type void"),
     })

@@ -29,6 +29,9 @@ impl Lower<'_> {
             );
         };
         let name = id.node.name.as_str();
+        if name == "__builtin_tgmath" {
+            return self.tgmath(&c.arguments, span);
+        }
         if let Some((v, t)) = builtin_constant(name, &c.arguments) {
             let ir = self.ir_type(&t, span)?;
             return Ok(Val::R(self.f.add(Expr::Literal(Literal::Float(v)), ir), t));

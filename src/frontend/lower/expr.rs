@@ -196,6 +196,10 @@ impl Lower<'_> {
                 self.err(span, "string literals are not supported in device code")
             }
             Expression::CompoundLiteral(c) => self.compound_literal(&c.node, span),
+            Expression::LabelAddress(_) => self.err(
+                span,
+                "label addresses ('&&label', GNU C) are not supported in device code",
+            ),
             Expression::Statement(_) => self.err(
                 span,
                 "statement expressions are not supported in device code",
@@ -512,6 +516,10 @@ impl Lower<'_> {
                     ),
                 }
             }
+            U::Real | U::Imag => self.err(
+                span,
+                "'__real__' and '__imag__' (GNU C) are not supported in device code",
+            ),
             U::Address => {
                 let v = self.expr(&u.operand)?;
                 let Val::L(place, t) = v else {

@@ -8,7 +8,8 @@
 //! (inside which partitioned loops), which decides who performs side effects.
 //! `expr.rs` lowers expressions, `access.rs` addresses (subscripts, members,
 //! pointer arithmetic), `call.rs` calls, `init.rs` initialisers, `stmt.rs`
-//! statements and loops.
+//! statements and loops, `infer.rs` the base type of a declaration,
+//! `tgmath.rs` the type-generic math of `<tgmath.h>`.
 //! May call: `ir`, `frontend::{ctype, conv, declare, literal, record, routine,
 //! scope, source}`.
 
@@ -18,10 +19,12 @@ mod atomic;
 mod call;
 mod complex;
 mod expr;
+mod infer;
 mod init;
 mod private;
 mod reduce;
 mod stmt;
+mod tgmath;
 mod x87;
 
 use super::ctype::{CType, VlaLen};

@@ -84,7 +84,9 @@ impl Lower<'_> {
                 Ok(())
             }
             Statement::Return(r) => self.return_stmt(r.as_deref(), span),
-            Statement::Goto(_) => self.err(span, "'goto' is not supported in device code"),
+            Statement::Goto(_) | Statement::ComputedGoto(_) => {
+                self.err(span, "'goto' is not supported in device code")
+            }
             Statement::DoWhile(w) => {
                 self.loop_depth += 1;
                 self.break_depth += 1;
@@ -299,7 +301,7 @@ impl Lower<'_> {
         let typedef = specs.iter().any(|s| {
             matches!(&s.node, DeclarationSpecifier::StorageClass(c) if c.node == StorageClassSpecifier::Typedef)
         });
-        let base = declare::base_type(&declare::type_specifiers(specs), self.host, self.sm)?;
+        let base = self.declared_base(d)?;
         for id in &d.node.declarators {
             let (name, ty) =
                 declare::apply_declarator(base.clone(), &id.node.declarator, self.host, self.sm)?;
