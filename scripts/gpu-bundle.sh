@@ -161,69 +161,7 @@ if ! ACCC_RDC_BUNDLE="$BUNDLE" cargo test --release -p accc --test rdc -- \
 fi
 strip --strip-debug "$BUNDLE"/bin/rdc_* 2>/dev/null || true
 
-cat >"$BUNDLE/compare.py" <<'PY'
-#!/usr/bin/env python3
-"""compare.py EXPECTED ACTUAL TOL: token-wise comparison of two program outputs.
-Tokens are whitespace-separated; floating tokens (spelled with . e E inf nan) may differ
-by a relative tolerance, every other token must be equal. TOL is "A" (every floating
-token) or "A B" (A for tokens of up to 9 digits such as %.6e, B for longer ones such
-as %.15e), as tests/common/mod.rs reads `// tolerance:`. Exit 0 when they match, else
-1 with the first difference on stdout."""
-import math
-import sys
-
-
-def as_float(tok):
-    low = tok.lower()
-    if not any(c in low for c in ".e") and "inf" not in low and "nan" not in low:
-        return None
-    try:
-        return float(tok)
-    except ValueError:
-        return None
-
-
-def tokens(path):
-    out = []
-    with open(path, errors="replace") as f:
-        for n, line in enumerate(f, 1):
-            out.extend((n, t) for t in line.split())
-    return out
-
-
-def tol_for(tok, short, long):
-    mantissa = tok.replace("E", "e").split("e")[0]
-    return long if sum(c.isdigit() for c in mantissa) > 9 else short
-
-
-def same(want, got, short, long):
-    if want == got:
-        return True
-    tol = max(tol_for(want, short, long), tol_for(got, short, long))
-    w, g = as_float(want), as_float(got)
-    if w is None or g is None or tol <= 0:
-        return False
-    if math.isnan(w) or math.isnan(g):
-        return math.isnan(w) and math.isnan(g)
-    return abs(w - g) <= tol * max(abs(w), abs(g))
-
-
-def main():
-    want, got = tokens(sys.argv[1]), tokens(sys.argv[2])
-    tols = [float(t) for t in sys.argv[3].split()]
-    short, long = tols[0], tols[-1]
-    for i, ((wl, wt), (gl, gt)) in enumerate(zip(want, got), 1):
-        if not same(wt, gt, short, long):
-            print(f"token {i} differs: expected '{wt}' (line {wl}), got '{gt}' (line {gl}), tolerance {sys.argv[3]}")
-            return 1
-    if len(want) != len(got):
-        print(f"expected {len(want)} tokens, got {len(got)}")
-        return 1
-    return 0
-
-
-sys.exit(main())
-PY
+cp "$ROOT/scripts/compare.py" "$BUNDLE/compare.py"
 
 cat >"$BUNDLE/run.sh" <<'SH'
 #!/usr/bin/env bash

@@ -198,8 +198,6 @@ impl RegionPlan {
                 (None, Some(e)) => clause(&e, default),
                 (None, None) => default,
             };
-        } else if let (Some(e), false) = (&sizes.num_workers, vdims[1]) {
-            block[1] = clause(e, one());
         }
         // Grid: num_gangs, gang(num:), else from the trip count of the
         // outermost loop on each dimension.
@@ -228,6 +226,9 @@ impl RegionPlan {
                 },
             };
             grid[k] = match (sizes.num_gangs.get(k), on_k) {
+                // A kernels region's code outside gang loops runs once,
+                // not once per gang (num_gangs applies to its gang loops).
+                (Some(_), _) if self.kind == RegionKind::Kernels && !gdims[k] => one(),
                 (Some(e), _) => clause(e, default),
                 (
                     None,
@@ -239,6 +240,21 @@ impl RegionPlan {
             };
         }
         let mut notes = vec![];
+        // Without a loop across workers, every worker but the first would
+        // only repeat worker-single code (racing with its stores): a gang
+        // is one worker, as nvc does.
+        if !worker && !vdims[1] && sizes.num_workers.is_some() {
+            notes.push("num_workers ignored: no loop is partitioned across workers".into());
+        }
+        if self.kind == RegionKind::Kernels
+            && !gdims.iter().any(|g| *g)
+            && !sizes.num_gangs.is_empty()
+        {
+            notes.push(
+                "num_gangs ignored: no loop of the kernels region is partitioned across gangs"
+                    .into(),
+            );
+        }
         // Sizes written as integer constants are constants (so the
         // kernel's code can fold them); a constant that is not positive
         // means the default, as a value computed at run time would.

@@ -226,8 +226,10 @@ impl Walker<'_> {
         //    only its vector dimension (the code around it runs once per
         //    thread of the block, which guards its side effects) or stays
         //    sequential.
+        //    A worker loop is not a gang loop: its reductions and the
+        //    private variables of the gang around it stay within one gang.
         for i in infos.iter_mut() {
-            let asked = i.c.clauses.gang || i.c.clauses.worker;
+            let asked = i.c.clauses.gang;
             if i.parallel && i.loose && !asked && vdim[i.depth].is_none() {
                 i.parallel = false;
                 i.why = Some("loop not parallelized: it is not tightly nested in the parallel loop around it, whose other code would run once per gang".into());
@@ -235,7 +237,7 @@ impl Walker<'_> {
         }
         for i in &infos {
             let cl = &i.c.clauses;
-            let asked = cl.gang || cl.worker;
+            let asked = cl.gang;
             let par = if i.parallel {
                 Parallelism::Par {
                     gang: if i.loose && !asked {

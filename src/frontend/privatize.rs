@@ -171,6 +171,7 @@ impl Walk<'_> {
             Statement::Switch(_)
             | Statement::Labeled(_)
             | Statement::Goto(_)
+            | Statement::ComputedGoto(_)
             | Statement::Asm(_) => {
                 if super::effects::mentions_in(s, self.var) > 0 {
                     self.ok = false;

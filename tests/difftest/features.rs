@@ -5,85 +5,104 @@
 //! generated and checked with plain `cc` and the sanitizers under `Features::ALL`
 //! (`generated_c_is_valid_and_ub_free`), so switching one on only adds accc to the
 //! picture.
+//!
+//! A feature that is off draws nothing from the generator's random stream, so the
+//! programs of a feature set stay the same when features are added: `LEGACY` (the
+//! set before the race-hunting shapes) still gives the programs whose seeds are in
+//! `REGRESSION_SEEDS`.
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Features {
+/// Declares the feature flags once: the struct, its constants and the name table.
+macro_rules! features {
+    ($($(#[doc = $doc:literal])* $name:ident: accc $accc:literal, legacy $legacy:literal;)*) => {
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct Features {
+            $($(#[doc = $doc])* pub $name: bool,)*
+        }
+
+        impl Features {
+            /// What accc compiles today (the CI test's set).
+            pub const ACCC: Features = Features { $($name: $accc,)* };
+            /// Everything the generator can emit.
+            pub const ALL: Features = Features { $($name: true,)* };
+            /// Nothing beyond the core language.
+            pub const NONE: Features = Features { $($name: false,)* };
+            /// The CI set before the race-hunting shapes were added: the feature set
+            /// of the programs of the older `REGRESSION_SEEDS`.
+            pub const LEGACY: Features = Features { $($name: $legacy,)* };
+
+            /// (name, on) for every feature, for headers and reports.
+            pub fn list(&self) -> Vec<(&'static str, bool)> {
+                vec![$((stringify!($name), self.$name),)*]
+            }
+
+            /// The flag called `name`.
+            fn flag(&mut self, name: &str) -> Option<&mut bool> {
+                match name {
+                    $(stringify!($name) => Some(&mut self.$name),)*
+                    _ => None,
+                }
+            }
+
+            /// The features on in either.
+            pub fn union(&self, other: &Features) -> Features {
+                Features { $($name: self.$name || other.$name,)* }
+            }
+        }
+    };
+}
+
+features! {
     /// `do { ... } while (c);` loops in compute regions.
-    pub do_while: bool,
+    do_while: accc true, legacy true;
     /// `switch` with `case`s that fall through and `break`s.
-    pub switch: bool,
+    switch: accc true, legacy true;
     /// Local struct variables and their members in compute regions.
-    pub structs: bool,
+    structs: accc true, legacy true;
     /// Calls of `#pragma acc routine seq` functions in compute regions.
-    pub routine: bool,
+    routine: accc true, legacy true;
     /// Local fixed-size arrays declared in compute regions (assigned element-wise).
-    pub local_arrays: bool,
+    local_arrays: accc true, legacy true;
     /// Initialiser lists for local arrays and structs (`int t[3] = {a, b};`).
-    pub init_lists: bool,
+    init_lists: accc true, legacy true;
     /// Two-dimensional global arrays `T m[R][C]`.
-    pub multi_dim: bool,
+    multi_dim: accc true, legacy true;
     /// Multi-dimensional sub-arrays in data clauses (`copy(m[0:R][0:C])`).
-    pub multi_dim_subarrays: bool,
+    multi_dim_subarrays: accc true, legacy true;
     /// `collapse(2)` on a loop nest.
-    pub collapse: bool,
+    collapse: accc true, legacy false;
+    /// `reduction(op:vars)` on gang, worker, vector and combined loops, every
+    /// operator on every type it applies to, several variables per clause.
+    reductions: accc true, legacy false;
+    /// `parallel reduction(op:var)` on the compute construct itself, around
+    /// `loop gang` loops.
+    construct_reductions: accc true, legacy false;
+    /// A gang loop and its inner worker or vector loop both reducing into the
+    /// same variable.
+    nested_reductions: accc true, legacy false;
+    /// `loop gang private(t)` rows whose inner worker/vector loop reduces into `t`,
+    /// then every worker of the gang reads `t`.
+    private_reductions: accc true, legacy false;
+    /// More `loop worker` shapes: `parallel loop worker`, `loop gang worker`
+    /// rows over `loop vector` columns, `loop worker` columns.
+    worker_loops: accc true, legacy false;
+    /// Scalars declared outside the region, assigned before they are read in every
+    /// iteration (the compiler privatises them, or `private(t)` says so).
+    private_scalars: accc true, legacy false;
+    /// `#pragma acc atomic update` of shared counters and histogram bins.
+    atomics: accc true, legacy false;
+    /// `num_gangs`, `num_workers`, `vector_length` of many sizes (odd, prime, 1,
+    /// 1000, 1024), as constants, variables or expressions.
+    launch_shapes: accc true, legacy false;
+    /// Launch sizes beyond the device (`num_workers(16) vector_length(128)`):
+    /// accc must fit them to the device.
+    oversized_launch: accc true, legacy false;
+    /// Problem sizes 1, 31, 32, 33, 1023, 1025 and loops whose trip count is a
+    /// run-time value (0, 1, N - 1, ...).
+    odd_sizes: accc true, legacy false;
 }
 
 impl Features {
-    /// What accc compiles today (the CI test's set).
-    pub const ACCC: Features = Features {
-        do_while: true,
-        switch: true,
-        structs: true,
-        routine: true,
-        local_arrays: true,
-        init_lists: true,
-        multi_dim: true,
-        multi_dim_subarrays: true,
-        collapse: false,
-    };
-
-    /// Everything the generator can emit.
-    pub const ALL: Features = Features {
-        do_while: true,
-        switch: true,
-        structs: true,
-        routine: true,
-        local_arrays: true,
-        init_lists: true,
-        multi_dim: true,
-        multi_dim_subarrays: true,
-        collapse: true,
-    };
-
-    /// Nothing beyond the core language.
-    pub const NONE: Features = Features {
-        do_while: false,
-        switch: false,
-        structs: false,
-        routine: false,
-        local_arrays: false,
-        init_lists: false,
-        multi_dim: false,
-        multi_dim_subarrays: false,
-        collapse: false,
-    };
-
-    /// (name, on) for every feature, for headers and reports.
-    pub fn list(&self) -> [(&'static str, bool); 9] {
-        [
-            ("do_while", self.do_while),
-            ("switch", self.switch),
-            ("structs", self.structs),
-            ("routine", self.routine),
-            ("local_arrays", self.local_arrays),
-            ("init_lists", self.init_lists),
-            ("multi_dim", self.multi_dim),
-            ("multi_dim_subarrays", self.multi_dim_subarrays),
-            ("collapse", self.collapse),
-        ]
-    }
-
-    /// The names of the features that are on, space-separated (`-` for none).
+    /// The names of the features that are on, space-separated (`none` for none).
     pub fn names(&self) -> String {
         let on: Vec<&str> = self
             .list()
@@ -92,58 +111,51 @@ impl Features {
             .map(|(n, _)| *n)
             .collect();
         if on.is_empty() {
-            "-".to_string()
+            "none".to_string()
         } else {
             on.join(" ")
         }
     }
 
-    /// `all`, `none`, `accc`, or names of features to turn on in addition to
-    /// `ACCC` (separated by commas or spaces), as `ACCC_DIFFTEST_FEATURES` takes them.
-    pub fn parse(spec: &str) -> Result<Features, String> {
-        match spec.trim() {
-            "all" => return Ok(Features::ALL),
-            "none" => return Ok(Features::NONE),
-            "accc" | "" => return Ok(Features::ACCC),
-            _ => {}
+    /// The spelling of this set that `parse` reads back: empty for `ACCC`, else
+    /// `none` followed by the names that are on.
+    pub fn spec(&self) -> String {
+        if *self == Features::ACCC {
+            String::new()
+        } else if *self == Features::NONE {
+            "none".to_string()
+        } else {
+            format!("none {}", self.names())
         }
-        let mut f = Features::ACCC;
-        for name in spec.split([',', ' ']).filter(|n| !n.is_empty()) {
-            let flag = match name {
-                "do_while" => &mut f.do_while,
-                "switch" => &mut f.switch,
-                "structs" => &mut f.structs,
-                "routine" => &mut f.routine,
-                "local_arrays" => &mut f.local_arrays,
-                "init_lists" => &mut f.init_lists,
-                "multi_dim" => &mut f.multi_dim,
-                "multi_dim_subarrays" => &mut f.multi_dim_subarrays,
-                "collapse" => &mut f.collapse,
-                _ => {
-                    return Err(format!(
-                        "unknown feature `{name}` (known: {})",
-                        Features::ALL.names()
-                    ))
-                }
-            };
-            *flag = true;
-        }
-        Ok(f)
     }
 
-    /// The features on in either.
-    pub fn union(&self, other: &Features) -> Features {
-        Features {
-            do_while: self.do_while || other.do_while,
-            switch: self.switch || other.switch,
-            structs: self.structs || other.structs,
-            routine: self.routine || other.routine,
-            local_arrays: self.local_arrays || other.local_arrays,
-            init_lists: self.init_lists || other.init_lists,
-            multi_dim: self.multi_dim || other.multi_dim,
-            multi_dim_subarrays: self.multi_dim_subarrays || other.multi_dim_subarrays,
-            collapse: self.collapse || other.collapse,
+    /// A feature set as `ACCC_DIFFTEST_FEATURES` takes it: words separated by commas
+    /// or spaces, applied in order to `ACCC`: `all`, `none`, `accc`, `legacy` start
+    /// again from that set, `name` turns a feature on, `-name` turns it off.
+    pub fn parse(spec: &str) -> Result<Features, String> {
+        let mut f = Features::ACCC;
+        for word in spec.split([',', ' ']).filter(|w| !w.is_empty()) {
+            match word {
+                "all" => f = Features::ALL,
+                "none" => f = Features::NONE,
+                "accc" => f = Features::ACCC,
+                "legacy" => f = Features::LEGACY,
+                _ => {
+                    let (name, on) = match word.strip_prefix('-') {
+                        Some(n) => (n, false),
+                        None => (word, true),
+                    };
+                    let flag = f.flag(name).ok_or_else(|| {
+                        format!(
+                            "unknown feature `{name}` (known: {})",
+                            Features::ALL.names()
+                        )
+                    })?;
+                    *flag = on;
+                }
+            }
         }
+        Ok(f)
     }
 
     /// Every feature on in `self` is on in `other`.
@@ -152,5 +164,30 @@ impl Features {
             .iter()
             .zip(other.list())
             .all(|((_, a), (_, b))| !a || b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Features;
+
+    #[test]
+    fn specs_read_back() {
+        for f in [
+            Features::ACCC,
+            Features::ALL,
+            Features::NONE,
+            Features::LEGACY,
+        ] {
+            assert_eq!(Features::parse(&f.spec()), Ok(f), "{}", f.spec());
+        }
+        let mut f = Features::ACCC;
+        f.atomics = false;
+        assert_eq!(Features::parse("-atomics"), Ok(f));
+        assert_eq!(
+            Features::parse("none,switch").map(|f| f.names()),
+            Ok("switch".into())
+        );
+        assert!(Features::parse("nonsense").is_err());
     }
 }

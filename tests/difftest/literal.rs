@@ -109,6 +109,40 @@ pub fn int_literal(rng: &mut Rng, ty: Ty) -> Expr {
     }
 }
 
+/// The integer `v` as a constant of exactly type `ty` (a cast of a literal of a
+/// type that holds it, unless the literal already has type `ty`).
+pub fn int_value(v: i128, ty: Ty) -> Expr {
+    debug_assert!(ty.min_int() <= v && v <= ty.max_int(), "{v} is no {ty:?}");
+    let (text, lit_ty) = if v == i128::from(i64::MIN) {
+        ("(-9223372036854775807ll - 1)".to_string(), Ty::LLong)
+    } else if i128::from(i32::MIN) < v && v <= i128::from(i32::MAX) {
+        (v.to_string(), Ty::Int)
+    } else if i128::from(i64::MIN) < v && v <= i128::from(i64::MAX) {
+        (format!("{v}ll"), Ty::LLong)
+    } else {
+        (format!("{v}ull"), Ty::ULLong)
+    };
+    let mut lit = Expr::leaf(text, lit_ty, Span::int(v, v));
+    if v < 0 {
+        lit.prec = prec::UNARY;
+    }
+    if lit_ty == ty {
+        return lit;
+    }
+    super::ops::cast(ty, &lit).expect("integer conversions are defined")
+}
+
+/// The floating value `v` (a small multiple of a power of two, so the decimal
+/// spelling is exact) as a constant of type `ty`.
+pub fn fp_value(v: f64, ty: Ty) -> Expr {
+    let suffix = if ty == Ty::Float { "f" } else { "" };
+    let mut e = Expr::leaf(format!("{v:?}{suffix}"), ty, Span::fp_point(v, ty));
+    if v < 0.0 {
+        e.prec = prec::UNARY;
+    }
+    e
+}
+
 /// An integer literal with a random value, base and suffix, of whatever type C
 /// gives it (e.g. `0x80000000` is unsigned, `2147483648` is long); negated
 /// sometimes (so `-1u` and `-0x80000000` appear too).

@@ -16,7 +16,7 @@
 //!   `ACCC_DIFFTEST_FEATURES=switch,do_while` (or `all`) adds gated constructs.
 //! * A failing program is kept in `target/tmp/difftest-failures/`.
 //!
-//! The generator: `program.rs` (main, arrays, output) → `region.rs` (compute
+//! The generator: `program.rs` (main, arrays, output) → `region/` (compute
 //! regions, data clauses) → `stmt.rs` (loop bodies) → `exprgen.rs` (expressions)
 //! → `ops.rs` (UB-free operator forms) over `span.rs` (value ranges, exactness),
 //! `ty.rs` (C types), `literal.rs`; `features.rs` gates what accc cannot compile yet.
@@ -24,6 +24,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod accum;
 mod ctx;
 mod env;
 mod expr;
@@ -35,6 +36,7 @@ mod ops;
 mod program;
 mod region;
 mod rng;
+mod shape;
 mod span;
 mod stmt;
 mod ty;
@@ -59,10 +61,34 @@ const EMU_KNOWN_FAILURES: &[(u64, &str, &str)] = &[];
 /// Programs `write_programs` writes for the gpu bundle.
 const BUNDLE_COUNT: u64 = 200;
 /// Seeds whose programs once disagreed on a GPU, checked in every run (CI and
-/// the bundle) besides the counted ones, each with the cause it exposed:
-/// * 168: an inner `kernels` loop not tightly nested in a gang-vector loop
-///   took grid y, so the read-modify-write around it ran once per gang.
-const REGRESSION_SEEDS: &[u64] = &[168];
+/// the bundle) besides the counted ones: the seed, the feature set that gave its
+/// program (`Features::parse`; a set's programs stay the same when features are
+/// added, see `regression_programs_are_stable`), the FNV-1a hash of the program
+/// below its header, and the cause it exposed:
+/// * 168 (legacy): an inner `kernels` loop not tightly nested in a gang-vector
+///   loop took grid y, so the read-modify-write around it ran once per gang.
+///
+/// and seeds whose programs raced on the emulated device (`HUNT` features):
+/// * 1: a `kernels loop` left sequential with `num_gangs(22)` ran once per gang.
+/// * 10: `num_workers(32)` with no worker loop: every worker repeated the
+///   worker-single code, racing with the first worker's stores.
+/// * 30: a loose `loop worker reduction(max:t)` in a `kernels` gang loop took
+///   a grid dimension: each gang of it reduced into its own copy of the gang's
+///   private `t`.
+/// * 39: two reductions across gangs in a row: thread 0 wrote the second's
+///   last-gang flag while other threads still read the first's.
+const REGRESSION_SEEDS: &[(u64, &str, u64)] = &[
+    (168, "legacy", 0x350e_b75a_cf98_d44a),
+    (1, HUNT, 0xf9eb_0b6e_83be_3f03),
+    (10, HUNT, 0x4aa4_93e0_ff0f_71d0),
+    (30, HUNT, 0x4435_872e_7811_2c2b),
+    (39, HUNT, 0x24dd_15be_2538_121a),
+];
+/// The feature set of the race hunt's first programs (everything the
+/// generator had when they were found).
+const HUNT: &str = "none do_while switch structs routine local_arrays init_lists multi_dim \
+multi_dim_subarrays collapse reductions construct_reductions nested_reductions private_reductions \
+worker_loops private_scalars atomics launch_shapes oversized_launch odd_sizes";
 /// How long a generated program may run (they take milliseconds).
 const RUN_TIMEOUT: Duration = Duration::from_secs(20);
 
@@ -75,22 +101,42 @@ fn env_u64(name: &str) -> Option<u64> {
     )
 }
 
-/// The seeds to check: `ACCC_DIFFTEST_SEED`, or `ACCC_DIFFTEST_COUNT` (default
-/// `count`) seeds from `ACCC_DIFFTEST_FIRST` (default 0), and the
-/// [`REGRESSION_SEEDS`].
-fn seeds(count: u64) -> Vec<u64> {
+/// The programs to check, as (seed, features): `ACCC_DIFFTEST_SEED`, or
+/// `ACCC_DIFFTEST_COUNT` (default `count`) seeds from `ACCC_DIFFTEST_FIRST`
+/// (default 0), with `features()`; and the `REGRESSION_SEEDS`.
+fn seeds(count: u64) -> Vec<(u64, Features)> {
+    let feat = features();
     if let Some(s) = env_u64("ACCC_DIFFTEST_SEED") {
-        return vec![s];
+        return vec![(s, feat)];
     }
     let first = env_u64("ACCC_DIFFTEST_FIRST").unwrap_or(0);
     let count = env_u64("ACCC_DIFFTEST_COUNT").unwrap_or(count);
-    let mut seeds: Vec<u64> = (first..first + count).collect();
-    for s in REGRESSION_SEEDS {
-        if !seeds.contains(s) {
-            seeds.push(*s);
+    let mut seeds: Vec<(u64, Features)> = (first..first + count).map(|s| (s, feat)).collect();
+    for &(s, spec, _) in REGRESSION_SEEDS {
+        let f = Features::parse(spec).expect("REGRESSION_SEEDS names known features");
+        if !seeds.contains(&(s, f)) {
+            seeds.push((s, f));
         }
     }
     seeds
+}
+
+/// The file name of program `seed` with features `feat` (without `.c`): the
+/// seed, and the feature spec when it is not the CI set.
+fn program_name(seed: u64, feat: Features) -> String {
+    let tag: String = feat
+        .spec()
+        .split_whitespace()
+        .map(|w| w.chars().take(3).collect::<String>())
+        .collect::<Vec<_>>()
+        .join("");
+    if tag.is_empty() {
+        format!("difftest_{seed}")
+    } else if feat == Features::LEGACY {
+        format!("difftest_{seed}_legacy")
+    } else {
+        format!("difftest_{seed}_{tag}")
+    }
 }
 
 /// The features of the programs to check: `ACCC_DIFFTEST_FEATURES` (see
@@ -142,7 +188,7 @@ fn keep(name: &str, text: &str) -> String {
 /// Generates program `seed`, builds it with cc and accc, runs both, compares.
 fn check_seed(seed: u64, feat: Features) -> Result<(), String> {
     let p = program::generate(seed, feat);
-    let name = format!("difftest_{seed}.c");
+    let name = format!("{}.c", program_name(seed, feat));
     let fail = |msg: String| {
         format!(
             "{msg}\nprogram: {}\nrerun: ACCC_DIFFTEST_SEED={seed}{} cargo test --test difftest",
@@ -150,7 +196,7 @@ fn check_seed(seed: u64, feat: Features) -> Result<(), String> {
             if feat == Features::ACCC {
                 String::new()
             } else {
-                format!(" ACCC_DIFFTEST_FEATURES='{}'", feat.names())
+                format!(" ACCC_DIFFTEST_FEATURES='{}'", feat.spec())
             }
         )
     };
@@ -215,12 +261,11 @@ fn check_seed(seed: u64, feat: Features) -> Result<(), String> {
 /// print what plain cc's does.
 #[test]
 fn generated_programs_match_cc() {
-    let feat = features();
     check_all(
         "difftest",
         &seeds(CI_COUNT),
-        |s| format!("seed {s}"),
-        |s| check_seed(*s, feat),
+        |&(s, f)| program_name(s, f),
+        |&(s, f)| check_seed(s, f),
     );
 }
 
@@ -336,7 +381,17 @@ fn features_gate_generation() {
         let none = program::generate(seed, Features::NONE);
         assert_eq!(none.used, Features::NONE, "seed {seed}");
         for needle in [
-            "do {", "switch (", "struct ", "routine", "[R][C]", "collapse", "= {",
+            "do {",
+            "switch (",
+            "struct ",
+            "routine",
+            "[R][C]",
+            "collapse",
+            "= {",
+            "reduction(",
+            "private(",
+            "acc atomic",
+            "vector_length(1000)",
         ] {
             assert!(
                 !none.text.contains(needle),
@@ -345,6 +400,33 @@ fn features_gate_generation() {
         }
     }
     assert_eq!(seen, Features::ALL, "some feature is never generated");
+}
+
+/// FNV-1a (64 bits) of a program's text below its three header lines (which
+/// name the features it was asked for).
+fn program_hash(text: &str) -> u64 {
+    let body: String = text.split_inclusive('\n').skip(3).collect();
+    body.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The programs of `REGRESSION_SEEDS` are still the ones that disagreed: the
+/// generator must give a feature set the same programs when features are added.
+/// When a change to how a construct is generated must change them, copy each
+/// regression program (the old generator's `write_programs`) into
+/// tests/programs/ first, so the case is kept.
+#[test]
+fn regression_programs_are_stable() {
+    for &(seed, spec, hash) in REGRESSION_SEEDS {
+        let feat = Features::parse(spec).expect("known features");
+        let p = program::generate(seed, feat);
+        assert_eq!(
+            program_hash(&p.text),
+            hash,
+            "the program of regression seed {seed} ({spec}) changed"
+        );
+    }
 }
 
 /// Writes `ACCC_DIFFTEST_COUNT` (default 200) programs `difftest_<seed>.c` into
@@ -357,10 +439,9 @@ fn write_programs() {
     );
     fs::create_dir_all(&out).unwrap_or_else(|e| panic!("cannot create {}: {e}", out.display()));
     let seeds = seeds(BUNDLE_COUNT);
-    let feat = features();
-    for &seed in &seeds {
+    for &(seed, feat) in &seeds {
         let p = program::generate(seed, feat);
-        let path = out.join(format!("difftest_{seed}.c"));
+        let path = out.join(format!("{}.c", program_name(seed, feat)));
         fs::write(&path, p.text).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
     }
     eprintln!("wrote {} programs to {}", seeds.len(), out.display());

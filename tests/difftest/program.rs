@@ -7,7 +7,8 @@ use super::ctx::Ctx;
 use super::env::{Env, Func, Scalar};
 use super::expr::prec;
 use super::features::Features;
-use super::region::{self, Array, Globals, Storage};
+use super::region::{self, Array, Globals, Output, Storage};
+use super::shape;
 use super::span::Span;
 use super::stmt::{invariant, StructDef};
 use super::ty::Ty;
@@ -29,8 +30,7 @@ pub struct Program {
 /// The program for `seed`, using only the constructs `feat` allows.
 pub fn generate(seed: u64, feat: Features) -> Program {
     let mut ctx = Ctx::new(seed, feat);
-    let r = i128::from(ctx.rng.range(2, 6));
-    let c = i128::from(ctx.rng.range(3, 32));
+    let (r, c) = shape::problem_size(&mut ctx);
     let mut g = Globals {
         arrays: Vec::new(),
         scalars: Vec::new(),
@@ -106,19 +106,32 @@ pub fn generate(seed: u64, feat: Features) -> Program {
     }
 
     let mut body = String::new();
+    let mut results = Vec::new();
     let regions = ctx.rng.range(1, 4) as usize;
     for (k, writes) in plan_writes(&mut ctx, &g, regions).iter().enumerate() {
         if k > 0 && ctx.rng.chance(30) {
             host_touch(&mut ctx, &g, &mut body);
         }
         let _ = writeln!(body, "    /* region {} */", k + 1);
-        body += &region::region(&mut ctx, &g, writes);
+        let out = region::region(&mut ctx, &g, writes);
+        body += &out.text;
+        // Later regions may read what this one computed.
+        for o in out.outputs.iter().filter(|o| o.bins.is_none()) {
+            g.scalars.push(Scalar {
+                text: o.name.clone(),
+                base: o.name.clone(),
+                ty: o.ty,
+                span: o.span,
+                mutable: false,
+            });
+        }
+        results.extend(out.outputs);
     }
 
     let env_features = if feat == Features::ACCC {
         String::new()
     } else {
-        format!(" ACCC_DIFFTEST_FEATURES='{}'", feat.names())
+        format!(" ACCC_DIFFTEST_FEATURES='{}'", feat.spec())
     };
     let mut text = String::new();
     let _ = writeln!(
@@ -170,7 +183,7 @@ pub fn generate(seed: u64, feat: Features) -> Program {
     }
     text += "    }\n\n";
     text += &body;
-    text += &print_outputs(&g);
+    text += &print_outputs(&g, &results);
     for a in g.arrays.iter().filter(|a| a.storage == Storage::Heap) {
         let _ = writeln!(text, "    free({});", a.name);
     }
@@ -317,32 +330,55 @@ fn plan_writes(ctx: &mut Ctx, g: &Globals, regions: usize) -> Vec<Vec<usize>> {
     plan
 }
 
-/// Prints every output element and the checksums.
-fn print_outputs(g: &Globals) -> String {
+/// Prints every output element, the scalars and bins the regions computed, and
+/// the checksums.
+fn print_outputs(g: &Globals, results: &[Output]) -> String {
     let mut s = String::from(
         "\n    unsigned long long sum = 0;\n    double fsum = 0.0, dsum = 0.0;\n    for (i = 0; i < N; i++) {\n",
     );
     for a in g.arrays.iter().filter(|a| a.output) {
-        let e = element(a, "i");
-        let name = &a.name;
-        let line = match a.ty {
-            Ty::Float => format!(
-                "printf(\"{name} %d %.6e\\n\", i, (double){e});\n        fsum += {e} < 0 ? -{e} : {e};"
-            ),
-            Ty::Double => format!(
-                "printf(\"{name} %d %.15e\\n\", i, {e});\n        dsum += {e} < 0 ? -{e} : {e};"
-            ),
-            t if t.is_signed() => format!(
-                "printf(\"{name} %d %lld\\n\", i, (long long){e});\n        sum = sum * 1000003ull + (unsigned long long){e};"
-            ),
-            _ => format!(
-                "printf(\"{name} %d %llu\\n\", i, (unsigned long long){e});\n        sum = sum * 1000003ull + (unsigned long long){e};"
-            ),
-        };
+        let line = print_value(&a.name, &element(a, "i"), a.ty, true);
         let _ = writeln!(s, "        {line}");
     }
-    s += "    }\n    printf(\"checksum %llu %.6e %.15e\\n\", sum, fsum, dsum);\n";
+    s += "    }\n";
+    for o in results {
+        match o.bins {
+            None => {
+                let line = print_value(&o.name, &o.name, o.ty, false);
+                let _ = writeln!(s, "    {}", line.replace("\n        ", "\n    "));
+            }
+            Some(b) => {
+                let line = print_value(&o.name, &format!("{}[i]", o.name), o.ty, true);
+                let _ = writeln!(
+                    s,
+                    "    for (i = 0; i < {b}; i++) {{\n        {line}\n    }}"
+                );
+            }
+        }
+    }
+    s += "    printf(\"checksum %llu %.6e %.15e\\n\", sum, fsum, dsum);\n";
     s
+}
+
+/// The statements printing `e` (of type `ty`) as `label i value` (with
+/// `indexed`, inside a loop over `i`) or `label value`, and adding it to the
+/// checksums.
+fn print_value(label: &str, e: &str, ty: Ty, indexed: bool) -> String {
+    let (at, i) = if indexed { (" %d", ", i") } else { ("", "") };
+    match ty {
+        Ty::Float => format!(
+            "printf(\"{label}{at} %.6e\\n\"{i}, (double){e});\n        fsum += {e} < 0 ? -{e} : {e};"
+        ),
+        Ty::Double => format!(
+            "printf(\"{label}{at} %.15e\\n\"{i}, {e});\n        dsum += {e} < 0 ? -{e} : {e};"
+        ),
+        t if t.is_signed() => format!(
+            "printf(\"{label}{at} %lld\\n\"{i}, (long long){e});\n        sum = sum * 1000003ull + (unsigned long long){e};"
+        ),
+        _ => format!(
+            "printf(\"{label}{at} %llu\\n\"{i}, (unsigned long long){e});\n        sum = sum * 1000003ull + (unsigned long long){e};"
+        ),
+    }
 }
 
 /// File-scope struct types for the `structs` feature.

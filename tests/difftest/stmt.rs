@@ -371,6 +371,50 @@ impl<'c> Body<'c> {
         }
     }
 
+    /// `s = e;` for a scalar variable (and a clamp if needed).
+    pub fn assign_scalar(&mut self, s: &Scalar) {
+        let lv = LVal {
+            text: s.text.clone(),
+            base: s.base.clone(),
+            ty: s.ty,
+            span: s.span,
+            reads: Vec::new(),
+        };
+        self.assign_to(&lv);
+    }
+
+    /// A statement that makes the iteration's element of `a` depend on the scalar
+    /// `s`: `a[i] = s;` (converted) when that fits the array's invariant, else
+    /// `if (s > m) a[i] = 0;` with `m` inside `s`'s span.
+    pub fn mix_in(&mut self, s: &Scalar, a: &ArrayView) {
+        let lv = self.element_lvalue(a);
+        let e = Expr::read(&s.text, &s.base, s.ty, s.span);
+        if let Some(c) = self.ctx.convert(e, lv.ty) {
+            if let Some(clamp) = c.span.convert(lv.ty).and_then(|v| conform(v, lv.span)) {
+                self.line(&format!("{} = {};", lv.text, c.at(prec::ASSIGN)));
+                if clamp {
+                    self.emit_clamp(&lv);
+                }
+                return;
+            }
+        }
+        let m = match s.span {
+            Span::Int { lo, hi } => lo + (hi - lo) / 2,
+            Span::Fp { .. } => 0,
+        };
+        let m = if s.ty.is_float() {
+            zero(s.ty).text
+        } else {
+            super::literal::int_value(m, s.ty).at(prec::REL + 1)
+        };
+        self.line(&format!(
+            "if ({} > {m}) {} = {};",
+            s.text,
+            lv.text,
+            zero(lv.ty).text
+        ));
+    }
+
     /// `o[i] = e;` for an array whose element this iteration writes first (so `e`
     /// must not read it).
     pub fn first_write(&mut self, a: &ArrayView) {

@@ -131,6 +131,11 @@ pub(super) fn across_gangs(e: &mut Emit, st: &mut RedState, reds: &[(&Reduction,
     let fv = e.f.add(Expr::Load(fp), u32t.clone());
     let z = u32c(e, 0);
     let last = e.cmp(CmpOp::Ne, fv, z);
+    // Every thread has read the flag before thread 0 may write it again
+    // (the next reduction across gangs, the next iteration).
+    let last = e.hold("red.is_last", last);
+    e.out.push(Stmt::Barrier(BarrierScope::Block));
+    let last = e.read(last);
 
     // The last gang: fold the slots in gang order, combine in the block,
     // update the target once.

@@ -1,18 +1,30 @@
 //! Compute regions: `parallel loop`, `kernels loop`, `serial`, `parallel` with
-//! `loop gang` / `loop vector` inside, `kernels` around several loops, and (a
-//! feature) `collapse(2)`; their data clauses (`copyin`, `copy`, `copyout`, or none:
-//! implicit), and their loop bodies from `stmt.rs`.
+//! `loop gang` / `loop vector` inside, `kernels` around several loops,
+//! `collapse(2)`, and gang rows reducing into a gang-private scalar (`rows.rs`);
+//! their data clauses (`copyin`, `copy`, `copyout`, or none: implicit), launch
+//! sizes (`shape.rs`), loops (`loops.rs`), and the reductions, atomic counters and
+//! privatised scalars they compute besides arrays (`extras.rs`).
 //!
 //! No races: an iteration writes only its own element of the arrays its loop writes
 //! (`o[i]`, `m[r][c]`), and reads other elements only of arrays no loop of the
 //! region writes (a `kernels` loop may also read the arrays the loops before it
 //! wrote: they run one after the other; a `serial` loop may read anything). An array
-//! is `copyout` only when its loop writes its element before anything reads it.
+//! is `copyout` only when its loop writes every element before anything reads it.
+//! Scalars that several iterations update are reduction variables (a clause on every
+//! loop level that updates them) or atomic counters; scalars declared outside and
+//! assigned inside are assigned before they are read in every iteration.
+
+mod extras;
+mod loops;
+mod rows;
+
+pub use extras::Output;
 
 use super::ctx::Ctx;
-use super::env::{Access, ArrayView, Env, Func, Own, Scalar, Shape};
+use super::env::{Access, ArrayView, Func, Scalar, Shape};
+use super::shape::{self, Gangs, Launch};
 use super::span::Span;
-use super::stmt::{Body, StructDef};
+use super::stmt::StructDef;
 use super::ty::Ty;
 
 /// Where a global array lives.
@@ -64,18 +76,42 @@ enum Kind {
     /// `kernels { for ...; for ...; }`
     KernelsBlock,
     Collapse,
+    /// `loop gang private(t)` rows: a worker/vector loop reduces into `t`, the
+    /// next one reads it (`rows.rs`).
+    RowReduce,
 }
 
 /// One loop of a region: the arrays it writes, those it writes first.
 struct Plan {
     writes: Vec<usize>,
     first: Vec<usize>,
+    /// The loop runs over every element (else a written array must be `copy`:
+    /// `copyout` would bring back the device's garbage for the others).
+    full: bool,
+}
+
+/// A compute region's text (with the declarations it needs before it) and what
+/// it computes besides arrays.
+pub struct RegionOut {
+    pub text: String,
+    pub outputs: Vec<Output>,
 }
 
 /// Writes one compute region that writes the arrays `writes` (indices into
 /// `g.arrays`), at indentation 1.
-pub fn region(ctx: &mut Ctx, g: &Globals, writes: &[usize]) -> String {
-    let weights = [16, 10, 6, 8, 8, 5, 6, if ctx.feat.collapse { 6 } else { 0 }];
+pub fn region(ctx: &mut Ctx, g: &Globals, writes: &[usize]) -> RegionOut {
+    let f = ctx.feat;
+    let weights = [
+        16,
+        10,
+        6,
+        8,
+        8,
+        5,
+        6,
+        if f.collapse { 6 } else { 0 },
+        if f.private_reductions { 6 } else { 0 },
+    ];
     let kinds = [
         Kind::ParallelLoop,
         Kind::KernelsLoop,
@@ -85,6 +121,7 @@ pub fn region(ctx: &mut Ctx, g: &Globals, writes: &[usize]) -> String {
         Kind::VectorOnly,
         Kind::KernelsBlock,
         Kind::Collapse,
+        Kind::RowReduce,
     ];
     let kind = kinds[ctx.rng.weighted(&weights)];
     if kind == Kind::Collapse {
@@ -99,6 +136,7 @@ pub fn region(ctx: &mut Ctx, g: &Globals, writes: &[usize]) -> String {
         .map(|_| Plan {
             writes: vec![],
             first: vec![],
+            full: true,
         })
         .collect();
     for (k, &a) in writes.iter().enumerate() {
@@ -112,18 +150,41 @@ pub fn region(ctx: &mut Ctx, g: &Globals, writes: &[usize]) -> String {
             plans[l].first.push(a);
         }
     }
+    let mut x = extras::plan(ctx, kind, nloops);
+    if kind == Kind::RowReduce {
+        return rows::region(ctx, g, &mut plans[0], x);
+    }
 
     let mut bodies = Vec::new();
     let mut level = None;
-    for (l, plan) in plans.iter().enumerate() {
+    let mut loop_clauses = String::new();
+    let mut in_block = false;
+    for l in 0..plans.len() {
         let views = views(g, kind, &plans, l);
-        let (text, lv) = loop_text(ctx, g, kind, plan, views, l);
-        bodies.push(text);
-        level = level.or(lv);
+        let lo = loops::loop_text(ctx, g, kind, &plans[l], views, l, &mut x);
+        plans[l].full = lo.full;
+        bodies.push(lo.text);
+        level = level.or(lo.combined);
+        loop_clauses += &lo.directive_clauses;
+        in_block |= lo.in_block;
     }
     let all = bodies.concat();
-    let clauses = data_clauses(ctx, g, &plans, &all);
-    wrap(ctx, kind, level, &clauses, &bodies)
+    let mut clauses = data_clauses(ctx, g, &plans, &all);
+    // A combined construct's loop reductions imply copy; a loop inside a
+    // construct does not (the scalar would be firstprivate).
+    let combined = match kind {
+        Kind::ParallelLoop | Kind::KernelsLoop | Kind::Serial | Kind::Collapse => true,
+        Kind::Nest => !in_block,
+        _ => false,
+    };
+    clauses += &x.construct_clauses(ctx, kind == Kind::KernelsBlock, combined);
+    let text = wrap(ctx, g, kind, level, &clauses, &loop_clauses, &bodies);
+    let mut out = x.decls.join("");
+    out += &text;
+    RegionOut {
+        text: out,
+        outputs: x.outputs(),
+    }
 }
 
 /// What loop `l` of a region may read and write.
@@ -160,146 +221,6 @@ fn views(g: &Globals, kind: Kind, plans: &[Plan], l: usize) -> Vec<ArrayView> {
         .collect()
 }
 
-/// The loop (or loop nest) of plan `l` with its body, at indentation 1 or 2; and
-/// for a `Nest` that is not in a block, the level of its outer loop (the region is
-/// then `parallel loop <level>`).
-fn loop_text(
-    ctx: &mut Ctx,
-    g: &Globals,
-    kind: Kind,
-    plan: &Plan,
-    views: Vec<ArrayView>,
-    l: usize,
-) -> (String, Option<String>) {
-    let nested = matches!(kind, Kind::Nest | Kind::Collapse);
-    let inside_block = matches!(
-        kind,
-        Kind::ParallelBlock | Kind::VectorOnly | Kind::KernelsBlock | Kind::Serial
-    ) || (kind == Kind::Nest && ctx.rng.chance(50));
-    let base = if inside_block { 2 } else { 1 };
-    let mut out = String::new();
-    let pad = |n: usize| "    ".repeat(n);
-    let mut scalars = g.scalars.clone();
-    let mut combined = None;
-    let (own, body_indent) = if nested {
-        let (outer, inner) = match kind {
-            Kind::Collapse => (String::new(), String::new()),
-            _ => (
-                (*ctx.rng.pick(&["gang", "gang", "gang worker"])).to_string(),
-                (*ctx.rng.pick(&["vector", "vector", "worker vector"])).to_string(),
-            ),
-        };
-        let inner = if outer.contains("worker") {
-            "vector".to_string()
-        } else {
-            inner
-        };
-        if kind == Kind::Nest {
-            if inside_block {
-                out += &format!("{}#pragma acc loop {outer}\n", pad(base - 1));
-            } else {
-                combined = Some(outer);
-            }
-        }
-        out += &format!("{}for (int r = 0; r < R; r++) {{\n", pad(base));
-        if kind == Kind::Nest {
-            out += &format!("#pragma acc loop {inner}\n");
-        }
-        out += &format!("{}for (int c = 0; c < C; c++) {{\n", pad(base + 1));
-        let konst = if ctx.rng.chance(50) { "const " } else { "" };
-        out += &format!("{}{konst}int i = r * C + c;\n", pad(base + 2));
-        for (name, hi) in [("r", g.r), ("c", g.c), ("i", g.n)] {
-            scalars.push(read_only(name, Ty::Int, Span::int(0, hi - 1)));
-        }
-        let own = Own {
-            flat: "i".into(),
-            row: "r".into(),
-            col: "c".into(),
-        };
-        (own, base + 2)
-    } else {
-        let level = match kind {
-            Kind::ParallelBlock if l == 0 => {
-                Some(
-                    *ctx.rng
-                        .pick(&["gang", "gang vector", "gang worker vector", ""]),
-                )
-            }
-            Kind::ParallelBlock => Some("gang vector"),
-            Kind::VectorOnly => Some(*ctx.rng.pick(&["vector", "worker", "worker vector"])),
-            // No directive: kernels decides.
-            Kind::KernelsBlock => {
-                *ctx.rng
-                    .pick(&[Some("independent"), Some(""), Some("gang vector"), None])
-            }
-            _ => None,
-        };
-        if let Some(lv) = level {
-            out += &format!("{}#pragma acc loop {lv}\n", pad(base - 1));
-        }
-        let (header, ty) = flat_header(ctx, kind == Kind::Serial);
-        out += &format!("{}{header} {{\n", pad(base));
-        scalars.push(read_only("i", ty, Span::int(0, g.n - 1)));
-        let own = Own {
-            flat: "i".into(),
-            row: "i / C".into(),
-            col: "i % C".into(),
-        };
-        (own, base + 1)
-    };
-    let env = Env {
-        scalars,
-        arrays: views,
-        own: Some(own),
-        funcs: g.funcs.clone(),
-        n: g.n,
-        r: g.r,
-        c: g.c,
-    };
-    let budget = ctx.rng.range(3, 12) as u32;
-    let mut body = Body::new(ctx, env, g.structs.clone(), body_indent, budget);
-    for &a in &plan.first {
-        let view = body.env.arrays[a].clone();
-        body.first_write(&view);
-        // Other elements may not be written yet: only this one is readable.
-        body.env.arrays[a].read = Access::Own;
-    }
-    body.block(budget);
-    for &a in &plan.writes {
-        let view = body.env.arrays[a].clone();
-        body.last_write(&view);
-    }
-    out += &body.out;
-    if nested {
-        out += &format!("{}}}\n", pad(base + 1));
-    }
-    out += &format!("{}}}\n", pad(base));
-    (out, combined)
-}
-
-fn read_only(name: &str, ty: Ty, span: Span) -> Scalar {
-    Scalar {
-        text: name.into(),
-        base: name.into(),
-        ty,
-        span,
-        mutable: false,
-    }
-}
-
-/// A `for` header over `0..N` (with `{` left to the caller) and the index type.
-fn flat_header(ctx: &mut Ctx, serial: bool) -> (String, Ty) {
-    let k = ctx.rng.below(if serial { 4 } else { 6 });
-    match k {
-        0 => ("for (i = 0; i < N; i++)".into(), Ty::Int),
-        1 => ("for (int i = 0; i < n; ++i)".into(), Ty::Int),
-        2 => ("for (int i = N - 1; i >= 0; i--)".into(), Ty::Int),
-        3 => ("for (long i = 0; i < N; i += 1)".into(), Ty::Long),
-        4 => ("for (unsigned i = 0; i <= N - 1; i++)".into(), Ty::UInt),
-        _ => ("for (int i = 0; i < N; i++)".into(), Ty::Int),
-    }
-}
-
 /// Whether `text` uses the identifier `name`.
 pub fn uses(text: &str, name: &str) -> bool {
     let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
@@ -319,7 +240,7 @@ fn data_clauses(ctx: &mut Ctx, g: &Globals, plans: &[Plan], text: &str) -> Strin
         }
         let written = plans.iter().find(|p| p.writes.contains(&k));
         let clause = match written {
-            Some(p) if p.first.contains(&k) && ctx.rng.chance(60) => "copyout",
+            Some(p) if p.full && p.first.contains(&k) && ctx.rng.chance(60) => "copyout",
             Some(_) => "copy",
             None if ctx.rng.chance(80) => "copyin",
             None => "copy",
@@ -368,53 +289,89 @@ fn spell_item(ctx: &mut Ctx, a: &Array) -> String {
     }
 }
 
-/// The directive(s) and braces around the loop texts.
+/// The size clauses of a construct: with `launch_shapes` from `shape.rs` (the
+/// variables they use declared in `decls`), else the older few sizes.
+fn sizes(ctx: &mut Ctx, g: &Globals, gangs: Gangs, decls: &mut String) -> String {
+    if ctx.feat.launch_shapes {
+        let Launch { clauses, decls: d } = shape::launch(ctx, gangs, g.n);
+        for d in d {
+            *decls += &format!("    {d}\n");
+        }
+        return clauses;
+    }
+    let mut s = String::new();
+    if gangs == Gangs::One {
+        return " num_gangs(1)".to_string();
+    }
+    if ctx.rng.chance(30) {
+        s += &format!(" num_gangs({})", ctx.rng.range(1, 80));
+    }
+    if ctx.rng.chance(30) {
+        s += &format!(" vector_length({})", ctx.rng.pick(&[32, 64, 128, 256]));
+    }
+    s
+}
+
+/// The directive(s) and braces around the loop texts. `loop_clauses` go on a
+/// combined construct's directive (the reductions and privates of its loop),
+/// `clauses` on every construct.
 fn wrap(
     ctx: &mut Ctx,
+    g: &Globals,
     kind: Kind,
     level: Option<String>,
     clauses: &str,
+    loop_clauses: &str,
     bodies: &[String],
 ) -> String {
     let body = bodies.concat();
-    let gangs = |ctx: &mut Ctx| -> String {
-        let mut s = String::new();
-        if ctx.rng.chance(30) {
-            s += &format!(" num_gangs({})", ctx.rng.range(1, 80));
-        }
-        if ctx.rng.chance(30) {
-            s += &format!(" vector_length({})", ctx.rng.pick(&[32, 64, 128, 256]));
-        }
-        s
-    };
-    match kind {
+    let mut decls = String::new();
+    let text = match kind {
         Kind::ParallelLoop => {
-            let level = *ctx.rng.pick(&[
+            let mut levels = vec![
                 "",
                 " gang",
                 " gang vector",
                 " gang worker vector",
                 " independent",
-            ]);
-            let sizes = gangs(ctx);
-            format!("#pragma acc parallel loop{level}{sizes}{clauses}\n{body}")
+            ];
+            if ctx.feat.worker_loops {
+                levels.extend([" worker", " worker vector", " vector", " gang worker"]);
+            }
+            let level = *ctx.rng.pick(&levels);
+            // A loop that is not gang-partitioned runs in every gang: one gang.
+            let gangs = if level.contains("gang") || level.is_empty() || level == " independent" {
+                Gangs::Any
+            } else {
+                ctx.used.worker_loops = true;
+                Gangs::One
+            };
+            if level == " gang worker" {
+                ctx.used.worker_loops = true;
+            }
+            let sizes = sizes(ctx, g, gangs, &mut decls);
+            format!("#pragma acc parallel loop{level}{loop_clauses}{sizes}{clauses}\n{body}")
         }
         Kind::KernelsLoop => {
             let level = *ctx.rng.pick(&["", " independent", " gang vector"]);
-            format!("#pragma acc kernels loop{level}{clauses}\n{body}")
+            let sizes = kernels_sizes(ctx, g, &mut decls);
+            format!("#pragma acc kernels loop{level}{loop_clauses}{sizes}{clauses}\n{body}")
         }
         Kind::Serial => {
             if ctx.rng.chance(50) {
-                format!("#pragma acc serial{clauses}\n    {{\n{body}    }}\n")
+                format!("#pragma acc serial{loop_clauses}{clauses}\n    {{\n{body}    }}\n")
             } else {
                 let body = unindent(&body);
-                format!("#pragma acc serial loop{clauses}\n{body}")
+                format!("#pragma acc serial loop{loop_clauses}{clauses}\n{body}")
             }
         }
         Kind::ParallelBlock | Kind::KernelsBlock | Kind::VectorOnly => {
             let dir = match kind {
-                Kind::ParallelBlock => format!("parallel{}", gangs(ctx)),
-                Kind::KernelsBlock => "kernels".to_string(),
+                Kind::ParallelBlock => format!("parallel{}", sizes(ctx, g, Gangs::Any, &mut decls)),
+                Kind::KernelsBlock => format!("kernels{}", kernels_sizes(ctx, g, &mut decls)),
+                _ if ctx.feat.launch_shapes => {
+                    format!("parallel{}", sizes(ctx, g, Gangs::One, &mut decls))
+                }
                 _ => format!(
                     "parallel num_gangs(1) num_workers({}) vector_length({})",
                     ctx.rng.pick(&[1, 2, 4]),
@@ -425,15 +382,38 @@ fn wrap(
         }
         Kind::Nest => {
             if let Some(level) = level {
-                format!("#pragma acc parallel loop {level}{clauses}\n{body}")
+                let sizes = if ctx.feat.launch_shapes {
+                    sizes(ctx, g, Gangs::Any, &mut decls)
+                } else {
+                    String::new()
+                };
+                format!("#pragma acc parallel loop {level}{loop_clauses}{sizes}{clauses}\n{body}")
             } else {
                 format!(
                     "#pragma acc parallel{}{clauses}\n    {{\n{body}    }}\n",
-                    gangs(ctx)
+                    sizes(ctx, g, Gangs::Any, &mut decls)
                 )
             }
         }
-        Kind::Collapse => format!("#pragma acc parallel loop collapse(2){clauses}\n{body}"),
+        Kind::Collapse => {
+            let sizes = if ctx.feat.launch_shapes {
+                sizes(ctx, g, Gangs::Any, &mut decls)
+            } else {
+                String::new()
+            };
+            format!("#pragma acc parallel loop collapse(2){loop_clauses}{sizes}{clauses}\n{body}")
+        }
+        Kind::RowReduce => unreachable!("rows.rs writes its own directives"),
+    };
+    decls + &text
+}
+
+/// Size clauses on a `kernels` construct (launch_shapes only, sometimes).
+fn kernels_sizes(ctx: &mut Ctx, g: &Globals, decls: &mut String) -> String {
+    if ctx.feat.launch_shapes && ctx.rng.chance(30) {
+        sizes(ctx, g, Gangs::Any, decls)
+    } else {
+        String::new()
     }
 }
 
