@@ -358,6 +358,13 @@ static inline void __ptxrt_fit_block(__ptxrt_u32 b[3], __ptxrt_u32 fixed)
             b[d] = most / 32u * 32u;
         }
     }
+    /* Rows wider than a warp synchronise on named barriers, of which a
+     * block has 15 for rows: no more workers than that. */
+    if (b[0] > 32u && b[1] * b[2] > 15u && !(fixed & 2u)) {
+        b[1] = 15u / b[2];
+        if (b[1] == 0)
+            b[1] = 1;
+    }
 }
 
 /* Device memory for the reductions across gangs of the next launch on

@@ -296,6 +296,9 @@ impl RegionPlan {
 /// beyond a grid dimension's limit (the loops stride, so fewer is
 /// correct), and blocks of more than 1024 threads — fewer workers first,
 /// then fewer threads along z, then fewer vector lanes (kept whole warps).
+/// Named barriers a block has for rows (one of the 16 is the block's).
+const MAX_ROWS: u32 = 15;
+
 fn fit_constants(grid: &mut [GridSize; 3], block: &mut [GridSize; 3], notes: &mut Vec<String>) {
     for k in 0..3 {
         if let GridSize::Const(n) = &mut grid[k] {
@@ -331,6 +334,19 @@ fn fit_constants(grid: &mut [GridSize; 3], block: &mut [GridSize; 3], notes: &mu
         }
     }
     let after: Vec<u32> = block.iter().map(value).collect();
+    // Rows wider than a warp synchronise on named barriers, of which a
+    // block has 15 for rows (ptxrt.h's __ptxrt_fit_block does the same
+    // at run time).
+    if let (GridSize::Const(x), GridSize::Const(w)) = (&block[0], &block[1]) {
+        let z = value(&block[2]).max(1);
+        if *x > 32 && w * z > MAX_ROWS {
+            let fewer = (MAX_ROWS / z).max(1);
+            notes.push(format!(
+                "{w} workers of {x} vector lanes: rows wider than a warp synchronise on named barriers, of which a block has {MAX_ROWS}: using {fewer} workers"
+            ));
+            block[1] = GridSize::Const(fewer);
+        }
+    }
     if before != after {
         let dims = |v: &[u32]| format!("{}x{}x{}", v[0], v[1], v[2]);
         notes.push(format!(

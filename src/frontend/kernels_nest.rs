@@ -137,13 +137,13 @@ impl Walker<'_> {
             for k in &c.children {
                 // Below a parallel loop, a loop is tight when only
                 // declarations and loops lead to it; below a sequential
-                // loop, when that loop is tight in the parallel one.
+                // loop, when that loop is tight in the parallel one, or is
+                // the outermost loop.
                 let tight = tightly_nested(body_of(c), k.stmt.span.start);
-                let k_loose = if parallel {
-                    !tight
-                } else {
-                    depth > 0 && (loose || !tight)
-                };
+                // (A sequential outermost loop runs in every thread of the
+                // kernel: code around a loop inside it would run once per
+                // gang too.)
+                let k_loose = if parallel { !tight } else { loose || !tight };
                 flatten(w, k, next, k_loose, out);
             }
         }
@@ -228,11 +228,20 @@ impl Walker<'_> {
         //    sequential.
         //    A worker loop is not a gang loop: its reductions and the
         //    private variables of the gang around it stay within one gang.
+        //    Loops inside a loop made sequential here are loose too: they
+        //    were nested tightly in a loop that is no longer parallel.
+        //    (`infos` lists a loop before the loops inside it.)
+        let mut demoted: Vec<(usize, usize)> = vec![];
         for i in infos.iter_mut() {
+            let span = (i.c.stmt.span.start, i.c.stmt.span.end);
+            if demoted.iter().any(|d| d.0 < span.0 && span.1 <= d.1) {
+                i.loose = true;
+            }
             let asked = i.c.clauses.gang;
             if i.parallel && i.loose && !asked && vdim[i.depth].is_none() {
                 i.parallel = false;
                 i.why = Some("loop not parallelized: it is not tightly nested in the parallel loop around it, whose other code would run once per gang".into());
+                demoted.push(span);
             }
         }
         for i in &infos {

@@ -167,6 +167,12 @@ impl Walk<'_> {
             }
             Statement::Return(Some(e)) => self.expr(e, set, true),
             Statement::Return(None) | Statement::Break | Statement::Continue => set,
+            // Set before the switch, the variable stays set on every path
+            // through it (a case is reached only from the switch, unless a
+            // goto may jump to a label of its own).
+            Statement::Switch(sw) if set && !has_named_label(&sw.node.statement) => {
+                self.expr(&sw.node.expression, set, true)
+            }
             // Paths this walk cannot follow.
             Statement::Switch(_)
             | Statement::Labeled(_)
@@ -325,6 +331,20 @@ fn declares(d: &Node<Declaration>, name: &str) -> bool {
         .any(|x| super::canon::declarator_name(&x.node.declarator) == Some(name))
 }
 
+/// Whether statement `s` holds a named label (a goto's target).
+fn has_named_label(s: &Node<Statement>) -> bool {
+    struct Find(bool);
+    impl<'ast> Visit<'ast> for Find {
+        fn visit_label(&mut self, l: &'ast Label, span: &'ast lang_c::span::Span) {
+            self.0 |= matches!(l, Label::Identifier(_));
+            visit::visit_label(self, l, span);
+        }
+    }
+    let mut f = Find(false);
+    f.visit_statement(&s.node, &s.span);
+    f.0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -364,6 +384,13 @@ mod tests {
         assert!(first("{ int x = (t = 3); a[x] = t; }", "t"));
         assert!(first("{ t = 1, a[t] = 2; }", "t"));
         assert!(first("{ a[0] = 1; }", "t"), "not mentioned at all");
+        assert!(
+            first(
+                "{ t = 1; switch (a[0]) { case 1: a[1] = t; t = 2; default: a[2] = t; } a[3] = t; }",
+                "t"
+            ),
+            "set before a switch"
+        );
     }
 
     #[test]
@@ -388,6 +415,13 @@ mod tests {
             "{ switch (a[0]) { case 1: t = 1; } a[1] = t; }",
             "t"
         ));
+        assert!(
+            !first(
+                "{ t = 1; switch (a[0]) { case 1: L: a[1] = t; } goto L; }",
+                "t"
+            ),
+            "a label in the switch a goto may reach"
+        );
         assert!(!first("{ t = t + 1; }", "t"));
         assert!(!first("{ a[t = 2] = t + s; s = t; u = s; }", "s"));
     }

@@ -281,8 +281,21 @@ fn stmt(f: &mut Function, s: Stmt, here: Here, st: &mut RedState, pending: &mut 
             }
             let reductions = std::mem::take(&mut l.reductions);
             let par = l.par;
+            let reduces = !reductions.is_empty();
+            // A vector loop in worker-single code (outside worker loops):
+            // the first worker runs it; the others would only repeat its
+            // loads, racing with its stores. Its reductions then combine
+            // across the workers too (the others bring the identity), so
+            // that every thread has the result after the loop.
+            let first_only = here.fence_stores
+                && here.workers
+                && mine == [true, false, false]
+                && !outer[1]
+                && !outer[2]
+                && !inner_yz;
             let mut e = Emit::new(f);
             reduce::prologue(&mut e, &reductions);
+            let loop_at = e.out.len();
             let vars = std::iter::once(l.var).chain(l.collapsed.iter().map(|h| h.var));
             let kinds: Option<Vec<IntKind>> = vars
                 .map(|v| match &e.f.local(v).ty {
@@ -309,36 +322,33 @@ fn stmt(f: &mut Function, s: Stmt, here: Here, st: &mut RedState, pending: &mut 
                 Parallelism::Seq => None,
             };
             match (lv, kinds) {
-                (Some(lv), Some(kinds)) => {
-                    par::par_loop(&mut e, l, &kinds, lv, body, !reductions.is_empty())
-                }
+                (Some(lv), Some(kinds)) => par::par_loop(&mut e, l, &kinds, lv, body, reduces),
                 // A parallel loop over a non-integer index cannot be counted;
                 // the front end rejects it, and here it runs sequentially.
                 _ => seq::seq_loop(&mut e, l, body),
             }
-            let reduces = !reductions.is_empty();
-            if reduces {
-                reduce::epilogue(&mut e, st, reductions, par, outer);
-            }
-            // A vector loop in worker-single code (outside worker loops):
-            // the first worker runs it; the others would only repeat its
-            // loads, racing with its stores (a reduction's result, which
-            // every thread needs after the loop, keeps them in).
-            if here.fence_stores
-                && here.workers
-                && mine == [true, false, false]
-                && !outer[1]
-                && !outer[2]
-                && !reduces
-                && !inner_yz
-                && !fences::needs_all_threads(&e.out)
-            {
+            let looped: Block = e.out.split_off(loop_at);
+            let guarded = first_only && !fences::needs_all_threads(&looped);
+            if guarded {
                 let cond = fences::first_worker(e.f);
-                return Stmt::If {
+                e.out.push(Stmt::If {
                     cond,
-                    then: e.out,
+                    then: looped,
                     otherwise: vec![],
+                });
+            } else {
+                e.out.extend(looped);
+            }
+            if reduces {
+                let red_par = match par {
+                    Parallelism::Par { gang, vector, .. } if guarded => Parallelism::Par {
+                        gang,
+                        worker: true,
+                        vector,
+                    },
+                    _ => par,
                 };
+                reduce::epilogue(&mut e, st, reductions, red_par, outer);
             }
             Stmt::Block(e.out)
         }

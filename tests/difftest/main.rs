@@ -75,6 +75,19 @@ const BUNDLE_COUNT: u64 = 200;
 /// * 30: a loose `loop worker reduction(max:t)` in a `kernels` gang loop took
 ///   a grid dimension: each gang of it reduced into its own copy of the gang's
 ///   private `t`.
+/// * 41 (on the GPU): a loop tightly nested in a loose `kernels` loop took grid
+///   y after the loose loop was made sequential.
+/// * 146: a `loop gang vector reduction(…)` in worker-single code, in a kernel
+///   with a worker loop: every worker ran it, racing with the first one's
+///   stores (now the first worker runs it; the reduction combines across
+///   the workers, which bring the identity).
+/// * 170: a scalar assigned at the top of each iteration and read inside a
+///   `switch` was left shared (the privatiser gave up at any switch).
+/// * 205: `num_workers(16) vector_length(64)`: rows of two warps synchronise
+///   on named barriers, of which a block has 15; the 16th row's barrier was
+///   none.
+/// * 535: a loop inside a sequential outermost `kernels` loop, with code
+///   around it, took a grid dimension: the code around ran once per gang.
 /// * 39: two reductions across gangs in a row: thread 0 wrote the second's
 ///   last-gang flag while other threads still read the first's.
 const REGRESSION_SEEDS: &[(u64, &str, u64)] = &[
@@ -83,6 +96,11 @@ const REGRESSION_SEEDS: &[(u64, &str, u64)] = &[
     (10, HUNT, 0x4aa4_93e0_ff0f_71d0),
     (30, HUNT, 0x4435_872e_7811_2c2b),
     (39, HUNT, 0x24dd_15be_2538_121a),
+    (146, HUNT, 0x36ca_0373_c7ae_574b),
+    (170, HUNT, 0xcaf6_dfc4_d0ff_d662),
+    (205, HUNT, 0x7d62_25dd_abbe_e525),
+    (535, HUNT, 0x1755_41b0_d7dc_f398),
+    (41, HUNT, 0x12a4_0992_81c5_6aa1),
 ];
 /// The feature set of the race hunt's first programs (everything the
 /// generator had when they were found).

@@ -33,6 +33,7 @@ int main(void)
 // expect-remark: 20: generating copy(a)
 // expect-remark: 20: gangs along x given as 0, which is not positive: using the default
 // expect-remark: 20: a block of 64x32x1 threads is more than the device's 1024: using 64x16x1 (vector lanes x workers x z)
-// expect-remark: 20: loop parallelized across gangs(grid.x) and workers(block.y=16) and vector(block.x=64)
+// expect-remark: 20: 16 workers of 64 vector lanes: rows wider than a warp synchronise on named barriers, of which a block has 15: using 15 workers
+// expect-remark: 20: loop parallelized across gangs(grid.x) and workers(block.y=15) and vector(block.x=64)
 // expect-remark: 23: generating copy(a)
 // expect-remark: 23: loop parallelized across gangs(grid.x) and workers(block.y=w)

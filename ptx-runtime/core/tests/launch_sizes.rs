@@ -2,7 +2,8 @@
 //! before every launch whose sizes a clause gives: `__ptxrt_size_or` (a size
 //! that is not positive means the default) and `__ptxrt_fit_block` (block
 //! sizes brought within 1024 threads, shrinking only the dimensions the
-//! kernel was not compiled for, workers first). Compiled with `cc` against
+//! kernel was not compiled for, workers first; rows wider than a warp at
+//! most 15, the named barriers a block has for them). Compiled with `cc` against
 //! the header alone and checked against the expected sizes stated here.
 
 use std::path::PathBuf;
@@ -31,6 +32,9 @@ int main(void) {
   fit(32, 32, 1, 7);      /* fits: unchanged */
   fit(1000, 3, 1, 2);     /* lanes below a warp-size multiple: 320 */
   fit(20, 1024, 1, 2);    /* lanes: at most 1, a power of two */
+  fit(64, 16, 1, 1);      /* rows of two warps: at most 15 */
+  fit(64, 8, 4, 1);       /* 32 rows of two warps: 3 workers x 4 */
+  fit(32, 16, 1, 1);      /* rows of one warp: no limit */
   return 0;
 }
 "#;
@@ -40,12 +44,15 @@ const EXPECTED: &str = "7 7 12 2147483647
 128 16 1 fixed 0 -> 128 8 1
 2048 1 1 fixed 2 -> 1024 1 1
 96 32 1 fixed 2 -> 32 32 1
-64 64 1 fixed 1 -> 64 16 1
+64 64 1 fixed 1 -> 64 15 1
 4 4 100 fixed 3 -> 4 4 64
 0 5 1 fixed 0 -> 1 5 1
 32 32 1 fixed 7 -> 32 32 1
 1000 3 1 fixed 2 -> 320 3 1
 20 1024 1 fixed 2 -> 1 1024 1
+64 16 1 fixed 1 -> 64 15 1
+64 8 4 fixed 1 -> 64 3 4
+32 16 1 fixed 1 -> 32 16 1
 ";
 
 #[test]
