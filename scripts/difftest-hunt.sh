@@ -173,7 +173,7 @@ cerr="$(grep -c '^compile-error ' "$WORK/log/build.txt" || true)"
 hdiff="$(grep -c '^host-differs ' "$WORK/log/build.txt" || true)"
 ofail="$(grep -c '^oracle-failed ' "$WORK/log/build.txt" || true)"
 # Programs whose oracle failed are not hunted (the generator's fault: reported).
-grep '^oracle-failed ' "$WORK/log/build.txt" | awk '{print $2}' | tr -d ':' |
+{ grep '^oracle-failed ' "$WORK/log/build.txt" || true; } | awk '{print $2}' | tr -d ':' |
     while read -r n; do rm -f "$WORK/pack/src/$n.c" "$WORK/pack/bin/$n" "$WORK/pack/exp/$n".*; done
 
 echo "==> packing"
