@@ -174,7 +174,9 @@ impl Walker<'_> {
                     .cloned()
                     .unwrap_or_default()
             };
-            let mut plan = self.plan_loops(seg, &dirs, kind, Levels::default(), &region_reds)?;
+            let shared = items.iter().map(|i| i.var.clone()).collect();
+            let mut plan =
+                self.plan_loops(seg, &dirs, kind, Levels::default(), &region_reds, shared)?;
             plan.reduces |= !region_reds.is_empty();
             plans.push(plan);
         }

@@ -48,6 +48,7 @@ impl Walker<'_> {
             c: &'c Cand<'a>,
             depth: usize,
             loose: bool,
+            shared: &[String],
             out: &mut Vec<Info<'c, 'a>>,
         ) {
             let cl = &c.clauses;
@@ -56,7 +57,7 @@ impl Walker<'_> {
             // a loop proven independent keeps its scalars, which code after
             // it may read (their last values).
             let privates = if cl.independent || cl.explicit() {
-                w.auto_privates(c, &reductions)
+                w.auto_privates(c, &reductions, shared)
             } else {
                 vec![]
             };
@@ -144,11 +145,11 @@ impl Walker<'_> {
                 // kernel: code around a loop inside it would run once per
                 // gang too.)
                 let k_loose = if parallel { !tight } else { loose || !tight };
-                flatten(w, k, next, k_loose, out);
+                flatten(w, k, next, k_loose, shared, out);
             }
         }
         let mut infos = vec![];
-        flatten(self, root, 0, false, &mut infos);
+        flatten(self, root, 0, false, &plan.shared, &mut infos);
         // At most three parallel levels per nest.
         for i in infos.iter_mut() {
             if i.parallel && i.depth >= 3 {

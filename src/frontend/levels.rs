@@ -89,6 +89,9 @@ pub struct RegionPlan {
     pub reduces: bool,
     pub(super) kind: RegionKind,
     pub(super) decisions: Vec<Decision>,
+    /// The variables the construct's data clauses name: shared on purpose
+    /// (`copy(stop)` of a flag every iteration may set), never privatised.
+    pub(super) shared: Vec<String>,
 }
 
 /// The construct-level sizes: `num_gangs(…)`, `num_workers`,
@@ -295,7 +298,8 @@ impl Walker<'_> {
     /// Plans the loops of region statement `s` of a `kind` construct;
     /// `dirs` are the loop directives attached to `s` itself (a combined
     /// construct's own directive). In a routine, `outer` marks the levels
-    /// above the routine's.
+    /// above the routine's; `shared` are the variables the construct's
+    /// data clauses name.
     pub fn plan_loops(
         &self,
         s: &Node<Statement>,
@@ -303,6 +307,7 @@ impl Walker<'_> {
         kind: RegionKind,
         outer: Levels,
         region_reds: &[LoopReduction],
+        shared: Vec<String>,
     ) -> DResult<RegionPlan> {
         let cands = self.candidates(s, dirs, kind)?;
         let region_names = declared(s);
@@ -312,6 +317,7 @@ impl Walker<'_> {
             reduces: false,
             kind,
             decisions: vec![],
+            shared,
         };
         match kind {
             RegionKind::Serial => self.plan_serial(&cands, &region_names, &mut plan),
@@ -494,7 +500,7 @@ impl Walker<'_> {
         let (privates, implicit) = if par == Parallelism::Seq {
             (vec![], vec![])
         } else {
-            let privates = self.auto_privates(c, &cl.reductions);
+            let privates = self.auto_privates(c, &cl.reductions, &plan.shared);
             let implicit = self.implicit_reductions(c, above, &privates);
             (privates, implicit)
         };

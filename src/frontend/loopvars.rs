@@ -31,8 +31,14 @@ use std::collections::HashMap;
 impl Walker<'_> {
     /// The scalars of the scope around loop `c` that its body assigns
     /// before reading in every iteration, and that no clause of the loop
-    /// names (its `reductions` included): private to the loop.
-    pub(super) fn auto_privates(&self, c: &Cand, reductions: &[LoopReduction]) -> Vec<Private> {
+    /// names (its `reductions` included), nor a data clause of the
+    /// construct (`shared`): private to the loop.
+    pub(super) fn auto_privates(
+        &self,
+        c: &Cand,
+        reductions: &[LoopReduction],
+        shared: &[String],
+    ) -> Vec<Private> {
         let body = body_of(c);
         let own_var = canonical(&c.f.node).ok().map(|k| k.var.to_string());
         // The variables of loops with a directive are theirs already.
@@ -51,6 +57,7 @@ impl Walker<'_> {
         for name in assigned(body) {
             if own_var.as_deref() == Some(name.as_str())
                 || atomics.contains(&name)
+                || shared.contains(&name)
                 || loop_vars.contains(&name)
                 || c.clauses.privates.iter().any(|p| p.var == name)
                 || reductions.iter().any(|r| r.var == name)

@@ -532,6 +532,7 @@ impl<'a> Walker<'a> {
             super::levels::RegionKind::Parallel,
             outer,
             &[],
+            vec![],
         )?;
         self.remarks.extend(plan.remarks.iter().cloned());
         let loops = plan.loops;

@@ -268,12 +268,19 @@ fn stmt(f: &mut Function, s: Stmt, here: Here, st: &mut RedState, pending: &mut 
                 }
             });
             let partitioned = mine.iter().any(|d| *d);
+            // A partitioned loop (over gangs or threads) runs independent
+            // iterations (its clauses or the dependence test say so; its
+            // privates are each thread's own): nothing of one iteration is
+            // pending in the next. A sequential loop's accesses are.
+            let independent = matches!(l.par, Parallelism::Par { .. });
             let mut body_pending = if partitioned {
                 Pending::default()
             } else {
                 *pending
             };
-            body_pending.add(&again);
+            if !independent {
+                body_pending.add(&again);
+            }
             let body = block(f, std::mem::take(&mut l.body), inner, st, &mut body_pending);
             if !partitioned {
                 pending.add(&again);

@@ -525,6 +525,40 @@ fn tiled_and_chunked_loops_visit_each_point_once() {
 /// iteration's store).
 #[test]
 fn redundant_stores_are_fenced_from_loads() {
+    let (text, barriers, first_store, load) = fenced_loop(Parallelism::Seq);
+    assert!(barriers.len() >= 3, "{text}");
+    // A barrier before the first store (the last iteration's load), between
+    // the store and the load, and between the load and the second store.
+    assert!(barriers[0] < first_store, "{text}");
+    assert!(
+        barriers.iter().any(|&b| b > first_store && b < load),
+        "{text}"
+    );
+    assert!(barriers.iter().any(|&b| b > load), "{text}");
+}
+
+/// A partitioned loop's iterations are independent: within an iteration the
+/// redundant store and load are fenced, but nothing of the last iteration is
+/// pending at the start of the next (no barrier before the first store).
+#[test]
+fn partitioned_loops_carry_no_fence_across_iterations() {
+    let gang = Parallelism::Par {
+        gang: Some(0),
+        worker: false,
+        vector: None,
+    };
+    let (text, barriers, first_store, load) = fenced_loop(gang);
+    assert!(barriers.iter().all(|&b| b > first_store), "{text}");
+    assert!(
+        barriers.iter().any(|&b| b > first_store && b < load),
+        "{text}"
+    );
+}
+
+/// A loop of `par` whose body stores `*a = 1` (one thread), loads `t = *a`
+/// (every thread), stores `*a = t` (one thread), scheduled: its text, the
+/// lines of its block barriers, of the first store and of the load.
+fn fenced_loop(par: Parallelism) -> (String, Vec<usize>, usize, usize) {
     let mut f = Function::default();
     let a = f.new_local("a", Type::I64.ptr_to());
     let i = f.new_local("i", Type::I32);
@@ -580,11 +614,7 @@ fn redundant_stores_are_fenced_from_loads() {
         tile: vec![],
         chunk: None,
         body: vec![store1, assign, store2],
-        par: Parallelism::Par {
-            gang: Some(0),
-            worker: false,
-            vector: None,
-        },
+        par,
         loc: SrcLoc::default(),
         reductions: vec![],
     })];
@@ -608,15 +638,7 @@ fn redundant_stores_are_fenced_from_loads() {
         .collect();
     let first_store = at("store %0 a <- 1");
     let load = at("%2 t = load");
-    assert!(barriers.len() >= 3, "{text}");
-    // A barrier before the first store (the last iteration's load), between
-    // the store and the load, and between the load and the second store.
-    assert!(barriers[0] < first_store, "{text}");
-    assert!(
-        barriers.iter().any(|&b| b > first_store && b < load),
-        "{text}"
-    );
-    assert!(barriers.iter().any(|&b| b > load), "{text}");
+    (text, barriers, first_store, load)
 }
 
 /// A vector loop outside worker loops, in a launch with workers: only the
