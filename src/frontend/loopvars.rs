@@ -233,6 +233,8 @@ pub(super) fn tightly_nested(s: &Node<Statement>, target: usize) -> bool {
                             return false;
                         }
                     }
+                    // An empty statement (`for (…) {…};`) is nothing.
+                    BlockItem::Statement(st) if matches!(st.node, Statement::Expression(None)) => {}
                     BlockItem::Statement(st) => {
                         if found || !tightly_nested(st, target) {
                             return false;

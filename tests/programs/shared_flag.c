@@ -44,9 +44,22 @@ int main(void)
         }
         levels++;
     } while (stop && levels < 2 * N);
-    long sum = 0;
+    /* The reference: follow the one edge out of each node from node 0. */
+    static int ref[N];
     for (int i = 0; i < N; i++)
+        ref[i] = -1;
+    int failures = 0, v = 0, depth = 0;
+    while (ref[v] < 0) {
+        ref[v] = depth++;
+        v = next[v];
+    }
+    long sum = 0;
+    for (int i = 0; i < N; i++) {
         sum += cost[i];
+        failures += cost[i] != ref[i];
+    }
+    failures += levels != depth; /* the last level finds nothing new */
     printf("levels %d cost sum %ld cost[N-1] %d\n", levels, sum, cost[N - 1]);
-    return 0;
+    printf("%s\n", failures ? "FAIL" : "PASS");
+    return failures != 0;
 }

@@ -50,6 +50,12 @@ int main(void)
         for (int j = 0; j < M; j++)
             t[i][j] = j;
     }
+#pragma acc kernels copy(t)
+    for (int i = 0; i < N; i++) {
+        for (int j = 0; j < M; j++) {
+            t[i][j] = i + j;
+        }; /* an empty statement after the inner loop keeps it tight */
+    }
     return (int)(o[1] + t[1][1] + u[1][1][1]);
 }
 // expect-remark: 16: generating copy(o)
@@ -68,3 +74,6 @@ int main(void)
 // expect-remark: 47: generating copy(t)
 // expect-remark: 48: loop not parallelized: 'o' is written and accessed as o[64-1-i], o[i]
 // expect-remark: 50: loop parallelized across vector(block.x=128) (independent: no dependence found)
+// expect-remark: 53: generating copy(t)
+// expect-remark: 54: loop parallelized across gangs(grid.y) (independent: no dependence found)
+// expect-remark: 55: loop parallelized across gangs(grid.x) and vector(block.x=128) (independent: no dependence found)
