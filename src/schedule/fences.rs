@@ -167,33 +167,6 @@ fn loads_shared(f: &Function, own: &HashSet<LocalId>, e: ExprId) -> bool {
     false
 }
 
-/// `tid.y == 0 && tid.z == 0` (the first worker; folded away where a block
-/// has one).
-pub(super) fn first_worker(f: &mut Function) -> ExprId {
-    let u32t = crate::ir::Type::Int(crate::ir::IntKind::U32);
-    let eq0 = |f: &mut Function, d: u8| {
-        let t = f.add(Expr::Special(Special::ThreadIdx(d)), u32t.clone());
-        let z = f.int(0, u32t.clone());
-        f.add(
-            Expr::Cmp {
-                op: CmpOp::Eq,
-                lhs: t,
-                rhs: z,
-            },
-            crate::ir::Type::BOOL,
-        )
-    };
-    let (y, z) = (eq0(f, 1), eq0(f, 2));
-    f.add(
-        Expr::Logical {
-            and: true,
-            lhs: y,
-            rhs: z,
-        },
-        crate::ir::Type::BOOL,
-    )
-}
-
 /// Whether scheduled code needs every thread of the block: it holds a
 /// barrier (of a loop nested in it over block y or z, of a broadcast).
 pub(super) fn needs_all_threads(b: &Block) -> bool {

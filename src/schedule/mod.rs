@@ -337,7 +337,7 @@ fn stmt(f: &mut Function, s: Stmt, here: Here, st: &mut RedState, pending: &mut 
             let looped: Block = e.out.split_off(loop_at);
             let guarded = first_only && !fences::needs_all_threads(&looped);
             if guarded {
-                let cond = fences::first_worker(e.f);
+                let cond = reduce::first_thread(&mut e, &[1, 2]);
                 e.out.push(Stmt::If {
                     cond,
                     then: looped,

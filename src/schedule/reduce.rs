@@ -447,7 +447,7 @@ fn u32c(e: &mut Emit, v: i128) -> ExprId {
 }
 
 /// `tid.d == 0` for every `d` in `dims` (true when empty).
-fn first_thread(e: &mut Emit, dims: &[u8]) -> ExprId {
+pub(super) fn first_thread(e: &mut Emit, dims: &[u8]) -> ExprId {
     let mut cond: Option<ExprId> = None;
     for &d in dims {
         let (t, z) = (e.reg(Special::ThreadIdx(d)), u32c(e, 0));
