@@ -605,6 +605,29 @@ fn cli_emit_ptx() {
     }
 }
 
+/// The PTX of narrow negations holds none of the instructions ptxas
+/// miscompiles (`neg.s16`; src/codegen/nvptx/ptxas_bugs.rs): the program
+/// runs right on a GPU only because of the rewrite, which CI cannot run.
+#[test]
+fn cli_emit_ptx_avoids_ptxas_neg16() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ptx = tmp.path().join("neg.ptx");
+    let mut cmd = accc();
+    cmd.current_dir(tmp.path());
+    cmd.arg("-O2").arg("--emit=ptx");
+    cmd.arg(tests_dir().join("programs/neg_narrow.c"))
+        .arg("-o")
+        .arg(&ptx);
+    let r = run(cmd, tmp.path(), "accc", COMPILE_TIMEOUT);
+    assert!(r.ok(), "accc --emit=ptx failed:\n{}", r.stderr);
+    let text = fs::read_to_string(&ptx).unwrap_or_default();
+    assert!(
+        !text.contains("neg.s16") && text.contains("sub.u16"),
+        "PTX of neg_narrow.c should negate 16-bit values with sub.u16:\n{}",
+        tail(&text, 3000)
+    );
+}
+
 /// `--emit=ir` and `--emit=llvm` (also spelled `--emit ir`, as `--help`
 /// shows) print to stdout when there is no `-o`.
 #[test]

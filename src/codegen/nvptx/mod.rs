@@ -3,7 +3,8 @@
 //!
 //! Owns: [`Options`], [`Error`], [`write_llvm`], [`write_ptx`],
 //! [`ptxas::assemble`] (with `-c` for relocatable code: device functions
-//! shared with other translation units); the target machine (triple `nvptx64-nvidia-cuda`,
+//! shared with other translation units), [`ptxas_bugs`] (PTX that ptxas
+//! miscompiles, rewritten); the target machine (triple `nvptx64-nvidia-cuda`,
 //! CPU = [`Options::arch`], data layout from the machine, PTX version chosen
 //! by LLVM for the arch — ISA 7.8 for `sm_90` with LLVM 22) and the pipeline
 //! (`default<On>`; none at `-O0`). `writer.rs` (module, kernels, statements)
@@ -14,6 +15,7 @@
 mod atomic;
 mod expr;
 pub mod ptxas;
+mod ptxas_bugs;
 mod writer;
 
 use crate::ir::Module;
@@ -129,15 +131,14 @@ pub fn write_llvm(m: &Module, o: &Options) -> Result<String, Error> {
     with_module(m, o, |module, _| Ok(module.print_to_string().to_string()))
 }
 
-/// The PTX of the module.
+/// The PTX of the module, with the rewrites of [`ptxas_bugs`] applied.
 pub fn write_ptx(m: &Module, o: &Options) -> Result<String, Error> {
     with_module(m, o, |module, tm| {
         let buf = tm
             .write_to_memory_buffer(module, FileType::Assembly)
             .map_err(|e| Error::Llvm(e.to_string()))?;
-        Ok(String::from_utf8_lossy(buf.as_slice())
-            .trim_end_matches('\0')
-            .to_string())
+        let ptx = String::from_utf8_lossy(buf.as_slice());
+        Ok(ptxas_bugs::avoid_ptxas_bugs(ptx.trim_end_matches('\0')))
     })
 }
 
