@@ -8,6 +8,10 @@ that spreads a program's runs apart, and compares each run's exit status and
 output with the plain-cc build's (tolerance as the program's header says). With
 `--sanitize K` and compute-sanitizer installed, the first K programs also run once
 under each of `--tools` (racecheck, synccheck by default; memcheck too if asked).
+racecheck reports hazards that are not there when the rows of a block run
+different numbers of named barriers (scripts/racecheck-named-barriers.cu shows
+it): check its reports with the emulated device's race detector before taking
+them for bugs.
 
 Prints one line per program that disagreed in any run (with the runs that did and
 their first difference), the details under `--logs`, and the summary line
@@ -248,6 +252,9 @@ def hunt(args, progs):
         print(f"sanitize: {sanitized} programs × {args.tools}, "
               f"{len({n for n, _ in sanitizer_failures})} reported errors"
               + (f" (seeds {names})" if names else ""))
+        if any(why.startswith("racecheck") for _, why in sanitizer_failures):
+            print("sanitize: racecheck reports false hazards where rows run different numbers of "
+                  "named barriers (scripts/racecheck-named-barriers.cu); check them with -gpu=emu")
     intermittent = sum(1 for p in bad if len(p.failures) < p.runs)
     where = "through the host fallback" if args.host else "on the GPU"
     print(f"hunt: {len(ran)} programs × {args.repeat} runs {where} ({runs_done} runs, "
