@@ -59,6 +59,10 @@ fn check_c(file: &Path) -> Result<(), String> {
     let scheduled = emit(file, "ir")?;
     let mut m = round_trip(&format!("{what} (unscheduled)"), &unscheduled)?;
     let sm = round_trip(&what, &scheduled)?;
+    let problems = accc::ir::validate(&m, false);
+    if !problems.is_empty() {
+        return Err(format!("{what}: invalid unscheduled IR: {problems:?}"));
+    }
     accc::schedule::schedule(&mut m);
     accc::schedule::specialize(&mut m);
     if print_module(&m) != scheduled {
