@@ -53,9 +53,10 @@ launch and transfer), PTXRT_TIME=1 (a profile per construct at exit), PTXRT_DEBU
 )]
 pub struct Own {
     /// Stop after producing this form and write it to -o (or stdout): the
-    /// loop IR, LLVM IR for NVPTX, PTX, the emulated device's SIMT
-    /// bytecode (text form), or the rewritten host C.
-    #[arg(long, value_parser = ["ir", "llvm", "ptx", "simt", "host-c"])]
+    /// loop IR (scheduled; ir-unscheduled: as the front end lowers it, the
+    /// input of the schedule passes), LLVM IR for NVPTX, PTX, the emulated
+    /// device's SIMT bytecode (text form), or the rewritten host C.
+    #[arg(long, value_parser = ["ir", "ir-unscheduled", "llvm", "ptx", "simt", "host-c"])]
     pub emit: Option<String>,
     /// GPU architecture of the embedded cubin and the PTX target.
     #[arg(long = "gpu-arch", default_value = DEFAULT_ARCH)]
@@ -449,7 +450,7 @@ mod tests {
 
     #[test]
     fn own_values_with_or_without_equals() {
-        for emit in ["ir", "llvm", "ptx", "host-c"] {
+        for emit in ["ir", "ir-unscheduled", "llvm", "ptx", "host-c"] {
             let joined = format!("--emit={emit}");
             for args in [vec!["--emit", emit, "x.c"], vec![joined.as_str(), "x.c"]] {
                 let a = p(&args);

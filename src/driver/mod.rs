@@ -276,6 +276,13 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
             eprintln!("{}:{}: {text}", loc.file, loc.line);
         }
     }
+    let emit = args.own.emit.as_deref();
+    if emit == Some("ir-unscheduled") {
+        return write_out(
+            args.output.as_deref(),
+            crate::ir::print_module(&t.module).as_bytes(),
+        );
+    }
     crate::schedule::schedule(&mut t.module);
     crate::schedule::specialize(&mut t.module);
     let problems = crate::ir::validate(&t.module, true);
@@ -285,7 +292,6 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
             problems.join("\n  ")
         );
     }
-    let emit = args.own.emit.as_deref();
     if emit == Some("simt") {
         let text = simt::write_text(&t.module).map_err(|e| anyhow!("{file}: {e}"))?;
         return write_out(args.output.as_deref(), text.as_bytes());

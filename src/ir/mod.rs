@@ -2,8 +2,9 @@
 //! every back end translates.
 //!
 //! Owns: the IR data types ([`Module`], [`Kernel`], [`Function`], [`Stmt`],
-//! [`Expr`], [`Type`]), their text form ([`print`], shown by `--emit=ir`) and
-//! the validator ([`validate`]). May call: nothing else in accc — front ends
+//! [`Expr`], [`Type`]), their text form ([`print_module`], shown by
+//! `--emit=ir`, and [`read_module`], its inverse) and the validator
+//! ([`validate`]). May call: nothing else in accc — front ends
 //! build it, `schedule` rewrites it, back ends read it.
 //!
 //! Shape (see `shared/DESIGN.md`): a [`Module`] holds kernels (one per compute
@@ -24,6 +25,7 @@ mod function;
 pub mod host;
 mod module;
 mod print;
+mod read;
 mod reduce;
 mod stmt;
 mod types;
@@ -36,6 +38,7 @@ pub use module::{
     RoutineLevel, Scratch,
 };
 pub use print::print_module;
+pub use read::{read_module, ReadError};
 pub use reduce::{reducible, RedOp, RedPart, RedTarget, Reduction};
 pub use stmt::{
     walk_stmts, AtomicOp, BarrierScope, Block, Loop, LoopCmp, LoopHeader, Parallelism, Stmt,

@@ -1,18 +1,34 @@
-//! The text form of the IR (`accc --emit=ir`), used by snapshot tests.
+//! The text form of the IR (`accc --emit=ir`), used by snapshot tests and
+//! read back by [`read`](super::read).
 //!
-//! Owns: the printer. Expressions print inline as trees, e.g.
+//! Owns: the printer, and the names and quoting the reader shares with it.
+//! Expressions print inline as trees, e.g.
 //! `add.i32(load.i32(ptradd(%0 a, %3 i)), 1)`; statements one per line.
+//!
+//! The text holds everything a [`Module`] holds but the expressions' order
+//! in the arena (and unused ones) and the (never set) expression locations,
+//! so that reading it back gives the same module up to that order. An
+//! expression's type is printed where the node and its context do not fix
+//! it: an integer literal is bare where its type is the one its context
+//! expects ([`Printer::expr`]'s `expect`, e.g. the other operand's type of a
+//! binary operation), else suffixed (`1.u64`); floats always are (`1.0.f64`).
+//! Host C text in launch sizes prints in parentheses, `clause((n), else 1)`.
 
 use super::expr::{Expr, ExprId, Literal, Special};
-use super::function::Function;
+use super::function::{Function, LocalId};
 use super::module::{DeviceFunction, GridSize, Kernel, Linkage, Module, ParamMode};
-use super::stmt::{Block, LoopCmp, Parallelism, Stmt};
+use super::reduce::{RedOp, RedPart, RedTarget, Reduction};
+use super::stmt::{Block, Loop, LoopCmp, Parallelism, Stmt};
+use super::types::Type;
 use std::fmt::Write;
 
 /// Prints a whole module.
 pub fn print_module(m: &Module) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "module \"{}\"", m.source);
+    let _ = writeln!(out, "module {}", quote(m.source.as_bytes()));
+    for c in &m.cells {
+        let _ = writeln!(out, "cell @{} {}", c.symbol, quote(c.host.as_bytes()));
+    }
     for f in &m.functions {
         print_function(&mut out, f, m);
     }
@@ -22,12 +38,98 @@ pub fn print_module(m: &Module) -> String {
     out
 }
 
-fn print_function(out: &mut String, f: &DeviceFunction, m: &Module) {
-    let linkage = match f.linkage {
+/// A string or byte string in double quotes: printable ASCII as it is but
+/// `"` and `\`, which are escaped, as are `\n`, `\t`, `\r`; other bytes as
+/// `\xNN`.
+pub(super) fn quote(bytes: &[u8]) -> String {
+    let mut s = String::from("\"");
+    for &b in bytes {
+        match b {
+            b'"' => s.push_str("\\\""),
+            b'\\' => s.push_str("\\\\"),
+            b'\n' => s.push_str("\\n"),
+            b'\t' => s.push_str("\\t"),
+            b'\r' => s.push_str("\\r"),
+            0x20..=0x7e => s.push(char::from(b)),
+            _ => {
+                let _ = write!(s, "\\x{b:02x}");
+            }
+        }
+    }
+    s.push('"');
+    s
+}
+
+/// The name of a device function's linkage.
+pub(super) fn linkage_name(l: Linkage) -> &'static str {
+    match l {
         Linkage::Internal => "internal",
         Linkage::Export => "export",
         Linkage::Import => "import",
-    };
+    }
+}
+
+/// The name of a launch dimension (`x`, `y`, `z`).
+pub(super) fn dim_name(d: u8) -> &'static str {
+    ["x", "y", "z"].get(usize::from(d)).unwrap_or(&"?")
+}
+
+/// The name of a special register (`tid`, `ctaid`, `ntid`, `nctaid`) and
+/// its dimension.
+pub(super) fn special_name(s: Special) -> (&'static str, u8) {
+    match s {
+        Special::ThreadIdx(d) => ("tid", d),
+        Special::BlockIdx(d) => ("ctaid", d),
+        Special::BlockDim(d) => ("ntid", d),
+        Special::GridDim(d) => ("nctaid", d),
+    }
+}
+
+/// How a loop comparison prints.
+pub(super) fn cmp_name(c: LoopCmp) -> &'static str {
+    match c {
+        LoopCmp::Lt => "<",
+        LoopCmp::Le => "<=",
+        LoopCmp::Gt => ">",
+        LoopCmp::Ge => ">=",
+    }
+}
+
+/// How a reduction operator prints (`complex*` for [`RedOp::ComplexMul`]).
+pub(super) fn red_name(op: RedOp) -> &'static str {
+    match op {
+        RedOp::ComplexMul => "complex*",
+        op => op.symbol(),
+    }
+}
+
+/// An operator's name in the text: its variant name in lower case (`add`,
+/// `incwrap`).
+pub(super) fn op_name(op: impl std::fmt::Debug) -> String {
+    format!("{op:?}").to_lowercase()
+}
+
+/// The parts a reduction of a scalar private of type `ty` has, which the
+/// text leaves out.
+pub(super) fn scalar_parts(ty: &Type) -> Vec<RedPart> {
+    vec![RedPart {
+        offset: 0,
+        ty: ty.clone(),
+        count: 1,
+        stride: ty.size(),
+    }]
+}
+
+/// The type of a local's address: `ptr<E>` for an array of `E`, else a
+/// pointer to the local's type.
+pub(super) fn local_addr_type(ty: &Type) -> Type {
+    match ty {
+        Type::Array(e, _) => e.ptr_to(),
+        t => t.ptr_to(),
+    }
+}
+
+fn print_function(out: &mut String, f: &DeviceFunction, m: &Module) {
     let params: Vec<String> = f
         .params
         .iter()
@@ -36,9 +138,10 @@ fn print_function(out: &mut String, f: &DeviceFunction, m: &Module) {
             format!("{p} {}: {}", l.name, l.ty)
         })
         .collect();
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "\nfunction {linkage} {:?} @{}({}) -> {} at {}",
+        "\nfunction {} {:?} @{}({}) -> {} at {}",
+        linkage_name(f.linkage),
         f.level,
         f.name,
         params.join(", "),
@@ -46,21 +149,27 @@ fn print_function(out: &mut String, f: &DeviceFunction, m: &Module) {
         f.loc
     );
     if f.linkage == Linkage::Import {
-        let _ = writeln!(out);
         return;
     }
-    let _ = writeln!(out);
     print_locals(out, &f.body, &f.params);
-    let p = Printer { f: &f.body, m };
+    let p = Printer {
+        f: &f.body,
+        m,
+        ret: &f.ret,
+    };
     p.block(out, &f.body.body, 1);
 }
 
-fn print_locals(out: &mut String, f: &Function, params: &[super::LocalId]) {
+/// The locals that are not parameters, then the shared arrays.
+fn print_locals(out: &mut String, f: &Function, params: &[LocalId]) {
     for (i, l) in f.locals.iter().enumerate() {
         if params.iter().any(|p| p.0 as usize == i) {
             continue;
         }
         let _ = writeln!(out, "  local %{} {}: {}", i, l.name, l.ty);
+    }
+    for (i, t) in f.shared.iter().enumerate() {
+        let _ = writeln!(out, "  shared #{i}: {t}");
     }
 }
 
@@ -72,13 +181,13 @@ fn grid(g: &GridSize) -> String {
             default,
             warp,
         } => format!(
-            "{}clause({expr}, else {})",
+            "{}clause(({expr}), else {})",
             if *warp { "warp " } else { "" },
             grid(default)
         ),
         GridSize::FromTrip { trip, threads } => format!(
             "auto(trip={}, threads={threads:?})",
-            trip.as_deref().unwrap_or("?")
+            trip.as_ref().map_or("?".to_string(), |t| format!("({t})"))
         ),
     }
 }
@@ -86,9 +195,9 @@ fn grid(g: &GridSize) -> String {
 fn print_kernel(out: &mut String, k: &Kernel, m: &Module) {
     let _ = writeln!(
         out,
-        "\nkernel @{} \"{}\" at {}\n  launch grid=({}, {}, {}) block=({}, {}, {})",
+        "\nkernel @{} {} at {}\n  launch grid=({}, {}, {}) block=({}, {}, {})",
         k.name,
-        k.construct,
+        quote(k.construct.as_bytes()),
         k.loc,
         grid(&k.launch.grid[0]),
         grid(&k.launch.grid[1]),
@@ -97,30 +206,38 @@ fn print_kernel(out: &mut String, k: &Kernel, m: &Module) {
         grid(&k.launch.block[1]),
         grid(&k.launch.block[2])
     );
+    if let Some(s) = &k.scratch {
+        let _ = writeln!(out, "  scratch counters={} slots={}", s.counters, s.slots);
+    }
     for p in &k.params {
         let l = k.body.local(p.local);
         let mode = match p.mode {
-            ParamMode::Value => "value".to_string(),
-            ParamMode::DevicePtr { read_only } => {
-                if read_only {
-                    "deviceptr readonly".to_string()
-                } else {
-                    "deviceptr".to_string()
-                }
-            }
-            ParamMode::Scratch => "scratch".to_string(),
+            ParamMode::Value => "value",
+            ParamMode::DevicePtr { read_only: true } => "deviceptr readonly",
+            ParamMode::DevicePtr { read_only: false } => "deviceptr",
+            ParamMode::Scratch => "scratch",
         };
-        let _ = writeln!(out, "  param {} {}: {} {}", p.local, p.name, l.ty, mode);
+        let _ = write!(out, "  param {} {}: {} {mode}", p.local, l.name, l.ty);
+        if p.name != l.name {
+            let _ = write!(out, " host {}", quote(p.name.as_bytes()));
+        }
+        let _ = writeln!(out);
     }
     let params: Vec<_> = k.params.iter().map(|p| p.local).collect();
     print_locals(out, &k.body, &params);
-    let p = Printer { f: &k.body, m };
+    let p = Printer {
+        f: &k.body,
+        m,
+        ret: &Type::Void,
+    };
     p.block(out, &k.body.body, 1);
 }
 
 struct Printer<'a> {
     f: &'a Function,
     m: &'a Module,
+    /// The function's result type (what `return` expects).
+    ret: &'a Type,
 }
 
 impl Printer<'_> {
@@ -132,19 +249,31 @@ impl Printer<'_> {
         let _ = writeln!(out, "{}}}", "  ".repeat(depth));
     }
 
+    /// `%3 name`.
+    fn local(&self, l: LocalId) -> String {
+        format!("{l} {}", self.f.local(l).name)
+    }
+
+    /// The pointee of the pointer `ptr` points to (what a store through it
+    /// expects).
+    fn pointee(&self, ptr: ExprId) -> Option<&Type> {
+        self.f.ty(ptr).pointee()
+    }
+
     fn stmt(&self, out: &mut String, s: &Stmt, depth: usize) {
         let ind = "  ".repeat(depth);
+        let lty = |l: LocalId| Some(&self.f.local(l).ty);
         match s {
             Stmt::Assign { local, value } => {
-                let name = &self.f.local(*local).name;
-                let _ = writeln!(out, "{ind}{local} {name} = {}", self.expr(*value));
+                let v = self.expr(*value, lty(*local));
+                let _ = writeln!(out, "{ind}{} = {v}", self.local(*local));
             }
             Stmt::Store { ptr, value } => {
                 let _ = writeln!(
                     out,
                     "{ind}store {} <- {}",
-                    self.expr(*ptr),
-                    self.expr(*value)
+                    self.expr(*ptr, None),
+                    self.expr(*value, self.pointee(*ptr))
                 );
             }
             Stmt::If {
@@ -152,7 +281,7 @@ impl Printer<'_> {
                 then,
                 otherwise,
             } => {
-                let _ = write!(out, "{ind}if {} ", self.expr(*cond));
+                let _ = write!(out, "{ind}if {} ", self.expr(*cond, Some(&Type::BOOL)));
                 self.block(out, then, depth);
                 if !otherwise.is_empty() {
                     let _ = write!(out, "{ind}else ");
@@ -160,75 +289,12 @@ impl Printer<'_> {
                 }
             }
             Stmt::Loop(l) => {
-                let par = match l.par {
-                    Parallelism::Seq => "seq".to_string(),
-                    Parallelism::Par {
-                        gang,
-                        worker,
-                        vector,
-                    } => {
-                        const DIM: [&str; 3] = ["x", "y", "z"];
-                        let mut v = vec![];
-                        if let Some(d) = gang {
-                            v.push(format!("gang.{}", DIM.get(usize::from(d)).unwrap_or(&"?")));
-                        }
-                        if worker {
-                            v.push("worker".to_string());
-                        }
-                        if let Some(d) = vector {
-                            v.push(format!(
-                                "vector.{}",
-                                DIM.get(usize::from(d)).unwrap_or(&"?")
-                            ));
-                        }
-                        v.join(" ")
-                    }
-                };
-                let cmp = match l.cmp {
-                    LoopCmp::Lt => "<",
-                    LoopCmp::Le => "<=",
-                    LoopCmp::Gt => ">",
-                    LoopCmp::Ge => ">=",
-                };
-                let name = &self.f.local(l.var).name;
-                let _ = write!(
-                    out,
-                    "{ind}loop {par} {} {name} = {}; {cmp} {}; += {} ",
-                    l.var,
-                    self.expr(l.init),
-                    self.expr(l.limit),
-                    self.expr(l.step)
-                );
-                for h in &l.collapsed {
-                    let _ = write!(
-                        out,
-                        "collapse {} {} = {}; {:?} {}; += {} ",
-                        h.var,
-                        self.f.local(h.var).name,
-                        self.expr(h.init),
-                        h.cmp,
-                        self.expr(h.limit),
-                        self.expr(h.step)
-                    );
-                }
-                for r in &l.reductions {
-                    let target = match &r.target {
-                        crate::ir::RedTarget::Local(t) => {
-                            format!("{t} {}", self.f.local(*t).name)
-                        }
-                        crate::ir::RedTarget::Memory(p) => format!("*{}", self.expr(*p)),
-                    };
-                    let _ = write!(
-                        out,
-                        "reduction({}: {} -> {target}) ",
-                        r.op.symbol(),
-                        r.private
-                    );
-                }
+                let _ = write!(out, "{ind}");
+                self.loop_header(out, l);
                 self.block(out, &l.body, depth);
             }
             Stmt::While { cond, body, step } => {
-                let _ = write!(out, "{ind}while {} ", self.expr(*cond));
+                let _ = write!(out, "{ind}while {} ", self.expr(*cond, Some(&Type::BOOL)));
                 self.block(out, body, depth);
                 if !step.is_empty() {
                     let _ = write!(out, "{ind}step ");
@@ -250,15 +316,13 @@ impl Printer<'_> {
                 value,
                 old,
             } => {
-                let to = old.map_or(String::new(), |l| {
-                    format!("{l} {} = ", self.f.local(l).name)
-                });
+                let to = old.map_or(String::new(), |l| format!("{} = ", self.local(l)));
                 let _ = writeln!(
                     out,
                     "{ind}{to}atomic.{}({}, {})",
-                    format!("{op:?}").to_lowercase(),
-                    self.expr(*ptr),
-                    self.expr(*value)
+                    op_name(op),
+                    self.expr(*ptr, None),
+                    self.expr(*value, self.pointee(*ptr))
                 );
             }
             Stmt::AtomicCas {
@@ -268,30 +332,31 @@ impl Printer<'_> {
                 old,
                 ok,
             } => {
+                let elem = self.pointee(*ptr);
                 let _ = writeln!(
                     out,
-                    "{ind}{old} {}, {ok} {} = atomic.cas({}, {}, {})",
-                    self.f.local(*old).name,
-                    self.f.local(*ok).name,
-                    self.expr(*ptr),
-                    self.expr(*expected),
-                    self.expr(*desired)
+                    "{ind}{}, {} = atomic.cas({}, {}, {})",
+                    self.local(*old),
+                    self.local(*ok),
+                    self.expr(*ptr, None),
+                    self.expr(*expected, elem),
+                    self.expr(*desired, elem)
                 );
             }
             Stmt::AtomicLoad { ptr, dst } => {
                 let _ = writeln!(
                     out,
-                    "{ind}{dst} {} = atomic.load({})",
-                    self.f.local(*dst).name,
-                    self.expr(*ptr)
+                    "{ind}{} = atomic.load({})",
+                    self.local(*dst),
+                    self.expr(*ptr, None)
                 );
             }
             Stmt::AtomicStore { ptr, value } => {
                 let _ = writeln!(
                     out,
                     "{ind}atomic.store({}, {})",
-                    self.expr(*ptr),
-                    self.expr(*value)
+                    self.expr(*ptr, None),
+                    self.expr(*value, self.pointee(*ptr))
                 );
             }
             Stmt::Continue => {
@@ -301,10 +366,10 @@ impl Printer<'_> {
                 let _ = writeln!(out, "{ind}return");
             }
             Stmt::Return(Some(v)) => {
-                let _ = writeln!(out, "{ind}return {}", self.expr(*v));
+                let _ = writeln!(out, "{ind}return {}", self.expr(*v, Some(self.ret)));
             }
             Stmt::Switch { value, arms } => {
-                let _ = writeln!(out, "{ind}switch {} {{", self.expr(*value));
+                let _ = writeln!(out, "{ind}switch {} {{", self.expr(*value, None));
                 for a in arms {
                     let mut labels: Vec<String> =
                         a.values.iter().map(|v| format!("case {v}")).collect();
@@ -318,32 +383,18 @@ impl Printer<'_> {
             }
             Stmt::Call { func, args, result } => {
                 let name = self.m.functions.get(*func).map_or("?", |f| f.name.as_str());
-                let a: Vec<String> = args.iter().map(|a| self.expr(*a)).collect();
-                let _ = match result {
-                    Some(r) => writeln!(
-                        out,
-                        "{ind}{r} {} = call @{name}({})",
-                        self.f.local(*r).name,
-                        a.join(", ")
-                    ),
-                    None => writeln!(out, "{ind}call @{name}({})", a.join(", ")),
-                };
+                let to = result.map_or(String::new(), |r| format!("{} = ", self.local(r)));
+                let _ = writeln!(out, "{ind}{to}call @{name}({})", self.list(args));
             }
             Stmt::Print { format, args } => {
-                let a: Vec<String> = args.iter().map(|a| self.expr(*a)).collect();
-                let _ = writeln!(
-                    out,
-                    "{ind}print {:?}({})",
-                    String::from_utf8_lossy(format),
-                    a.join(", ")
-                );
+                let _ = writeln!(out, "{ind}print {}({})", quote(format), self.list(args));
             }
             Stmt::Copy { dst, src, bytes } => {
                 let _ = writeln!(
                     out,
                     "{ind}copy {bytes} bytes {} <- {}",
-                    self.expr(*dst),
-                    self.expr(*src)
+                    self.expr(*dst, None),
+                    self.expr(*src, None)
                 );
             }
             Stmt::Block(b) => {
@@ -353,66 +404,164 @@ impl Printer<'_> {
         }
     }
 
-    /// Prints one expression tree.
-    pub fn expr(&self, id: ExprId) -> String {
-        let ty = self.f.ty(id);
-        match self.f.expr(id) {
-            Expr::Literal(Literal::Int(v)) => format!("{v}"),
-            Expr::Literal(Literal::Float(v)) => format!("{v:?}.{ty}"),
-            Expr::Local(l) => format!("{l} {}", self.f.local(*l).name),
-            Expr::LocalAddr(l) => format!("&{l} {}", self.f.local(*l).name),
-            Expr::Load(p) => format!("load.{ty}({})", self.expr(*p)),
-            Expr::PtrAdd { base, index } => {
-                format!("ptradd({}, {})", self.expr(*base), self.expr(*index))
+    /// Expressions with no expected type, separated by commas.
+    fn list(&self, args: &[ExprId]) -> String {
+        let a: Vec<String> = args.iter().map(|a| self.expr(*a, None)).collect();
+        a.join(", ")
+    }
+
+    /// `loop gang.x vector.x %0 i = 0; < %1 n; += 1 … at "f.c":3:5 `: the
+    /// parallelism, the header, the collapsed headers, tiles, chunk,
+    /// reductions and the location.
+    fn loop_header(&self, out: &mut String, l: &Loop) {
+        let par = match l.par {
+            Parallelism::Seq => "seq".to_string(),
+            Parallelism::Par {
+                gang,
+                worker,
+                vector,
+            } => {
+                let mut v = vec![];
+                if let Some(d) = gang {
+                    v.push(format!("gang.{}", dim_name(d)));
+                }
+                if worker {
+                    v.push("worker".to_string());
+                }
+                if let Some(d) = vector {
+                    v.push(format!("vector.{}", dim_name(d)));
+                }
+                v.join(" ")
             }
+        };
+        let _ = write!(out, "loop {par} ");
+        let headers = std::iter::once((l.var, l.init, l.cmp, l.limit, l.step)).chain(
+            l.collapsed
+                .iter()
+                .map(|h| (h.var, h.init, h.cmp, h.limit, h.step)),
+        );
+        for (i, (var, init, cmp, limit, step)) in headers.enumerate() {
+            let ty = Some(&self.f.local(var).ty);
+            let _ = write!(
+                out,
+                "{}{} = {}; {} {}; += {} ",
+                if i > 0 { "collapse " } else { "" },
+                self.local(var),
+                self.expr(init, ty),
+                cmp_name(cmp),
+                self.expr(limit, ty),
+                self.expr(step, ty)
+            );
+        }
+        if !l.tile.is_empty() {
+            let t: Vec<String> = l.tile.iter().map(u32::to_string).collect();
+            let _ = write!(out, "tile({}) ", t.join(", "));
+        }
+        if let Some(c) = l.chunk {
+            let _ = write!(out, "chunk({c}) ");
+        }
+        for r in &l.reductions {
+            self.reduction(out, r);
+        }
+        let _ = write!(
+            out,
+            "at {}:{}:{} ",
+            quote(l.loc.file.as_bytes()),
+            l.loc.line,
+            l.loc.col
+        );
+    }
+
+    /// `reduction(+: %3 -> %2 s) `, with `parts(…)` unless the private is
+    /// a scalar reduced whole.
+    fn reduction(&self, out: &mut String, r: &Reduction) {
+        let target = match &r.target {
+            RedTarget::Local(t) => self.local(*t),
+            RedTarget::Memory(p) => format!("*{}", self.expr(*p, None)),
+        };
+        let _ = write!(
+            out,
+            "reduction({}: {} -> {target}",
+            red_name(r.op),
+            r.private
+        );
+        if r.parts != scalar_parts(&self.f.local(r.private).ty) {
+            let parts: Vec<String> = r
+                .parts
+                .iter()
+                .map(|p| {
+                    format!(
+                        "{} at {} count {} stride {}",
+                        p.ty, p.offset, p.count, p.stride
+                    )
+                })
+                .collect();
+            let _ = write!(out, " parts({})", parts.join(", "));
+        }
+        let _ = write!(out, ") ");
+    }
+
+    /// Prints one expression tree; `expect` is the type its context
+    /// implies (an integer literal of that type prints bare).
+    fn expr(&self, id: ExprId, expect: Option<&Type>) -> String {
+        let ty = self.f.ty(id);
+        let same = Some(ty);
+        match self.f.expr(id) {
+            Expr::Literal(Literal::Int(v)) if expect == Some(ty) => format!("{v}"),
+            Expr::Literal(Literal::Int(v)) => format!("{v}.{ty}"),
+            Expr::Literal(Literal::Float(v)) => format!("{v:?}.{ty}"),
+            Expr::Local(l) => self.local(*l),
+            Expr::LocalAddr(l) => format!("&{}", self.local(*l)),
+            Expr::Load(p) => format!("load.{ty}({})", self.expr(*p, Some(&ty.ptr_to()))),
+            Expr::PtrAdd { base, index } => format!(
+                "ptradd({}, {})",
+                self.expr(*base, None),
+                self.expr(*index, Some(&Type::I64))
+            ),
             Expr::Binary { op, lhs, rhs } => format!(
                 "{}.{ty}({}, {})",
-                format!("{op:?}").to_lowercase(),
-                self.expr(*lhs),
-                self.expr(*rhs)
+                op_name(op),
+                self.expr(*lhs, same),
+                self.expr(*rhs, same)
             ),
-            Expr::Cmp { op, lhs, rhs } => format!(
-                "{}.{}({}, {})",
-                format!("{op:?}").to_lowercase(),
-                self.f.ty(*lhs),
-                self.expr(*lhs),
-                self.expr(*rhs)
-            ),
-            Expr::Unary { op, arg } => {
+            Expr::Cmp { op, lhs, rhs } => {
+                let t = self.f.ty(*lhs);
                 format!(
-                    "{}.{ty}({})",
-                    format!("{op:?}").to_lowercase(),
-                    self.expr(*arg)
+                    "{}.{t}({}, {})",
+                    op_name(op),
+                    self.expr(*lhs, Some(t)),
+                    self.expr(*rhs, Some(t))
                 )
             }
-            Expr::Cast(a) => format!("cast.{}.{ty}({})", self.f.ty(*a), self.expr(*a)),
+            Expr::Unary { op, arg } => {
+                format!("{}.{ty}({})", op_name(op), self.expr(*arg, same))
+            }
+            Expr::Cast(a) => {
+                let t = self.f.ty(*a);
+                format!("cast.{t}.{ty}({})", self.expr(*a, Some(t)))
+            }
             Expr::Select {
                 cond,
                 then,
                 otherwise,
             } => format!(
                 "select.{ty}({}, {}, {})",
-                self.expr(*cond),
-                self.expr(*then),
-                self.expr(*otherwise)
+                self.expr(*cond, Some(&Type::BOOL)),
+                self.expr(*then, same),
+                self.expr(*otherwise, same)
             ),
             Expr::Logical { and, lhs, rhs } => format!(
                 "{}({}, {})",
                 if *and { "and" } else { "or" },
-                self.expr(*lhs),
-                self.expr(*rhs)
+                self.expr(*lhs, Some(&Type::BOOL)),
+                self.expr(*rhs, Some(&Type::BOOL))
             ),
             Expr::Special(s) => {
-                let (n, d) = match s {
-                    Special::ThreadIdx(d) => ("tid", d),
-                    Special::BlockIdx(d) => ("ctaid", d),
-                    Special::BlockDim(d) => ("ntid", d),
-                    Special::GridDim(d) => ("nctaid", d),
-                };
-                format!("{n}.{}", ["x", "y", "z"].get(*d as usize).unwrap_or(&"?"))
+                let (n, d) = special_name(*s);
+                format!("{n}.{}", dim_name(d))
             }
             Expr::Math { func, args } => {
-                let a: Vec<String> = args.iter().map(|a| self.expr(*a)).collect();
+                let a: Vec<String> = args.iter().map(|a| self.expr(*a, same)).collect();
                 format!("{}.{ty}({})", func.c_name(), a.join(", "))
             }
             Expr::Cell(n) => {
@@ -427,12 +576,15 @@ impl Printer<'_> {
                 value,
                 lane_xor,
                 members,
-            } => format!(
-                "shfl.bfly.{ty}({}, {}, {})",
-                self.expr(*value),
-                self.expr(*lane_xor),
-                self.expr(*members)
-            ),
+            } => {
+                let u32t = Type::Int(super::IntKind::U32);
+                format!(
+                    "shfl.bfly.{ty}({}, {}, {})",
+                    self.expr(*value, same),
+                    self.expr(*lane_xor, Some(&u32t)),
+                    self.expr(*members, Some(&u32t))
+                )
+            }
             Expr::SharedAddr(n) => format!("shared.{ty}(#{n})"),
         }
     }

@@ -174,7 +174,12 @@ impl Validator<'_> {
                             self.expr(*p).and_then(|t| t.pointee().cloned())
                         }
                     };
-                    if tt.is_some() && tt != pt {
+                    // An array's target may be its first element's address.
+                    let elem = match &pt {
+                        Some(Type::Array(e, _)) => Some((**e).clone()),
+                        _ => None,
+                    };
+                    if tt.is_some() && tt != pt && tt != elem {
                         self.errors.push(format!(
                             "reduction target of {} has another type",
                             r.private

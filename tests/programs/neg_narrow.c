@@ -41,5 +41,6 @@ int main(void)
         }
     }
     printf("neg_narrow: %d wrong of %d\n", bad, N);
+    printf("%s\n", bad ? "FAIL" : "PASS");
     return bad != 0;
 }

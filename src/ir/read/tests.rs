@@ -1,0 +1,223 @@
+//! Reader tests: a hand-written module with every construct, malformed
+//! text (errors with their position, never a panic), the round trip.
+
+use super::read_module;
+use crate::ir::print_module;
+
+/// Every statement and expression form, a device function called before
+/// it is printed, a cell, shared arrays, typed literals and odd floats.
+const ALL_FORMS: &str = r#"module "dir/a \"b\".c"
+cell @__accc_cell_g "g"
+
+function export Vector @twice(%0 x: f64, %1 p: ptr<i32>) -> f64 at a.c:3:1
+  local %2 t: f64
+{
+    %2 t = call @half(%0 x)
+    return mul.f64(%2 t, 2.0.f64)
+  }
+
+function internal Seq @half(%0 x: f64) -> f64 at dir/c:d.c:9:2
+{
+    return fmin.f64(div.f64(%0 x, 2.0.f64), inf.f64)
+  }
+
+function import Gang @ext(%0 : i32) -> void at b.c:1:1
+
+kernel @k "parallel loop" at a.c:20:9
+  launch grid=(auto(trip=((n) > 0 ? (n) : 0), threads=[0, 1]), warp clause((f(a, ")"), b[2]), else auto(trip=?, threads=[])), 1) block=(128, clause((w), else 4), 1)
+  scratch counters=2 slots=3
+  param %0 n: i32 value
+  param %1 a: ptr<f64> deviceptr readonly
+  param %2 scratch: ptr<u8> scratch host "(reduction scratch)"
+  param %3 b: ptr<f64> deviceptr
+  local %4 i: i32
+  local %5 j: i64
+  local %6 s: f64
+  local %7 arr: [f32; 4]
+  local %8 blob: blob<16, 8>
+  local %9 old: i32
+  local %10 ok: bool
+  local %11 c: [f64; 2]
+  shared #0: [f64; 32]
+{
+    loop gang.x worker vector.x %4 i = 0; < %0 n; += 1 collapse %5 j = 10; >= -3; += -2 tile(8, 4) chunk(0) reduction(+: %6 -> *%3 b) reduction(complex*: %11 -> %11 c parts(f64 at 0 count 2 stride 8)) at "a.c":21:5 {
+      %6 s = add.f64(%6 s, load.f64(ptradd(%1 a, cast.i32.i64(%4 i))))
+      store ptradd(&%7 arr, 3) <- -0.0.f32
+      store cast.ptr<blob<16, 8>>.ptr<i64>(&%8 blob) <- 18446744073709551615.u64
+    }
+    loop seq %4 i = 0; <= 7; += 1 at "a.c":30:1 {
+      if and(lt.i32(%4 i, 3), or(eq.u32(tid.x, 0), ne.u32(nctaid.z, 1))) {
+        break
+      }
+      else {
+        continue
+      }
+    }
+    while not.bool(eq.i64(%5 j, 1e-7.i64)) {
+      %5 j = select.i64(gt.i32(%0 n, -1), shl.i64(%5 j, 1), rem.i64(%5 j, 3))
+    }
+    step {
+      %9 old = atomic.incwrap(cast.ptr<f64>.ptr<i32>(%3 b), 7)
+    }
+    %9 old, %10 ok = atomic.cas(cast.ptr<f64>.ptr<i32>(%3 b), 1, neg.i32(2))
+    %9 old = atomic.load(cast.ptr<f64>.ptr<i32>(%3 b))
+    atomic.store(cast.ptr<f64>.ptr<i32>(%3 b), bitnot.i32(%9 old))
+    atomic.add(%3 b, NaN.f64)
+    switch %0 n {
+      case 1, case -2: {
+        fence
+      }
+      default: {
+        barrier Block
+      }
+      : {
+        barrier Row
+      }
+    }
+    call @ext(5.i32)
+    print "%d\t%s\n\x01\xff"(cast.i32.i64(%0 n), 1.5e300.f64)
+    copy 16 bytes &%8 blob <- cell.ptr<blob<16, 8>>(@__accc_cell_g)
+    store shared.ptr<f64>(#0) <- shfl.bfly.f64(sqrt.f64(pow.f64(%6 s, 0.5.f64)), 16, 4294967295)
+    {
+      %10 ok = ctaid.y
+    }
+    return
+  }
+"#;
+
+fn round(text: &str) -> String {
+    match read_module(text) {
+        Ok(m) => print_module(&m),
+        Err(e) => format!("ERROR {e}"),
+    }
+}
+
+#[test]
+fn every_form_reads_back() {
+    assert_eq!(round(ALL_FORMS), ALL_FORMS);
+    let m = read_module(ALL_FORMS).expect("reads");
+    assert_eq!(m.functions.len(), 3);
+    assert_eq!(m.functions[1].loc.file, "dir/c:d.c");
+    assert_eq!(m.source, "dir/a \"b\".c");
+    let k = &m.kernels[0];
+    assert_eq!(k.params[2].name, "(reduction scratch)");
+    match &k.launch.grid[1] {
+        crate::ir::GridSize::Clause { expr, .. } => assert_eq!(expr, "f(a, \")\"), b[2]"),
+        g => panic!("{g:?}"),
+    }
+    // The call to `half` (printed after `twice`) names function 1.
+    assert!(matches!(
+        m.functions[0].body.body[0],
+        crate::ir::Stmt::Call { func: 1, .. }
+    ));
+}
+
+#[test]
+fn comment_lines_are_skipped() {
+    let t = "; run: validate\nmodule \"a.c\"\n  ; a comment\n";
+    assert_eq!(round(t), "module \"a.c\"\n");
+}
+
+/// `(text, "line:col: message")` of malformed modules.
+const BAD: &[(&str, &str)] = &[
+    ("", "1:1: expected 'module', found ''"),
+    ("module a.c", "1:8: expected '\"', found 'a.c'"),
+    ("module \"a.c", "1:12: unterminated string"),
+    ("module \"a\\q\"", "1:10: unknown escape in string"),
+    ("module \"a\"\nstuff", "2:1: expected 'function' or 'kernel'"),
+    (
+        "module \"a\"\nkernel @k \"p\" at a.c:1\n",
+        "2:18: expected FILE:LINE:COL",
+    ),
+    (
+        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, x)\n",
+        "3:38: expected a launch size",
+    ),
+    (
+        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(auto(trip=(a(b], threads=[]), 1, 1) block=(1, 1, 1)\n",
+        "3:30: unbalanced C text",
+    ),
+    (
+        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %1 x: i32\n{\n}\n",
+        "5:1: local %0 of 2 is not declared",
+    ),
+    (
+        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 x: int\n{\n}\n",
+        "4:15: unknown type 'int'",
+    ),
+    (
+        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 x: i32\n{\n  %0 y = 1\n}\n",
+        "6:3: local %0 is named 'x'",
+    ),
+    (
+        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n{\n  %3 y = 1\n}\n",
+        "5:3: undeclared local %3",
+    ),
+    (
+        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n{\n  store ptradd(1, 2) <- 3\n}\n",
+        "5:16: an integer literal needs its type here (1.i32)",
+    ),
+    (
+        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n{\n  call @nowhere()\n}\n",
+        "5:8: unknown function @nowhere",
+    ),
+    (
+        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n{\n  jump\n}\n",
+        "5:3: unknown statement 'jump'",
+    ),
+    (
+        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 x: i32\n{\n  %0 x = frob.i32(1)\n}\n",
+        "6:10: unknown expression 'frob'",
+    ),
+    (
+        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 x: i32\n{\n  %0 x = cast.i64.i32(%0 x)\n}\n",
+        "6:23: operand has type i32, not i64",
+    ),
+    (
+        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 x: i32\n{\n  %0 x = 1\n",
+        "7:1: missing '}'",
+    ),
+];
+
+#[test]
+fn malformed_text_is_an_error_with_its_position() {
+    let mut wrong = vec![];
+    for (text, want) in BAD {
+        match read_module(text) {
+            Ok(m) => wrong.push(format!("read {text:?} as\n{}", print_module(&m))),
+            Err(e) if e.to_string() != *want => wrong.push(format!("{text:?}: {e}")),
+            Err(_) => {}
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn no_input_panics() {
+    // Every prefix of a module, and every one-byte change to it.
+    let t = ALL_FORMS;
+    for (i, _) in t.char_indices() {
+        let _ = read_module(&t[..i]);
+    }
+    let bytes = t.as_bytes();
+    for i in (0..bytes.len()).step_by(3) {
+        for b in [
+            b'(', b')', b'%', b'"', b'.', b'-', b'9', b' ', b'\n', b'{', b'}', b'x',
+        ] {
+            let mut v = bytes.to_vec();
+            v[i] = b;
+            if let Ok(s) = std::str::from_utf8(&v) {
+                let _ = read_module(s);
+            }
+        }
+    }
+    // Deep nesting is an error, not a stack overflow.
+    let deep = format!(
+        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 x: i32\n{{\n  %0 x = {}1{}\n}}\n",
+        "neg.i32(".repeat(100_000),
+        ")".repeat(100_000)
+    );
+    assert!(read_module(&deep).is_err());
+    let deep_ty = format!("module \"a\"\ncell @c \"c\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 x: {}i32\n", "ptr<".repeat(100_000));
+    assert!(read_module(&deep_ty).is_err());
+}

@@ -1,0 +1,133 @@
+//! Pass tests from text files, cranelift filetest style: each
+//! `tests/in/<name>.ir` is a module in the IR's text form whose first lines
+//! say what to run and check (see tests/README.md):
+//!
+//! ```text
+//! ; run: schedule
+//! ; check: barrier Block
+//! ; not: barrier Row
+//! ```
+//!
+//! The module is read with `ir::read_module`, the pass runs, and its
+//! result — the module printed, or for `validate` the list of problems —
+//! must equal `tests/out/<run>/<name>.ir` (`.txt` for `validate`), contain
+//! every `; check:` text and no `; not:` text. `BLESS=1` rewrites the
+//! expected files (review the diff).
+
+use accc::ir::{print_module, read_module, validate, Module};
+use std::path::Path;
+
+/// A pass over a module, giving its output as text.
+type Pass = fn(&mut Module) -> Result<String, String>;
+
+/// The passes a test may run, each over `&mut Module`: its name, the
+/// extension of its expected output, and the pass.
+const RUNS: &[(&str, &str, Pass)] = &[
+    ("schedule", "ir", |m| {
+        valid(m, false, "input")?;
+        accc::schedule::schedule(m);
+        valid(m, true, "output")?;
+        Ok(print_module(m))
+    }),
+    ("specialize", "ir", |m| {
+        valid(m, true, "input")?;
+        accc::schedule::specialize(m);
+        valid(m, true, "output")?;
+        Ok(print_module(m))
+    }),
+    ("validate", "txt", |m| Ok(problems(m, false))),
+    ("validate-scheduled", "txt", |m| Ok(problems(m, true))),
+];
+
+/// What `validate` says, one problem a line (`valid` when none).
+fn problems(m: &Module, scheduled: bool) -> String {
+    let p = validate(m, scheduled);
+    if p.is_empty() {
+        "valid\n".into()
+    } else {
+        p.iter().map(|l| format!("{l}\n")).collect()
+    }
+}
+
+/// A pass's input and output must be valid IR.
+fn valid(m: &Module, scheduled: bool, what: &str) -> Result<(), String> {
+    let p = validate(m, scheduled);
+    if p.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("invalid {what}:\n  {}", p.join("\n  ")))
+    }
+}
+
+/// The header of a test: `; key: value` lines before the module.
+fn header<'a>(text: &'a str, key: &str) -> Vec<&'a str> {
+    text.lines()
+        .map_while(|l| l.trim().strip_prefix(';'))
+        .filter_map(|l| l.trim().strip_prefix(key)?.strip_prefix(':'))
+        .map(str::trim)
+        .collect()
+}
+
+fn check(root: &Path, input: &Path, bless: bool) -> Result<(), String> {
+    let name = input
+        .file_stem()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .to_string();
+    let text = std::fs::read_to_string(input).map_err(|e| format!("{name}: {e}"))?;
+    let run = match header(&text, "run").as_slice() {
+        [r] => r.to_string(),
+        _ => return Err(format!("{name}: needs one '; run: PASS' line")),
+    };
+    let Some((_, ext, pass)) = RUNS.iter().find(|(r, ..)| *r == run) else {
+        return Err(format!("{name}: unknown run '{run}'"));
+    };
+    let mut m = read_module(&text).map_err(|e| format!("{name}.ir:{e}"))?;
+    let got = pass(&mut m).map_err(|e| format!("{name}: {run}: {e}"))?;
+    for c in header(&text, "check") {
+        if !got.contains(c) {
+            return Err(format!("{name}: no '{c}' in the output:\n{got}"));
+        }
+    }
+    for c in header(&text, "not") {
+        if got.contains(c) {
+            return Err(format!("{name}: '{c}' in the output:\n{got}"));
+        }
+    }
+    let expected_path = root.join(format!("tests/out/{run}/{name}.{ext}"));
+    if bless {
+        std::fs::create_dir_all(root.join(format!("tests/out/{run}")))
+            .and_then(|()| std::fs::write(&expected_path, &got))
+            .map_err(|e| format!("cannot write {}: {e}", expected_path.display()))?;
+        return Ok(());
+    }
+    match std::fs::read_to_string(&expected_path) {
+        Ok(expected) if expected == got => Ok(()),
+        Ok(expected) => Err(format!(
+            "{name}: {run} gives other output than {} (BLESS=1 to update)\n--- expected\n{expected}\n--- got\n{got}",
+            expected_path.display()
+        )),
+        Err(_) => Err(format!(
+            "{name}: no {} (run with BLESS=1)",
+            expected_path.display()
+        )),
+    }
+}
+
+#[test]
+fn pass_tests() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let bless = std::env::var_os("BLESS").is_some();
+    let mut inputs: Vec<_> = std::fs::read_dir(root.join("tests/in"))
+        .expect("tests/in exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "ir"))
+        .collect();
+    inputs.sort();
+    let failures: Vec<String> = inputs
+        .iter()
+        .filter_map(|p| check(root, p, bless).err())
+        .collect();
+    assert!(inputs.len() >= 20, "only {} pass tests", inputs.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
