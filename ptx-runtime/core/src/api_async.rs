@@ -6,13 +6,13 @@
 //! Owns: what each routine means on top of [`crate::queue`]. The host
 //! waits without holding the runtime lock. An invalid async argument or
 //! device number is a fatal error naming the routine and the argument; so
-//! is a queue whose work failed (the driver's error). In host mode every
-//! queue is idle.
+//! is a queue whose work failed (the driver's error). The host device's
+//! queues are synchronous: every queue is idle.
 //! May call: [`crate::queue`], [`crate::device`], [`crate::icv`],
 //! [`crate::abi`], [`crate::error`].
 
 use crate::abi::{Async, Loc, SrcLoc};
-use crate::device::lock;
+use crate::device::{host_wait_unlocked, lock, DeviceId};
 use crate::error::{fatal_at, guard, report, Failure};
 use crate::icv;
 use crate::queue::{self, Queue, ASYNC_DEFAULT, ASYNC_NOVAL, ASYNC_SYNC};
@@ -31,15 +31,15 @@ fn queue_arg(routine: &str, name: &str, arg: c_int) -> Queue {
         .unwrap_or_else(|f| report(&SrcLoc::routine(routine), &format!("{name}={arg}"), &f))
 }
 
-/// The device the calling thread's constructs use, when one is open
-/// (`None` in host mode).
-fn current_device() -> Option<i32> {
-    lock().active().map(|d| d.ordinal)
+/// The device the calling thread's constructs use (the host device when
+/// no NVIDIA device is open).
+fn current_device() -> DeviceId {
+    lock().active().id()
 }
 
 /// Check device number `dev_num` for `routine`: it must name a device of
-/// the current type (the host has device 0 only). `None`: host mode.
-fn device_arg(routine: &str, dev_num: c_int) -> Option<i32> {
+/// the current type (the host has device 0 only).
+fn device_arg(routine: &str, dev_num: c_int) -> DeviceId {
     let mut rt = lock();
     let host = icv::device_type().on_host();
     let ok = match rt.device_count() {
@@ -53,16 +53,18 @@ fn device_arg(routine: &str, dev_num: c_int) -> Option<i32> {
             &Failure::new("no such device"),
         );
     }
-    (!host && rt.device(dev_num).is_some()).then_some(dev_num)
+    if host {
+        DeviceId::Host
+    } else {
+        DeviceId::Nvidia(dev_num)
+    }
 }
 
-/// Whether queue `q` (`None`: every queue) of device `dev` has completed.
-fn test(routine: &str, what: &str, dev: Option<i32>, q: Option<u32>) -> c_int {
-    let Some(ordinal) = dev else {
-        return 1;
-    };
+/// Whether queue `q` (`None`: every queue) of device `dev` has completed
+/// (a device not open has nothing queued).
+fn test(routine: &str, what: &str, dev: DeviceId, q: Option<u32>) -> c_int {
     let mut rt = lock();
-    let Some(d) = rt.device(ordinal) else {
+    let Some(d) = rt.get(dev) else {
         return 1;
     };
     match queue::test(d, q) {
@@ -72,25 +74,20 @@ fn test(routine: &str, what: &str, dev: Option<i32>, q: Option<u32>) -> c_int {
 }
 
 /// The host waits for queue `w` (`None`: every queue) of device `dev`.
-fn host_wait(routine: &str, what: &str, dev: Option<i32>, w: Option<u32>) {
-    if let Some(ordinal) = dev {
-        if let Err(f) = queue::host_wait_unlocked(ordinal, w) {
-            report(&SrcLoc::routine(routine), what, &f);
-        }
+fn host_wait(routine: &str, what: &str, dev: DeviceId, w: Option<u32>) {
+    if let Err(f) = host_wait_unlocked(dev, w) {
+        report(&SrcLoc::routine(routine), what, &f);
     }
 }
 
 /// Queue `q` of device `dev` waits for queue `w` (`None`: every queue);
 /// the host waits when `q` is synchronous.
-fn queue_wait(routine: &str, what: &str, dev: Option<i32>, q: Queue, w: Option<u32>) {
+fn queue_wait(routine: &str, what: &str, dev: DeviceId, q: Queue, w: Option<u32>) {
     let Queue::Id(q) = q else {
         return host_wait(routine, what, dev, w);
     };
-    let Some(ordinal) = dev else {
-        return;
-    };
     let mut rt = lock();
-    if let Some(d) = rt.device(ordinal) {
+    if let Some(d) = rt.get(dev) {
         if let Err(f) = queue::queue_wait(d, q, w) {
             report(&SrcLoc::routine(routine), what, &f);
         }
@@ -261,14 +258,14 @@ pub extern "C" fn acc_wait_all_device_async(async_arg: c_int, dev_num: c_int) {
 }
 
 /// Wait until one queue of `wait_arg` (`count` async arguments) on device
-/// `dev` (`None`: host mode, every queue idle) has completed; its index,
+/// `dev` (the host device: every queue idle) has completed; its index,
 /// the lowest when several have, or -1 when there is none to wait for
 /// (`count` 0, every element `acc_async_sync`). A negative count, a null
 /// array or an invalid element is a fatal error naming the routine.
 ///
 /// # Safety
 /// `wait_arg` null or readable for `count` ints.
-unsafe fn wait_any(routine: &str, count: c_int, wait_arg: *const c_int, dev: Option<i32>) -> c_int {
+unsafe fn wait_any(routine: &str, count: c_int, wait_arg: *const c_int, dev: DeviceId) -> c_int {
     let at = SrcLoc::routine(routine);
     let n = usize::try_from(count).unwrap_or_else(|_| {
         report(
@@ -297,16 +294,13 @@ unsafe fn wait_any(routine: &str, count: c_int, wait_arg: *const c_int, dev: Opt
     let Some(first) = qs.iter().position(Option::is_some) else {
         return -1;
     };
-    let Some(ordinal) = dev else {
-        return first as c_int;
-    };
     // Poll without holding the lock between rounds: other threads go on
     // queueing work, and the awaited work goes on completing.
     let mut pause = std::time::Duration::from_micros(2);
     loop {
         {
             let mut rt = lock();
-            let Some(d) = rt.device(ordinal) else {
+            let Some(d) = rt.get(dev) else {
                 return first as c_int;
             };
             match queue::first_done(d, &qs) {
@@ -386,8 +380,8 @@ pub extern "C" fn acc_set_default_async(async_arg: c_int) {
 
 /// `void *acc_get_cuda_stream(int async_arg)`: the CUDA stream (`CUstream`)
 /// of queue `async_arg` on the current device, made if the queue was not
-/// used yet; null for `acc_async_sync` (the legacy default stream) and in
-/// host mode.
+/// used yet; null for `acc_async_sync` (the legacy default stream) and on
+/// a device without async queues (the host).
 #[no_mangle]
 pub extern "C" fn acc_get_cuda_stream(async_arg: c_int) -> *mut c_void {
     guard(|| {
@@ -396,9 +390,10 @@ pub extern "C" fn acc_get_cuda_stream(async_arg: c_int) -> *mut c_void {
             return std::ptr::null_mut();
         };
         let mut rt = lock();
-        let Some(dev) = rt.current() else {
+        let dev = rt.current();
+        if !dev.async_queues() {
             return std::ptr::null_mut();
-        };
+        }
         let d = dev.dev();
         dev.queues
             .stream(d, q)
@@ -409,7 +404,8 @@ pub extern "C" fn acc_get_cuda_stream(async_arg: c_int) -> *mut c_void {
 /// `int acc_set_cuda_stream(int async_arg, void *stream)`: queue
 /// `async_arg` of the current device uses the program's `stream` from now
 /// on (its own stream is waited for and destroyed). 1 on success, 0 for
-/// `acc_async_sync`, a null stream or host mode.
+/// `acc_async_sync`, a null stream or a device without async queues (the
+/// host).
 ///
 /// # Safety
 /// `stream` must be a CUDA stream of the current device that outlives its
@@ -425,9 +421,10 @@ pub unsafe extern "C" fn acc_set_cuda_stream(async_arg: c_int, stream: *mut c_vo
             return 0;
         }
         let mut rt = lock();
-        let Some(dev) = rt.current() else {
+        let dev = rt.current();
+        if !dev.async_queues() {
             return 0;
-        };
+        }
         let d = dev.dev();
         match dev.queues.set_stream(d, q, stream) {
             Ok(()) => 1,
@@ -454,7 +451,7 @@ pub unsafe extern "C" fn __ptxrt_wait(loc: *const Loc, a: *const Async) {
         let fail = |f: Failure| -> ! { fatal_at(&loc, &f.what, None, f.detail.as_deref()) };
         let q = queue::resolve(a.async_).unwrap_or_else(|f| fail(f));
         let mut rt = lock();
-        if rt.current().is_none() {
+        if !rt.current().async_queues() {
             return;
         }
         if q == Queue::Sync {
@@ -463,7 +460,7 @@ pub unsafe extern "C" fn __ptxrt_wait(loc: *const Loc, a: *const Async) {
             let list = queue::wait_list(a).unwrap_or_else(|f| fail(f));
             drop(rt);
             for w in list.unwrap_or_default() {
-                if let Err(f) = queue::host_wait_unlocked(wdev, w) {
+                if let Err(f) = host_wait_unlocked(DeviceId::Nvidia(wdev), w) {
                     fail(f);
                 }
             }

@@ -4,9 +4,10 @@
 //!
 //! Owns: what each routine means; the actions themselves are
 //! [`crate::mapping`]'s, shared with the directives (`acc_copyin` is enter
-//! data copyin, `acc_copyout_finalize` exit data copyout finalize, ...). In
-//! host mode (no device, or `ACC_DEVICE_TYPE=host`) every routine behaves as
-//! on a shared-memory device: data is present where the program has it,
+//! data copyin, `acc_copyout_finalize` exit data copyout finalize, ...). On
+//! a device that shares the program's memory (the host device: no NVIDIA
+//! device, or `ACC_DEVICE_TYPE=host`) every routine behaves as OpenACC
+//! says for shared memory: data is present where the program has it,
 //! `acc_deviceptr` and `acc_hostptr` return their argument, copies between
 //! "device" and host memory are plain `memmove`s, `acc_malloc` is `malloc`.
 //! Every failure is a fatal error naming the routine and its arguments.
@@ -33,21 +34,22 @@ extern "C" {
 }
 
 /// Run routine `routine` (arguments as `args` says, for messages): on the
-/// calling thread's device, `op` on the queue of `async_arg`; in host mode
-/// `host`. A failure is fatal.
+/// calling thread's device, `op` on the queue of `async_arg`; on a device
+/// that shares the program's memory (the host) `shared`. A failure is fatal.
 fn run<T>(
     routine: &str,
     args: &dyn Fn() -> String,
     async_arg: c_int,
-    host: impl FnOnce() -> T,
+    shared: impl FnOnce() -> T,
     op: impl FnOnce(&mut DeviceState, &Site) -> Result<T, Failure>,
 ) -> T {
     let loc = SrcLoc::routine(routine);
     let q = queue::resolve(async_arg).unwrap_or_else(|f| report(&loc, &args(), &f));
     let mut rt = lock();
-    let Some(dev) = rt.current() else {
-        return host();
-    };
+    let dev = rt.current();
+    if dev.shares_memory() {
+        return shared();
+    }
     let site = Site {
         loc: &loc,
         name: args,
@@ -172,7 +174,7 @@ pub extern "C" fn acc_malloc(bytes: usize) -> *mut c_void {
 /// `void acc_free(void *data_dev)`: only what `acc_malloc` returned.
 ///
 /// # Safety
-/// In host mode `data_dev` must come from `acc_malloc` (it is `free`d).
+/// On the host device `data_dev` must come from `acc_malloc` (it is `free`d).
 #[no_mangle]
 pub unsafe extern "C" fn acc_free(data_dev: *mut c_void) {
     guard(|| {
@@ -180,7 +182,7 @@ pub unsafe extern "C" fn acc_free(data_dev: *mut c_void) {
             return;
         }
         let args = move || format!("data_dev={data_dev:p}");
-        // SAFETY: in host mode acc_malloc is malloc.
+        // SAFETY: on the host device acc_malloc is malloc.
         run(
             "acc_free",
             &args,
@@ -339,8 +341,8 @@ pub extern "C" fn acc_update_self_async(h: *mut c_void, bytes: usize, async_arg:
     guard(|| update("acc_update_self_async", h, bytes, false, async_arg))
 }
 
-/// `void acc_map_data(void *data_arg, void *data_dev, size_t bytes)`. In
-/// host mode only a device address equal to the host address can be mapped.
+/// `void acc_map_data(void *data_arg, void *data_dev, size_t bytes)`. On
+/// the host device only a device address equal to the host address can be mapped.
 #[no_mangle]
 pub extern "C" fn acc_map_data(h: *mut c_void, d: *mut c_void, bytes: usize) {
     guard(|| {
@@ -439,7 +441,7 @@ fn memcpy_to_device(
     async_arg: c_int,
 ) {
     let args = move || format!("data_dev_dest={d:p}, data_host_src={h:p}, bytes={bytes}");
-    // SAFETY: the program passes ranges of `bytes` bytes (host mode: both host memory).
+    // SAFETY: the program passes ranges of `bytes` bytes (on the host device: both host memory).
     let host = || unsafe { ptr::copy(h.cast::<u8>(), d.cast::<u8>(), bytes) };
     run(routine, &args, async_arg, host, |dev, site| {
         null_arg(bytes, &[d, h])?;
@@ -580,8 +582,8 @@ fn memcpy_d2d(
         return;
     }
     let mut rt = lock();
-    if !rt.use_device(true) {
-        // SAFETY: host mode: both are host ranges of `bytes` bytes.
+    if rt.current().shares_memory() {
+        // SAFETY: shared memory: both are host ranges of `bytes` bytes.
         unsafe { ptr::copy(src.cast::<u8>(), dst.cast::<u8>(), bytes) };
         return;
     }

@@ -20,11 +20,11 @@
 //! May call: [`crate::device`], [`crate::icv`], [`crate::error`].
 
 use crate::abi::SrcLoc;
-use crate::device::lock;
+use crate::device::{lock, DeviceState};
 use crate::error::{fatal_at, guard, report, Failure};
 use crate::icv::{self, Selected};
 use std::collections::HashMap;
-use std::ffi::{c_char, c_int, c_long, CString};
+use std::ffi::{c_char, c_int, CString};
 use std::sync::Mutex;
 
 pub const ACC_DEVICE_NONE: c_int = 0;
@@ -240,35 +240,25 @@ pub extern "C" fn acc_get_device_num(devicetype: c_int) -> c_int {
     )
 }
 
-extern "C" {
-    fn sysconf(name: c_int) -> c_long;
-}
-const SC_PAGESIZE: c_int = 30;
-const SC_PHYS_PAGES: c_int = 85;
-const SC_AVPHYS_PAGES: c_int = 86;
-
-/// Host memory in bytes (`pages` is `_SC_PHYS_PAGES` or `_SC_AVPHYS_PAGES`).
-fn host_memory(pages: c_int) -> usize {
-    // SAFETY: sysconf only reads system values.
-    let (n, size) = unsafe { (sysconf(pages), sysconf(SC_PAGESIZE)) };
-    usize::try_from(n.max(0))
-        .unwrap_or(0)
-        .saturating_mul(usize::try_from(size.max(0)).unwrap_or(0))
+/// Device `dev_num` of `kind` for a property query: the host device (only
+/// device 0), or the NVIDIA device, opened (`None`: not usable).
+fn property_device(
+    rt: &mut crate::device::Runtime,
+    kind: Kind,
+    dev_num: c_int,
+) -> Option<&mut DeviceState> {
+    let on_nvidia = kind == Kind::Nvidia || (kind == Kind::Default && rt.device_count().is_ok());
+    if on_nvidia {
+        rt.open(dev_num).ok()
+    } else {
+        (dev_num == 0).then(|| rt.host())
+    }
 }
 
 /// A numeric property of device `dev_num` of `kind` (0 when unknown).
 fn numeric_property(kind: Kind, dev_num: c_int, property: c_int) -> usize {
     let mut rt = lock();
-    let on_nvidia = kind == Kind::Nvidia || (kind == Kind::Default && rt.device_count().is_ok());
-    if !on_nvidia {
-        return match (dev_num, property) {
-            (0, ACC_PROPERTY_MEMORY) => host_memory(SC_PHYS_PAGES),
-            (0, ACC_PROPERTY_FREE_MEMORY) => host_memory(SC_AVPHYS_PAGES),
-            (0, ACC_PROPERTY_SHARED_MEMORY_SUPPORT) => 1,
-            _ => 0,
-        };
-    }
-    let Ok(dev) = rt.open(dev_num) else {
+    let Some(dev) = property_device(&mut rt, kind, dev_num) else {
         return 0;
     };
     match property {
@@ -276,6 +266,7 @@ fn numeric_property(kind: Kind, dev_num: c_int, property: c_int) -> usize {
         ACC_PROPERTY_FREE_MEMORY => dev
             .mem_info()
             .map_or(0, |(free, _)| usize::try_from(free).unwrap_or(usize::MAX)),
+        ACC_PROPERTY_SHARED_MEMORY_SUPPORT => usize::from(dev.shares_memory()),
         _ => 0,
     }
 }
@@ -283,21 +274,11 @@ fn numeric_property(kind: Kind, dev_num: c_int, property: c_int) -> usize {
 /// A string property of device `dev_num` of `kind`, or None.
 fn string_property(kind: Kind, dev_num: c_int, property: c_int) -> Option<String> {
     let mut rt = lock();
-    let on_nvidia = kind == Kind::Nvidia || (kind == Kind::Default && rt.device_count().is_ok());
-    if !on_nvidia {
-        return match (dev_num, property) {
-            (0, ACC_PROPERTY_NAME) => Some("host".into()),
-            (0, ACC_PROPERTY_VENDOR) => Some("accc".into()),
-            (0, ACC_PROPERTY_DRIVER) => Some(format!("libptxrt {}", env!("CARGO_PKG_VERSION"))),
-            _ => None,
-        };
-    }
-    let dev = rt.open(dev_num).ok()?;
-    let v = dev.info.driver_version;
+    let dev = property_device(&mut rt, kind, dev_num)?;
     match property {
         ACC_PROPERTY_NAME => Some(dev.info.name_str()),
-        ACC_PROPERTY_VENDOR => Some("NVIDIA".into()),
-        ACC_PROPERTY_DRIVER => Some(format!("CUDA {}.{}", v / 1000, (v % 1000) / 10)),
+        ACC_PROPERTY_VENDOR => Some(dev.vendor().to_string()),
+        ACC_PROPERTY_DRIVER => Some(dev.driver()),
         _ => None,
     }
 }

@@ -12,9 +12,9 @@
 //! updates after the copies of the same directive); at end, the attached pointers are detached first, then the
 //! data items are released in reverse order (copy out and free when the last
 //! reference goes). A region handle is a boxed [`Region`]; null stands for a
-//! region begun in host mode (nothing to undo). In host mode (no device in
-//! use) data clauses do nothing and `deviceptr` returns its argument: host
-//! and "device" share memory.
+//! region begun on a device that shares the program's memory (the host
+//! device: nothing to undo). There data clauses do nothing and `deviceptr`
+//! returns its argument.
 //! May call: [`crate::device`], [`crate::mapping`], [`crate::rows`],
 //! [`crate::abi`], [`crate::error`].
 
@@ -22,7 +22,7 @@ use crate::abi::{
     cstr_or, slice_of, Async, Loc, Map, MapKind, SrcLoc, MAP_ALWAYSIN, MAP_ALWAYSOUT, MAP_BLOCK,
     MAP_NO_EXTENT, MAP_ZERO,
 };
-use crate::device::{lock, DeviceState};
+use crate::device::{lock, DeviceId, DeviceState};
 use crate::error::{fatal_at, guard, report, Failure};
 use crate::mapping::{self, Acquired, IfAbsent, Located, Ref, Site, Target};
 use crate::queue::{self, Queue};
@@ -279,7 +279,7 @@ pub struct Region {
     /// The items' names as written (static strings of the program).
     names: Vec<*const c_char>,
     /// The device it was begun on, and which opening of it.
-    ordinal: i32,
+    device: DeviceId,
     epoch: u64,
     /// The queue of its `async` clause: its end goes there too.
     queue: Queue,
@@ -311,7 +311,7 @@ pub unsafe extern "C" fn __ptxrt_data_begin(
 ) -> *mut c_void {
     guard(|| {
         let mut rt = lock();
-        if rt.current().is_none() {
+        if rt.current().shares_memory() {
             return ptr::null_mut();
         }
         // SAFETY: the compiler passes a valid __ptxrt_loc or null.
@@ -319,9 +319,7 @@ pub unsafe extern "C" fn __ptxrt_data_begin(
         // SAFETY: the compiler passes an array of n maps, a valid async struct or null.
         let (maps, a) = unsafe { (slice_of(maps, n), Async::from_c(a)) };
         let queue = queue::prepare(&mut rt, &loc, a);
-        let Some(dev) = rt.current() else {
-            return ptr::null_mut();
-        };
+        let dev = rt.current();
         let holds = match queue::run(dev, queue, |dev| begin(dev, &loc, maps)) {
             Ok(h) => h,
             Err((i, f)) => report(&loc, &maps[i].name_str(), &f),
@@ -329,7 +327,7 @@ pub unsafe extern "C" fn __ptxrt_data_begin(
         let region = Region {
             loc,
             names: maps.iter().map(|m| m.name).collect(),
-            ordinal: dev.ordinal,
+            device: dev.id(),
             epoch: dev.epoch,
             queue,
             holds,
@@ -352,10 +350,7 @@ pub unsafe extern "C" fn __ptxrt_data_end(region: *mut c_void) {
         let region = unsafe { Box::from_raw(region.cast::<Region>()) };
         let mut rt = lock();
         // The device was shut down since (and maybe opened again): nothing to undo.
-        let Some(dev) = rt
-            .device(region.ordinal)
-            .filter(|d| d.epoch == region.epoch)
-        else {
+        let Some(dev) = rt.get(region.device).filter(|d| d.epoch == region.epoch) else {
             return;
         };
         let name = |i: usize| region.name(i);
@@ -400,9 +395,10 @@ pub unsafe extern "C" fn __ptxrt_deviceptr(
             return ptr::null_mut();
         }
         let mut rt = lock();
-        let Some(dev) = rt.active() else {
+        let dev = rt.active();
+        if dev.shares_memory() {
             return p.cast_mut();
-        };
+        }
         let s = if section.is_null() { p } else { section };
         match dev.present.translate(p as usize, s as usize) {
             Some(d) => d as usize as *mut c_void,

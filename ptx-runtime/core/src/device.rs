@@ -1,55 +1,86 @@
-//! The runtime's global state: the device plugin, the devices (each with its
-//! present table, memory and loaded modules), the registered images and
-//! declared globals.
+//! The runtime's global state: the devices (the host device and the
+//! NVIDIA devices of the loaded plugin, each a [`DeviceState`] with its
+//! present table, memory, queues, timings and loaded modules), the
+//! registered images and declared globals.
 //!
 //! Owns: [`RUNTIME`], lazy initialisation (the plugin is loaded and the
-//! driver initialised once; each device is opened the first time a thread
-//! whose device number names it needs it, and then gets the create/copyin
-//! `declare` globals), host fallback, shutdown, `__ptxrt_use_device`, and
-//! the plugin directories recorded at link time
+//! driver initialised once; each NVIDIA device is opened the first time a
+//! thread whose device number names it needs it, and then gets the
+//! create/copyin `declare` globals), which device constructs use, shutdown,
+//! `__ptxrt_use_device`, the host waits that release the lock
+//! ([`host_wait_unlocked`]), the exit report's settling of every device,
+//! and the plugin directories recorded at link time
 //! (`__ptxrt_register_plugin_dir`). Selection (per thread, [`crate::icv`]):
-//! device type host or multicore → host; nvidia or not_host → the device is
-//! required (a fatal error says why it is not usable); default → the device
-//! when usable, else the host fallback, silently (`PTXRT_DEBUG=1` says which
-//! plugin paths were tried and where constructs run, and why).
+//! device type host or multicore → the host device; nvidia or not_host →
+//! the NVIDIA device is required (a fatal error says why it is not
+//! usable); default → the NVIDIA device when usable, else the host device,
+//! silently (`PTXRT_DEBUG=1` says which plugin paths were tried and where
+//! constructs run, and why). The host is a device like the others
+//! ([`crate::host`]): callers get a [`DeviceState`] and ask it what it is
+//! ([`DeviceState::shares_memory`], [`DeviceState::runs_kernels`],
+//! [`DeviceState::async_queues`]), never "no device".
 //!
-//! Lock order: [`RUNTIME`] is the lock of libptxrt's state. Every entry
-//! point takes it once, never nested, and calls back into C while holding it
-//! only through the plugin. Below it, as leaves (taken while it is held, never
-//! holding another): the plugin's driver state (libptxrt-cuda), the queue
-//! lock of the host copy pool ([`crate::hostcopy`]), the string table of
+//! Lock order (the one place it is written down): [`RUNTIME`] is the lock
+//! of libptxrt's state. Every entry point takes it once, never nested, and
+//! calls back into C while holding it only through the plugin. The parts of
+//! a device ([`crate::present`], [`crate::alloc`], [`crate::queue`],
+//! [`crate::asyncmem`], [`crate::timing`], [`crate::image`]) are given the
+//! device state they work on and never take [`RUNTIME`] themselves. Below
+//! it, as leaves (taken while it is held, never holding another): the
+//! plugin's driver state (libptxrt-cuda), the queue lock of the host copy
+//! pool ([`crate::hostcopy`]), the string table of
 //! `acc_get_property_string`, the last `PTXRT_DEBUG` choice line
 //! ([`crate::notify::debug_choice`]), and the profile of `PTXRT_TIME`
 //! ([`crate::profile::PROFILE`], also taken without [`RUNTIME`]). A kernel
-//! launch releases [`RUNTIME`] while the kernel runs. The exit report of
-//! `PTXRT_TIME` ([`crate::timing`]) takes [`RUNTIME`] only with `try_lock`.
-//! May call: [`crate::plugin`], [`crate::present`], [`crate::image`],
-//! [`crate::declare`], [`crate::devmem`], [`crate::icv`], [`crate::error`],
-//! [`crate::notify`], [`crate::timing`] / [`crate::profile`] (device
-//! opened, exit report armed, timings read at shutdown).
+//! launch and a host wait ([`host_wait_unlocked`]) release [`RUNTIME`]
+//! while the device works. The exit report of `PTXRT_TIME` takes
+//! [`RUNTIME`] only with `try_lock` (`settle_all`).
+//! May call: [`crate::plugin`], [`crate::host`], [`crate::present`],
+//! [`crate::image`], [`crate::declare`], [`crate::devmem`],
+//! [`crate::queue`], [`crate::icv`], [`crate::error`], [`crate::notify`],
+//! [`crate::timing`] / [`crate::profile`] (device opened, exit report
+//! armed, timings read at shutdown and exit).
 
 use crate::alloc::Allocator;
 use crate::asyncmem::AsyncMem;
 use crate::declare::{self, Declares};
 use crate::devmem::Staging;
-use crate::error::{fatal, guard};
+use crate::error::{fatal, guard, Failure};
 use crate::icv::{self, Selected};
 use crate::image::{Images, ModuleCache};
 use crate::notify;
 use crate::plugin::{self, Plugin};
 use crate::present::PresentTable;
-use crate::queue::{Queue, Queues};
+use crate::queue::{self, Queue, Queues};
 use crate::timing::{self, Timing};
 use ptxrt_plugin_abi::DeviceInfo;
 use std::collections::{BTreeMap, HashSet};
 use std::ffi::{c_char, c_int, CStr};
 use std::path::PathBuf;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard, TryLockError};
+use std::time::Duration;
+
+/// What a device is: the host (shares the program's memory, runs
+/// constructs through their host fallback; [`crate::host`]) or an NVIDIA
+/// device of the loaded plugin (a GPU, or the emulated one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeviceKind {
+    Host,
+    Nvidia,
+}
+
+/// Which device: the host device, or NVIDIA device n (the driver ordinal).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeviceId {
+    Host,
+    Nvidia(i32),
+}
 
 /// One open device.
 pub struct DeviceState {
     pub plugin: &'static Plugin,
-    /// Driver ordinal (the OpenACC device number).
+    pub kind: DeviceKind,
+    /// Driver ordinal (the OpenACC device number; 0 for the host).
     pub ordinal: i32,
     pub info: DeviceInfo,
     pub present: PresentTable,
@@ -91,6 +122,7 @@ impl DeviceState {
         };
         DeviceState {
             plugin,
+            kind: DeviceKind::Nvidia,
             ordinal,
             info,
             present: PresentTable::new(),
@@ -106,6 +138,63 @@ impl DeviceState {
             asyncmem: AsyncMem::default(),
             timing: Timing::default(),
         }
+    }
+
+    /// The host device (device 0 of the host type, [`crate::host`]).
+    pub fn host() -> DeviceState {
+        let plugin = crate::host::plugin();
+        let info = plugin.device_info(0).unwrap_or_default();
+        DeviceState {
+            kind: DeviceKind::Host,
+            ..DeviceState::new(plugin, 0, info, 0)
+        }
+    }
+
+    /// Which device this is.
+    pub fn id(&self) -> DeviceId {
+        match self.kind {
+            DeviceKind::Host => DeviceId::Host,
+            DeviceKind::Nvidia => DeviceId::Nvidia(self.ordinal),
+        }
+    }
+
+    /// Whether the device's memory is the program's (the host): data
+    /// clauses do not copy, a device address is the host address, `acc_*`
+    /// copies are `memmove`s (OpenACC's shared-memory semantics).
+    pub fn shares_memory(&self) -> bool {
+        self.kind == DeviceKind::Host
+    }
+
+    /// The vendor (`acc_property_vendor`).
+    pub fn vendor(&self) -> &'static str {
+        match self.kind {
+            DeviceKind::Host => "accc",
+            DeviceKind::Nvidia => "NVIDIA",
+        }
+    }
+
+    /// The driver (`acc_property_driver`): libptxrt for the host, the CUDA
+    /// driver's version for an NVIDIA device.
+    pub fn driver(&self) -> String {
+        match self.kind {
+            DeviceKind::Host => format!("libptxrt {}", env!("CARGO_PKG_VERSION")),
+            DeviceKind::Nvidia => {
+                let v = self.info.driver_version;
+                format!("CUDA {}.{}", v / 1000, (v % 1000) / 10)
+            }
+        }
+    }
+
+    /// Whether work can wait on the device's queues (else every queue is
+    /// synchronous, as the host's: waits and tests find them idle).
+    pub fn async_queues(&self) -> bool {
+        self.kind != DeviceKind::Host
+    }
+
+    /// Whether constructs run on the device as kernels (else through their
+    /// host fallback, which the compiled program runs itself).
+    pub fn runs_kernels(&self) -> bool {
+        self.kind != DeviceKind::Host
     }
 
     /// Release everything the device holds (shutdown): wait for it, free
@@ -150,8 +239,10 @@ pub struct Runtime {
     /// The number of devices after the driver's initialisation, or why it
     /// failed (tried once).
     driver: Option<Result<i32, String>>,
-    /// The devices, by ordinal.
+    /// The NVIDIA devices, by ordinal.
     devices: Vec<Slot>,
+    /// The host device, made on first use (never fails, never closed).
+    host: Option<Box<DeviceState>>,
     /// Openings so far.
     epoch: u64,
 }
@@ -163,6 +254,7 @@ pub static RUNTIME: Mutex<Runtime> = Mutex::new(Runtime {
     plugin: None,
     driver: None,
     devices: Vec::new(),
+    host: None,
     epoch: 0,
 });
 
@@ -177,6 +269,7 @@ pub fn runtime_with(plugin: &'static Plugin, count: i32) -> Runtime {
         plugin: Some(Ok(plugin)),
         driver: Some(Ok(count)),
         devices: Vec::new(),
+        host: None,
         epoch: 0,
     }
 }
@@ -303,21 +396,29 @@ impl Runtime {
         })
     }
 
-    /// Whether a construct whose if clause is `cond` runs on the device, for
-    /// the calling thread (opening its device on first use).
+    /// Whether a construct whose if clause is `cond` runs as kernels on a
+    /// device, for the calling thread (opening its device on first use);
+    /// else it runs through its host fallback, on the host device.
     pub fn use_device(&mut self, cond: bool) -> bool {
-        let r = self.choose_device(cond);
+        let id = self.select(cond);
+        self.get_or_host(id).runs_kernels()
+    }
+
+    /// The device constructs whose if clause is `cond` run on, for the
+    /// calling thread (opening its NVIDIA device on first use).
+    fn select(&mut self, cond: bool) -> DeviceId {
+        let id = self.choose(cond);
         // The exit report is registered after the driver was loaded (so it
         // runs before the driver's own exit handlers), or for a run on the host.
         if crate::profile::enabled() && (self.driver.is_some() || icv::device_type().on_host()) {
-            timing::arm(self.driver.is_some());
+            timing::arm(self.driver.is_some(), settle_all);
         }
-        r
+        id
     }
 
-    fn choose_device(&mut self, cond: bool) -> bool {
+    fn choose(&mut self, cond: bool) -> DeviceId {
         if !cond {
-            return false;
+            return DeviceId::Host;
         }
         let num = icv::device_num();
         match icv::device_type() {
@@ -325,24 +426,24 @@ impl Runtime {
                 notify::debug_choice(|| {
                     "constructs run on the host: the device type is host".into()
                 });
-                false
+                DeviceId::Host
             }
             Selected::Multicore => {
                 notify::debug_choice(|| {
                     "constructs run on the host: the device type is multicore (accc runs it on the host)".into()
                 });
-                false
+                DeviceId::Host
             }
             Selected::Default => match self.open(num) {
                 Ok(_) => {
                     notify::debug_choice(|| format!("constructs run on NVIDIA device {num}"));
-                    true
+                    DeviceId::Nvidia(num)
                 }
                 Err(why) => {
                     notify::debug_choice(|| {
                         format!("constructs run on the host: no NVIDIA device is usable ({why})")
                     });
-                    false
+                    DeviceId::Host
                 }
             },
             Selected::Nvidia { origin } => match self.open(num) {
@@ -350,38 +451,60 @@ impl Runtime {
                     notify::debug_choice(|| {
                         format!("constructs run on NVIDIA device {num} ({origin})")
                     });
-                    true
+                    DeviceId::Nvidia(num)
                 }
                 Err(why) => fatal(&format!("{origin} but no NVIDIA device is usable: {why}")),
             },
         }
     }
 
-    /// The calling thread's device, opening it if needed; `None` when
-    /// constructs run on the host.
-    pub fn current(&mut self) -> Option<&mut DeviceState> {
-        if self.use_device(true) {
-            self.device(icv::device_num())
-        } else {
-            None
+    /// The host device.
+    pub fn host(&mut self) -> &mut DeviceState {
+        open_or_host(&mut [], &mut self.host, DeviceId::Host)
+    }
+
+    /// Device `id` if it is open (the host device always is).
+    pub fn get(&mut self, id: DeviceId) -> Option<&mut DeviceState> {
+        match id {
+            DeviceId::Host => Some(self.host()),
+            DeviceId::Nvidia(n) => self.device(n),
         }
     }
 
-    /// The calling thread's device when it is open and selected (never opens it).
-    pub fn active(&mut self) -> Option<&mut DeviceState> {
-        self.active_with_images().map(|(d, _)| d)
+    /// Device `id` if it is open, else the host device (where constructs
+    /// run while no NVIDIA device is open).
+    fn get_or_host(&mut self, id: DeviceId) -> &mut DeviceState {
+        let Runtime { devices, host, .. } = self;
+        open_or_host(devices, host, id)
+    }
+
+    /// The calling thread's device, opening it if needed: the host device
+    /// when constructs run on the host.
+    pub fn current(&mut self) -> &mut DeviceState {
+        let id = self.select(true);
+        self.get_or_host(id)
+    }
+
+    /// The calling thread's device when it is open and selected, else the
+    /// host device (never opens a device).
+    pub fn active(&mut self) -> &mut DeviceState {
+        self.active_with_images().0
     }
 
     /// [`Runtime::active`] with the registered images (to load modules).
-    pub fn active_with_images(&mut self) -> Option<(&mut DeviceState, &Images)> {
-        if icv::device_type().on_host() {
-            return None;
-        }
-        let i = usize::try_from(icv::device_num()).ok()?;
-        match self.devices.get_mut(i) {
-            Some(Slot::Open(d)) => Some((d, &self.images)),
-            _ => None,
-        }
+    pub fn active_with_images(&mut self) -> (&mut DeviceState, &Images) {
+        let id = if icv::device_type().on_host() {
+            DeviceId::Host
+        } else {
+            DeviceId::Nvidia(icv::device_num())
+        };
+        let Runtime {
+            devices,
+            host,
+            images,
+            ..
+        } = self;
+        (open_or_host(devices, host, id), images)
     }
 
     /// Close device `ordinal` if open (acc_shutdown_device): its data is
@@ -406,6 +529,74 @@ impl Runtime {
             self.shutdown_device(i as i32);
         }
     }
+}
+
+/// The host waits for queue `w` (`None`: every queue) of device `id`
+/// without holding the runtime lock (other threads go on queueing work),
+/// then the device takes back what completed work held. A device not open
+/// has nothing to wait for, nor has the host (its queues are synchronous).
+pub fn host_wait_unlocked(id: DeviceId, w: Option<u32>) -> Result<(), Failure> {
+    let (d, streams) = {
+        let mut rt = lock();
+        let Some(dev) = rt.get(id) else {
+            return Ok(());
+        };
+        (dev.dev(), queue::streams_to_wait(dev, w))
+    };
+    if let Err((q, e)) = queue::wait_streams(d, &streams) {
+        return Err(match lock().get(id) {
+            Some(dev) => dev.queues.failed(q, e),
+            None => Failure::with(format!("async queue {q} failed"), e),
+        });
+    }
+    match lock().get(id) {
+        Some(dev) => queue::after_wait(dev),
+        None => Ok(()),
+    }
+}
+
+/// The exit report's first step ([`timing::arm`]): wait for every open
+/// device and read its pending timings, if the runtime lock can be had
+/// soon (once only after a fatal error, whose thread may hold it: async
+/// work not read by then is shown untimed).
+fn settle_all() {
+    let tries = if crate::error::exiting_on_error() {
+        1
+    } else {
+        1000
+    };
+    for _ in 0..tries {
+        let mut rt = match RUNTIME.try_lock() {
+            Ok(g) => g,
+            Err(TryLockError::Poisoned(e)) => e.into_inner(),
+            Err(TryLockError::WouldBlock) => {
+                std::thread::sleep(Duration::from_millis(1));
+                continue;
+            }
+        };
+        for dev in rt.open_devices() {
+            if dev.timing.pending() > 0 {
+                let _ = dev.plugin.synchronize(dev.ordinal);
+                timing::settle(dev, true);
+            }
+        }
+        return;
+    }
+}
+
+/// Device `id` of `devices` if it is open, else the host device (made on
+/// first use).
+fn open_or_host<'a>(
+    devices: &'a mut [Slot],
+    host: &'a mut Option<Box<DeviceState>>,
+    id: DeviceId,
+) -> &'a mut DeviceState {
+    if let DeviceId::Nvidia(n) = id {
+        if let Some(Slot::Open(d)) = usize::try_from(n).ok().and_then(|i| devices.get_mut(i)) {
+            return d;
+        }
+    }
+    host.get_or_insert_with(|| Box::new(DeviceState::host()))
 }
 
 /// `void __ptxrt_register_plugin_dir(const char *dir)`: accc links every

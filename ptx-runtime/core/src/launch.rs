@@ -70,9 +70,10 @@ pub fn checked_geometry(grid: [u32; 3], block: [u32; 3]) -> Result<([u32; 3], [u
 pub extern "C" fn __ptxrt_default_gangs(trip: u64, block: u32) -> u32 {
     guard(|| {
         let mut rt = lock();
-        let dev = rt
-            .active()
-            .map(|d| (d.info.sm_count, d.info.max_threads_per_sm));
+        let dev = rt.active();
+        let dev = dev
+            .runs_kernels()
+            .then_some((dev.info.sm_count, dev.info.max_threads_per_sm));
         default_gangs(trip, block, dev)
     })
 }
@@ -99,11 +100,12 @@ pub unsafe extern "C" fn __ptxrt_scratch(
         let fail = |f: Failure| -> ! { fatal_at(&loc, &f.what, None, f.detail.as_deref()) };
         let q = queue::resolve(async_).unwrap_or_else(|f| fail(f));
         let mut rt = lock();
-        let Some(dev) = rt.active() else {
+        let dev = rt.active();
+        if !dev.runs_kernels() {
             fail(Failure::new(
                 "internal error: reduction scratch while running on the host",
             ))
-        };
+        }
         let want = usize::try_from(bytes.max(1)).unwrap_or(usize::MAX);
         if let Some(&(p, have)) = dev.scratch.get(&q) {
             if have >= want {
@@ -180,14 +182,15 @@ pub unsafe extern "C" fn __ptxrt_launch(
         };
         let (plugin, ordinal, started) = {
             let mut rt = lock();
-            let Some((dev, images)) = rt.active_with_images() else {
+            let (dev, images) = rt.active_with_images();
+            if !dev.runs_kernels() {
                 fatal_at(
                     &loc,
                     "internal error: kernel launch while running on the host",
                     Some(&kname),
                     None,
                 )
-            };
+            }
             // SAFETY: img is the program's static image (caller contract).
             let func = match unsafe { image::function(dev, images, img, kernel) } {
                 Ok(f) => f,

@@ -10,8 +10,12 @@
 //!   extern "C" function.
 //! * [`icv`] — the ICVs: `ACC_DEVICE_TYPE`, `ACC_DEVICE_NUM`, per-thread
 //!   device type / number / default async queue.
-//! * [`device`] — the global runtime state: the devices, lazy init, host
-//!   fallback, shutdown; `__ptxrt_use_device`. Documents the lock order.
+//! * [`device`] — the global runtime state: the devices (the host device
+//!   and the NVIDIA devices of the plugin), which one constructs use, lazy
+//!   init, shutdown; `__ptxrt_use_device`. Documents the lock order.
+//! * [`host`] — the host device: the host behind the plugin interface
+//!   (shared memory, constructs through their host fallback, synchronous
+//!   queues).
 //! * [`present`] — the present table of a device (host range → device range,
 //!   counts, attachments).
 //! * [`alloc`] — the caching allocator of device memory.
@@ -62,6 +66,7 @@ pub mod device_directives;
 pub mod devmem;
 pub mod enter_exit;
 pub mod error;
+pub mod host;
 pub mod hostcopy;
 pub mod icv;
 pub mod image;

@@ -20,9 +20,11 @@
 //! a device), [`prepare`] (a construct's `async` and `wait` clauses),
 //! [`run`] (the one function through which a construct's data work goes to
 //! its queue), host waits and tests.
-//! May call: [`crate::icv`], [`crate::device`], [`crate::plugin`] (through
-//! the device state), [`crate::asyncmem`], [`crate::timing`],
-//! [`crate::error`].
+//! Nothing here takes the runtime lock: every function is given the device
+//! (or the runtime, for waits that name other devices) it works on.
+//! May call: [`crate::icv`], [`crate::device`] (the state it is given),
+//! [`crate::plugin`] (through the device state), [`crate::asyncmem`],
+//! [`crate::timing`], [`crate::error`].
 
 use crate::abi::{Async, SrcLoc};
 use crate::device::{DeviceState, Runtime};
@@ -292,45 +294,33 @@ pub fn host_wait(dev: &mut DeviceState, w: Option<u32>) -> Result<(), Failure> {
 
 /// After the host waited for (or tested) queues of `dev`: read the
 /// timings of completed work, take back what it held.
-fn after_wait(dev: &mut DeviceState) -> Result<(), Failure> {
+pub fn after_wait(dev: &mut DeviceState) -> Result<(), Failure> {
     crate::timing::settle(dev, false);
     dev.reclaim()
 }
 
-/// The host waits for queue `w` (`None`: every queue) of device `ordinal`
-/// without holding the runtime lock (other threads go on queueing work),
-/// then the device takes back what completed work held. A device not open
-/// has nothing to wait for.
-pub fn host_wait_unlocked(ordinal: i32, w: Option<u32>) -> Result<(), Failure> {
-    let (d, streams) = {
-        let mut rt = crate::device::lock();
-        let Some(dev) = rt.device(ordinal) else {
-            return Ok(());
-        };
-        let streams: Vec<(u32, usize)> = targets(dev, w)
-            .into_iter()
-            .flat_map(|q| {
-                let streams = dev.queues.streams_of(q);
-                streams.into_iter().map(move |s| (q, s as usize))
-            })
-            .collect();
-        (dev.dev(), streams)
-    };
-    for (q, s) in streams {
+/// The streams the host waits on for queue `w` (`None`: every queue) of
+/// `dev`, with their queues (for [`crate::device::host_wait_unlocked`],
+/// which waits for them without the runtime lock).
+pub fn streams_to_wait(dev: &DeviceState, w: Option<u32>) -> Vec<(u32, usize)> {
+    targets(dev, w)
+        .into_iter()
+        .flat_map(|q| {
+            let streams = dev.queues.streams_of(q);
+            streams.into_iter().map(move |s| (q, s as usize))
+        })
+        .collect()
+}
+
+/// Wait for the `streams` ([`streams_to_wait`]) of device `d`; the first
+/// failure with its queue.
+pub fn wait_streams(d: Dev, streams: &[(u32, usize)]) -> Result<(), (u32, String)> {
+    for &(q, s) in streams {
         // SAFETY: a stream of this device (streams are destroyed only at
         // shutdown, which a program must not do while it waits).
-        if let Err(e) = unsafe { d.plugin.stream_synchronize(d.ordinal, s as *mut c_void) } {
-            let mut rt = crate::device::lock();
-            return Err(match rt.device(ordinal) {
-                Some(dev) => dev.queues.failed(q, e),
-                None => Failure::with(format!("async queue {q} failed"), e),
-            });
-        }
+        unsafe { d.plugin.stream_synchronize(d.ordinal, s as *mut c_void) }.map_err(|e| (q, e))?;
     }
-    match crate::device::lock().device(ordinal) {
-        Some(dev) => after_wait(dev),
-        None => Ok(()),
-    }
+    Ok(())
 }
 
 /// Work queued on queue `q` of `dev` from now on waits for the work queued

@@ -13,13 +13,14 @@
 //! end of the queue's earlier work to the end of this work).
 //!
 //! The exit report: the first construct (or routine) that asks for the
-//! device registers, once, a C `atexit` hook ([`arm`]) that waits for every
-//! open device, reads the pending pairs and prints the table on stderr. It
-//! takes the runtime lock with a time limit and not at all after a fatal
-//! error (whose thread may hold it): async work not read by then is shown
-//! untimed. It never panics (a panic is caught) and never calls the driver
-//! when the hook was registered before the driver was loaded (the driver's
-//! own exit handlers would have run first).
+//! device registers, once, a C `atexit` hook ([`arm`]) that has the runtime
+//! wait for every open device and read the pending pairs
+//! ([`crate::device`]'s `settle_all`, which takes the runtime lock with a
+//! time limit and not at all after a fatal error), then prints the table
+//! on stderr. It never panics (a panic is caught) and never calls the
+//! driver when the hook was registered before the driver was loaded (the
+//! driver's own exit handlers would have run first). Nothing here takes the
+//! runtime lock: every function is given the device it works on.
 //!
 //! Off (`PTXRT_TIME` unset, the usual case) nothing here makes an event or
 //! reads a clock: each entry point checks one cached flag.
@@ -27,19 +28,20 @@
 //! Owns: [`Timing`] (a device's pending event pairs and its pool of timed
 //! events), [`measure`], [`clock`] / [`kernel_done`], [`settle`], the exit
 //! hook.
-//! May call: [`crate::device`], [`crate::plugin`] (through the device
-//! state), [`crate::queue`] (streams), [`crate::profile`], [`crate::error`].
+//! May call: [`crate::device`] (the device state it is given, never the
+//! runtime lock), [`crate::plugin`] (through the device state),
+//! [`crate::queue`] (streams), [`crate::profile`].
 
 use crate::abi::SrcLoc;
-use crate::device::{DeviceState, RUNTIME};
+use crate::device::DeviceState;
 use crate::profile::{self, Key, Op};
 use crate::queue::{Dev, Queue};
 use std::ffi::{c_int, c_void};
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Once, TryLockError};
-use std::time::{Duration, Instant};
+use std::sync::{Once, OnceLock};
+use std::time::Instant;
 
 /// Pending pairs beyond which [`measure`] reads the completed ones.
 const SETTLE_AT: usize = 256;
@@ -236,54 +238,35 @@ extern "C" {
 /// Whether the driver was loaded when the hook was registered.
 static DRIVER_FIRST: AtomicBool = AtomicBool::new(false);
 
+/// What the exit hook calls first to read the pending pairs of every open
+/// device ([`crate::device`]'s, which knows the devices and their lock).
+static SETTLE_ALL: OnceLock<fn()> = OnceLock::new();
+
 /// Register the exit report once, when profiling is on. `driver_loaded`:
-/// the driver has been loaded (tried) already.
-pub fn arm(driver_loaded: bool) {
+/// the driver has been loaded (tried) already; `settle_all` waits for the
+/// open devices and [`settle`]s them (called only when the driver was
+/// loaded first).
+pub fn arm(driver_loaded: bool, settle_all: fn()) {
     if !profile::enabled() {
         return;
     }
     static ARMED: Once = Once::new();
     ARMED.call_once(|| {
         DRIVER_FIRST.store(driver_loaded, Ordering::SeqCst);
+        let _ = SETTLE_ALL.set(settle_all);
         // SAFETY: registers a function that takes nothing and never unwinds.
         let _ = unsafe { atexit(report_at_exit) };
     });
 }
 
-/// Wait for every open device and read its pending pairs, if the runtime
-/// lock can be had soon.
-fn settle_all() {
-    if !DRIVER_FIRST.load(Ordering::SeqCst) {
-        return;
-    }
-    let tries = if crate::error::exiting_on_error() {
-        1
-    } else {
-        1000
-    };
-    for _ in 0..tries {
-        let mut rt = match RUNTIME.try_lock() {
-            Ok(g) => g,
-            Err(TryLockError::Poisoned(e)) => e.into_inner(),
-            Err(TryLockError::WouldBlock) => {
-                std::thread::sleep(Duration::from_millis(1));
-                continue;
-            }
-        };
-        for dev in rt.open_devices() {
-            if dev.timing.pending() > 0 {
-                let _ = dev.plugin.synchronize(dev.ordinal);
-                settle(dev, true);
-            }
-        }
-        return;
-    }
-}
-
 /// The `atexit` hook: the table on stderr.
 extern "C" fn report_at_exit() {
     let _ = catch_unwind(AssertUnwindSafe(|| {
-        settle_all();
+        if DRIVER_FIRST.load(Ordering::SeqCst) {
+            if let Some(settle_all) = SETTLE_ALL.get() {
+                settle_all();
+            }
+        }
         let text = profile::report();
         let mut err = std::io::stderr().lock();
         let _ = err.write_all(text.as_bytes());

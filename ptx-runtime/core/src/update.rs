@@ -5,7 +5,8 @@
 //! present is an error, or no action with `if_present`; a bare pointer's
 //! item is the present block holding its target) and
 //! `__ptxrt_host_data_ptr` (the device address of a host address, for
-//! `use_device`). In host mode both do nothing / return their argument.
+//! `use_device`). On a device that shares the program's memory (the host
+//! device) both do nothing / return their argument.
 //! May call: [`crate::device`], [`crate::mapping`], [`crate::queue`],
 //! [`crate::abi`], [`crate::error`].
 
@@ -66,13 +67,11 @@ pub unsafe extern "C" fn __ptxrt_update(
         // SAFETY: the compiler passes n items and a valid async struct or null.
         let (items, a) = unsafe { (slice_of(items, n), Async::from_c(a)) };
         let mut rt = lock();
-        if rt.current().is_none() {
+        if rt.current().shares_memory() {
             return;
         }
         let q = queue::prepare(&mut rt, &loc, a);
-        let Some(dev) = rt.current() else {
-            return;
-        };
+        let dev = rt.current();
         let r = queue::run(dev, q, |dev| update(dev, &loc, items, if_present != 0));
         if let Err((i, f)) = r {
             report(&loc, &items[i].name_str(), &f);
@@ -93,9 +92,10 @@ pub unsafe extern "C" fn __ptxrt_host_data_ptr(
 ) -> *mut c_void {
     guard(|| {
         let mut rt = lock();
-        let Some(dev) = rt.current() else {
+        let dev = rt.current();
+        if dev.shares_memory() {
             return p.cast_mut();
-        };
+        }
         match device_address(dev, p as usize) {
             Some(d) => d as usize as *mut c_void,
             None if if_present != 0 => p.cast_mut(),
