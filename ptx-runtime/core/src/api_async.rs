@@ -8,14 +8,15 @@
 //! device number is a fatal error naming the routine and the argument; so
 //! is a queue whose work failed (the driver's error). The host device's
 //! queues are synchronous: every queue is idle.
-//! May call: [`crate::queue`], [`crate::device`], [`crate::icv`],
+//! May call: [`crate::queue`], [`crate::runtime`], [`crate::device`], [`crate::icv`],
 //! [`crate::abi`], [`crate::error`].
 
 use crate::abi::{Async, Loc, SrcLoc};
-use crate::device::{host_wait_unlocked, lock, DeviceId};
+use crate::device::DeviceId;
 use crate::error::{fatal_at, guard, report, Failure};
 use crate::icv;
 use crate::queue::{self, Queue, ASYNC_DEFAULT, ASYNC_NOVAL, ASYNC_SYNC};
+use crate::runtime::{host_wait_unlocked, lock};
 use std::ffi::{c_int, c_void};
 
 /// The queue `arg` names for waiting or testing (`None`: `acc_async_sync`,

@@ -16,15 +16,16 @@
 //! two devices, which goes through host memory, ...) goes through
 //! [`mapping::upload`] / [`mapping::download`]: its `PTXRT_NOTIFY` line and
 //! `PTXRT_TIME` record name the routine.
-//! May call: [`crate::device`], [`crate::mapping`], [`crate::queue`],
+//! May call: [`crate::runtime`], [`crate::device`], [`crate::mapping`], [`crate::queue`],
 //! [`crate::error`].
 
 use crate::abi::SrcLoc;
-use crate::device::{lock, DeviceState};
+use crate::device::DeviceState;
 use crate::error::{guard, report, Failure};
 use crate::mapping::{self, IfAbsent, Ref, Site};
 use crate::present::Lookup;
 use crate::queue::{self, Queue, ASYNC_SYNC};
+use crate::runtime::lock;
 use std::ffi::{c_int, c_void};
 use std::ptr;
 

@@ -17,12 +17,13 @@
 //! its own state ([`crate::device::DeviceState`]: present table, queues),
 //! and the thread's device number chooses which one constructs and routines
 //! use.
-//! May call: [`crate::device`], [`crate::icv`], [`crate::error`].
+//! May call: [`crate::runtime`], [`crate::device`], [`crate::icv`], [`crate::error`].
 
 use crate::abi::SrcLoc;
-use crate::device::{lock, DeviceState};
+use crate::device::DeviceState;
 use crate::error::{fatal_at, guard, report, Failure};
 use crate::icv::{self, Selected};
+use crate::runtime::lock;
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int, CString};
 use std::sync::Mutex;
@@ -107,7 +108,13 @@ pub(crate) fn origin(at: &SrcLoc, args: &str) -> String {
 /// found devices (the host is device 0; without a driver the default type
 /// runs on the host and any number is accepted, as ACC_DEVICE_NUM is);
 /// else a fatal error at `at` naming `args`.
-fn check_num(rt: &mut crate::device::Runtime, at: &SrcLoc, args: &str, kind: Kind, dev_num: c_int) {
+fn check_num(
+    rt: &mut crate::runtime::Runtime,
+    at: &SrcLoc,
+    args: &str,
+    kind: Kind,
+    dev_num: c_int,
+) {
     if kind == Kind::Host || dev_num < 0 {
         return;
     }
@@ -243,7 +250,7 @@ pub extern "C" fn acc_get_device_num(devicetype: c_int) -> c_int {
 /// Device `dev_num` of `kind` for a property query: the host device (only
 /// device 0), or the NVIDIA device, opened (`None`: not usable).
 fn property_device(
-    rt: &mut crate::device::Runtime,
+    rt: &mut crate::runtime::Runtime,
     kind: Kind,
     dev_num: c_int,
 ) -> Option<&mut DeviceState> {
@@ -468,7 +475,7 @@ mod tests {
             assert_eq!(acc_on_device(ACC_DEVICE_MULTICORE), 1);
             assert_eq!(acc_on_device(ACC_DEVICE_HOST), 1);
             assert_eq!(acc_get_device_num(ACC_DEVICE_MULTICORE), 0);
-            assert!(!crate::device::lock().use_device(true));
+            assert!(!crate::runtime::lock().use_device(true));
             acc_init(ACC_DEVICE_HOST);
             assert_eq!(acc_get_device_type(), ACC_DEVICE_HOST);
             assert_eq!(acc_on_device(ACC_DEVICE_MULTICORE), 0);

@@ -29,9 +29,10 @@
 //! [`crate::hostcopy`], [`crate::staging`] (copy-thread settings),
 //! [`crate::plugin`] (through the device state), [`crate::error`].
 
+use crate::device::Dev;
 use crate::device::DeviceState;
 use crate::error::Failure;
-use crate::queue::{Dev, Queue, Queues};
+use crate::queue::{Queue, Queues};
 use crate::ring::{self, Ring};
 use std::ffi::c_void;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -118,7 +119,7 @@ fn queue_host_copy(
 /// the wait that follows reports it).
 fn done(d: Dev, e: usize) -> bool {
     // SAFETY: an event of this device.
-    unsafe { d.plugin.event_query(d.ordinal, e as *mut c_void) }.unwrap_or(false)
+    unsafe { d.plugin.event_query(d.ordinal, e as *mut c_void) }.is_ok_and(|done| done != 0)
 }
 
 /// Wait for event `e` of `d`.
@@ -152,7 +153,8 @@ impl AsyncMem {
     fn ring(&mut self, d: Dev) -> Option<(usize, &mut Ring)> {
         if let RingState::NotYet = self.ring {
             let bytes = self.ring_size();
-            self.ring = match d.plugin.host_alloc(d.ordinal, bytes) {
+            // SAFETY: plain values.
+            self.ring = match unsafe { d.plugin.host_alloc(d.ordinal, bytes) } {
                 Ok(p) => RingState::Ready {
                     base: p as usize,
                     ring: Ring::new(bytes),
@@ -239,9 +241,8 @@ impl DeviceState {
     }
 
     fn is_pinned(&self, host: *const c_void) -> bool {
-        self.plugin
-            .host_is_pinned(self.ordinal, host as usize)
-            .unwrap_or(false)
+        // SAFETY: the address is only looked up.
+        unsafe { self.plugin.host_is_pinned(self.ordinal, host) }.is_ok_and(|p| p != 0)
     }
 
     /// Queue a copy of `bytes` from host `src` to device `dst` on queue `q`
@@ -263,7 +264,8 @@ impl DeviceState {
         let fail = |e: String| Failure::with("copy to the device failed", e);
         if fill == Fill::InOrder && self.is_pinned(src) {
             // SAFETY: per the caller.
-            return unsafe { d.plugin.htod_async(d.ordinal, dst, src, bytes, s) }.map_err(fail);
+            return unsafe { d.plugin.memcpy_htod_async(d.ordinal, dst, src, bytes, s) }
+                .map_err(fail);
         }
         let threads = crate::staging::settings().threads;
         let max = self.asyncmem.max_piece();
@@ -272,8 +274,12 @@ impl DeviceState {
                 self.settle(q)?;
                 // SAFETY: per the caller.
                 return unsafe {
-                    d.plugin
-                        .htod(d.ordinal, dst + off as u64, src.byte_add(off), bytes - off)
+                    d.plugin.memcpy_htod(
+                        d.ordinal,
+                        dst + off as u64,
+                        src.byte_add(off),
+                        bytes - off,
+                    )
                 }
                 .map_err(fail);
             };
@@ -292,7 +298,7 @@ impl DeviceState {
             // SAFETY: the piece is filled before the DMA (now or in queue order).
             unsafe {
                 d.plugin
-                    .htod_async(d.ordinal, dst + off as u64, buf as *const c_void, len, s)
+                    .memcpy_htod_async(d.ordinal, dst + off as u64, buf as *const c_void, len, s)
                     .map_err(fail)?;
             }
             self.lend(s, at, len, (0, 0))?;
@@ -317,7 +323,8 @@ impl DeviceState {
         let fail = |e: String| Failure::with("copy from the device failed", e);
         if self.is_pinned(dst) {
             // SAFETY: per the caller.
-            return unsafe { d.plugin.dtoh_async(d.ordinal, dst, src, bytes, s) }.map_err(fail);
+            return unsafe { d.plugin.memcpy_dtoh_async(d.ordinal, dst, src, bytes, s) }
+                .map_err(fail);
         }
         let max = self.asyncmem.max_piece();
         for (off, len) in crate::staging::chunks(bytes, max) {
@@ -325,8 +332,12 @@ impl DeviceState {
                 self.settle(q)?;
                 // SAFETY: per the caller.
                 return unsafe {
-                    d.plugin
-                        .dtoh(d.ordinal, dst.byte_add(off), src + off as u64, bytes - off)
+                    d.plugin.memcpy_dtoh(
+                        d.ordinal,
+                        dst.byte_add(off),
+                        src + off as u64,
+                        bytes - off,
+                    )
                 }
                 .map_err(fail);
             };
@@ -335,7 +346,7 @@ impl DeviceState {
             // follows the DMA in queue order.
             unsafe {
                 d.plugin
-                    .dtoh_async(d.ordinal, buf as *mut c_void, src + off as u64, len, s)
+                    .memcpy_dtoh_async(d.ordinal, buf as *mut c_void, src + off as u64, len, s)
                     .map_err(fail)?;
             }
             // The host copy runs on the queue's drain stream once the DMA is
@@ -374,7 +385,7 @@ impl DeviceState {
         let d = self.dev();
         let s = self.queues.stream(d, q)?;
         // SAFETY: a stream of this device; the ranges are the caller's.
-        unsafe { d.plugin.dtod_async(d.ordinal, dst, src, bytes, s) }
+        unsafe { d.plugin.memcpy_dtod_async(d.ordinal, dst, src, bytes, s) }
             .map_err(|e| Failure::with("copy on the device failed", e))
     }
 

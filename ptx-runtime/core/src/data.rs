@@ -15,18 +15,19 @@
 //! region begun on a device that shares the program's memory (the host
 //! device: nothing to undo). There data clauses do nothing and `deviceptr`
 //! returns its argument.
-//! May call: [`crate::device`], [`crate::mapping`], [`crate::rows`],
+//! May call: [`crate::runtime`], [`crate::device`], [`crate::mapping`], [`crate::rows`],
 //! [`crate::abi`], [`crate::error`].
 
 use crate::abi::{
     cstr_or, slice_of, Async, Loc, Map, MapKind, SrcLoc, MAP_ALWAYSIN, MAP_ALWAYSOUT, MAP_BLOCK,
     MAP_NO_EXTENT, MAP_ZERO,
 };
-use crate::device::{lock, DeviceId, DeviceState};
+use crate::device::{DeviceId, DeviceState};
 use crate::error::{fatal_at, guard, report, Failure};
 use crate::mapping::{self, Acquired, IfAbsent, Located, Ref, Site, Target};
 use crate::queue::{self, Queue};
 use crate::rows;
+use crate::runtime::lock;
 use std::ffi::{c_char, c_int, c_void};
 use std::ptr;
 

@@ -11,14 +11,15 @@
 //! global's device address or 0). Cells of `link` globals, which have no
 //! device copy of their own, then follow the data clauses that map or unmap
 //! them ([`crate::mapping::refresh_cells`]).
-//! May call: [`crate::device`], [`crate::mapping`], [`crate::abi`],
+//! May call: [`crate::runtime`], [`crate::device`], [`crate::mapping`], [`crate::abi`],
 //! [`crate::error`].
 
 use crate::abi::{cstr_or, Declare, Image, SrcLoc, DECLARE_LINK};
-use crate::device::{lock, DeviceState};
+use crate::device::DeviceState;
 use crate::error::{guard, report};
 use crate::mapping::{self, IfAbsent, Ref, Site};
 use crate::present::Lookup;
+use crate::runtime::lock;
 use std::ffi::{c_int, CStr};
 
 /// `PTXRT_MAP_COPYIN` and `PTXRT_MAP_CREATE` of ptxrt.h.
@@ -119,8 +120,11 @@ pub fn bind_cells(dev: &mut DeviceState, module: usize, images: &[&Image]) -> Re
             let sym = unsafe { CStr::from_ptr(cell.symbol) };
             // SAFETY: the module was loaded or linked on this device.
             let (addr, size) = unsafe {
-                dev.plugin
-                    .module_get_global(dev.ordinal, module as *mut std::ffi::c_void, sym)
+                dev.plugin.module_get_global(
+                    dev.ordinal,
+                    module as *mut std::ffi::c_void,
+                    sym.as_ptr(),
+                )
             }?;
             if size != std::mem::size_of::<u64>() {
                 return Err(format!(

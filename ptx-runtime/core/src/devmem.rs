@@ -34,10 +34,12 @@ struct Raw<'a> {
 
 impl RawMemory for Raw<'_> {
     fn raw_alloc(&self, bytes: usize) -> Result<u64, String> {
-        self.plugin.mem_alloc(self.ordinal, bytes)
+        // SAFETY: plain values.
+        unsafe { self.plugin.mem_alloc(self.ordinal, bytes) }
     }
     fn raw_free(&self, p: u64) -> Result<(), String> {
-        self.plugin.mem_free(self.ordinal, p)
+        // SAFETY: p came from raw_alloc (the allocator's contract).
+        unsafe { self.plugin.mem_free(self.ordinal, p) }
     }
 }
 
@@ -85,7 +87,7 @@ impl StageOps for Ops<'_> {
         // SAFETY: the pinned buffer stays valid until the stream is synchronised.
         unsafe {
             self.plugin
-                .htod_async(self.ordinal, dst, src, len, self.p.stream as *mut c_void)
+                .memcpy_htod_async(self.ordinal, dst, src, len, self.p.stream as *mut c_void)
         }
     }
     fn dma_to_host(&mut self, buf: usize, src: u64, len: usize) -> Result<(), String> {
@@ -93,7 +95,7 @@ impl StageOps for Ops<'_> {
         // SAFETY: as above.
         unsafe {
             self.plugin
-                .dtoh_async(self.ordinal, dst, src, len, self.p.stream as *mut c_void)
+                .memcpy_dtoh_async(self.ordinal, dst, src, len, self.p.stream as *mut c_void)
         }
     }
     fn record(&mut self, buf: usize) -> Result<(), String> {
@@ -124,12 +126,13 @@ fn make_pinned(plugin: &Plugin, ordinal: i32, chunk: usize) -> Result<Pinned, St
         stream: 0,
         chunk,
     };
+    // SAFETY: plain values; the handles are kept in `p`.
     let made = (|| -> Result<(), String> {
         for i in 0..2 {
-            p.bufs[i] = plugin.host_alloc(ordinal, chunk)? as usize;
-            p.events[i] = plugin.event_create(ordinal)? as usize;
+            p.bufs[i] = unsafe { plugin.host_alloc(ordinal, chunk) }? as usize;
+            p.events[i] = unsafe { plugin.event_create(ordinal) }? as usize;
         }
-        p.stream = plugin.stream_create(ordinal, false)? as usize;
+        p.stream = unsafe { plugin.stream_create(ordinal, 0) }? as usize;
         Ok(())
     })();
     match made {
@@ -207,8 +210,8 @@ impl DeviceState {
         if let Queue::Id(q) = self.queue {
             return self.zero_on(q, d, bytes);
         }
-        self.plugin
-            .memset_zero(self.ordinal, d, bytes)
+        // SAFETY: plain values (the device range is the caller's).
+        unsafe { self.plugin.memset_zero(self.ordinal, d, bytes) }
             .map_err(|e| Failure::with("cannot zero device memory", e))
     }
 
@@ -217,8 +220,8 @@ impl DeviceState {
         if let Queue::Id(q) = self.queue {
             return self.device_copy_on(q, dst, src, bytes);
         }
-        self.plugin
-            .dtod(self.ordinal, dst, src, bytes)
+        // SAFETY: plain values (the device ranges are the caller's).
+        unsafe { self.plugin.memcpy_dtod(self.ordinal, dst, src, bytes) }
             .map_err(|e| Failure::with("copy on the device failed", e))
     }
 
@@ -241,11 +244,8 @@ impl DeviceState {
             };
         }
         // Pinned memory is DMA'd directly, faster without staging.
-        if self
-            .plugin
-            .host_is_pinned(self.ordinal, host as usize)
-            .unwrap_or(false)
-        {
+        // SAFETY: the address is only looked up.
+        if unsafe { self.plugin.host_is_pinned(self.ordinal, host) }.is_ok_and(|p| p != 0) {
             return None;
         }
         match &self.staging {
@@ -290,7 +290,7 @@ impl DeviceState {
                 }
             }
             // SAFETY: as above.
-            None => unsafe { plugin.htod(ordinal, dst, src, bytes) },
+            None => unsafe { plugin.memcpy_htod(ordinal, dst, src, bytes) },
         };
         r.map_err(|e| Failure::with("copy to the device failed", e))
     }
@@ -331,7 +331,7 @@ impl DeviceState {
                 }
             }
             // SAFETY: as above.
-            None => unsafe { plugin.dtoh(ordinal, dst, src, bytes) },
+            None => unsafe { plugin.memcpy_dtoh(ordinal, dst, src, bytes) },
         };
         r.map_err(|e| Failure::with("copy from the device failed", e))
     }
@@ -350,7 +350,8 @@ impl DeviceState {
 
     /// Free and total memory of the device.
     pub fn mem_info(&self) -> Result<(u64, u64), String> {
-        self.plugin.mem_get_info(self.ordinal)
+        // SAFETY: plain value.
+        unsafe { self.plugin.mem_get_info(self.ordinal) }
     }
 
     /// Shutdown: the staging resources and every allocation.

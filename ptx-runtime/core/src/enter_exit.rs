@@ -14,17 +14,18 @@
 //! rows too ([`crate::rows`]); `alwaysin`/`alwaysout` copy sections that
 //! stay present. The async
 //! arguments select a queue ([`crate::queue`]); the work is done on it.
-//! May call: [`crate::device`], [`crate::mapping`], [`crate::data`] (item
+//! May call: [`crate::runtime`], [`crate::device`], [`crate::mapping`], [`crate::data`] (item
 //! kinds), [`crate::queue`], [`crate::abi`], [`crate::error`].
 
 use crate::abi::{
     slice_of, Async, Loc, Map, MapKind, SrcLoc, MAP_ALWAYSOUT, MAP_BLOCK, MAP_NO_EXTENT,
 };
 use crate::data::{acquire_section, attach_hint, item_action, kind_of, section_of, with_rows};
-use crate::device::{lock, DeviceState};
+use crate::device::DeviceState;
 use crate::error::{guard, report, Failure};
 use crate::mapping::{self, Located, Ref, Site, Target};
 use crate::queue;
+use crate::runtime::lock;
 use std::ffi::c_int;
 
 fn not_allowed(kind: MapKind, directive: &str) -> Failure {

@@ -14,14 +14,15 @@
 //! done before the call returns, events are always complete.
 //!
 //! Owns: the host plugin's entry points (a [`PluginFns`] of Rust
-//! functions, never exported: the program's own host code is the device
-//! code), the host device's description (name `host`, the host's physical
-//! memory) and the per-thread text of its last error.
+//! functions named after the ABI's entries, never exported: the program's
+//! own host code is the device code) and the host device's description
+//! (name `host`, the host's physical memory); the text of its last error
+//! is kept as every plugin keeps it (`ptxrt_plugin_abi::support`).
 //! May call: `ptxrt-plugin-abi`, the C library (`malloc`, `free`, `sysconf`).
 
 use crate::plugin::Plugin;
-use ptxrt_plugin_abi::{DeviceInfo, HostFn, LinkInput, PluginFns};
-use std::cell::RefCell;
+use ptxrt_plugin_abi::support::{self, set_error};
+use ptxrt_plugin_abi::{fns_in_scope, DeviceInfo, HostFn, LinkInput, PluginFns};
 use std::ffi::{c_char, c_int, c_long, c_void};
 use std::ptr;
 use std::sync::OnceLock;
@@ -52,12 +53,8 @@ pub fn host_memory(available: bool) -> usize {
         .saturating_mul(usize::try_from(size.max(0)).unwrap_or(0))
 }
 
-thread_local! {
-    static LAST_ERROR: RefCell<String> = const { RefCell::new(String::new()) };
-}
-
 fn fail(msg: &str) -> i32 {
-    LAST_ERROR.with(|e| *e.borrow_mut() = msg.to_string());
+    set_error(msg.to_string());
     1
 }
 
@@ -239,7 +236,10 @@ unsafe extern "C" fn stream_create(_: i32, _: i32, s: *mut *mut c_void) -> i32 {
 unsafe extern "C" fn stream_query(_: i32, _: *mut c_void, done: *mut i32) -> i32 {
     put(done, 1)
 }
-unsafe extern "C" fn stream_op(_: i32, _: *mut c_void) -> i32 {
+unsafe extern "C" fn stream_destroy(_: i32, _: *mut c_void) -> i32 {
+    0
+}
+unsafe extern "C" fn stream_synchronize(_: i32, _: *mut c_void) -> i32 {
     0
 }
 unsafe extern "C" fn stream_wait_event(_: i32, _: *mut c_void, _: *mut c_void) -> i32 {
@@ -253,6 +253,16 @@ unsafe extern "C" fn launch_host_func(_: i32, _: *mut c_void, f: HostFn, data: *
 unsafe extern "C" fn event_create(_: i32, e: *mut *mut c_void) -> i32 {
     put(e, EVENT as *mut c_void)
 }
+unsafe extern "C" fn event_create_timed(d: i32, e: *mut *mut c_void) -> i32 {
+    // SAFETY: per the caller.
+    unsafe { event_create(d, e) }
+}
+unsafe extern "C" fn event_destroy(_: i32, _: *mut c_void) -> i32 {
+    0
+}
+unsafe extern "C" fn event_synchronize(_: i32, _: *mut c_void) -> i32 {
+    0
+}
 unsafe extern "C" fn event_record(_: i32, _: *mut c_void, _: *mut c_void) -> i32 {
     0
 }
@@ -263,63 +273,13 @@ unsafe extern "C" fn event_elapsed(_: i32, _: *mut c_void, _: *mut c_void, ms: *
     put(ms, 0.0)
 }
 unsafe extern "C" fn last_error(buf: *mut c_char, len: usize) -> usize {
-    LAST_ERROR.with(|e| {
-        let e = e.borrow();
-        if !buf.is_null() && len > 0 {
-            let n = e.len().min(len - 1);
-            // SAFETY: buf has room for len bytes.
-            unsafe {
-                ptr::copy_nonoverlapping(e.as_ptr(), buf.cast::<u8>(), n);
-                *buf.add(n) = 0;
-            }
-        }
-        e.len()
-    })
+    // SAFETY: per the caller.
+    unsafe { support::last_error(buf, len) }
 }
 
-/// The host plugin's entry points.
+/// The host plugin's entry points (the functions above, by name).
 fn fns() -> PluginFns {
-    PluginFns {
-        init,
-        device_count,
-        device_info,
-        set_device,
-        module_load_data,
-        link_module,
-        module_get_function,
-        module_unload,
-        mem_alloc,
-        mem_free,
-        memcpy_htod,
-        memcpy_dtoh,
-        launch,
-        synchronize,
-        mem_get_info,
-        memset_zero,
-        memcpy_dtod,
-        memset_zero_async,
-        memcpy_dtod_async,
-        module_get_global,
-        host_alloc,
-        host_free,
-        host_is_pinned,
-        stream_create,
-        stream_query,
-        stream_wait_event,
-        launch_host_func,
-        stream_destroy: stream_op,
-        stream_synchronize: stream_op,
-        memcpy_htod_async,
-        memcpy_dtoh_async,
-        event_create,
-        event_destroy: stream_op,
-        event_record,
-        event_synchronize: stream_op,
-        event_query,
-        event_create_timed: event_create,
-        event_elapsed,
-        last_error,
-    }
+    ptxrt_plugin_abi::for_each_entry!(fns_in_scope)
 }
 
 /// The host plugin (made once, never unloaded).
@@ -338,22 +298,23 @@ mod tests {
     #[test]
     fn host_device_is_the_hosts_memory() {
         let p = plugin();
-        assert_eq!(p.device_count(), Ok(1));
-        let info = p.device_info(0).unwrap();
+        // SAFETY (this test): plain values, and buffers of the stated sizes.
+        assert_eq!(unsafe { p.device_count() }, Ok(1));
+        let info = unsafe { p.device_info(0) }.unwrap();
         assert_eq!(info.name_str(), "host");
         assert_eq!(info.code_kinds, 0);
-        let a = p.mem_alloc(0, 16).unwrap();
+        let a = unsafe { p.mem_alloc(0, 16) }.unwrap();
         let src = [7u8; 16];
         // SAFETY: a 16-byte block and a 16-byte array.
-        unsafe { p.htod(0, a, src.as_ptr().cast(), 16) }.unwrap();
+        unsafe { p.memcpy_htod(0, a, src.as_ptr().cast(), 16) }.unwrap();
         let mut back = [0u8; 16];
         // SAFETY: as above.
-        unsafe { p.dtoh(0, back.as_mut_ptr().cast(), a, 16) }.unwrap();
+        unsafe { p.memcpy_dtoh(0, back.as_mut_ptr().cast(), a, 16) }.unwrap();
         assert_eq!(back, src);
-        p.mem_free(0, a).unwrap();
-        assert_eq!(p.stream_create(0, true), Ok(ptr::null_mut()));
-        let e = p.module_load(0, b"x").unwrap_err();
+        unsafe { p.mem_free(0, a) }.unwrap();
+        assert_eq!(unsafe { p.stream_create(0, 1) }, Ok(ptr::null_mut()));
+        let e = unsafe { p.module_load_data(0, b"x".as_ptr(), 1) }.unwrap_err();
         assert!(e.contains("host fallback"), "{e}");
-        assert!(p.device_info(1).is_err());
+        assert!(unsafe { p.device_info(1) }.is_err());
     }
 }

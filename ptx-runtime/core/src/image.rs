@@ -18,11 +18,12 @@
 //! [`crate::declare`], [`crate::error`], [`crate::notify`].
 
 use crate::abi::{Image, PTXRT_ABI_VERSION};
-use crate::device::{lock, DeviceState};
+use crate::device::DeviceState;
 use crate::error::{fatal, guard};
 use crate::link;
 use crate::notify;
 use crate::plugin::Plugin;
+use crate::runtime::lock;
 use ptxrt_plugin_abi::{DeviceInfo, LinkInput, CODE_CUBIN, CODE_PTX, CODE_SIMT};
 use std::collections::HashMap;
 use std::ffi::{c_void, CStr};
@@ -155,7 +156,9 @@ impl Loaded {
             return Ok(*f as *mut c_void);
         }
         // SAFETY: the module was loaded (or linked) on this device.
-        let f = unsafe { plugin.get_function(ordinal, self.module as *mut c_void, kernel) }?;
+        let f = unsafe {
+            plugin.module_get_function(ordinal, self.module as *mut c_void, kernel.as_ptr())
+        }?;
         self.functions.insert(name.into_owned(), f as usize);
         Ok(f)
     }
@@ -224,7 +227,11 @@ fn load_module(dev: &DeviceState, img: &Image) -> Result<usize, String> {
     }
     let mut errors = Vec::new();
     for (what, bytes) in code {
-        match dev.plugin.module_load(dev.ordinal, bytes) {
+        // SAFETY: the slice's pointer and length.
+        match unsafe {
+            dev.plugin
+                .module_load_data(dev.ordinal, bytes.as_ptr(), bytes.len())
+        } {
             Ok(m) => return Ok(m as usize),
             Err(e) => errors.push(format!("loading the {what} of {}: {e}", img.source_name())),
         }
@@ -254,7 +261,11 @@ fn link_module(dev: &DeviceState, members: &[usize]) -> Result<usize, String> {
                 name: i.image.source,
             })
             .collect();
-        match dev.plugin.link_module(dev.ordinal, &inputs) {
+        // SAFETY: valid inputs (their bytes and names live in the images).
+        match unsafe {
+            dev.plugin
+                .link_module(dev.ordinal, inputs.as_ptr(), inputs.len())
+        } {
             Ok(m) => {
                 notify::debug(&format!("linked the {} of {names} into one module", a.what));
                 return Ok(m as usize);

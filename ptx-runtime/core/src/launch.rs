@@ -7,16 +7,17 @@
 //! synchronous kernel runs. With `PTXRT_TIME`, a synchronous launch is timed
 //! on the host clock from the launch to its completion, an async one by
 //! device events around it on its queue ([`crate::timing`]).
-//! May call: [`crate::device`], [`crate::image`], [`crate::queue`],
+//! May call: [`crate::runtime`], [`crate::device`], [`crate::image`], [`crate::queue`],
 //! [`crate::error`], [`crate::notify`], [`crate::timing`].
 
 use crate::abi::{Image, Loc, SrcLoc};
-use crate::device::{lock, DeviceState};
+use crate::device::DeviceState;
 use crate::error::{fatal_at, guard, Failure};
 use crate::image;
 use crate::notify;
 use crate::profile::Op;
 use crate::queue::{self, Queue};
+use crate::runtime::lock;
 use crate::timing;
 use std::ffi::{c_char, c_int, c_void, CStr};
 
@@ -214,8 +215,15 @@ pub unsafe extern "C" fn __ptxrt_launch(
                 // SAFETY: func from the plugin; args as the caller
                 // guarantees; the stream is null or one of this device's.
                 unsafe {
-                    dev.plugin
-                        .launch(dev.ordinal, func, grid, block, shared_bytes, args, stream)
+                    dev.plugin.launch(
+                        dev.ordinal,
+                        func,
+                        grid.as_ptr(),
+                        block.as_ptr(),
+                        shared_bytes,
+                        args,
+                        stream,
+                    )
                 }
             };
             let (launched, started) = match q {

@@ -10,9 +10,12 @@
 //!   extern "C" function.
 //! * [`icv`] — the ICVs: `ACC_DEVICE_TYPE`, `ACC_DEVICE_NUM`, per-thread
 //!   device type / number / default async queue.
-//! * [`device`] — the global runtime state: the devices (the host device
+//! * [`runtime`] — the global runtime state: the devices (the host device
 //!   and the NVIDIA devices of the plugin), which one constructs use, lazy
-//!   init, shutdown; `__ptxrt_use_device`. Documents the lock order.
+//!   init, shutdown; `__ptxrt_use_device`. Owns the lock and documents the
+//!   lock order.
+//! * [`device`] — one device's state and what the device is (host or
+//!   NVIDIA); the parts it owns never take the runtime lock.
 //! * [`host`] — the host device: the host behind the plugin interface
 //!   (shared memory, constructs through their host fallback, synchronous
 //!   queues).
@@ -80,6 +83,7 @@ pub mod profile;
 pub mod queue;
 pub mod ring;
 pub mod rows;
+pub mod runtime;
 pub mod staging;
 pub mod timing;
 pub mod update;

@@ -617,7 +617,8 @@ fn large_transfers_are_staged_unless_pinned() {
     let r = begin(&mut dev, &l, &[map(c"s", small.as_ptr(), 100, COPYIN)]).unwrap();
     assert_eq!(calls_of("htod"), ["htod 100"]);
     end(&mut dev, &l, &r, &no_name).unwrap();
-    let pinned = dev.plugin.host_alloc(0, n).unwrap();
+    // SAFETY: plain values.
+    let pinned = unsafe { dev.plugin.host_alloc(0, n) }.unwrap();
     let r = begin(&mut dev, &l, &[map(c"p", pinned.cast::<u8>(), n, COPYIN)]).unwrap();
     assert_eq!(calls_of("htod"), [format!("htod {n}")]);
     end(&mut dev, &l, &r, &no_name).unwrap();

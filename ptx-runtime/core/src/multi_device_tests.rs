@@ -5,7 +5,7 @@
 //! routines use, `init` opens one, `shutdown` releases one or all (a later
 //! use opens a fresh one), and the device type and number routines answer
 //! for every type. These tests replace the global runtime
-//! ([`crate::device::RUNTIME`]) with one over the fake, one test at a time
+//! ([`crate::runtime::RUNTIME`]) with one over the fake, one test at a time
 //! ([`install`]); no other unit test uses the global runtime. Error paths
 //! (which end the process) are tested by the C programs of `tests/`.
 
@@ -17,12 +17,12 @@ use crate::api_device::{
     acc_set_device_num, acc_set_device_type, acc_shutdown, acc_shutdown_device, ACC_DEVICE_CURRENT,
     ACC_DEVICE_DEFAULT, ACC_DEVICE_HOST, ACC_DEVICE_NONE, ACC_DEVICE_NOT_HOST, ACC_DEVICE_NVIDIA,
 };
-use crate::device::{lock, runtime_with, Runtime};
 use crate::device_directives::{__ptxrt_init, __ptxrt_set, __ptxrt_shutdown};
 use crate::fake;
 use crate::icv::{self, Selected};
 use crate::plugin::Plugin;
 use crate::queue::ASYNC_DEFAULT;
+use crate::runtime::{lock, runtime_with, Runtime};
 use std::ffi::{c_void, CStr};
 use std::ptr;
 use std::sync::{Mutex, MutexGuard};

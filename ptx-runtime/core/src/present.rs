@@ -10,7 +10,8 @@
 //! contained in one range, only partly present (overlaps a range without
 //! being inside it: an error for the caller to report), or absent. Like LLVM
 //! offload's `MappingInfoTy` and libgomp's splay tree, but one type with one
-//! owner (the device state in [`crate::device`], behind the runtime's mutex).
+//! owner (the device state in [`crate::device`], behind the runtime's mutex in
+//! [`crate::runtime`]).
 //! The rules that move the counts are [`crate::mapping`]'s.
 //! May call: nothing else in the crate (plain data, no device calls).
 

@@ -27,10 +27,10 @@
 //! [`crate::timing`], [`crate::error`].
 
 use crate::abi::{Async, SrcLoc};
-use crate::device::{DeviceState, Runtime};
+use crate::device::{Dev, DeviceState};
 use crate::error::{fatal_at, Failure};
 use crate::icv;
-use crate::plugin::Plugin;
+use crate::runtime::Runtime;
 use std::collections::BTreeMap;
 use std::ffi::{c_int, c_void};
 
@@ -96,29 +96,14 @@ pub struct Queues {
     free_events: Vec<usize>,
 }
 
-/// A device's plugin and ordinal, for the calls queues make.
-#[derive(Clone, Copy)]
-pub struct Dev<'a> {
-    pub plugin: &'a Plugin,
-    pub ordinal: i32,
-}
-
-impl DeviceState {
-    pub fn dev(&self) -> Dev<'static> {
-        Dev {
-            plugin: self.plugin,
-            ordinal: self.ordinal,
-        }
-    }
-}
-
 impl Queues {
     /// The stream of queue `q`, made on first use.
     pub fn stream(&mut self, d: Dev, q: u32) -> Result<*mut c_void, Failure> {
         if let Some(s) = self.streams.get(&q) {
             return Ok(s.handle as *mut c_void);
         }
-        let s = d.plugin.stream_create(d.ordinal, true).map_err(|e| {
+        // SAFETY: plain values.
+        let s = unsafe { d.plugin.stream_create(d.ordinal, 1) }.map_err(|e| {
             Failure::with(format!("cannot create the stream of async queue {q}"), e)
         })?;
         self.streams.insert(
@@ -153,9 +138,8 @@ impl Queues {
         if let Some(&s) = self.drains.get(&q) {
             return Ok(s as *mut c_void);
         }
-        let s = d
-            .plugin
-            .stream_create(d.ordinal, true)
+        // SAFETY: plain values.
+        let s = unsafe { d.plugin.stream_create(d.ordinal, 1) }
             .map_err(|e| Failure::with(format!("cannot create a stream for async queue {q}"), e))?;
         self.drains.insert(q, s as usize);
         Ok(s)
@@ -210,9 +194,8 @@ impl Queues {
     pub fn event(&mut self, d: Dev) -> Result<usize, Failure> {
         match self.free_events.pop() {
             Some(e) => Ok(e),
-            None => d
-                .plugin
-                .event_create(d.ordinal)
+            // SAFETY: plain value.
+            None => unsafe { d.plugin.event_create(d.ordinal) }
                 .map(|e| e as usize)
                 .map_err(|e| Failure::with("cannot create an event", e)),
         }
@@ -300,7 +283,7 @@ pub fn after_wait(dev: &mut DeviceState) -> Result<(), Failure> {
 }
 
 /// The streams the host waits on for queue `w` (`None`: every queue) of
-/// `dev`, with their queues (for [`crate::device::host_wait_unlocked`],
+/// `dev`, with their queues (for [`crate::runtime::host_wait_unlocked`],
 /// which waits for them without the runtime lock).
 pub fn streams_to_wait(dev: &DeviceState, w: Option<u32>) -> Vec<(u32, usize)> {
     targets(dev, w)
@@ -357,7 +340,7 @@ pub fn test(dev: &mut DeviceState, q: Option<u32>) -> Result<bool, Failure> {
             // SAFETY: a stream of this device.
             let done = unsafe { d.plugin.stream_query(d.ordinal, s) }
                 .map_err(|e| dev.queues.failed(x, e))?;
-            if !done {
+            if done == 0 {
                 return Ok(false);
             }
         }

@@ -15,7 +15,7 @@
 //! The exit report: the first construct (or routine) that asks for the
 //! device registers, once, a C `atexit` hook ([`arm`]) that has the runtime
 //! wait for every open device and read the pending pairs
-//! ([`crate::device`]'s `settle_all`, which takes the runtime lock with a
+//! ([`crate::runtime`]'s `settle_all`, which takes the runtime lock with a
 //! time limit and not at all after a fatal error), then prints the table
 //! on stderr. It never panics (a panic is caught) and never calls the
 //! driver when the hook was registered before the driver was loaded (the
@@ -33,9 +33,10 @@
 //! [`crate::queue`] (streams), [`crate::profile`].
 
 use crate::abi::SrcLoc;
+use crate::device::Dev;
 use crate::device::DeviceState;
 use crate::profile::{self, Key, Op};
-use crate::queue::{Dev, Queue};
+use crate::queue::Queue;
 use std::ffi::{c_int, c_void};
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -74,9 +75,8 @@ impl Timing {
     fn event(&mut self, d: Dev) -> Option<usize> {
         match self.free.pop() {
             Some(e) => Some(e),
-            None => d
-                .plugin
-                .event_create_timed(d.ordinal)
+            // SAFETY: plain value.
+            None => unsafe { d.plugin.event_create_timed(d.ordinal) }
                 .ok()
                 .map(|e| e as usize),
         }
@@ -197,7 +197,7 @@ pub fn settle(dev: &mut DeviceState, wait: bool) {
             if wait {
                 d.plugin.event_synchronize(d.ordinal, end).map(|()| true)
             } else {
-                d.plugin.event_query(d.ordinal, end)
+                d.plugin.event_query(d.ordinal, end).map(|done| done != 0)
             }
         };
         match done {
@@ -239,7 +239,7 @@ extern "C" {
 static DRIVER_FIRST: AtomicBool = AtomicBool::new(false);
 
 /// What the exit hook calls first to read the pending pairs of every open
-/// device ([`crate::device`]'s, which knows the devices and their lock).
+/// device ([`crate::runtime`]'s, which knows the devices and their lock).
 static SETTLE_ALL: OnceLock<fn()> = OnceLock::new();
 
 /// Register the exit report once, when profiling is on. `driver_loaded`:

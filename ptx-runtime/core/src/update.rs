@@ -7,14 +7,15 @@
 //! `__ptxrt_host_data_ptr` (the device address of a host address, for
 //! `use_device`). On a device that shares the program's memory (the host
 //! device) both do nothing / return their argument.
-//! May call: [`crate::device`], [`crate::mapping`], [`crate::queue`],
+//! May call: [`crate::runtime`], [`crate::device`], [`crate::mapping`], [`crate::queue`],
 //! [`crate::abi`], [`crate::error`].
 
 use crate::abi::{cstr_or, slice_of, Async, Loc, SrcLoc, Update, UPDATE_BLOCK};
-use crate::device::{lock, DeviceState};
+use crate::device::DeviceState;
 use crate::error::{guard, report, Failure};
 use crate::mapping::{self, Located, Site};
 use crate::queue;
+use crate::runtime::lock;
 use std::ffi::{c_char, c_int, c_void};
 
 /// Run the update items on `dev`. On failure, the index of the item and why.

@@ -1,9 +1,11 @@
 //! libptxrt-cuda.so: the CUDA device plugin of libptxrt.
 //!
 //! Owns: every call into the CUDA driver (through `cust` and its raw bindings
-//! `cust::sys`), one retained primary context per device, and the per-thread
-//! text of the last error. Implements the entry points declared once in
-//! `ptxrt-plugin-abi` (`for_each_entry!`), exported as `__ptxrt_plugin_<name>`.
+//! `cust::sys`) and one retained primary context per device. Implements the
+//! entry points declared once in `ptxrt-plugin-abi` (`for_each_entry!`),
+//! exported as `__ptxrt_plugin_<name>` by its `export_entries!` (which also
+//! gives the ABI version and the per-thread last error text, kept by
+//! `ptxrt_plugin_abi::support`).
 //! May call: the driver, `ptxrt-plugin-abi`. Never calls back into libptxrt.
 //!
 //! Loaded only with dlopen by libptxrt (never linked into a program), so a
@@ -22,34 +24,34 @@
 use cust::context::Context;
 use cust::device::Device;
 use cust::sys as cu;
-use ptxrt_plugin_abi::{check_exports, DeviceInfo, PLUGIN_ABI_VERSION};
-use std::cell::RefCell;
+use ptxrt_plugin_abi::{export_entries, support, DeviceInfo};
 use std::ffi::{c_char, c_void, CStr};
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr;
 use std::sync::{Mutex, MutexGuard};
 
 pub mod memory;
 pub mod module;
 pub mod stream;
-pub use memory::{
+pub(crate) use memory::{
     host_alloc, host_free, host_is_pinned, mem_get_info, memcpy_dtod, memcpy_dtod_async,
     memcpy_dtoh_async, memcpy_htod_async, memset_zero, memset_zero_async,
 };
-pub use module::{
+pub(crate) use module::{
     link_module, module_get_function, module_get_global, module_load_data, module_unload,
 };
-pub use stream::{
+pub(crate) use stream::{
     event_create, event_create_timed, event_destroy, event_elapsed, event_query, event_record,
     event_synchronize, launch_host_func, stream_create, stream_destroy, stream_query,
     stream_synchronize, stream_wait_event,
 };
 
-ptxrt_plugin_abi::for_each_entry!(check_exports);
+// The exported entry points `__ptxrt_plugin_<name>` (and the ABI version
+// and last error), generated from the ABI's entry list: each calls the
+// function of that name here.
+ptxrt_plugin_abi::for_each_entry!(export_entries);
 
-thread_local! {
-    static LAST_ERROR: RefCell<String> = const { RefCell::new(String::new()) };
-}
+/// The plugin's name in its messages.
+const NAME: &str = "libptxrt-cuda";
 
 /// Driver state shared by all threads: whether cuInit succeeded and the
 /// retained primary context of each device (index = ordinal), made lazily.
@@ -124,28 +126,15 @@ fn check_cust<T>(call: &str, r: cust::error::CudaResult<T>) -> R<T> {
     })
 }
 
-/// Run one entry point: catch panics, store the error text, return a status.
+/// Run one entry point: catch panics, store the error text, return a
+/// status (`ptxrt_plugin_abi::support`, shared with the emulated device).
 pub(crate) fn entry(f: impl FnOnce() -> R<()>) -> i32 {
-    match catch_unwind(AssertUnwindSafe(f)) {
-        Ok(Ok(())) => 0,
-        Ok(Err(msg)) => {
-            set_error(msg);
-            1
-        }
-        Err(_) => {
-            set_error("internal error in libptxrt-cuda (panic)".to_string());
-            2
-        }
-    }
-}
-
-fn set_error(msg: String) {
-    LAST_ERROR.with(|e| *e.borrow_mut() = msg);
+    support::entry(NAME, f)
 }
 
 pub(crate) fn out<T>(p: *mut T, what: &str) -> R<&'static mut T> {
     // SAFETY: libptxrt passes valid, aligned out-pointers or null.
-    unsafe { p.as_mut() }.ok_or_else(|| format!("libptxrt-cuda: null {what} pointer"))
+    unsafe { support::out(p, NAME, what) }
 }
 
 fn do_init(st: &mut State) -> R<()> {
@@ -189,27 +178,11 @@ pub(crate) fn make_current(dev: i32) -> R<()> {
     Ok(())
 }
 
-/// The plugin ABI version this plugin implements (checked first by libptxrt).
-#[export_name = "__ptxrt_plugin_abi_version"]
-pub extern "C" fn abi_version() -> u32 {
-    PLUGIN_ABI_VERSION
-}
-
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_init"]
-pub unsafe extern "C" fn init() -> i32 {
+pub(crate) unsafe extern "C" fn init() -> i32 {
     entry(|| do_init(&mut state()))
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_device_count"]
-pub unsafe extern "C" fn device_count(count: *mut i32) -> i32 {
+pub(crate) unsafe extern "C" fn device_count(count: *mut i32) -> i32 {
     entry(|| {
         let mut st = state();
         do_init(&mut st)?;
@@ -218,12 +191,7 @@ pub unsafe extern "C" fn device_count(count: *mut i32) -> i32 {
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_device_info"]
-pub unsafe extern "C" fn device_info(dev: i32, info: *mut DeviceInfo) -> i32 {
+pub(crate) unsafe extern "C" fn device_info(dev: i32, info: *mut DeviceInfo) -> i32 {
     entry(|| {
         do_init(&mut state())?;
         let info = out(info, "info")?;
@@ -289,21 +257,11 @@ pub unsafe extern "C" fn device_info(dev: i32, info: *mut DeviceInfo) -> i32 {
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_set_device"]
-pub unsafe extern "C" fn set_device(dev: i32) -> i32 {
+pub(crate) unsafe extern "C" fn set_device(dev: i32) -> i32 {
     entry(|| make_current(dev))
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_mem_alloc"]
-pub unsafe extern "C" fn mem_alloc(dev: i32, bytes: usize, p: *mut u64) -> i32 {
+pub(crate) unsafe extern "C" fn mem_alloc(dev: i32, bytes: usize, p: *mut u64) -> i32 {
     entry(|| {
         make_current(dev)?;
         let p = out(p, "device pointer")?;
@@ -315,12 +273,7 @@ pub unsafe extern "C" fn mem_alloc(dev: i32, bytes: usize, p: *mut u64) -> i32 {
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_mem_free"]
-pub unsafe extern "C" fn mem_free(dev: i32, p: u64) -> i32 {
+pub(crate) unsafe extern "C" fn mem_free(dev: i32, p: u64) -> i32 {
     entry(|| {
         make_current(dev)?;
         // SAFETY: p came from mem_alloc.
@@ -328,12 +281,12 @@ pub unsafe extern "C" fn mem_free(dev: i32, p: u64) -> i32 {
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_memcpy_htod"]
-pub unsafe extern "C" fn memcpy_htod(dev: i32, dst: u64, src: *const c_void, bytes: usize) -> i32 {
+pub(crate) unsafe extern "C" fn memcpy_htod(
+    dev: i32,
+    dst: u64,
+    src: *const c_void,
+    bytes: usize,
+) -> i32 {
     entry(|| {
         make_current(dev)?;
         // SAFETY: libptxrt passes a host range of `bytes` and a device range at least as long.
@@ -343,12 +296,12 @@ pub unsafe extern "C" fn memcpy_htod(dev: i32, dst: u64, src: *const c_void, byt
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_memcpy_dtoh"]
-pub unsafe extern "C" fn memcpy_dtoh(dev: i32, dst: *mut c_void, src: u64, bytes: usize) -> i32 {
+pub(crate) unsafe extern "C" fn memcpy_dtoh(
+    dev: i32,
+    dst: *mut c_void,
+    src: u64,
+    bytes: usize,
+) -> i32 {
     entry(|| {
         make_current(dev)?;
         // SAFETY: as for memcpy_htod.
@@ -358,12 +311,7 @@ pub unsafe extern "C" fn memcpy_dtoh(dev: i32, dst: *mut c_void, src: u64, bytes
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_launch"]
-pub unsafe extern "C" fn launch(
+pub(crate) unsafe extern "C" fn launch(
     dev: i32,
     func: *mut c_void,
     grid: *const u32,
@@ -405,39 +353,10 @@ pub unsafe extern "C" fn launch(
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_synchronize"]
-pub unsafe extern "C" fn synchronize(dev: i32) -> i32 {
+pub(crate) unsafe extern "C" fn synchronize(dev: i32) -> i32 {
     entry(|| {
         make_current(dev)?;
         // SAFETY: plain driver call on the current context.
         check("cuCtxSynchronize", unsafe { cu::cuCtxSynchronize() })
     })
-}
-
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_last_error"]
-pub unsafe extern "C" fn last_error(buf: *mut c_char, len: usize) -> usize {
-    catch_unwind(|| {
-        LAST_ERROR.with(|e| {
-            let e = e.borrow();
-            let bytes = e.as_bytes();
-            if !buf.is_null() && len > 0 {
-                let n = bytes.len().min(len - 1);
-                // SAFETY: buf has room for len bytes.
-                unsafe {
-                    ptr::copy_nonoverlapping(bytes.as_ptr(), buf.cast::<u8>(), n);
-                    *buf.add(n) = 0;
-                }
-            }
-            bytes.len()
-        })
-    })
-    .unwrap_or(0)
 }

@@ -12,12 +12,7 @@ use cust::sys as cu;
 use std::ffi::c_void;
 use std::ptr;
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_mem_get_info"]
-pub unsafe extern "C" fn mem_get_info(dev: i32, free: *mut u64, total: *mut u64) -> i32 {
+pub(crate) unsafe extern "C" fn mem_get_info(dev: i32, free: *mut u64, total: *mut u64) -> i32 {
     entry(|| {
         make_current(dev)?;
         let (mut f, mut t) = (0usize, 0usize);
@@ -31,12 +26,7 @@ pub unsafe extern "C" fn mem_get_info(dev: i32, free: *mut u64, total: *mut u64)
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_memset_zero"]
-pub unsafe extern "C" fn memset_zero(dev: i32, dst: u64, bytes: usize) -> i32 {
+pub(crate) unsafe extern "C" fn memset_zero(dev: i32, dst: u64, bytes: usize) -> i32 {
     entry(|| {
         make_current(dev)?;
         // SAFETY: libptxrt passes device memory of at least `bytes` bytes.
@@ -44,12 +34,7 @@ pub unsafe extern "C" fn memset_zero(dev: i32, dst: u64, bytes: usize) -> i32 {
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_memcpy_dtod"]
-pub unsafe extern "C" fn memcpy_dtod(dev: i32, dst: u64, src: u64, bytes: usize) -> i32 {
+pub(crate) unsafe extern "C" fn memcpy_dtod(dev: i32, dst: u64, src: u64, bytes: usize) -> i32 {
     entry(|| {
         make_current(dev)?;
         // SAFETY: libptxrt passes device ranges of at least `bytes` bytes.
@@ -66,12 +51,7 @@ pub unsafe extern "C" fn memcpy_dtod(dev: i32, dst: u64, src: u64, bytes: usize)
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_host_alloc"]
-pub unsafe extern "C" fn host_alloc(dev: i32, bytes: usize, p: *mut *mut c_void) -> i32 {
+pub(crate) unsafe extern "C" fn host_alloc(dev: i32, bytes: usize, p: *mut *mut c_void) -> i32 {
     entry(|| {
         make_current(dev)?;
         let p = out(p, "host pointer")?;
@@ -85,12 +65,7 @@ pub unsafe extern "C" fn host_alloc(dev: i32, bytes: usize, p: *mut *mut c_void)
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_host_free"]
-pub unsafe extern "C" fn host_free(dev: i32, p: *mut c_void) -> i32 {
+pub(crate) unsafe extern "C" fn host_free(dev: i32, p: *mut c_void) -> i32 {
     entry(|| {
         make_current(dev)?;
         // SAFETY: p came from host_alloc.
@@ -98,12 +73,11 @@ pub unsafe extern "C" fn host_free(dev: i32, p: *mut c_void) -> i32 {
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_host_is_pinned"]
-pub unsafe extern "C" fn host_is_pinned(dev: i32, p: *const c_void, pinned: *mut i32) -> i32 {
+pub(crate) unsafe extern "C" fn host_is_pinned(
+    dev: i32,
+    p: *const c_void,
+    pinned: *mut i32,
+) -> i32 {
     entry(|| {
         make_current(dev)?;
         let pinned = out(pinned, "pinned")?;
@@ -125,12 +99,7 @@ pub unsafe extern "C" fn host_is_pinned(dev: i32, p: *const c_void, pinned: *mut
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_memcpy_htod_async"]
-pub unsafe extern "C" fn memcpy_htod_async(
+pub(crate) unsafe extern "C" fn memcpy_htod_async(
     dev: i32,
     dst: u64,
     src: *const c_void,
@@ -147,12 +116,7 @@ pub unsafe extern "C" fn memcpy_htod_async(
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_memcpy_dtoh_async"]
-pub unsafe extern "C" fn memcpy_dtoh_async(
+pub(crate) unsafe extern "C" fn memcpy_dtoh_async(
     dev: i32,
     dst: *mut c_void,
     src: u64,
@@ -168,12 +132,7 @@ pub unsafe extern "C" fn memcpy_dtoh_async(
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_memset_zero_async"]
-pub unsafe extern "C" fn memset_zero_async(
+pub(crate) unsafe extern "C" fn memset_zero_async(
     dev: i32,
     dst: u64,
     bytes: usize,
@@ -189,12 +148,7 @@ pub unsafe extern "C" fn memset_zero_async(
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_memcpy_dtod_async"]
-pub unsafe extern "C" fn memcpy_dtod_async(
+pub(crate) unsafe extern "C" fn memcpy_dtod_async(
     dev: i32,
     dst: u64,
     src: u64,

@@ -91,12 +91,7 @@ fn nul_terminated(bytes: &[u8]) -> Cow<'_, [u8]> {
     }
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_module_load_data"]
-pub unsafe extern "C" fn module_load_data(
+pub(crate) unsafe extern "C" fn module_load_data(
     dev: i32,
     image: *const u8,
     len: usize,
@@ -245,12 +240,7 @@ fn link(inputs: &[LinkInput]) -> R<cu::CUmodule> {
     Ok(m)
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_link_module"]
-pub unsafe extern "C" fn link_module(
+pub(crate) unsafe extern "C" fn link_module(
     dev: i32,
     inputs: *const LinkInput,
     n: usize,
@@ -269,12 +259,7 @@ pub unsafe extern "C" fn link_module(
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_module_get_function"]
-pub unsafe extern "C" fn module_get_function(
+pub(crate) unsafe extern "C" fn module_get_function(
     dev: i32,
     module: *mut c_void,
     name: *const c_char,
@@ -297,12 +282,7 @@ pub unsafe extern "C" fn module_get_function(
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_module_get_global"]
-pub unsafe extern "C" fn module_get_global(
+pub(crate) unsafe extern "C" fn module_get_global(
     dev: i32,
     module: *mut c_void,
     name: *const c_char,
@@ -329,12 +309,7 @@ pub unsafe extern "C" fn module_get_global(
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_module_unload"]
-pub unsafe extern "C" fn module_unload(dev: i32, module: *mut c_void) -> i32 {
+pub(crate) unsafe extern "C" fn module_unload(dev: i32, module: *mut c_void) -> i32 {
     entry(|| {
         make_current(dev)?;
         // SAFETY: module came from module_load_data or link_module.

@@ -29,12 +29,7 @@ fn ready(call: &str, r: cu::CUresult, done: *mut i32) -> crate::R<()> {
     Ok(())
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_stream_create"]
-pub unsafe extern "C" fn stream_create(
+pub(crate) unsafe extern "C" fn stream_create(
     dev: i32,
     nonblocking: i32,
     stream: *mut *mut c_void,
@@ -57,12 +52,7 @@ pub unsafe extern "C" fn stream_create(
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_stream_destroy"]
-pub unsafe extern "C" fn stream_destroy(dev: i32, stream: *mut c_void) -> i32 {
+pub(crate) unsafe extern "C" fn stream_destroy(dev: i32, stream: *mut c_void) -> i32 {
     entry(|| {
         make_current(dev)?;
         // SAFETY: the stream came from stream_create.
@@ -72,12 +62,7 @@ pub unsafe extern "C" fn stream_destroy(dev: i32, stream: *mut c_void) -> i32 {
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_stream_synchronize"]
-pub unsafe extern "C" fn stream_synchronize(dev: i32, stream: *mut c_void) -> i32 {
+pub(crate) unsafe extern "C" fn stream_synchronize(dev: i32, stream: *mut c_void) -> i32 {
     entry(|| {
         make_current(dev)?;
         // SAFETY: the stream came from stream_create.
@@ -87,12 +72,7 @@ pub unsafe extern "C" fn stream_synchronize(dev: i32, stream: *mut c_void) -> i3
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_event_create"]
-pub unsafe extern "C" fn event_create(dev: i32, event: *mut *mut c_void) -> i32 {
+pub(crate) unsafe extern "C" fn event_create(dev: i32, event: *mut *mut c_void) -> i32 {
     entry(|| {
         make_current(dev)?;
         let event = out(event, "event")?;
@@ -105,12 +85,7 @@ pub unsafe extern "C" fn event_create(dev: i32, event: *mut *mut c_void) -> i32 
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_event_destroy"]
-pub unsafe extern "C" fn event_destroy(dev: i32, event: *mut c_void) -> i32 {
+pub(crate) unsafe extern "C" fn event_destroy(dev: i32, event: *mut c_void) -> i32 {
     entry(|| {
         make_current(dev)?;
         // SAFETY: the event came from event_create.
@@ -120,12 +95,11 @@ pub unsafe extern "C" fn event_destroy(dev: i32, event: *mut c_void) -> i32 {
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_event_record"]
-pub unsafe extern "C" fn event_record(dev: i32, event: *mut c_void, stream: *mut c_void) -> i32 {
+pub(crate) unsafe extern "C" fn event_record(
+    dev: i32,
+    event: *mut c_void,
+    stream: *mut c_void,
+) -> i32 {
     entry(|| {
         make_current(dev)?;
         // SAFETY: event and stream came from event_create / stream_create.
@@ -135,12 +109,7 @@ pub unsafe extern "C" fn event_record(dev: i32, event: *mut c_void, stream: *mut
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_event_synchronize"]
-pub unsafe extern "C" fn event_synchronize(dev: i32, event: *mut c_void) -> i32 {
+pub(crate) unsafe extern "C" fn event_synchronize(dev: i32, event: *mut c_void) -> i32 {
     entry(|| {
         make_current(dev)?;
         // SAFETY: the event came from event_create.
@@ -150,12 +119,7 @@ pub unsafe extern "C" fn event_synchronize(dev: i32, event: *mut c_void) -> i32 
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_stream_query"]
-pub unsafe extern "C" fn stream_query(dev: i32, stream: *mut c_void, done: *mut i32) -> i32 {
+pub(crate) unsafe extern "C" fn stream_query(dev: i32, stream: *mut c_void, done: *mut i32) -> i32 {
     entry(|| {
         make_current(dev)?;
         // SAFETY: the stream came from stream_create (or is a user's stream).
@@ -167,12 +131,7 @@ pub unsafe extern "C" fn stream_query(dev: i32, stream: *mut c_void, done: *mut 
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_stream_wait_event"]
-pub unsafe extern "C" fn stream_wait_event(
+pub(crate) unsafe extern "C" fn stream_wait_event(
     dev: i32,
     stream: *mut c_void,
     event: *mut c_void,
@@ -186,12 +145,7 @@ pub unsafe extern "C" fn stream_wait_event(
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_launch_host_func"]
-pub unsafe extern "C" fn launch_host_func(
+pub(crate) unsafe extern "C" fn launch_host_func(
     dev: i32,
     stream: *mut c_void,
     func: HostFn,
@@ -207,12 +161,7 @@ pub unsafe extern "C" fn launch_host_func(
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_event_query"]
-pub unsafe extern "C" fn event_query(dev: i32, event: *mut c_void, done: *mut i32) -> i32 {
+pub(crate) unsafe extern "C" fn event_query(dev: i32, event: *mut c_void, done: *mut i32) -> i32 {
     entry(|| {
         make_current(dev)?;
         // SAFETY: the event came from event_create.
@@ -224,12 +173,7 @@ pub unsafe extern "C" fn event_query(dev: i32, event: *mut c_void, done: *mut i3
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_event_create_timed"]
-pub unsafe extern "C" fn event_create_timed(dev: i32, event: *mut *mut c_void) -> i32 {
+pub(crate) unsafe extern "C" fn event_create_timed(dev: i32, event: *mut *mut c_void) -> i32 {
     entry(|| {
         make_current(dev)?;
         let event = out(event, "event")?;
@@ -242,12 +186,7 @@ pub unsafe extern "C" fn event_create_timed(dev: i32, event: *mut *mut c_void) -
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_event_elapsed"]
-pub unsafe extern "C" fn event_elapsed(
+pub(crate) unsafe extern "C" fn event_elapsed(
     dev: i32,
     start: *mut c_void,
     end: *mut c_void,

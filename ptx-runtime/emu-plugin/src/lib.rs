@@ -16,7 +16,8 @@
 //! threads, instructions and time) and the per-thread text of the last
 //! error.
 //! Implements the entry points of `ptxrt-plugin-abi` (`for_each_entry!`),
-//! exported as `__ptxrt_plugin_<name>`: [`memory`] (allocations, copies,
+//! exported as `__ptxrt_plugin_<name>` by `export_entries!` (which also
+//! gives the ABI version and the last error text): [`memory`] (allocations, copies,
 //! pinned memory), [`stream`] (streams, events, host functions: work on a
 //! stream runs in order when the program waits for it, queries it, or
 //! synchronises; work on the legacy default stream runs at once) and
@@ -27,36 +28,35 @@
 //! May call: `ptxrt-plugin-abi`, `ptxrt-simt`, the C library (device
 //! printf goes to C's `stdout`, in order with the program's own output).
 
-use ptxrt_plugin_abi::{check_exports, DeviceInfo, CODE_SIMT, PLUGIN_ABI_VERSION};
+use ptxrt_plugin_abi::{export_entries, support, DeviceInfo, CODE_SIMT};
 use ptxrt_simt::{Limits, Memory, RaceMode, RaceState};
-use std::cell::RefCell;
 use std::ffi::c_char;
-use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::ptr;
 use std::sync::{Mutex, MutexGuard};
 
 pub mod memory;
 pub mod module;
 pub mod stream;
-pub use memory::{
+pub(crate) use memory::{
     host_alloc, host_free, host_is_pinned, mem_alloc, mem_free, mem_get_info, memcpy_dtod,
     memcpy_dtod_async, memcpy_dtoh, memcpy_dtoh_async, memcpy_htod, memcpy_htod_async, memset_zero,
     memset_zero_async,
 };
-pub use module::{
+pub(crate) use module::{
     launch, link_module, module_get_function, module_get_global, module_load_data, module_unload,
 };
-pub use stream::{
+pub(crate) use stream::{
     event_create, event_create_timed, event_destroy, event_elapsed, event_query, event_record,
     event_synchronize, launch_host_func, stream_create, stream_destroy, stream_query,
     stream_synchronize, stream_wait_event, synchronize,
 };
 
-ptxrt_plugin_abi::for_each_entry!(check_exports);
+// The exported entry points `__ptxrt_plugin_<name>` (and the ABI version
+// and last error), generated from the ABI's entry list: each calls the
+// function of that name here.
+ptxrt_plugin_abi::for_each_entry!(export_entries);
 
-thread_local! {
-    static LAST_ERROR: RefCell<String> = const { RefCell::new(String::new()) };
-}
+/// The plugin's name in its messages.
+const NAME: &str = "libptxrt-emu";
 
 /// Bytes the device offers (an H100's 80 GiB; allocations are host memory).
 pub const CAPACITY: u64 = 80 << 30;
@@ -158,49 +158,23 @@ pub(crate) fn with_device(dev: i32, call: &str, f: impl FnOnce(&mut Device) -> R
     })
 }
 
-/// Runs one entry point: catches panics, stores the error text.
+/// Runs one entry point: catches panics, stores the error text
+/// (`ptxrt_plugin_abi::support`, shared with the CUDA plugin).
 pub(crate) fn entry(f: impl FnOnce() -> R<()>) -> i32 {
-    match catch_unwind(AssertUnwindSafe(f)) {
-        Ok(Ok(())) => 0,
-        Ok(Err(msg)) => {
-            LAST_ERROR.with(|e| *e.borrow_mut() = msg);
-            1
-        }
-        Err(_) => {
-            LAST_ERROR
-                .with(|e| *e.borrow_mut() = "internal error in libptxrt-emu (panic)".to_string());
-            2
-        }
-    }
+    support::entry(NAME, f)
 }
 
 /// The out-pointer `p`, or an error naming it.
 pub(crate) fn out<'a, T>(p: *mut T, what: &str) -> R<&'a mut T> {
     // SAFETY: libptxrt passes valid, aligned out-pointers or null.
-    unsafe { p.as_mut() }.ok_or_else(|| format!("libptxrt-emu: null {what} pointer"))
+    unsafe { support::out(p, NAME, what) }
 }
 
-/// The plugin ABI version this plugin implements (checked first by libptxrt).
-#[export_name = "__ptxrt_plugin_abi_version"]
-pub extern "C" fn abi_version() -> u32 {
-    PLUGIN_ABI_VERSION
-}
-
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_init"]
-pub unsafe extern "C" fn init() -> i32 {
+pub(crate) unsafe extern "C" fn init() -> i32 {
     with_device(0, "cuInit", |_| Ok(()))
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_device_count"]
-pub unsafe extern "C" fn device_count(count: *mut i32) -> i32 {
+pub(crate) unsafe extern "C" fn device_count(count: *mut i32) -> i32 {
     entry(|| {
         *out(count, "count")? = 1;
         Ok(())
@@ -229,12 +203,7 @@ pub fn info() -> DeviceInfo {
     }
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_device_info"]
-pub unsafe extern "C" fn device_info(dev: i32, info_out: *mut DeviceInfo) -> i32 {
+pub(crate) unsafe extern "C" fn device_info(dev: i32, info_out: *mut DeviceInfo) -> i32 {
     entry(|| {
         if dev != 0 {
             return Err(format!("libptxrt-emu: no device {dev}"));
@@ -244,37 +213,8 @@ pub unsafe extern "C" fn device_info(dev: i32, info_out: *mut DeviceInfo) -> i32
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_set_device"]
-pub unsafe extern "C" fn set_device(dev: i32) -> i32 {
+pub(crate) unsafe extern "C" fn set_device(dev: i32) -> i32 {
     with_device(dev, "cuCtxSetCurrent", |_| Ok(()))
-}
-
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_last_error"]
-pub unsafe extern "C" fn last_error(buf: *mut c_char, len: usize) -> usize {
-    catch_unwind(|| {
-        LAST_ERROR.with(|e| {
-            let e = e.borrow();
-            let bytes = e.as_bytes();
-            if !buf.is_null() && len > 0 {
-                let n = bytes.len().min(len - 1);
-                // SAFETY: buf has room for len bytes.
-                unsafe {
-                    ptr::copy_nonoverlapping(bytes.as_ptr(), buf.cast::<u8>(), n);
-                    *buf.add(n) = 0;
-                }
-            }
-            bytes.len()
-        })
-    })
-    .unwrap_or(0)
 }
 
 #[cfg(test)]

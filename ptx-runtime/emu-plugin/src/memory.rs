@@ -17,12 +17,7 @@ fn dev_range(d: &Device, call: &str, addr: u64, n: usize) -> R<*mut u8> {
     d.mem.host_range(call, addr, n)
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_mem_alloc"]
-pub unsafe extern "C" fn mem_alloc(dev: i32, bytes: usize, p: *mut u64) -> i32 {
+pub(crate) unsafe extern "C" fn mem_alloc(dev: i32, bytes: usize, p: *mut u64) -> i32 {
     with_device(dev, "cuMemAlloc", |d| {
         let p = out(p, "device pointer")?;
         *p = d
@@ -33,12 +28,7 @@ pub unsafe extern "C" fn mem_alloc(dev: i32, bytes: usize, p: *mut u64) -> i32 {
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_mem_free"]
-pub unsafe extern "C" fn mem_free(dev: i32, p: u64) -> i32 {
+pub(crate) unsafe extern "C" fn mem_free(dev: i32, p: u64) -> i32 {
     with_device(dev, "cuMemFree", |d| {
         run_all(d)?;
         d.mem.free(p).map_err(|e| format!("cuMemFree: {e}"))?;
@@ -47,12 +37,12 @@ pub unsafe extern "C" fn mem_free(dev: i32, p: u64) -> i32 {
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_memcpy_htod"]
-pub unsafe extern "C" fn memcpy_htod(dev: i32, dst: u64, src: *const c_void, bytes: usize) -> i32 {
+pub(crate) unsafe extern "C" fn memcpy_htod(
+    dev: i32,
+    dst: u64,
+    src: *const c_void,
+    bytes: usize,
+) -> i32 {
     with_device(dev, "cuMemcpyHtoD", |d| {
         let to = dev_range(d, "cuMemcpyHtoD", dst, bytes)?;
         // SAFETY: libptxrt passes `bytes` readable host bytes; `to` is a
@@ -62,12 +52,12 @@ pub unsafe extern "C" fn memcpy_htod(dev: i32, dst: u64, src: *const c_void, byt
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_memcpy_dtoh"]
-pub unsafe extern "C" fn memcpy_dtoh(dev: i32, dst: *mut c_void, src: u64, bytes: usize) -> i32 {
+pub(crate) unsafe extern "C" fn memcpy_dtoh(
+    dev: i32,
+    dst: *mut c_void,
+    src: u64,
+    bytes: usize,
+) -> i32 {
     with_device(dev, "cuMemcpyDtoH", |d| {
         let from = dev_range(d, "cuMemcpyDtoH", src, bytes)?;
         // SAFETY: as for memcpy_htod.
@@ -76,12 +66,7 @@ pub unsafe extern "C" fn memcpy_dtoh(dev: i32, dst: *mut c_void, src: u64, bytes
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_mem_get_info"]
-pub unsafe extern "C" fn mem_get_info(dev: i32, free: *mut u64, total: *mut u64) -> i32 {
+pub(crate) unsafe extern "C" fn mem_get_info(dev: i32, free: *mut u64, total: *mut u64) -> i32 {
     with_device(dev, "cuMemGetInfo", |d| {
         *out(total, "total")? = d.mem.capacity;
         *out(free, "free")? = d.mem.capacity.saturating_sub(d.mem.in_use());
@@ -104,32 +89,17 @@ fn dtod(d: &mut Device, call: &str, dst: u64, src: u64, bytes: usize) -> R<()> {
     Ok(())
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_memset_zero"]
-pub unsafe extern "C" fn memset_zero(dev: i32, dst: u64, bytes: usize) -> i32 {
+pub(crate) unsafe extern "C" fn memset_zero(dev: i32, dst: u64, bytes: usize) -> i32 {
     with_device(dev, "cuMemsetD8", |d| zero(d, "cuMemsetD8", dst, bytes))
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_memcpy_dtod"]
-pub unsafe extern "C" fn memcpy_dtod(dev: i32, dst: u64, src: u64, bytes: usize) -> i32 {
+pub(crate) unsafe extern "C" fn memcpy_dtod(dev: i32, dst: u64, src: u64, bytes: usize) -> i32 {
     with_device(dev, "cuMemcpyDtoD", |d| {
         dtod(d, "cuMemcpyDtoD", dst, src, bytes)
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_host_alloc"]
-pub unsafe extern "C" fn host_alloc(dev: i32, bytes: usize, p: *mut *mut c_void) -> i32 {
+pub(crate) unsafe extern "C" fn host_alloc(dev: i32, bytes: usize, p: *mut *mut c_void) -> i32 {
     with_device(dev, "cuMemHostAlloc", |d| {
         let p = out(p, "host pointer")?;
         let mut block = vec![0u8; bytes.max(1)].into_boxed_slice();
@@ -140,12 +110,7 @@ pub unsafe extern "C" fn host_alloc(dev: i32, bytes: usize, p: *mut *mut c_void)
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_host_free"]
-pub unsafe extern "C" fn host_free(dev: i32, p: *mut c_void) -> i32 {
+pub(crate) unsafe extern "C" fn host_free(dev: i32, p: *mut c_void) -> i32 {
     with_device(dev, "cuMemFreeHost", |d| {
         match d.pinned.remove(&(p as usize)) {
             Some(_) => Ok(()),
@@ -154,12 +119,11 @@ pub unsafe extern "C" fn host_free(dev: i32, p: *mut c_void) -> i32 {
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_host_is_pinned"]
-pub unsafe extern "C" fn host_is_pinned(dev: i32, p: *const c_void, pinned: *mut i32) -> i32 {
+pub(crate) unsafe extern "C" fn host_is_pinned(
+    dev: i32,
+    p: *const c_void,
+    pinned: *mut i32,
+) -> i32 {
     with_device(dev, "cuPointerGetAttribute", |d| {
         let a = p as usize;
         let yes = d
@@ -172,12 +136,7 @@ pub unsafe extern "C" fn host_is_pinned(dev: i32, p: *const c_void, pinned: *mut
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_memcpy_htod_async"]
-pub unsafe extern "C" fn memcpy_htod_async(
+pub(crate) unsafe extern "C" fn memcpy_htod_async(
     dev: i32,
     dst: u64,
     src: *const c_void,
@@ -201,12 +160,7 @@ pub unsafe extern "C" fn memcpy_htod_async(
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_memcpy_dtoh_async"]
-pub unsafe extern "C" fn memcpy_dtoh_async(
+pub(crate) unsafe extern "C" fn memcpy_dtoh_async(
     dev: i32,
     dst: *mut c_void,
     src: u64,
@@ -229,12 +183,7 @@ pub unsafe extern "C" fn memcpy_dtoh_async(
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_memset_zero_async"]
-pub unsafe extern "C" fn memset_zero_async(
+pub(crate) unsafe extern "C" fn memset_zero_async(
     dev: i32,
     dst: u64,
     bytes: usize,
@@ -250,12 +199,7 @@ pub unsafe extern "C" fn memset_zero_async(
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_memcpy_dtod_async"]
-pub unsafe extern "C" fn memcpy_dtod_async(
+pub(crate) unsafe extern "C" fn memcpy_dtod_async(
     dev: i32,
     dst: u64,
     src: u64,

@@ -60,12 +60,7 @@ fn add(d: &mut Device, mods: &[simt::Module], module: *mut *mut c_void) -> R<()>
     Ok(())
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_module_load_data"]
-pub unsafe extern "C" fn module_load_data(
+pub(crate) unsafe extern "C" fn module_load_data(
     dev: i32,
     image: *const u8,
     len: usize,
@@ -82,12 +77,7 @@ pub unsafe extern "C" fn module_load_data(
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_link_module"]
-pub unsafe extern "C" fn link_module(
+pub(crate) unsafe extern "C" fn link_module(
     dev: i32,
     inputs: *const LinkInput,
     n: usize,
@@ -141,12 +131,7 @@ fn name_of(name: *const c_char) -> R<String> {
         .into_owned())
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_module_get_function"]
-pub unsafe extern "C" fn module_get_function(
+pub(crate) unsafe extern "C" fn module_get_function(
     dev: i32,
     module: *mut c_void,
     name: *const c_char,
@@ -168,12 +153,7 @@ pub unsafe extern "C" fn module_get_function(
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_module_get_global"]
-pub unsafe extern "C" fn module_get_global(
+pub(crate) unsafe extern "C" fn module_get_global(
     dev: i32,
     module: *mut c_void,
     name: *const c_char,
@@ -195,12 +175,7 @@ pub unsafe extern "C" fn module_get_global(
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_module_unload"]
-pub unsafe extern "C" fn module_unload(dev: i32, module: *mut c_void) -> i32 {
+pub(crate) unsafe extern "C" fn module_unload(dev: i32, module: *mut c_void) -> i32 {
     with_device(dev, "cuModuleUnload", |d| {
         crate::stream::run_all(d)?;
         let Some(p) = d.modules.programs.remove(&(module as usize)) else {
@@ -272,12 +247,7 @@ fn run(
     }
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_launch"]
-pub unsafe extern "C" fn launch(
+pub(crate) unsafe extern "C" fn launch(
     dev: i32,
     func: *mut c_void,
     grid: *const u32,

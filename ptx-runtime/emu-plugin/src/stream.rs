@@ -113,21 +113,11 @@ pub fn run_all(d: &mut Device) -> R<()> {
     Ok(())
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_synchronize"]
-pub unsafe extern "C" fn synchronize(dev: i32) -> i32 {
+pub(crate) unsafe extern "C" fn synchronize(dev: i32) -> i32 {
     with_device(dev, "cuCtxSynchronize", run_all)
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_stream_create"]
-pub unsafe extern "C" fn stream_create(
+pub(crate) unsafe extern "C" fn stream_create(
     dev: i32,
     _nonblocking: i32,
     stream: *mut *mut c_void,
@@ -140,12 +130,7 @@ pub unsafe extern "C" fn stream_create(
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_stream_destroy"]
-pub unsafe extern "C" fn stream_destroy(dev: i32, stream: *mut c_void) -> i32 {
+pub(crate) unsafe extern "C" fn stream_destroy(dev: i32, stream: *mut c_void) -> i32 {
     with_device(dev, "cuStreamDestroy", |d| {
         run_until(d, stream as usize, u64::MAX)?;
         d.queues.streams.remove(&(stream as usize));
@@ -153,23 +138,13 @@ pub unsafe extern "C" fn stream_destroy(dev: i32, stream: *mut c_void) -> i32 {
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_stream_synchronize"]
-pub unsafe extern "C" fn stream_synchronize(dev: i32, stream: *mut c_void) -> i32 {
+pub(crate) unsafe extern "C" fn stream_synchronize(dev: i32, stream: *mut c_void) -> i32 {
     with_device(dev, "cuStreamSynchronize", |d| {
         run_until(d, stream as usize, u64::MAX)
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_stream_query"]
-pub unsafe extern "C" fn stream_query(dev: i32, stream: *mut c_void, done: *mut i32) -> i32 {
+pub(crate) unsafe extern "C" fn stream_query(dev: i32, stream: *mut c_void, done: *mut i32) -> i32 {
     with_device(dev, "cuStreamQuery", |d| {
         let done = out(done, "done")?;
         run_until(d, stream as usize, u64::MAX)?;
@@ -178,12 +153,7 @@ pub unsafe extern "C" fn stream_query(dev: i32, stream: *mut c_void, done: *mut 
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_stream_wait_event"]
-pub unsafe extern "C" fn stream_wait_event(
+pub(crate) unsafe extern "C" fn stream_wait_event(
     dev: i32,
     stream: *mut c_void,
     event: *mut c_void,
@@ -201,12 +171,7 @@ pub unsafe extern "C" fn stream_wait_event(
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_launch_host_func"]
-pub unsafe extern "C" fn launch_host_func(
+pub(crate) unsafe extern "C" fn launch_host_func(
     dev: i32,
     stream: *mut c_void,
     func: HostFn,
@@ -244,42 +209,26 @@ fn create(dev: i32, event: *mut *mut c_void, timed: bool) -> i32 {
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_event_create"]
-pub unsafe extern "C" fn event_create(dev: i32, event: *mut *mut c_void) -> i32 {
+pub(crate) unsafe extern "C" fn event_create(dev: i32, event: *mut *mut c_void) -> i32 {
     create(dev, event, false)
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_event_create_timed"]
-pub unsafe extern "C" fn event_create_timed(dev: i32, event: *mut *mut c_void) -> i32 {
+pub(crate) unsafe extern "C" fn event_create_timed(dev: i32, event: *mut *mut c_void) -> i32 {
     create(dev, event, true)
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_event_destroy"]
-pub unsafe extern "C" fn event_destroy(dev: i32, event: *mut c_void) -> i32 {
+pub(crate) unsafe extern "C" fn event_destroy(dev: i32, event: *mut c_void) -> i32 {
     with_device(dev, "cuEventDestroy", |d| {
         d.queues.events.remove(&(event as usize));
         Ok(())
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_event_record"]
-pub unsafe extern "C" fn event_record(dev: i32, event: *mut c_void, stream: *mut c_void) -> i32 {
+pub(crate) unsafe extern "C" fn event_record(
+    dev: i32,
+    event: *mut c_void,
+    stream: *mut c_void,
+) -> i32 {
     with_device(dev, "cuEventRecord", |d| {
         let seq = d.queues.seq;
         let s = stream as usize;
@@ -303,23 +252,13 @@ fn finish(d: &mut Device, event: *mut c_void, call: &str) -> R<()> {
     run_until(d, s, seq)
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_event_synchronize"]
-pub unsafe extern "C" fn event_synchronize(dev: i32, event: *mut c_void) -> i32 {
+pub(crate) unsafe extern "C" fn event_synchronize(dev: i32, event: *mut c_void) -> i32 {
     with_device(dev, "cuEventSynchronize", |d| {
         finish(d, event, "cuEventSynchronize")
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_event_query"]
-pub unsafe extern "C" fn event_query(dev: i32, event: *mut c_void, done: *mut i32) -> i32 {
+pub(crate) unsafe extern "C" fn event_query(dev: i32, event: *mut c_void, done: *mut i32) -> i32 {
     with_device(dev, "cuEventQuery", |d| {
         let done = out(done, "done")?;
         finish(d, event, "cuEventQuery")?;
@@ -328,12 +267,7 @@ pub unsafe extern "C" fn event_query(dev: i32, event: *mut c_void, done: *mut i3
     })
 }
 
-/// Plugin entry point; see `ptxrt_plugin_abi::for_each_entry!` for its meaning.
-///
-/// # Safety
-/// Called by libptxrt only, with the pointers the plugin ABI describes.
-#[export_name = "__ptxrt_plugin_event_elapsed"]
-pub unsafe extern "C" fn event_elapsed(
+pub(crate) unsafe extern "C" fn event_elapsed(
     dev: i32,
     start: *mut c_void,
     end: *mut c_void,

@@ -3,6 +3,7 @@
 //! a stream, stream order with events and host functions, the sticky
 //! error of a faulting kernel, launch checks.
 
+use crate::ptxrt_exports::last_error;
 use crate::*;
 use ptxrt_plugin_abi::{LinkInput, LINK_INPUT_PTX, LINK_INPUT_SIMT};
 use ptxrt_simt::{self as simt, Inst, Sreg, Ty};
