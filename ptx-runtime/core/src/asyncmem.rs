@@ -27,7 +27,8 @@
 //! of an async queue.
 //! May call: [`crate::ring`], [`crate::queue`] (streams, events),
 //! [`crate::hostcopy`], [`crate::staging`] (copy-thread settings),
-//! [`crate::plugin`] (through the device state), [`crate::error`].
+//! [`crate::pipeline`] (chunks), [`crate::plugin`] (through the device
+//! state), [`crate::error`].
 
 use crate::device::Dev;
 use crate::device::DeviceState;
@@ -269,7 +270,7 @@ impl DeviceState {
         }
         let threads = crate::staging::settings().threads;
         let max = self.asyncmem.max_piece();
-        for (off, len) in crate::staging::chunks(bytes, max) {
+        for (off, len) in crate::pipeline::chunks(bytes, max) {
             let Some((base, at)) = self.piece(len)? else {
                 self.settle(q)?;
                 // SAFETY: per the caller.
@@ -327,7 +328,7 @@ impl DeviceState {
                 .map_err(fail);
         }
         let max = self.asyncmem.max_piece();
-        for (off, len) in crate::staging::chunks(bytes, max) {
+        for (off, len) in crate::pipeline::chunks(bytes, max) {
             let Some((base, at)) = self.piece(len)? else {
                 self.settle(q)?;
                 // SAFETY: per the caller.

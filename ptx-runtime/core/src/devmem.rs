@@ -7,23 +7,24 @@
 //! pinned buffers, their events and a stream, made on the first large
 //! transfer, released at shutdown). A copy of at least
 //! [`staging::MIN_STAGED`] bytes from or to pageable host memory goes
-//! through [`staging`]'s double-buffered pipeline; smaller ones, copies from
+//! through [`crate::pipeline`]'s double-buffered pipeline over them; smaller ones, copies from
 //! pinned memory, and every copy when staging is off or its buffers cannot
 //! be had go straight to the driver. Work of an async queue (the device's
 //! [`DeviceState::queue`], set by [`crate::queue::run`]) goes to
 //! [`crate::asyncmem`] instead. Errors are [`Failure`]s whose detail is
 //! the driver's error.
 //! May call: [`crate::plugin`] (through the device state), [`crate::alloc`],
-//! [`crate::staging`], [`crate::hostcopy`], [`crate::asyncmem`],
-//! [`crate::error`].
+//! [`crate::staging`], [`crate::pipeline`], [`crate::hostcopy`],
+//! [`crate::asyncmem`], [`crate::error`].
 
 use crate::alloc::RawMemory;
 use crate::asyncmem::Fill;
 use crate::device::DeviceState;
 use crate::error::Failure;
+use crate::pipeline::{self, Pipeline};
 use crate::plugin::Plugin;
 use crate::queue::Queue;
-use crate::staging::{self, StageOps};
+use crate::staging;
 use std::ffi::c_void;
 
 /// The driver's allocation calls for one device.
@@ -65,7 +66,8 @@ pub enum Staging {
     Unavailable,
 }
 
-/// [`StageOps`] over the plugin.
+/// The staging [`Pipeline`] over the plugin: the two pinned buffers, their
+/// events and stream.
 struct Ops<'a> {
     plugin: &'a Plugin,
     ordinal: i32,
@@ -73,7 +75,7 @@ struct Ops<'a> {
     threads: usize,
 }
 
-impl StageOps for Ops<'_> {
+impl Pipeline for Ops<'_> {
     unsafe fn fill(&mut self, buf: usize, src: *const u8, len: usize) {
         // SAFETY: the buffer holds `chunk >= len` bytes; src per the caller.
         unsafe { crate::hostcopy::copy(self.p.bufs[buf] as *mut u8, src, len, self.threads) }
@@ -280,7 +282,7 @@ impl DeviceState {
                 };
                 // SAFETY: src readable per the caller.
                 unsafe {
-                    staging::to_device(
+                    pipeline::to_device(
                         &mut ops,
                         dst,
                         src.cast(),
@@ -321,7 +323,7 @@ impl DeviceState {
                 };
                 // SAFETY: dst writable per the caller.
                 unsafe {
-                    staging::to_host(
+                    pipeline::to_host(
                         &mut ops,
                         dst.cast(),
                         src,

@@ -22,7 +22,10 @@
 //! * [`present`] — the present table of a device (host range → device range,
 //!   counts, attachments).
 //! * [`alloc`] — the caching allocator of device memory.
-//! * [`staging`] — double-buffered pinned staging of large transfers.
+//! * [`pipeline`] — the chunked copy-and-launch pipeline interface (slots,
+//!   DMAs, launches, events on one queue) and the copy pipelines over it.
+//! * [`staging`] — when and in which chunks large transfers are staged
+//!   through two pinned buffers (settings).
 //! * [`hostcopy`] — large host copies over a pool of threads.
 //! * [`devmem`] — a device's memory: allocation and every host/device copy.
 //! * [`mapping`] — the data clause actions (the one place ranges become
@@ -77,6 +80,7 @@ pub mod launch;
 pub mod link;
 pub mod mapping;
 pub mod notify;
+pub mod pipeline;
 pub mod plugin;
 pub mod present;
 pub mod profile;
