@@ -17,6 +17,7 @@ use crate::api_device::{
     acc_set_device_num, acc_set_device_type, acc_shutdown, acc_shutdown_device, ACC_DEVICE_CURRENT,
     ACC_DEVICE_DEFAULT, ACC_DEVICE_HOST, ACC_DEVICE_NONE, ACC_DEVICE_NOT_HOST, ACC_DEVICE_NVIDIA,
 };
+use crate::device::DeviceId;
 use crate::device_directives::{__ptxrt_init, __ptxrt_set, __ptxrt_shutdown};
 use crate::fake;
 use crate::icv::{self, Selected};
@@ -260,4 +261,34 @@ fn init_shutdown_and_set_directives() {
         assert_eq!(acc_get_device_type(), ACC_DEVICE_NVIDIA);
         assert_eq!(open_devices(), [(0, 0), (1, 1)]);
     }
+}
+
+/// The host is a device: constructs on the host get the host device (the
+/// built-in host plugin, not the fake), which shares memory and runs no
+/// kernels; an NVIDIA device is asked the same questions and answers
+/// otherwise. Data routines on the host touch no plugin.
+#[test]
+fn the_host_is_a_device() {
+    let _g = install(1);
+    icv::set_device_type(Selected::Host);
+    {
+        let mut rt = lock();
+        let host = rt.current();
+        assert_eq!(host.id(), DeviceId::Host);
+        assert!(host.shares_memory() && !host.runs_kernels() && !host.async_queues());
+        assert_eq!(host.info.name_str(), "host");
+        assert!(!rt.use_device(true));
+    }
+    let a = [1.0f64; 8];
+    assert_eq!(acc_copyin(vp(&a), 64), vp(&a));
+    assert!(present(&a));
+    assert!(fake::calls().is_empty(), "{:?}", fake::calls());
+    icv::set_device_type(Selected::Default);
+    let mut rt = lock();
+    let dev = rt.current();
+    assert_eq!(dev.id(), DeviceId::Nvidia(0));
+    assert!(!dev.shares_memory() && dev.runs_kernels() && dev.async_queues());
+    assert!(rt.use_device(true));
+    assert!(!rt.use_device(false));
+    assert!(rt.get(DeviceId::Host).is_some_and(|h| h.shares_memory()));
 }
