@@ -26,7 +26,10 @@ use crate::ir::{
     BinOp, CmpOp, Expr, ExprId, Function, Index, Literal, LocalId, LoopCmp, Param, ParamMode,
     RedTarget, Stmt, Type, UnOp,
 };
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
+
+mod affine;
+use affine::Affine;
 
 /// What a region does with one pointer it uses without a data clause.
 #[derive(Clone, Debug, PartialEq)]
@@ -83,68 +86,6 @@ pub fn merge_uses(into: &mut HashMap<String, Use>, from: HashMap<String, Use>) {
             (Some(Use::Unknown(_)), _) => {}
             (Some(x @ Use::Known(_)), Use::Unknown(why)) => *x = Use::Unknown(why),
             (Some(Use::Known(a)), Use::Known(b)) => a.merge(&b),
-        }
-    }
-}
-
-/// A linear form over loop variables, with polynomial coefficients.
-#[derive(Clone, Debug, Default, PartialEq)]
-struct Affine {
-    vars: BTreeMap<LocalId, Poly>,
-    konst: Poly,
-}
-
-impl Affine {
-    fn konst(p: Poly) -> Affine {
-        Affine {
-            vars: BTreeMap::new(),
-            konst: p,
-        }
-    }
-
-    fn var(l: LocalId) -> Affine {
-        Affine {
-            vars: BTreeMap::from([(l, Poly::konst(1))]),
-            konst: Poly::default(),
-        }
-    }
-
-    fn add(&self, o: &Affine) -> Option<Affine> {
-        let mut r = self.clone();
-        r.konst = r.konst.add(&o.konst)?;
-        for (v, c) in &o.vars {
-            let sum = match r.vars.get(v) {
-                Some(x) => x.add(c)?,
-                None => c.clone(),
-            };
-            if sum.is_zero() {
-                r.vars.remove(v);
-            } else {
-                r.vars.insert(*v, sum);
-            }
-        }
-        Some(r)
-    }
-
-    fn times(&self, p: &Poly) -> Option<Affine> {
-        let mut r = Affine::konst(self.konst.mul(p)?);
-        for (v, c) in &self.vars {
-            let c = c.mul(p)?;
-            if !c.is_zero() {
-                r.vars.insert(*v, c);
-            }
-        }
-        Some(r)
-    }
-
-    /// The product, when one side has no loop variable.
-    fn mul(&self, o: &Affine) -> Option<Affine> {
-        if self.vars.is_empty() {
-            o.times(&self.konst)
-        } else if o.vars.is_empty() {
-            self.times(&o.konst)
-        } else {
-            None
         }
     }
 }
