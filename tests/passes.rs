@@ -35,6 +35,12 @@ const RUNS: &[(&str, &str, Pass)] = &[
         valid(m, true, "output")?;
         Ok(print_module(m))
     }),
+    ("flatten", "ir", |m| {
+        valid(m, false, "input")?;
+        accc::ir::flatten_indices(m);
+        valid(m, false, "output")?;
+        Ok(print_module(m))
+    }),
     ("validate", "txt", |m| Ok(problems(m, false))),
     ("validate-scheduled", "txt", |m| Ok(problems(m, true))),
 ];

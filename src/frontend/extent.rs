@@ -23,10 +23,13 @@ use super::ctype::CType;
 use super::lower::HostVar;
 use super::poly::Poly;
 use crate::ir::{
-    BinOp, CmpOp, Expr, ExprId, Function, Literal, LocalId, LoopCmp, Param, ParamMode, RedTarget,
-    Stmt, Type, UnOp,
+    BinOp, CmpOp, Expr, ExprId, Function, Index, Literal, LocalId, LoopCmp, Param, ParamMode,
+    RedTarget, Stmt, Type, UnOp,
 };
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
+
+mod affine;
+use affine::Affine;
 
 /// What a region does with one pointer it uses without a data clause.
 #[derive(Clone, Debug, PartialEq)]
@@ -83,68 +86,6 @@ pub fn merge_uses(into: &mut HashMap<String, Use>, from: HashMap<String, Use>) {
             (Some(Use::Unknown(_)), _) => {}
             (Some(x @ Use::Known(_)), Use::Unknown(why)) => *x = Use::Unknown(why),
             (Some(Use::Known(a)), Use::Known(b)) => a.merge(&b),
-        }
-    }
-}
-
-/// A linear form over loop variables, with polynomial coefficients.
-#[derive(Clone, Debug, Default, PartialEq)]
-struct Affine {
-    vars: BTreeMap<LocalId, Poly>,
-    konst: Poly,
-}
-
-impl Affine {
-    fn konst(p: Poly) -> Affine {
-        Affine {
-            vars: BTreeMap::new(),
-            konst: p,
-        }
-    }
-
-    fn var(l: LocalId) -> Affine {
-        Affine {
-            vars: BTreeMap::from([(l, Poly::konst(1))]),
-            konst: Poly::default(),
-        }
-    }
-
-    fn add(&self, o: &Affine) -> Option<Affine> {
-        let mut r = self.clone();
-        r.konst = r.konst.add(&o.konst)?;
-        for (v, c) in &o.vars {
-            let sum = match r.vars.get(v) {
-                Some(x) => x.add(c)?,
-                None => c.clone(),
-            };
-            if sum.is_zero() {
-                r.vars.remove(v);
-            } else {
-                r.vars.insert(*v, sum);
-            }
-        }
-        Some(r)
-    }
-
-    fn times(&self, p: &Poly) -> Option<Affine> {
-        let mut r = Affine::konst(self.konst.mul(p)?);
-        for (v, c) in &self.vars {
-            let c = c.mul(p)?;
-            if !c.is_zero() {
-                r.vars.insert(*v, c);
-            }
-        }
-        Some(r)
-    }
-
-    /// The product, when one side has no loop variable.
-    fn mul(&self, o: &Affine) -> Option<Affine> {
-        if self.vars.is_empty() {
-            o.times(&self.konst)
-        } else if o.vars.is_empty() {
-            self.times(&o.konst)
-        } else {
-            None
         }
     }
 }
@@ -324,21 +265,43 @@ impl Walk<'_> {
                 r
             }
             Expr::PtrAdd { base, index } => {
-                let (n, off, mut idx) = self.chain(*base, seen)?;
-                idx.push(*index);
                 let size = f.ty(*base).pointee().map_or(0, Type::size);
-                let off = off.and_then(|o| {
-                    let i = self.aff(*index, &mut vec![])?;
-                    let step = i
-                        .times(&Poly::konst(i128::from(size)))
-                        .ok_or_else(overflow)?;
-                    o.add(&step).ok_or_else(overflow)
-                });
+                self.steps(*base, &[(*index, Some(size))], seen)
+            }
+            Expr::Index(ix) => {
+                let elem = f.ty(e).pointee().map_or(0, Type::size);
+                let subs: Vec<_> = ix.subs.iter().copied().zip(ix.byte_strides(elem)).collect();
+                let (n, off, mut idx) = self.steps(ix.base, &subs, seen)?;
+                let extents = ix.operands().into_iter().skip(1);
+                idx.extend(extents.filter(|x| !ix.subs.contains(x)));
                 Some((n, off, idx))
             }
             Expr::Cast(x) if matches!(f.ty(*x), Type::Ptr(_)) => self.chain(*x, seen),
             _ => None,
         }
+    }
+
+    /// The chain of `base` moved by `index * stride` bytes for each
+    /// `(index, stride)` (`None`: a stride known only at run time).
+    fn steps(
+        &self,
+        base: ExprId,
+        steps: &[(ExprId, Option<u64>)],
+        seen: &mut Vec<LocalId>,
+    ) -> Option<(String, R<Affine>, Vec<ExprId>)> {
+        let (n, mut off, mut idx) = self.chain(base, seen)?;
+        for &(index, stride) in steps {
+            idx.push(index);
+            off = off.and_then(|o| {
+                let size = stride.ok_or("an array extent is known only at run time")?;
+                let i = self.aff(index, &mut vec![])?;
+                let step = i
+                    .times(&Poly::konst(i128::from(size)))
+                    .ok_or_else(overflow)?;
+                o.add(&step).ok_or_else(overflow)
+            });
+        }
+        Some((n, off, idx))
     }
 
     fn unknown(&mut self, var: &str, why: String) {
@@ -414,7 +377,7 @@ impl Walk<'_> {
     /// goes through (`a[i][j]` of `double **a`), if any.
     fn loaded_from(&self, x: ExprId) -> Option<String> {
         match self.f.expr(x) {
-            Expr::PtrAdd { base, .. } => self.loaded_from(*base),
+            Expr::PtrAdd { base, .. } | Expr::Index(Index { base, .. }) => self.loaded_from(*base),
             Expr::Cast(b) => self.loaded_from(*b),
             Expr::Load(y) => self.chain(*y, &mut vec![]).map(|(n, _, _)| n),
             Expr::Local(l) => self.single(*l).and_then(|v| self.loaded_from(v)),

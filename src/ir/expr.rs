@@ -8,6 +8,7 @@
 //! explicit [`Expr::Cast`].
 
 use super::function::LocalId;
+use super::index::Index;
 
 /// Handle of an expression in its function's arena.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -179,6 +180,11 @@ pub enum Expr {
     /// `base + index` elements: pointer arithmetic on `ptr<T>` scaled by
     /// `size(T)`; `index` is a signed or unsigned 64-bit integer.
     PtrAdd { base: ExprId, index: ExprId },
+    /// The address (`ptr<E>`) of an element of an array reached by
+    /// subscripts (`a[i][j]`): see [`Index`]. Lowering emits it for C
+    /// subscripts; [`flatten_indices`](super::flatten_indices) turns it into
+    /// `ptradd`s before code generation.
+    Index(Index),
     /// Arithmetic or bitwise operation; operands and result share one type.
     Binary { op: BinOp, lhs: ExprId, rhs: ExprId },
     /// Comparison of two values of one type; result `bool`.

@@ -106,6 +106,7 @@ impl Function {
                 otherwise,
             } => vec![*cond, *then, *otherwise],
             Expr::Math { args, .. } => args.clone(),
+            Expr::Index(ix) => ix.operands(),
             Expr::Shuffle {
                 value,
                 lane_xor,

@@ -2,7 +2,9 @@
 //! every back end translates.
 //!
 //! Owns: the IR data types ([`Module`], [`Kernel`], [`Function`], [`Stmt`],
-//! [`Expr`], [`Type`]), their text form ([`print_module`], shown by
+//! [`Expr`], [`Type`], [`Index`]: subscripts kept as indexed accesses,
+//! which [`flatten_indices`] turns into pointer arithmetic for the back
+//! ends), their text form ([`print_module`], shown by
 //! `--emit=ir`, and [`read_module`], its inverse) and the validator
 //! ([`validate`]). May call: nothing else in accc — front ends
 //! build it, `schedule` rewrites it, back ends read it.
@@ -21,8 +23,10 @@
 //! become explicit thread-strided loops over [`Special`] registers.
 
 mod expr;
+mod flatten;
 mod function;
 pub mod host;
+mod index;
 mod module;
 mod print;
 mod read;
@@ -32,7 +36,9 @@ mod types;
 mod validate;
 
 pub use expr::{BinOp, CmpOp, Expr, ExprId, Literal, MathFunc, Special, UnOp};
+pub use flatten::{flatten_indices, flattened};
 pub use function::{Function, Local, LocalId};
+pub use index::{Extent, Index};
 pub use module::{
     Cell, DeviceFunction, GridSize, Kernel, Launch, Linkage, Module, Param, ParamMode,
     RoutineLevel, Scratch,

@@ -16,6 +16,7 @@
 
 use super::expr::{Expr, ExprId, Literal, Special};
 use super::function::{Function, LocalId};
+use super::index::Extent;
 use super::module::{DeviceFunction, GridSize, Kernel, Linkage, Module, ParamMode};
 use super::reduce::{RedOp, RedPart, RedTarget, Reduction};
 use super::stmt::{Block, Loop, LoopCmp, Parallelism, Stmt};
@@ -518,6 +519,28 @@ impl Printer<'_> {
                 self.expr(*base, None),
                 self.expr(*index, Some(&Type::I64))
             ),
+            Expr::Index(ix) => {
+                let elem = ty.pointee().unwrap_or(&Type::Void);
+                let ext: Vec<String> = ix
+                    .extents
+                    .iter()
+                    .map(|e| match e {
+                        Extent::Const(n) => n.to_string(),
+                        Extent::Dyn(x) => self.expr(*x, None),
+                    })
+                    .collect();
+                let subs: Vec<String> = ix
+                    .subs
+                    .iter()
+                    .map(|s| self.expr(*s, Some(&Type::I64)))
+                    .collect();
+                format!(
+                    "index.{elem}({}, [{}], {})",
+                    self.expr(ix.base, None),
+                    ext.join(", "),
+                    subs.join(", ")
+                )
+            }
             Expr::Binary { op, lhs, rhs } => format!(
                 "{}.{ty}({}, {})",
                 op_name(op),

@@ -4,12 +4,14 @@
 //! Owns: [`validate`]. Checked: handles in range, every expression used by
 //! exactly one parent, operand/result types as documented on [`Expr`],
 //! conditions are `bool`, stores and assignments match their target's type,
-//! calls match their callee's signature, returns match the function's result
-//! type, `break`/`continue` have a target, and — when `scheduled` — that no
+//! calls match their callee's signature, indices have one subscript more
+//! than extents and a base of the element or row type, returns match the
+//! function's result type, `break`/`continue` have a target, and — when `scheduled` — that no
 //! counted [`Stmt::Loop`] is left.
 
 use super::expr::{Expr, ExprId};
 use super::function::Function;
+use super::index::{Extent, Index};
 use super::module::Module;
 use super::stmt::{Block, Stmt};
 use super::types::Type;
@@ -364,6 +366,44 @@ impl Validator<'_> {
         }
     }
 
+    /// Checks the operands of an index of type `ty` (see [`Index`]); the
+    /// first problem with the node itself.
+    fn index(&mut self, ix: &Index, ty: &Type) -> Option<String> {
+        let base = self.expr(ix.base);
+        let mut problem = None;
+        for e in &ix.extents {
+            if let Extent::Dyn(x) = e {
+                if self.expr(*x) != Some(Type::I64) {
+                    problem = Some("index extent is not i64".to_string());
+                }
+            }
+        }
+        for s in &ix.subs {
+            if !matches!(self.expr(*s), Some(Type::Int(k)) if k.bits() == 64) {
+                problem = Some("index subscript is not a 64-bit integer".to_string());
+            }
+        }
+        if ix.subs.len() != ix.extents.len() + 1 {
+            return Some(format!(
+                "index has {} subscripts for {} inner extents (one more needed)",
+                ix.subs.len(),
+                ix.extents.len()
+            ));
+        }
+        let Some(elem) = ty.pointee() else {
+            return Some("index of a non-pointer type".to_string());
+        };
+        let rows = ix.row_types(elem);
+        let base_pointee = base.as_ref().and_then(Type::pointee);
+        let row_base = rows.is_some_and(|r| base_pointee == r.first());
+        if base_pointee != Some(elem) && !row_base {
+            return Some(format!(
+                "index base is neither ptr<{elem}> nor a pointer to its outermost row"
+            ));
+        }
+        problem
+    }
+
     /// Checks an expression tree; returns its type when the handle is valid.
     fn expr(&mut self, id: ExprId) -> Option<Type> {
         let i = id.0 as usize;
@@ -408,6 +448,11 @@ impl Validator<'_> {
                 }
                 if !matches!(&it, Some(Type::Int(k)) if k.bits() == 64) {
                     bad(self, "ptradd index is not a 64-bit integer");
+                }
+            }
+            Expr::Index(ix) => {
+                if let Some(what) = self.index(ix, &ty) {
+                    bad(self, &what);
                 }
             }
             Expr::Binary { lhs, rhs, .. } => {

@@ -83,6 +83,7 @@ impl<'c> Writer<'_, 'c> {
                 let g = unsafe { self.b.build_gep(et, p, &[i], "gep") };
                 llvm(g)?.into()
             }
+            Expr::Index(_) => return internal("indexed access not flattened"),
             Expr::Binary { op, lhs, rhs } => self.binary(*op, *lhs, *rhs, ty)?,
             Expr::Cmp { op, lhs, rhs } => self.compare(*op, *lhs, *rhs)?.into(),
             Expr::Unary { op, arg } => match (op, self.expr(*arg)?) {

@@ -10,7 +10,8 @@
 //! (`default<On>`; none at `-O0`). `writer.rs` (module, kernels, statements)
 //! and `expr.rs` (expressions) translate; they make no decisions (the
 //! schedule and the front end have made them). Expects scheduled IR
-//! (`ir::validate(m, true)` empty). May call: `ir` only.
+//! (`ir::validate(m, true)` empty), whose indexed accesses it flattens
+//! first (`ir::flattened`). May call: `ir` only.
 
 mod atomic;
 mod expr;
@@ -116,7 +117,8 @@ fn with_module<T>(
 ) -> Result<T, Error> {
     let tm = target_machine(o)?;
     let ctx = Context::create();
-    let module = writer::translate(&ctx, m, &tm, o)?;
+    let flat = crate::ir::flattened(m);
+    let module = writer::translate(&ctx, &flat, &tm, o)?;
     if o.opt_level > 0 {
         let passes = format!("default<O{}>", o.opt_level.min(3));
         module

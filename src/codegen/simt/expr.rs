@@ -132,6 +132,7 @@ impl W<'_> {
                 });
                 d
             }
+            Expr::Index(_) => return internal("indexed access not flattened"),
             Expr::PtrAdd { base, index } => {
                 let Some(pointee) = t.pointee() else {
                     return internal("ptradd of a non-pointer");

@@ -1,7 +1,8 @@
 //! The SIMT back end: scheduled IR → the bytecode of the emulated device
 //! (`ptxrt-simt`), which runs it thread by thread on the CPU
 //! (`libptxrt-emu.so`). It receives exactly what `codegen/nvptx` receives
-//! (scheduled and specialised IR, `ir::validate(m, true)` empty) and, like
+//! (scheduled and specialised IR, `ir::validate(m, true)` empty, indexed
+//! accesses flattened first by `ir::flattened`) and, like
 //! it, only translates: every decision is already in the IR, and where the
 //! NVPTX writer expands a construct into several PTX instructions (the row
 //! barrier's named barrier / warp sync / nothing), this one expands it the
@@ -53,6 +54,8 @@ pub(crate) fn internal<T>(what: impl Into<String>) -> Result<T, Error> {
 
 /// The bytecode of every kernel and device function of `m`.
 pub fn write_module(m: &Module) -> Result<simt::Module, Error> {
+    let flat = crate::ir::flattened(m);
+    let m = &*flat;
     let mut out = simt::Module {
         source: m.source.clone(),
         ..simt::Module::default()

@@ -135,6 +135,14 @@ impl Render<'_> {
             },
             Expr::LocalAddr(l) => format!("&{}", self.local(l.0)),
             Expr::Load(p) => self.place_in(*p, d),
+            Expr::Index(ix) => {
+                let subs: String = ix
+                    .subs
+                    .iter()
+                    .map(|s| format!("[{}]", self.expr_in(*s, d, false)))
+                    .collect();
+                format!("&{}{subs}", self.expr_in(ix.base, d, true))
+            }
             Expr::PtrAdd { base, index } => paren(format!(
                 "{} + {}",
                 self.expr_in(*base, d, true),

@@ -1,5 +1,6 @@
 //! Addresses: pointer arithmetic (in elements, or in bytes for elements
-//! whose size is known only at run time), subscripts, struct and union
+//! whose size is known only at run time), subscripts (kept as indexed
+//! accesses, [`Index`], one per chain `a[i][j]`), struct and union
 //! members, the address of a place, struct copies, and the run-time sizes of
 //! variable-length arrays.
 //!
@@ -9,7 +10,7 @@ use super::expr::{Place, Val};
 use super::Lower;
 use crate::diag::DResult;
 use crate::frontend::ctype::{CType, VlaLen};
-use crate::ir::{BinOp, Expr, ExprId, IntKind, Stmt, Type, UnOp};
+use crate::ir::{BinOp, Expr, ExprId, Extent, Index, IntKind, Stmt, Type, UnOp};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 
@@ -100,6 +101,21 @@ impl Lower<'_> {
         neg: bool,
         span: Span,
     ) -> DResult<(ExprId, CType)> {
+        self.offset(p, i, neg, false, span)
+    }
+
+    /// `p + i`, `p - i`, or the address of the subscript `p[i]` (`index`):
+    /// an [`Index`] where the IR's pointee is the element, else pointer
+    /// arithmetic (in bytes when the element's size is known only at run
+    /// time).
+    fn offset(
+        &mut self,
+        p: (ExprId, CType),
+        i: (ExprId, CType),
+        neg: bool,
+        index: bool,
+        span: Span,
+    ) -> DResult<(ExprId, CType)> {
         if !i.1.is_integer() {
             return self.err(
                 span,
@@ -122,7 +138,9 @@ impl Lower<'_> {
         }
         let pty = self.f.ty(p.0).clone();
         let sized_in_ir = pty.pointee().map(Type::size) == elem.size() && elem.size().is_some();
-        let r = if sized_in_ir {
+        let r = if sized_in_ir && index {
+            self.index(p.0, idx, pty)
+        } else if sized_in_ir {
             self.f.add(
                 Expr::PtrAdd {
                     base: p.0,
@@ -170,6 +188,31 @@ impl Lower<'_> {
         Ok((r, p.1))
     }
 
+    /// The address of `p[idx]` (of type `pty`, `p`'s): one more dimension
+    /// of the index `p` comes from when it is a row of one (`a[i]` decayed
+    /// to a pointer to its first element: `a[i][j]` is one index), else a
+    /// new index. The decay's cast is left unused.
+    fn index(&mut self, p: ExprId, idx: ExprId, pty: Type) -> ExprId {
+        if let Expr::Cast(row) = *self.f.expr(p) {
+            let elem_of_row = match self.f.ty(row).pointee() {
+                Some(Type::Array(e, n)) if pty.pointee() == Some(&**e) => Some(*n),
+                _ => None,
+            };
+            if let (Some(n), Expr::Index(ix)) = (elem_of_row, &mut self.f.exprs[row.0 as usize]) {
+                ix.extents.push(Extent::Const(n));
+                ix.subs.push(idx);
+                self.f.expr_types[row.0 as usize] = pty;
+                return row;
+            }
+        }
+        let ix = Index {
+            base: p,
+            extents: vec![],
+            subs: vec![idx],
+        };
+        self.f.add(Expr::Index(ix), pty)
+    }
+
     /// `a - b` for two pointers: the number of elements between them.
     pub fn ptr_diff(
         &mut self,
@@ -215,9 +258,9 @@ impl Lower<'_> {
         let x = self.rvalue(lhs)?;
         let y = self.rvalue(rhs)?;
         let (p, t) = if matches!(x.1, CType::Ptr(_)) {
-            self.ptr_add(x, y, false, span)?
+            self.offset(x, y, false, true, span)?
         } else if matches!(y.1, CType::Ptr(_)) {
-            self.ptr_add(y, x, false, span)?
+            self.offset(y, x, false, true, span)?
         } else {
             return self.err(span, "subscripted value is not an array or pointer");
         };

@@ -9,7 +9,7 @@ use super::expr::{Place, Val};
 use super::Lower;
 use crate::diag::DResult;
 use crate::frontend::ctype::CType;
-use crate::ir::{Expr, ExprId, LocalId, Stmt};
+use crate::ir::{Expr, ExprId, Index, LocalId, Stmt};
 use lang_c::span::Span;
 
 impl Lower<'_> {
@@ -42,7 +42,7 @@ impl Lower<'_> {
             match self.f.expr(p) {
                 Expr::LocalAddr(_) => return true,
                 Expr::Cast(a) => p = *a,
-                Expr::PtrAdd { base, .. } => p = *base,
+                Expr::PtrAdd { base, .. } | Expr::Index(Index { base, .. }) => p = *base,
                 Expr::Local(l) => return self.own_addrs.contains(l),
                 _ => return false,
             }

@@ -8,7 +8,7 @@
 use super::cursor::Result;
 use super::{named, Parser, BIN_OPS, CMP_OPS, UN_OPS};
 use crate::ir::print::{dim_name, local_addr_type, op_name, special_name};
-use crate::ir::{Expr, ExprId, IntKind, Literal, MathFunc, Special, Type};
+use crate::ir::{Expr, ExprId, Extent, Index, IntKind, Literal, MathFunc, Special, Type};
 
 impl Parser<'_, '_> {
     /// One expression; `expect` is the type its context implies (that of a
@@ -94,6 +94,24 @@ impl Parser<'_, '_> {
                 self.c.expect(")")?;
                 let ty = self.f.ty(base).clone();
                 (Expr::PtrAdd { base, index }, ty)
+            }
+            "index" => {
+                let elem = self.suffix()?;
+                self.c.expect("(")?;
+                let base = self.expr(None)?;
+                self.c.expect(",")?;
+                let extents = self.extents()?;
+                let mut subs = vec![];
+                while self.c.tok(",") {
+                    subs.push(self.expr(Some(&Type::I64))?);
+                }
+                self.c.expect(")")?;
+                let e = Expr::Index(Index {
+                    base,
+                    extents,
+                    subs,
+                });
+                (e, elem.ptr_to())
             }
             "cast" => {
                 let from = self.suffix()?;
@@ -200,6 +218,34 @@ impl Parser<'_, '_> {
             }
         };
         Ok(self.f.add(e, ty))
+    }
+
+    /// `[64, %3 n]`: an index's extents, each a bare number (known when
+    /// compiling) or an expression (computed at run time; a literal one
+    /// prints typed, `64.i64`).
+    fn extents(&mut self) -> Result<Vec<Extent>> {
+        self.c.expect("[")?;
+        let mut v = vec![];
+        if self.c.tok("]") {
+            return Ok(v);
+        }
+        loop {
+            self.c.skip_ws();
+            let at = self.c.pos;
+            let r = self.c.rest();
+            let digits = r.find(|c: char| !c.is_ascii_digit()).unwrap_or(r.len());
+            if digits > 0 && !r[digits..].starts_with('.') {
+                v.push(Extent::Const(self.c.unsigned()?));
+            } else {
+                self.c.pos = at;
+                v.push(Extent::Dyn(self.expr(None)?));
+            }
+            if !self.c.tok(",") {
+                break;
+            }
+        }
+        self.c.expect("]")?;
+        Ok(v)
     }
 
     /// `tid.x` and the other special registers, after the word.

@@ -43,6 +43,9 @@ kernel @k "parallel loop" at a.c:20:9
     loop gang.x worker vector.x %4 i = 0; < %0 n; += 1 collapse %5 j = 10; >= -3; += -2 tile(8, 4) chunk(0) reduction(+: %6 -> *%3 b) reduction(complex*: %11 -> %11 c parts(f64 at 0 count 2 stride 8)) at "a.c":21:5 {
       %6 s = add.f64(%6 s, load.f64(ptradd(%1 a, cast.i32.i64(%4 i))))
       store ptradd(&%7 arr, 3) <- -0.0.f32
+      store index.f64(%3 b, [], cast.i32.i64(%4 i)) <- 1.0.f64
+      store index.f32(cast.ptr<f64>.ptr<[[f32; 2]; 3]>(%1 a), [3, 2], %5 j, -1, 4.u64) <- 0.5.f32
+      %6 s = load.f64(index.f64(%1 a, [cast.i32.i64(%0 n), 7.i64, 2], 0, %5 j, 1, 2))
       store cast.ptr<blob<16, 8>>.ptr<i64>(&%8 blob) <- 18446744073709551615.u64
     }
     loop seq %4 i = 0; <= 7; += 1 at "a.c":30:1 {
