@@ -446,17 +446,18 @@ impl Walker<'_> {
                 Some(&c.loc),
             )
         };
-        let (launch, notes) = plan.launch(
-            &c.sizes,
-            call_levels(&body.body, |f| self.routines.level_of(f)),
-        );
-        self.remarks.extend(plan.sized_remarks(&launch));
-        let kernel = self.module.kernels.len();
         let kloc = if in_region {
             self.sm.loc(seg.span.start)
         } else {
             c.loc.clone()
         };
+        let (launch, notes) = plan.launch(
+            &c.sizes,
+            call_levels(&body.body, |f| self.routines.level_of(f)),
+            &kloc,
+        );
+        self.remarks.extend(plan.sized_remarks(&launch));
+        let kernel = self.module.kernels.len();
         self.remarks
             .extend(notes.into_iter().map(|n| (kloc.clone(), n)));
         self.module.kernels.push(Kernel {
@@ -470,6 +471,7 @@ impl Walker<'_> {
             body,
             launch,
             scratch: None,
+            host_launch: None,
         });
         // In a region of several kernels: the region's queue (its data
         // region did the waits).

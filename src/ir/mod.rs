@@ -2,7 +2,8 @@
 //! every back end translates.
 //!
 //! Owns: the IR data types ([`Module`], [`Kernel`], [`Function`], [`Stmt`],
-//! [`Expr`], [`Type`]), their text form ([`print_module`], shown by
+//! [`Expr`], [`Type`]), the host expressions a kernel's launch is computed
+//! with ([`HostExpr`], [`LaunchPlan`]; `hostexpr.rs`), their text form ([`print_module`], shown by
 //! `--emit=ir`, and [`read_module`], its inverse) and the validator
 //! ([`validate`]). May call: nothing else in accc — front ends
 //! build it, `schedule` rewrites it, back ends read it.
@@ -23,6 +24,7 @@
 mod expr;
 mod function;
 pub mod host;
+mod hostexpr;
 mod module;
 mod print;
 mod read;
@@ -33,6 +35,7 @@ mod validate;
 
 pub use expr::{BinOp, CmpOp, Expr, ExprId, Literal, MathFunc, Special, UnOp};
 pub use function::{Function, Local, LocalId};
+pub use hostexpr::{HostExpr, HostType, LaunchPlan, UserExpr};
 pub use module::{
     Cell, DeviceFunction, GridSize, Kernel, Launch, Linkage, Module, Param, ParamMode,
     RoutineLevel, Scratch,
