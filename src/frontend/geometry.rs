@@ -16,7 +16,7 @@
 
 use super::levels::Levels;
 use super::levels::{Decision, RegionKind, RegionPlan, Sizes, DIM};
-use crate::ir::{GridSize, Launch, Parallelism, SrcLoc};
+use crate::ir::{GridSize, HostType, Launch, Parallelism, SrcLoc, UserExpr};
 
 /// `n` lanes rounded up to a power of two when at most 32, else to a
 /// multiple of 32 (at most 1024); 0 stays 0. Mirrors `__ptxrt_warp_friendly`.
@@ -42,11 +42,15 @@ fn literal(e: &str) -> Option<i64> {
     digits.parse::<i64>().ok()
 }
 
-/// What a launch dimension's clause says, with the size used where it
-/// is not positive.
-fn clause(expr: &str, default: GridSize) -> GridSize {
+/// What a launch dimension's clause says (C text the host evaluates at
+/// `loc`), with the size used where it is not positive.
+fn clause(expr: &str, loc: &SrcLoc, default: GridSize) -> GridSize {
     GridSize::Clause {
-        expr: expr.to_string(),
+        expr: UserExpr {
+            text: expr.to_string(),
+            loc: loc.clone(),
+            ty: HostType::LongLong,
+        },
         default: Box::new(default),
         warp: false,
     }
@@ -59,10 +63,11 @@ impl RegionPlan {
         let size = |g: &GridSize| match g {
             GridSize::Const(n) => Some(n.to_string()),
             GridSize::Clause { expr, .. } => Some(
-                expr.strip_prefix('(')
+                expr.text
+                    .strip_prefix('(')
                     .and_then(|s| s.strip_suffix(')'))
                     .filter(|s| s.chars().all(|c| c.is_alphanumeric() || c == '_'))
-                    .unwrap_or(expr)
+                    .unwrap_or(&expr.text)
                     .to_string(),
             ),
             GridSize::FromTrip { .. } => None,
@@ -90,8 +95,8 @@ impl RegionPlan {
     /// trip counts of the loops on each grid dimension; `used` adds the
     /// levels of routines the region calls. Also what was changed in sizes
     /// the clauses give (not positive, or beyond the device's limits), as
-    /// remarks.
-    pub fn launch(&self, sizes: &Sizes, used: Levels) -> (Launch, Vec<String>) {
+    /// remarks. `loc` is the construct's, where the host evaluates sizes.
+    pub fn launch(&self, sizes: &Sizes, used: Levels, loc: &SrcLoc) -> (Launch, Vec<String>) {
         if self.kind == RegionKind::Serial {
             return (Launch::single(), vec![]);
         }
@@ -162,8 +167,8 @@ impl RegionPlan {
                     _ => GridSize::Const(defaults[k]),
                 };
                 block[k] = match (k, &sizes.vector_length, explicit) {
-                    (_, _, Some(e)) => clause(&e, default),
-                    (0, Some(e), None) => clause(e, default),
+                    (_, _, Some(e)) => clause(&e, loc, default),
+                    (0, Some(e), None) => clause(e, loc, default),
                     _ => default,
                 };
             }
@@ -194,8 +199,8 @@ impl RegionPlan {
                 _ => GridSize::Const(4),
             };
             block[1] = match (&sizes.num_workers, explicit) {
-                (Some(e), _) => clause(e, default),
-                (None, Some(e)) => clause(&e, default),
+                (Some(e), _) => clause(e, loc, default),
+                (None, Some(e)) => clause(&e, loc, default),
                 (None, None) => default,
             };
         }
@@ -216,7 +221,11 @@ impl RegionPlan {
                         }
                     }
                     GridSize::FromTrip {
-                        trip: d.trip.clone(),
+                        trip: d.trip.as_ref().map(|t| UserExpr {
+                            text: t.clone(),
+                            loc: loc.clone(),
+                            ty: HostType::ULongLong,
+                        }),
                         threads,
                     }
                 }
@@ -229,13 +238,13 @@ impl RegionPlan {
                 // A kernels region's code outside gang loops runs once,
                 // not once per gang (num_gangs applies to its gang loops).
                 (Some(_), _) if self.kind == RegionKind::Kernels && !gdims[k] => one(),
-                (Some(e), _) => clause(e, default),
+                (Some(e), _) => clause(e, loc, default),
                 (
                     None,
                     Some(Decision {
                         gang_num: Some(e), ..
                     }),
-                ) if gdims[k] => clause(e, default),
+                ) if gdims[k] => clause(e, loc, default),
                 _ => default,
             };
         }
@@ -263,7 +272,7 @@ impl RegionPlan {
                 let GridSize::Clause { expr, default, .. } = g else {
                     continue;
                 };
-                match literal(expr) {
+                match literal(&expr.text) {
                     Some(n) if n > 0 => *g = GridSize::Const(u32::try_from(n).unwrap_or(u32::MAX)),
                     Some(n) => {
                         notes.push(format!(

@@ -13,6 +13,7 @@ mod attach;
 mod attrs;
 mod canon;
 mod clauses;
+mod compute;
 mod construct;
 mod conv;
 mod ctype;

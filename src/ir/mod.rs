@@ -4,7 +4,8 @@
 //! Owns: the IR data types ([`Module`], [`Kernel`], [`Function`], [`Stmt`],
 //! [`Expr`], [`Type`], [`Index`]: subscripts kept as indexed accesses,
 //! which [`flatten_indices`] turns into pointer arithmetic for the back
-//! ends), their text form ([`print_module`], shown by
+//! ends), the host expressions a kernel's launch is computed with
+//! ([`HostExpr`], [`LaunchPlan`]; `hostexpr.rs`), their text form ([`print_module`], shown by
 //! `--emit=ir`, and [`read_module`], its inverse) and the validator
 //! ([`validate`]). May call: nothing else in accc — front ends
 //! build it, `schedule` rewrites it, back ends read it.
@@ -26,6 +27,7 @@ mod expr;
 mod flatten;
 mod function;
 pub mod host;
+mod hostexpr;
 mod index;
 mod module;
 mod print;
@@ -38,6 +40,7 @@ mod validate;
 pub use expr::{BinOp, CmpOp, Expr, ExprId, Literal, MathFunc, Special, UnOp};
 pub use flatten::{flatten_indices, flattened};
 pub use function::{Function, Local, LocalId};
+pub use hostexpr::{HostExpr, HostType, LaunchPlan, UserExpr};
 pub use index::{Extent, Index};
 pub use module::{
     Cell, DeviceFunction, GridSize, Kernel, Launch, Linkage, Module, Param, ParamMode,

@@ -4,6 +4,7 @@
 //! functions ([`DeviceFunction`]) that kernels call.
 
 use super::function::{Function, LocalId};
+use super::hostexpr::{LaunchPlan, UserExpr};
 use super::SrcLoc;
 
 /// What the host passes for a kernel parameter.
@@ -32,33 +33,30 @@ pub struct Param {
     pub mode: ParamMode,
 }
 
-/// One launch dimension's size: known at compile time, or a C expression the
-/// host evaluates before the launch.
+/// One launch dimension's size as the construct asks for it: known at
+/// compile time, a clause's size, or enough for a loop. How the host
+/// computes it is the kernel's [`LaunchPlan`] (`schedule::launch`).
 #[derive(Clone, Debug, PartialEq)]
 pub enum GridSize {
     /// A constant.
     Const(u32),
-    /// A size the user gave in a clause such as `num_gangs(n)`: a host C
-    /// expression evaluated in the construct's scope; where its value is not
-    /// positive, `default` instead (a launch size is never 0). `warp`: then
-    /// rounded to a power of two up to 32 or a multiple of 32 (the lanes of
-    /// a kernel whose reductions shuffle across warps). Block sizes a clause
-    /// gives are fitted to the device's limits before the launch.
+    /// A size the user gave in a clause such as `num_gangs(n)`; where its
+    /// value is not positive, `default` instead (a launch size is never 0).
+    /// `warp`: then rounded to a power of two up to 32 or a multiple of 32
+    /// (the lanes of a kernel whose reductions shuffle across warps). Block
+    /// sizes a clause gives are fitted to the device's limits before the
+    /// launch.
     Clause {
-        expr: String,
+        expr: UserExpr,
         default: Box<GridSize>,
         warp: bool,
     },
-    /// Enough gangs for a loop of `trip` iterations (a host C expression)
-    /// that is also partitioned over the block dimensions `threads` (a gang
-    /// takes a block's worth of iterations): along grid x the runtime
-    /// chooses from the device (`__ptxrt_default_gangs`, at most a wave of
-    /// resident blocks: the loop strides), along y and z enough to cover the
-    /// loop (at most 65535).
-    /// `trip: None`: not known where the construct is (as many gangs as the
-    /// device runs at once along x, 64 along y and z).
+    /// Enough gangs for a loop of `trip` iterations that is also
+    /// partitioned over the block dimensions `threads` (a gang takes a
+    /// block's worth of iterations). `trip: None`: not known where the
+    /// construct is.
     FromTrip {
-        trip: Option<String>,
+        trip: Option<UserExpr>,
         threads: Vec<u8>,
     },
 }
@@ -98,6 +96,8 @@ pub struct Kernel {
     /// The scratch memory its reductions across gangs use, if any (then a
     /// parameter of mode [`ParamMode::Scratch`] receives it).
     pub scratch: Option<Scratch>,
+    /// How the host computes `launch` (set by `schedule`; `None` before).
+    pub host_launch: Option<LaunchPlan>,
 }
 
 /// The layout of a kernel's reduction scratch memory: `counters` 32-bit

@@ -182,13 +182,13 @@ fn grid(g: &GridSize) -> String {
             default,
             warp,
         } => format!(
-            "{}clause(({expr}), else {})",
+            "{}clause({expr}, else {})",
             if *warp { "warp " } else { "" },
             grid(default)
         ),
         GridSize::FromTrip { trip, threads } => format!(
             "auto(trip={}, threads={threads:?})",
-            trip.as_ref().map_or("?".to_string(), |t| format!("({t})"))
+            trip.as_ref().map_or("?".to_string(), |t| t.to_string())
         ),
     }
 }
@@ -207,6 +207,9 @@ fn print_kernel(out: &mut String, k: &Kernel, m: &Module) {
         grid(&k.launch.block[1]),
         grid(&k.launch.block[2])
     );
+    if let Some(h) = &k.host_launch {
+        let _ = writeln!(out, "  host {h}");
+    }
     if let Some(s) = &k.scratch {
         let _ = writeln!(out, "  scratch counters={} slots={}", s.counters, s.slots);
     }

@@ -3,7 +3,7 @@
 //!
 //! Owns: [`read_module`] and its recursive-descent parser: modules, kernels
 //! and functions here, statements in `read/stmt.rs`, expressions in
-//! `read/expr.rs`, the lexing in `read/cursor.rs`. May call: the `ir` data types and the names the printer
+//! `read/expr.rs`, launch sizes and host expressions in `read/host.rs`, the lexing in `read/cursor.rs`. May call: the `ir` data types and the names the printer
 //! shares (`print.rs`); nothing outside `ir`.
 //!
 //! For every module accc prints, `print_module(&read_module(t)?) == t`; the
@@ -19,6 +19,7 @@
 
 mod cursor;
 mod expr;
+mod host;
 mod stmt;
 #[cfg(test)]
 mod tests;
@@ -28,8 +29,7 @@ pub use cursor::ReadError;
 use super::expr::{BinOp, CmpOp, ExprId, UnOp};
 use super::function::{Function, Local, LocalId};
 use super::module::{
-    Cell, DeviceFunction, GridSize, Kernel, Launch, Linkage, Module, Param, ParamMode,
-    RoutineLevel, Scratch,
+    Cell, DeviceFunction, Kernel, Launch, Linkage, Module, Param, ParamMode, RoutineLevel, Scratch,
 };
 use super::print::linkage_name;
 use super::reduce::RedOp;
@@ -307,69 +307,6 @@ fn function(c: &mut Cursor, cells: &[Cell], names: &[&str]) -> Result<DeviceFunc
     })
 }
 
-fn grid(c: &mut Cursor, depth: u32) -> Result<GridSize> {
-    c.skip_ws();
-    if depth > MAX_DEPTH {
-        return c.err("launch size nested too deeply");
-    }
-    if c.peek().is_some_and(|ch| ch.is_ascii_digit()) {
-        return Ok(GridSize::Const(c.unsigned()?));
-    }
-    let warp = c.tok("warp");
-    if c.tok("clause") {
-        c.expect("(")?;
-        let expr = c.balanced()?.to_string();
-        c.expect(",")?;
-        c.expect("else")?;
-        let default = Box::new(grid(c, depth + 1)?);
-        c.expect(")")?;
-        return Ok(GridSize::Clause {
-            expr,
-            default,
-            warp,
-        });
-    }
-    if !warp && c.tok("auto") {
-        c.expect("(")?;
-        c.expect("trip")?;
-        c.expect("=")?;
-        let trip = if c.tok("?") {
-            None
-        } else {
-            Some(c.balanced()?.to_string())
-        };
-        c.expect(",")?;
-        c.expect("threads")?;
-        c.expect("=")?;
-        c.expect("[")?;
-        let mut threads = vec![];
-        if !c.tok("]") {
-            loop {
-                threads.push(c.unsigned()?);
-                if c.tok("]") {
-                    break;
-                }
-                c.expect(",")?;
-            }
-        }
-        c.expect(")")?;
-        return Ok(GridSize::FromTrip { trip, threads });
-    }
-    c.err("expected a launch size")
-}
-
-/// `(a, b, c)` of launch sizes.
-fn grid3(c: &mut Cursor) -> Result<[GridSize; 3]> {
-    c.expect("(")?;
-    let a = grid(c, 0)?;
-    c.expect(",")?;
-    let b = grid(c, 0)?;
-    c.expect(",")?;
-    let d = grid(c, 0)?;
-    c.expect(")")?;
-    Ok([a, b, d])
-}
-
 fn kernel(c: &mut Cursor, cells: &[Cell], names: &[&str]) -> Result<Kernel> {
     let name = c.symbol()?.to_string();
     let construct = c.quoted()?;
@@ -378,10 +315,15 @@ fn kernel(c: &mut Cursor, cells: &[Cell], names: &[&str]) -> Result<Kernel> {
     c.expect("launch")?;
     c.expect("grid")?;
     c.expect("=")?;
-    let grid = grid3(c)?;
+    let grid = host::grid3(c)?;
     c.expect("block")?;
     c.expect("=")?;
-    let block = grid3(c)?;
+    let block = host::grid3(c)?;
+    let host_launch = if c.tok("host") {
+        Some(host::launch_plan(c)?)
+    } else {
+        None
+    };
     let scratch = if c.tok("scratch") {
         c.expect("counters=")?;
         let counters = c.unsigned()?;
@@ -422,6 +364,7 @@ fn kernel(c: &mut Cursor, cells: &[Cell], names: &[&str]) -> Result<Kernel> {
         body,
         launch: Launch { grid, block },
         scratch,
+        host_launch,
     })
 }
 

@@ -8,6 +8,8 @@
 //! * `seq.rs` — sequential loops (C semantics);
 //! * `build.rs` — the expression/statement builder both use;
 //! * `tile.rs` — tiled and `gang(static:)` loops;
+//! * `launch.rs` — how the host computes each kernel's launch sizes
+//!   ([`crate::ir::LaunchPlan`]): defaults, clamps, fitting to the device;
 //! * `reduce.rs` (+ `reduce/gangs.rs`) — reductions: private copies set to
 //!   the identity, combined after the loop within blocks and across gangs.
 //!
@@ -21,6 +23,7 @@
 
 mod build;
 mod fences;
+mod launch;
 mod par;
 mod reduce;
 mod seq;
@@ -44,6 +47,7 @@ use std::collections::HashSet;
 /// very start and end of a kernel.
 pub fn schedule(m: &mut Module) {
     for k in &mut m.kernels {
+        k.host_launch = Some(launch::plan(&k.launch));
         let own = fences::own_locals(&k.body);
         let body = std::mem::take(&mut k.body.body);
         let mut st = RedState::default();
@@ -100,6 +104,14 @@ pub fn schedule(m: &mut Module) {
 /// (`ctaid`) along a dimension of one thread (block) becomes 0 — so the
 /// guards of single-thread code on unused dimensions vanish. Run after
 /// [`schedule`], before the back ends.
+///
+/// Deliberate, and only where it is exact: a size is folded only where the
+/// kernel's [`crate::ir::LaunchPlan`] launches it as that constant (a
+/// default, a clause written as an integer literal, or 1 along an unused
+/// dimension), so the kernel and the launch cannot disagree; every other
+/// size is read from `ntid`/`nctaid`. It is worth it for speed: the
+/// strides and starts of partitioned loops multiply by the block size
+/// (`mul(ctaid.x, 128)` becomes a shift), and dead guards disappear.
 pub fn specialize(m: &mut Module) {
     for k in &mut m.kernels {
         specialize_kernel(k);
@@ -107,13 +119,12 @@ pub fn specialize(m: &mut Module) {
 }
 
 fn specialize_kernel(k: &mut crate::ir::Kernel) {
-    use crate::ir::{GridSize, Literal, Special};
-    let size = |g: &GridSize| match g {
-        GridSize::Const(n) => Some(*n),
-        _ => None,
+    use crate::ir::{Literal, Special};
+    let Some(plan) = &k.host_launch else {
+        return;
     };
-    let block: Vec<Option<u32>> = k.launch.block.iter().map(size).collect();
-    let grid: Vec<Option<u32>> = k.launch.grid.iter().map(size).collect();
+    let block: Vec<Option<u32>> = plan.block.iter().map(|e| e.as_const()).collect();
+    let grid: Vec<Option<u32>> = plan.grid.iter().map(|e| e.as_const()).collect();
     for e in &mut k.body.exprs {
         let v = match *e {
             Expr::Special(Special::ThreadIdx(d)) if block.get(usize::from(d)) == Some(&Some(1)) => {

@@ -6,9 +6,11 @@
 //! Owns: [`write`]. May call: `ir` (the module and the host plan) only.
 
 mod device;
+mod expr;
 
 use crate::ir::host::{AsyncSpec, Construct, ConstructKind, HostArg, HostMap, HostPlan};
-use crate::ir::{GridSize, Module};
+use crate::ir::Module;
+use expr::c_expr;
 
 /// Name of the (static) image object every launch refers to; `embed`
 /// defines it at the end of the translation unit.
@@ -82,50 +84,6 @@ pub fn c_str(s: &str) -> String {
     }
     out.push('"');
     out
-}
-
-/// One launch dimension as C: a block size, or a grid size (dimension
-/// `dim`) given the block sizes `block` (C text).
-fn size(g: &GridSize, dim: usize, block: &[String; 3]) -> String {
-    match g {
-        GridSize::Const(n) => format!("{n}u"),
-        GridSize::Clause {
-            expr,
-            default,
-            warp,
-        } => {
-            let v = format!(
-                "__ptxrt_size_or((long long)({expr}), {})",
-                size(default, dim, block)
-            );
-            if *warp {
-                format!("__ptxrt_warp_friendly({v})")
-            } else {
-                v
-            }
-        }
-        GridSize::FromTrip { trip, threads } => {
-            let per: Vec<&str> = threads
-                .iter()
-                .filter_map(|&t| block.get(usize::from(t)).map(String::as_str))
-                .collect();
-            let per = if per.is_empty() {
-                "1u".to_string()
-            } else {
-                per.join(" * ")
-            };
-            match (dim, trip) {
-                // x: as many as the device runs at once at most (the loop strides).
-                (0, Some(t)) => format!("__ptxrt_default_gangs((unsigned long long)({t}), {per})"),
-                (0, None) => format!("__ptxrt_default_gangs(~0ULL, {per})"),
-                // y, z: enough to cover the loop, at most 65535.
-                (_, Some(t)) => format!(
-                    "(unsigned int)(((unsigned long long)({t}) / ({per}) + 1) < 65535ULL ? ((unsigned long long)({t}) + ({per}) - 1) / ({per}) + ((unsigned long long)({t}) == 0) : 65535ULL)"
-                ),
-                (_, None) => "64u".to_string(),
-            }
-        }
-    }
 }
 
 impl Writer<'_> {
@@ -318,24 +276,17 @@ impl Writer<'_> {
                         }
                     }
                 }
-                let launch = self.module.kernels.get(*kernel).map(|k| {
-                    let none = [String::new(), String::new(), String::new()];
-                    let mut block: [String; 3] =
-                        std::array::from_fn(|d| size(&k.launch.block[d], d, &none));
-                    // Sizes known only now fit the device's limits (the
-                    // constant ones were fitted by the compiler).
-                    let fixed = (0..3)
-                        .filter(|&d| matches!(k.launch.block[d], GridSize::Const(_)))
-                        .fold(0u32, |m, d| m | 1 << d);
-                    if fixed != 0b111 {
+                let launch = self.module.kernels.get(*kernel).and_then(|k| {
+                    let plan = k.host_launch.as_ref()?;
+                    let mut block: [String; 3] = std::array::from_fn(|d| c_expr(&plan.block[d], id));
+                    if let Some(fixed) = plan.fit {
                         out.push_str(&format!(
                             "__ptxrt_u32 __accc_b{id}[3] = {{{}, {}, {}}}; __ptxrt_fit_block(__accc_b{id}, {fixed}u); ",
                             block[0], block[1], block[2]
                         ));
-                        block = std::array::from_fn(|d| format!("__accc_b{id}[{d}]"));
+                        block = std::array::from_fn(|d| c_expr(&crate::ir::HostExpr::Block(d as u8), id));
                     }
-                    let mut grid: [String; 3] =
-                        std::array::from_fn(|d| size(&k.launch.grid[d], d, &block));
+                    let mut grid: [String; 3] = std::array::from_fn(|d| c_expr(&plan.grid[d], id));
                     // Reductions across gangs: scratch memory sized by the
                     // number of gangs, the kernel's last argument.
                     if let Some(s) = k.scratch {
@@ -350,7 +301,7 @@ impl Writer<'_> {
                         grid = std::array::from_fn(|d| format!("__accc_g{id}[{d}]"));
                         arg_ptrs.push(format!("(void *)&__accc_x{id}"));
                     }
-                    (k, block, grid)
+                    Some((k, block, grid))
                 });
                 let args_expr = if arg_ptrs.is_empty() {
                     "(void **)0".to_string()

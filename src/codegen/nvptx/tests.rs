@@ -69,6 +69,7 @@ fn kernel(name: &str, params: Vec<Param>, body: Function) -> Kernel {
             block: [GridSize::Const(128), GridSize::Const(1), GridSize::Const(1)],
         },
         scratch: None,
+        host_launch: None,
     }
 }
 

@@ -24,7 +24,8 @@ function internal Seq @half(%0 x: f64) -> f64 at dir/c:d.c:9:2
 function import Gang @ext(%0 : i32) -> void at b.c:1:1
 
 kernel @k "parallel loop" at a.c:20:9
-  launch grid=(auto(trip=((n) > 0 ? (n) : 0), threads=[0, 1]), warp clause((f(a, ")"), b[2]), else auto(trip=?, threads=[])), 1) block=(128, clause((w), else 4), 1)
+  launch grid=(auto(trip=u64 ((n) > 0 ? (n) : 0) at "a.c":20:9, threads=[0, 1]), warp clause(i64 (f(a, ")"), b[2]) at "a.c":20:9, else auto(trip=?, threads=[])), 1) block=(128, clause(i64 (w) at "a \"q\".c":2:3, else 4), 1)
+  host block=(128, size_or(i64 (w) at "a.c":20:9, 4), 1) fit(fixed=5) grid=(default_gangs(u64 ((n) > 0 ? (n) : 0) at "a.c":20:9, mul(block.x, block.y)), warp_friendly(size_or(i64 (f(a, ")"), b[2]) at "a.c":20:9, default_gangs(?, 1))), cover(u64 (n) at "a.c":20:9, block.z))
   scratch counters=2 slots=3
   param %0 n: i32 value
   param %1 a: ptr<f64> deviceptr readonly
@@ -105,7 +106,7 @@ fn every_form_reads_back() {
     let k = &m.kernels[0];
     assert_eq!(k.params[2].name, "(reduction scratch)");
     match &k.launch.grid[1] {
-        crate::ir::GridSize::Clause { expr, .. } => assert_eq!(expr, "f(a, \")\"), b[2]"),
+        crate::ir::GridSize::Clause { expr, .. } => assert_eq!(expr.text, "f(a, \")\"), b[2]"),
         g => panic!("{g:?}"),
     }
     // The call to `half` (printed after `twice`) names function 1.
@@ -137,8 +138,16 @@ const BAD: &[(&str, &str)] = &[
         "3:38: expected a launch size",
     ),
     (
-        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(auto(trip=(a(b], threads=[]), 1, 1) block=(1, 1, 1)\n",
-        "3:30: unbalanced C text",
+        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(auto(trip=u64 (a(b], threads=[]), 1, 1) block=(1, 1, 1)\n",
+        "3:34: unbalanced C text",
+    ),
+    (
+        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(auto(trip=(a), threads=[]), 1, 1) block=(1, 1, 1)\n",
+        "3:26: expected i64 or u64, found ''",
+    ),
+    (
+        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  host block=(1, 1, 1) grid=(frob(1), 1, 1)\n",
+        "4:30: expected a host expression, found 'frob'",
     ),
     (
         "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %1 x: i32\n{\n}\n",

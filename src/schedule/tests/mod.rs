@@ -94,6 +94,7 @@ fn module(body: Function, a: LocalId) -> Module {
                 block: [GridSize::Const(128), GridSize::Const(1), GridSize::Const(1)],
             },
             scratch: None,
+            host_launch: None,
         }],
         functions: vec![],
         cells: vec![],

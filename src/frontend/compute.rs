@@ -1,0 +1,551 @@
+//! Compute constructs (`parallel`, `kernels`, `serial` and their `loop`
+//! forms), outlined as kernels in steps that each own one concern:
+//! * gather the clauses ([`Walker::compute_clauses`] → [`Compute`]);
+//! * plan the loops of each segment ([`Walker::plan_segments`]);
+//! * outline: lower each segment to a kernel body ([`Walker::outline`]);
+//! * check `default(none)` ([`Walker::check_default_none`]);
+//! * plan the data: one data region for a `kernels` construct of several
+//!   kernels ([`Walker::region_data`]), else each kernel's own maps;
+//! * plan each kernel's launch and host construct ([`Walker::emit_kernel`]).
+//!
+//! The implicit-data fixpoint stays in [`Walker::outline`]: which scalars
+//! a `kernels` region assigns (they become `copy`) and which gang
+//! reductions sit inside other loops are only known once the region is
+//! lowered, and lowering depends on them; no IR analysis answers that yet.
+//!
+//! Owns: `Walker::compute` and its steps. May call: `lower`, `levels`
+//! (and `geometry`), `clauses`, `data`, `extent`, `ir`.
+
+use super::clauses::{ClauseCtx, DataItem};
+use super::ctype::CType;
+use super::data::Visible;
+use super::extent::Use;
+use super::levels::{Levels, RegionKind, RegionPlan, Sizes};
+use super::lower::{HostVar, LoopReduction, Lower, Private};
+use super::unit::Walker;
+use crate::diag::{DResult, Diagnostics};
+use crate::directive::{ClauseKind, DefaultKind, DirectiveKind};
+use crate::ir::host::{AsyncSpec, Construct, ConstructKind, MapKind};
+use crate::ir::{Function, Kernel, LocalId, Param, SrcLoc, Stmt};
+use lang_c::ast::*;
+use lang_c::span::Node;
+use std::collections::{HashMap, HashSet};
+
+/// What a compute construct's directive says, gathered once.
+struct Compute {
+    name: &'static str,
+    /// A combined construct (`parallel loop`, …).
+    combined: bool,
+    kind: RegionKind,
+    sizes: Sizes,
+    default_none: bool,
+    default_present: bool,
+    /// `reduction` on the construct itself, and the gang reductions inside
+    /// other loops that outlining finds (the construct combines them).
+    region_reds: Vec<LoopReduction>,
+    region_privs: Vec<Private>,
+    asyncs: AsyncSpec,
+    items: Vec<DataItem>,
+    cond: Option<String>,
+    loc: SrcLoc,
+}
+
+/// One segment lowered: the kernel body, its parameters and the host
+/// variables they carry.
+type Lowered = (Function, Vec<Param>, Vec<HostVar>);
+
+impl Walker<'_> {
+    /// Outlines compute construct `p` on statement `s` (`rest`: the
+    /// directives attached after it).
+    pub(super) fn compute(&mut self, p: usize, rest: &[usize], s: &Node<Statement>) -> DResult<()> {
+        let mut c = self.compute_clauses(p)?;
+        // A kernels construct holding several loop nests: one kernel per nest
+        // (and per run of other statements), launched in order, inside one
+        // data region (OpenACC 3.3 2.5.3).
+        let segments = if c.kind == RegionKind::Kernels && !c.combined {
+            self.kernels_segments(s)
+        } else {
+            vec![s]
+        };
+        let top_dirs: Vec<usize> = if c.combined { vec![p] } else { rest.to_vec() };
+        let mut plans = self.plan_segments(&segments, &top_dirs, &c)?;
+        let lowered = self.outline(s, &segments, &plans, &mut c)?;
+        // A value broadcast to a worker's lanes meets at a row barrier,
+        // which needs rows of whole warps or of a power of two lanes, as
+        // reductions do.
+        for (plan, (body, _, _)) in plans.iter_mut().zip(&lowered) {
+            let mut row = false;
+            crate::ir::walk_stmts(&body.body, &mut |st| {
+                row |= matches!(st, Stmt::Barrier(crate::ir::BarrierScope::Row));
+            });
+            plan.reduces |= row;
+        }
+        if c.default_none {
+            self.check_default_none(&c, &plans, &lowered)?;
+        }
+        // How each kernel uses the pointers it has no clause for (their
+        // implicit sections: the union over the kernels).
+        let mut uses = HashMap::new();
+        for (body, params, vars) in &lowered {
+            super::extent::merge_uses(&mut uses, super::extent::pointer_uses(body, params, vars));
+        }
+        // One kernel: its maps and arguments. Several: one data region with
+        // the clauses and every variable's implicit map, then the kernels.
+        let region = segments.len() > 1;
+        if region {
+            self.region_data(s, &c, &lowered, &uses);
+        }
+        for ((seg, plan), body) in segments.iter().zip(&plans).zip(lowered) {
+            self.emit_kernel(s, seg, plan, body, &c, &uses, region);
+        }
+        if region {
+            self.data_stack.pop();
+        }
+        Ok(())
+    }
+
+    /// Gathers the clauses of compute directive `p`; clauses later work
+    /// will implement are "not supported yet" errors.
+    fn compute_clauses(&self, p: usize) -> DResult<Compute> {
+        let d = &self.dirs[p];
+        let name = d.kind.name();
+        use DirectiveKind as K;
+        let combined = matches!(d.kind, K::ParallelLoop | K::KernelsLoop | K::SerialLoop);
+        let kind = match d.kind {
+            K::Serial | K::SerialLoop => RegionKind::Serial,
+            K::Kernels | K::KernelsLoop => RegionKind::Kernels,
+            _ => RegionKind::Parallel,
+        };
+        let ctx = ClauseCtx {
+            sm: self.sm,
+            scope: &self.scope,
+            base: self.pragmas[p].text_start,
+        };
+        let mut sizes = Sizes::default();
+        let (mut default_none, mut default_present) = (false, false);
+        // `reduction` on the construct itself (on a combined one: the loop's).
+        let mut region_reds = vec![];
+        let mut region_privs = vec![];
+        for c in &d.clauses {
+            match &c.kind {
+                ClauseKind::Private(_) | ClauseKind::FirstPrivate(_) if combined => {}
+                ClauseKind::Private(vars) | ClauseKind::FirstPrivate(vars) => {
+                    let first = matches!(c.kind, ClauseKind::FirstPrivate(_));
+                    for v in vars {
+                        region_privs.push(self.private_item(p, v, first)?);
+                    }
+                }
+                // (Not on `kernels`: the directive parser rejects it.)
+                ClauseKind::Reduction { .. } if combined => {}
+                ClauseKind::Reduction { op, vars } => {
+                    for v in vars {
+                        region_reds.push(self.reduction_item(p, *op, v)?);
+                    }
+                }
+                ClauseKind::Data(_) | ClauseKind::If(_) => {}
+                ClauseKind::Async(_) | ClauseKind::Wait(_) => {}
+                ClauseKind::Default(DefaultKind::Present) => default_present = true,
+                ClauseKind::NumGangs(v) => {
+                    for e in v {
+                        sizes.num_gangs.push(ctx.check_expr(e)?);
+                    }
+                }
+                ClauseKind::NumWorkers(e) => sizes.num_workers = Some(ctx.check_expr(e)?),
+                ClauseKind::VectorLength(e) => sizes.vector_length = Some(ctx.check_expr(e)?),
+                ClauseKind::Default(DefaultKind::None) => default_none = true,
+                // The loop clauses of a combined construct: see `levels`.
+                ClauseKind::Gang(_)
+                | ClauseKind::Worker(_)
+                | ClauseKind::Vector(_)
+                | ClauseKind::Seq
+                | ClauseKind::Independent
+                | ClauseKind::Auto
+                | ClauseKind::Collapse { .. }
+                | ClauseKind::Tile(_)
+                    if combined => {}
+                _ => return self.not_yet(p, c, name),
+            }
+        }
+        Ok(Compute {
+            name,
+            combined,
+            kind,
+            sizes,
+            default_none,
+            default_present,
+            region_reds,
+            region_privs,
+            asyncs: self.asyncs(p, d)?,
+            items: self.data_items(p, d)?,
+            cond: self.if_cond(p, d)?,
+            loc: self.pragma_loc(p, d.kind_span.start),
+        })
+    }
+
+    /// The loop plan of each segment (`top_dirs`: the loop directives of a
+    /// single segment); remarks for the construct's own reductions.
+    fn plan_segments(
+        &mut self,
+        segments: &[&Node<Statement>],
+        top_dirs: &[usize],
+        c: &Compute,
+    ) -> DResult<Vec<RegionPlan>> {
+        let mut plans = vec![];
+        for seg in segments {
+            let dirs: Vec<usize> = if segments.len() == 1 {
+                top_dirs.to_vec()
+            } else {
+                self.att
+                    .by_stmt
+                    .get(&seg.span.start)
+                    .cloned()
+                    .unwrap_or_default()
+            };
+            let shared = c.items.iter().map(|i| i.var.clone()).collect();
+            let mut plan = self.plan_loops(
+                seg,
+                &dirs,
+                c.kind,
+                Levels::default(),
+                &c.region_reds,
+                shared,
+            )?;
+            plan.reduces |= !c.region_reds.is_empty();
+            plans.push(plan);
+        }
+        for r in &c.region_reds {
+            self.remarks.push((
+                r.loc.clone(),
+                format!(
+                    "reduction({}:{}) across the gangs of the construct",
+                    r.op.symbol(),
+                    r.var
+                ),
+            ));
+        }
+        Ok(plans)
+    }
+
+    /// Lowers every segment. Scalars in data clauses live in device
+    /// memory; in `kernels`, so do the scalars the region assigns
+    /// (implicitly `copy`, OpenACC 3.3 2.5.3), and the construct reduces
+    /// gang reductions found inside other loops: both found by lowering
+    /// once, then again (`c.region_reds` grows). Reduction variables live
+    /// in device memory too: their results outlive the region (implicitly
+    /// `copy`, OpenACC 3.3 2.6.2).
+    fn outline(
+        &mut self,
+        s: &Node<Statement>,
+        segments: &[&Node<Statement>],
+        plans: &[RegionPlan],
+        c: &mut Compute,
+    ) -> DResult<Vec<Lowered>> {
+        let mut by_ref: HashSet<String> = c
+            .items
+            .iter()
+            .filter(|i| i.ty.is_c_arithmetic())
+            .map(|i| i.var.clone())
+            .chain(
+                plans
+                    .iter()
+                    .flat_map(|p| p.loops.values())
+                    .flat_map(|l| &l.reductions)
+                    .chain(&c.region_reds)
+                    .map(|r| r.var.clone()),
+            )
+            .chain(self.atomic_targets(s))
+            .collect();
+        let mut narrowed = vec![];
+        let lowered = loop {
+            narrowed.clear();
+            let (mut out, mut more, mut promoted) = (vec![], vec![], vec![]);
+            for (seg, plan) in segments.iter().zip(plans) {
+                let (l, mut p, n) = self.lower_segment(seg, plan, c, &by_ref)?;
+                promoted.append(&mut p);
+                narrowed.extend(n);
+                if c.kind == RegionKind::Kernels {
+                    more.extend(assigned_scalars(&l));
+                }
+                out.push(l);
+            }
+            // Gang reductions inside other loops: the construct reduces.
+            promoted.retain(|r: &LoopReduction| !c.region_reds.iter().any(|x| x.var == r.var));
+            for r in &promoted {
+                self.remarks.push((
+                    r.loc.clone(),
+                    format!(
+                        "reduction({}:{}) across gangs inside another loop: each gang accumulates every run of the loop, combined at the end of the construct",
+                        r.op.symbol(),
+                        r.var
+                    ),
+                ));
+            }
+            if more.is_empty() && promoted.is_empty() {
+                break out;
+            }
+            c.region_reds.extend(promoted);
+            by_ref.extend(more);
+        };
+        for at in narrowed {
+            self.remarks.push((at, super::lower::NARROWED.to_string()));
+        }
+        Ok(lowered)
+    }
+
+    /// One lowering of segment `seg` with the variables `by_ref` in device
+    /// memory: the kernel, the gang reductions inside other loops it met,
+    /// and where long double was narrowed.
+    fn lower_segment(
+        &mut self,
+        seg: &Node<Statement>,
+        plan: &RegionPlan,
+        c: &Compute,
+        by_ref: &HashSet<String>,
+    ) -> DResult<(Lowered, Vec<LoopReduction>, Option<SrcLoc>)> {
+        let mut scope = self.scope.clone();
+        let mut lower = Lower::new(
+            self.sm,
+            &mut scope,
+            &mut self.routines,
+            &plan.loops,
+            super::lower::Mode::Region,
+        );
+        lower.atomics = Some(&self.atomics);
+        lower.text = self.text;
+        lower.by_ref = by_ref.clone();
+        lower.one_thread = c.kind == RegionKind::Serial;
+        if c.region_reds.is_empty() && c.region_privs.is_empty() {
+            lower.stmt(seg)?;
+        } else {
+            lower.region(seg, &c.region_reds, &c.region_privs)?;
+        }
+        let promoted = std::mem::take(&mut lower.promote);
+        let narrowed = lower.narrowed.take();
+        Ok((lower.finish(), promoted, narrowed))
+    }
+
+    /// `default(none)`: every variable the region uses needs a data
+    /// attribute, but for scalars it only reads (implicitly firstprivate).
+    fn check_default_none(
+        &self,
+        c: &Compute,
+        plans: &[RegionPlan],
+        lowered: &[Lowered],
+    ) -> DResult<()> {
+        for v in lowered
+            .iter()
+            .flat_map(|l| &l.2)
+            .filter(|v| v.size_of.is_none())
+        {
+            let has_attribute = c.items.iter().any(|i| i.whole && i.var == v.name)
+                || self.data_stack.iter().flatten().any(|x| x.var == v.name)
+                || c.region_reds.iter().any(|r| r.var == v.name)
+                || plans
+                    .iter()
+                    .flat_map(|p| p.loops.values())
+                    .any(|l| l.reductions.iter().any(|r| r.var == v.name));
+            if !has_attribute && (v.by_ref || !v.ty.is_c_arithmetic()) {
+                return Err(Diagnostics::one(
+                    Some(c.loc.clone()),
+                    format!("'{}' is used in the region but appears in no data clause, and the construct has 'default(none)'", v.name),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The data region of a `kernels` construct of several kernels: the
+    /// clauses and every variable's implicit map, around the kernels; what
+    /// it maps becomes visible to them (popped by [`Walker::compute`]).
+    fn region_data(
+        &mut self,
+        s: &Node<Statement>,
+        c: &Compute,
+        lowered: &[Lowered],
+        uses: &HashMap<String, Use>,
+    ) {
+        let (mut params, mut vars) = (vec![], vec![]);
+        for (_, ps, vs) in lowered {
+            for (p, v) in ps.iter().zip(vs) {
+                if v.size_of.is_none() && !vars.iter().any(|x: &HostVar| x.name == v.name) {
+                    params.push(p.clone());
+                    vars.push(v.clone());
+                }
+            }
+        }
+        let (maps, _) = self.kernel_data(
+            &c.items,
+            (&params, &vars),
+            uses,
+            c.default_present,
+            Some(&c.loc),
+        );
+        // The region's queue, evaluated once, is every kernel's; its
+        // waits come before the region's data.
+        let mut outer = c.asyncs.clone();
+        if outer.queue.is_some() {
+            outer.bind = Some(queue_var(s));
+        }
+        self.plan.constructs.push(Construct {
+            kind: ConstructKind::Data { asyncs: outer },
+            name: c.name.to_string(),
+            loc: c.loc.clone(),
+            stmt: s.span.start..s.span.end,
+            cond: c.cond.clone(),
+            maps,
+        });
+        let mut visible: Vec<Visible> = vars
+            .iter()
+            .map(|v| Visible {
+                var: v.name.clone(),
+                start: match (&v.ty, uses.get(&v.name)) {
+                    _ if v.by_ref => format!("(const void *)&({})", v.name),
+                    // The start of its implicit section.
+                    (CType::Ptr(e), Some(Use::Known(sec))) if !c.default_present => {
+                        sec.host_map(&v.name, e.size()).start
+                    }
+                    _ => format!("(const void *)({})", v.name),
+                },
+                deviceptr: false,
+                no_create: false,
+            })
+            .collect();
+        visible.extend(c.items.iter().filter(|i| i.whole).map(|i| Visible {
+            var: i.var.clone(),
+            start: i.map.start.clone(),
+            deviceptr: i.map.kind == MapKind::DevicePtr,
+            no_create: i.map.kind == MapKind::NoCreate,
+        }));
+        self.data_stack.push(visible);
+    }
+
+    /// Segment `seg` of construct `s` as a kernel: its data (its own maps
+    /// unless `in_region`, the data region of a `kernels` construct of
+    /// several kernels), its launch, and its host construct.
+    #[allow(clippy::too_many_arguments)]
+    fn emit_kernel(
+        &mut self,
+        s: &Node<Statement>,
+        seg: &Node<Statement>,
+        plan: &RegionPlan,
+        (body, params, vars): Lowered,
+        c: &Compute,
+        uses: &HashMap<String, Use>,
+        in_region: bool,
+    ) {
+        let (maps, args) = if in_region {
+            let none = HashMap::new();
+            let (_, args) = self.kernel_data(&[], (&params, &vars), &none, c.default_present, None);
+            (vec![], args)
+        } else {
+            self.kernel_data(
+                &c.items,
+                (&params, &vars),
+                uses,
+                c.default_present,
+                Some(&c.loc),
+            )
+        };
+        let kloc = if in_region {
+            self.sm.loc(seg.span.start)
+        } else {
+            c.loc.clone()
+        };
+        let (launch, notes) = plan.launch(
+            &c.sizes,
+            call_levels(&body.body, |f| self.routines.level_of(f)),
+            &kloc,
+        );
+        self.remarks.extend(plan.sized_remarks(&launch));
+        let kernel = self.module.kernels.len();
+        self.remarks
+            .extend(notes.into_iter().map(|n| (kloc.clone(), n)));
+        self.module.kernels.push(Kernel {
+            name: format!(
+                "__accc_{}_{}_l{}_{}",
+                self.function, kernel, kloc.line, self.unit_tag
+            ),
+            construct: c.name.to_string(),
+            loc: kloc.clone(),
+            params,
+            body,
+            launch,
+            scratch: None,
+            host_launch: None,
+        });
+        // In a region of several kernels: the region's queue (its data
+        // region did the waits).
+        let asyncs = if in_region {
+            AsyncSpec {
+                queue: c.asyncs.queue.as_ref().map(|_| Some(queue_var(s))),
+                ..Default::default()
+            }
+        } else {
+            c.asyncs.clone()
+        };
+        self.plan.constructs.push(Construct {
+            kind: ConstructKind::Compute {
+                kernel,
+                args,
+                asyncs,
+            },
+            name: c.name.to_string(),
+            loc: kloc,
+            stmt: seg.span.start..seg.span.end,
+            cond: c.cond.clone(),
+            maps,
+        });
+    }
+}
+
+/// The C variable holding the queue of the kernels of construct `s`.
+fn queue_var(s: &Node<Statement>) -> String {
+    format!("__accc_kq{}", s.span.start)
+}
+
+/// The scalars a kernel assigns that it receives by value: in `kernels`
+/// they become `copy` (a long double or complex value is written through
+/// its bytes, so writing one counts).
+fn assigned_scalars((body, params, vars): &Lowered) -> Vec<String> {
+    let assigned = assigned_params(body, params);
+    vars.iter()
+        .zip(params)
+        .filter(|(v, p)| {
+            !v.by_ref
+                && v.size_of.is_none()
+                && v.ty.is_c_arithmetic()
+                && (assigned.contains(&p.local)
+                    || (v.written && v.ty.real() == CType::LongDouble)
+                    || (v.written && v.ty.is_complex()))
+        })
+        .map(|(v, _)| v.name.clone())
+        .collect()
+}
+
+/// The levels the routines the body calls use (their `level_of`).
+fn call_levels(b: &[Stmt], level_of: impl Fn(usize) -> crate::ir::RoutineLevel) -> Levels {
+    use crate::ir::RoutineLevel as R;
+    let mut used = Levels::default();
+    crate::ir::walk_stmts(b, &mut |s| {
+        if let Stmt::Call { func, .. } = s {
+            let l = level_of(*func);
+            used.gang |= l >= R::Gang;
+            used.worker |= l >= R::Worker;
+            used.vector |= l >= R::Vector;
+        }
+    });
+    used
+}
+
+/// The parameter locals the body assigns.
+fn assigned_params(f: &Function, params: &[Param]) -> Vec<LocalId> {
+    let mut out = vec![];
+    crate::ir::walk_stmts(&f.body, &mut |s| {
+        if let Stmt::Assign { local, .. } = s {
+            if params.iter().any(|p| p.local == *local) {
+                out.push(*local);
+            }
+        }
+    });
+    out
+}

@@ -1,0 +1,183 @@
+//! Reading a kernel's launch: the sizes the construct asks for
+//! (`launch grid=(…) block=(…)`, [`GridSize`]) and the plan of how the
+//! host computes them (`host block=(…) … grid=(…)`, [`LaunchPlan`]), with
+//! their host expressions ([`HostExpr`], [`UserExpr`]): the inverse of
+//! their `Display` impls (`ir/hostexpr.rs`) and of `print.rs`'s `grid`.
+//!
+//! Owns: [`grid3`], [`launch_plan`]. May call: the cursor, `ir` types.
+
+use super::cursor::{Cursor, Result, MAX_DEPTH};
+use crate::ir::hostexpr::DIMS;
+use crate::ir::{GridSize, HostExpr, HostType, LaunchPlan, SrcLoc, UserExpr};
+
+/// `(a, b, c)` of launch sizes.
+pub(super) fn grid3(c: &mut Cursor) -> Result<[GridSize; 3]> {
+    c.expect("(")?;
+    let a = grid(c, 0)?;
+    c.expect(",")?;
+    let b = grid(c, 0)?;
+    c.expect(",")?;
+    let d = grid(c, 0)?;
+    c.expect(")")?;
+    Ok([a, b, d])
+}
+
+fn grid(c: &mut Cursor, depth: u32) -> Result<GridSize> {
+    c.skip_ws();
+    if depth > MAX_DEPTH {
+        return c.err("launch size nested too deeply");
+    }
+    if c.peek().is_some_and(|ch| ch.is_ascii_digit()) {
+        return Ok(GridSize::Const(c.unsigned()?));
+    }
+    let warp = c.tok("warp");
+    if c.tok("clause") {
+        c.expect("(")?;
+        let expr = user(c)?;
+        c.expect(",")?;
+        c.expect("else")?;
+        let default = Box::new(grid(c, depth + 1)?);
+        c.expect(")")?;
+        return Ok(GridSize::Clause {
+            expr,
+            default,
+            warp,
+        });
+    }
+    if !warp && c.tok("auto") {
+        c.expect("(")?;
+        c.expect("trip")?;
+        c.expect("=")?;
+        let trip = if c.tok("?") { None } else { Some(user(c)?) };
+        c.expect(",")?;
+        c.expect("threads")?;
+        c.expect("=")?;
+        c.expect("[")?;
+        let mut threads = vec![];
+        if !c.tok("]") {
+            loop {
+                threads.push(c.unsigned()?);
+                if c.tok("]") {
+                    break;
+                }
+                c.expect(",")?;
+            }
+        }
+        c.expect(")")?;
+        return Ok(GridSize::FromTrip { trip, threads });
+    }
+    c.err("expected a launch size")
+}
+
+/// `i64 (C text) at "file":line:col`.
+fn user(c: &mut Cursor) -> Result<UserExpr> {
+    c.skip_ws();
+    let at = c.pos;
+    let ty = match c.word() {
+        "i64" => HostType::LongLong,
+        "u64" => HostType::ULongLong,
+        w => return Err(c.error_at(at, format!("expected i64 or u64, found '{w}'"))),
+    };
+    c.skip_ws();
+    let text = c.balanced()?.to_string();
+    c.expect("at")?;
+    let file = c.quoted()?;
+    c.expect_here(":")?;
+    let line = c.unsigned()?;
+    c.expect_here(":")?;
+    let col = c.unsigned()?;
+    Ok(UserExpr {
+        text,
+        loc: SrcLoc { file, line, col },
+        ty,
+    })
+}
+
+/// `block=(…) [fit(fixed=N)] grid=(…)` (after `host`).
+pub(super) fn launch_plan(c: &mut Cursor) -> Result<LaunchPlan> {
+    c.expect("block")?;
+    c.expect("=")?;
+    let block = expr3(c)?;
+    let fit = if c.tok("fit") {
+        c.expect("(")?;
+        c.expect("fixed")?;
+        c.expect("=")?;
+        let fixed = c.unsigned()?;
+        c.expect(")")?;
+        Some(fixed)
+    } else {
+        None
+    };
+    c.expect("grid")?;
+    c.expect("=")?;
+    let grid = expr3(c)?;
+    Ok(LaunchPlan { block, fit, grid })
+}
+
+/// `(a, b, c)` of host expressions.
+fn expr3(c: &mut Cursor) -> Result<[HostExpr; 3]> {
+    c.expect("(")?;
+    let a = expr(c, 0)?;
+    c.expect(",")?;
+    let b = expr(c, 0)?;
+    c.expect(",")?;
+    let d = expr(c, 0)?;
+    c.expect(")")?;
+    Ok([a, b, d])
+}
+
+/// `name(a, b)`'s operands after `name`.
+fn two(c: &mut Cursor, depth: u32) -> Result<(Box<HostExpr>, Box<HostExpr>)> {
+    c.expect("(")?;
+    let a = expr(c, depth + 1)?;
+    c.expect(",")?;
+    let b = expr(c, depth + 1)?;
+    c.expect(")")?;
+    Ok((Box::new(a), Box::new(b)))
+}
+
+fn expr(c: &mut Cursor, depth: u32) -> Result<HostExpr> {
+    c.skip_ws();
+    if depth > MAX_DEPTH {
+        return c.err("host expression nested too deeply");
+    }
+    if c.peek().is_some_and(|ch| ch.is_ascii_digit()) {
+        return Ok(HostExpr::Const(c.unsigned()?));
+    }
+    if c.rest().starts_with("i64") || c.rest().starts_with("u64") {
+        return Ok(HostExpr::User(user(c)?));
+    }
+    if c.eat("block.") {
+        let at = c.pos;
+        let w = c.word();
+        return match DIMS.iter().position(|d| *d == w) {
+            Some(d) => Ok(HostExpr::Block(d as u8)),
+            None => Err(c.error_at(at, format!("expected x, y or z, found '{w}'"))),
+        };
+    }
+    let at = c.pos;
+    match c.word() {
+        "mul" => two(c, depth).map(|(a, b)| HostExpr::Mul(a, b)),
+        "size_or" => two(c, depth).map(|(a, b)| HostExpr::SizeOr(a, b)),
+        "cover" => two(c, depth).map(|(trip, per)| HostExpr::Cover { trip, per }),
+        "warp_friendly" => {
+            c.expect("(")?;
+            let a = expr(c, depth + 1)?;
+            c.expect(")")?;
+            Ok(HostExpr::WarpFriendly(Box::new(a)))
+        }
+        "default_gangs" => {
+            c.expect("(")?;
+            let trip = if c.tok("?") {
+                None
+            } else {
+                Some(Box::new(expr(c, depth + 1)?))
+            };
+            c.expect(",")?;
+            let per = Box::new(expr(c, depth + 1)?);
+            c.expect(")")?;
+            Ok(HostExpr::DefaultGangs { trip, per })
+        }
+        w => Err(c.error_at(at, format!("expected a host expression, found '{w}'"))),
+    }
+}
