@@ -367,7 +367,14 @@ fn compile(text: &str) -> Result<Outcome, String> {
         accc::schedule::specialize(&mut t.module);
         let problems = accc::ir::validate(&t.module, true);
         if !problems.is_empty() {
-            return Err(format!("invalid IR: {}", problems.join("; ")));
+            return Err(format!(
+                "invalid IR: {}",
+                problems
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ));
         }
         if !t.module.kernels.is_empty() {
             let opts = nvptx::Options {

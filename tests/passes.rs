@@ -61,7 +61,13 @@ fn valid(m: &Module, scheduled: bool, what: &str) -> Result<(), String> {
     if p.is_empty() {
         Ok(())
     } else {
-        Err(format!("invalid {what}:\n  {}", p.join("\n  ")))
+        Err(format!(
+            "invalid {what}:\n  {}",
+            p.iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("\n  ")
+        ))
     }
 }
 

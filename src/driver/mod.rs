@@ -252,6 +252,25 @@ fn write_out(path: Option<&Path>, bytes: &[u8]) -> Result<()> {
     }
 }
 
+/// Validates the IR (`scheduled`: after schedule and specialise); each
+/// problem is an internal compiler error, reported as
+/// `file:line:col: error: internal: …` at its location (the source file's
+/// name where it has none), and compilation stops before any output.
+fn check_ir(m: &crate::ir::Module, scheduled: bool, file: &str) -> Result<()> {
+    let problems = crate::ir::validate(m, scheduled);
+    if problems.is_empty() {
+        return Ok(());
+    }
+    let stage = if scheduled { "scheduled" } else { "lowered" };
+    for p in &problems {
+        let at =
+            p.at.as_ref()
+                .map_or_else(|| file.to_string(), ToString::to_string);
+        eprintln!("{at}: error: internal: invalid {stage} IR: {p}");
+    }
+    Err(Reported.into())
+}
+
 /// Compiles one source: to the object `out` (with `-S`: the assembly
 /// `out`, and the device code's PTX beside it), or (with `--emit`) to the
 /// requested form.
@@ -276,6 +295,7 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
             eprintln!("{}:{}: {text}", loc.file, loc.line);
         }
     }
+    check_ir(&t.module, false, &file)?;
     let emit = args.own.emit.as_deref();
     if emit == Some("ir-unscheduled") {
         return write_out(
@@ -285,13 +305,7 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
     }
     crate::schedule::schedule(&mut t.module);
     crate::schedule::specialize(&mut t.module);
-    let problems = crate::ir::validate(&t.module, true);
-    if !problems.is_empty() {
-        bail!(
-            "internal compiler error: invalid IR:\n  {}",
-            problems.join("\n  ")
-        );
-    }
+    check_ir(&t.module, true, &file)?;
     if emit == Some("simt") {
         let text = simt::write_text(&t.module).map_err(|e| anyhow!("{file}: {e}"))?;
         return write_out(args.output.as_deref(), text.as_bytes());

@@ -54,7 +54,7 @@ pub use stmt::{
     SwitchArm,
 };
 pub use types::{FloatKind, IntKind, Type};
-pub use validate::validate;
+pub use validate::{validate, ExprProblem, Owner, ValidationError, ValidationErrorKind};
 
 /// A position in the user's original source, carried from the front end to
 /// the end so every later error and remark can name it.

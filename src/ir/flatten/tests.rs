@@ -9,9 +9,9 @@ fn flat(text: &str) -> String {
         Ok(m) => m,
         Err(e) => panic!("{e}"),
     };
-    assert_eq!(validate(&m, true), Vec::<String>::new());
+    assert_eq!(join(&validate(&m, true)), "");
     flatten_indices(&mut m);
-    assert_eq!(validate(&m, true), Vec::<String>::new());
+    assert_eq!(join(&validate(&m, true)), "");
     let printed = print_module(&m);
     assert!(!printed.contains("index."), "{printed}");
     printed
@@ -173,14 +173,22 @@ fn the_validator_checks_indices() {
     ];
     for (addr, want) in bad {
         let m = read_module(&kernel("ptr<f64>", addr)).unwrap_or_else(|e| panic!("{e}"));
-        let p = validate(&m, true).join("\n");
+        let p = join(&validate(&m, true));
         assert!(p.contains(want), "{addr}: {p}");
     }
     let m = read_module(&kernel("ptr<[f64; 5]>", "index.f64(%0 p, [4], %1 i, %2 j)"))
         .unwrap_or_else(|e| panic!("{e}"));
-    let p = validate(&m, true).join("\n");
+    let p = join(&validate(&m, true));
     assert!(
         p.contains("neither ptr<f64> nor a pointer to its outermost row"),
         "{p}"
     );
+}
+
+/// The validator's messages, one a line.
+fn join(errs: &[crate::ir::ValidationError]) -> String {
+    errs.iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("\n")
 }

@@ -9,27 +9,43 @@
 //! function's result type, `break`/`continue` have a target, and — when `scheduled` — that no
 //! counted [`Stmt::Loop`] is left.
 
+mod error;
+#[cfg(test)]
+mod tests;
+
+pub use error::{ExprProblem, Owner, ValidationError, ValidationErrorKind};
+
 use super::expr::{Expr, ExprId};
 use super::function::Function;
 use super::index::{Extent, Index};
 use super::module::Module;
 use super::stmt::{Block, Stmt};
 use super::types::Type;
+use super::SrcLoc;
+use ValidationErrorKind as K;
+
+/// A location, unless it is the default one (IR without locations).
+fn known(loc: &SrcLoc) -> Option<SrcLoc> {
+    (loc.line != 0 || !loc.file.is_empty()).then(|| loc.clone())
+}
 
 /// Validates every kernel and device function; returns the list of problems
 /// (empty when valid).
-pub fn validate(m: &Module, scheduled: bool) -> Vec<String> {
+pub fn validate(m: &Module, scheduled: bool) -> Vec<ValidationError> {
     let mut errors = vec![];
     let bodies = m
         .kernels
         .iter()
-        .map(|k| (format!("kernel {}", k.name), &k.body, Type::Void))
-        .chain(
-            m.functions
-                .iter()
-                .map(|f| (format!("function {}", f.name), &f.body, f.ret.clone())),
-        );
-    for (what, f, ret) in bodies {
+        .map(|k| (Owner::Kernel(k.name.clone()), &k.loc, &k.body, Type::Void))
+        .chain(m.functions.iter().map(|f| {
+            (
+                Owner::Function(f.name.clone()),
+                &f.loc,
+                &f.body,
+                f.ret.clone(),
+            )
+        }));
+    for (owner, loc, f, ret) in bodies {
         let mut v = Validator {
             m,
             f,
@@ -39,25 +55,33 @@ pub fn validate(m: &Module, scheduled: bool) -> Vec<String> {
             scheduled,
             loop_depth: 0,
             break_depth: 0,
+            owner,
+            locs: vec![known(loc)],
         };
         v.block(&f.body);
-        for (i, n) in v.uses.iter().enumerate() {
-            if *n > 1 {
-                v.errors.push(format!("e{i} is used {n} times"));
-            }
+        let reused: Vec<_> = (v.uses.iter().enumerate())
+            .filter(|(_, n)| **n > 1)
+            .map(|(i, n)| (ExprId(i as u32), *n))
+            .collect();
+        for (expr, uses) in reused {
+            v.err_at(expr, K::ExprReused { expr, uses });
         }
-        errors.extend(v.errors.into_iter().map(|e| format!("{what}: {e}")));
+        errors.extend(v.errors);
     }
     for f in &m.functions {
         for p in &f.params {
-            match f.body.locals.get(p.0 as usize).map(|l| &l.ty) {
-                None => errors.push(format!("function {}: parameter {p} out of range", f.name)),
-                Some(Type::Array(..) | Type::Blob { .. } | Type::Void) => errors.push(format!(
-                    "function {}: parameter {p} is not a scalar or pointer",
-                    f.name
-                )),
-                Some(_) => {}
-            }
+            let kind = match f.body.locals.get(p.0 as usize).map(|l| &l.ty) {
+                None => K::ParamOutOfRange { param: *p },
+                Some(Type::Array(..) | Type::Blob { .. } | Type::Void) => {
+                    K::ParamNotScalar { param: *p }
+                }
+                Some(_) => continue,
+            };
+            errors.push(ValidationError {
+                kind,
+                owner: Owner::Function(f.name.clone()),
+                at: known(&f.loc),
+            });
         }
     }
     errors
@@ -69,15 +93,41 @@ struct Validator<'a> {
     /// The result type of the function (`Void` for kernels).
     ret: Type,
     uses: Vec<u32>,
-    errors: Vec<String>,
+    errors: Vec<ValidationError>,
     scheduled: bool,
     /// Enclosing loops (`continue` targets).
     loop_depth: u32,
     /// Enclosing loops and switches (`break` targets).
     break_depth: u32,
+    /// Whose body this is.
+    owner: Owner,
+    /// The body's location, then those of the enclosing loops.
+    locs: Vec<Option<SrcLoc>>,
 }
 
 impl Validator<'_> {
+    /// Records a problem at the innermost location known.
+    fn err(&mut self, kind: ValidationErrorKind) {
+        let at = self.locs.iter().rev().find_map(Clone::clone);
+        self.errors.push(ValidationError {
+            kind,
+            owner: self.owner.clone(),
+            at,
+        });
+    }
+
+    /// Records a problem at expression `e`'s location, if it has one.
+    fn err_at(&mut self, e: ExprId, kind: ValidationErrorKind) {
+        match self.f.expr_locs.get(e.0 as usize).cloned().flatten() {
+            Some(at) => self.errors.push(ValidationError {
+                kind,
+                owner: self.owner.clone(),
+                at: Some(at),
+            }),
+            None => self.err(kind),
+        }
+    }
+
     fn block(&mut self, b: &Block) {
         for s in b {
             self.stmt(s);
@@ -88,7 +138,7 @@ impl Validator<'_> {
         match self.f.locals.get(l.0 as usize) {
             Some(d) => Some(d.ty.clone()),
             None => {
-                self.errors.push(format!("local {l} out of range"));
+                self.err(K::LocalOutOfRange { local: l });
                 None
             }
         }
@@ -97,8 +147,7 @@ impl Validator<'_> {
     fn cond(&mut self, e: ExprId) {
         if let Some(t) = self.expr(e) {
             if t != Type::BOOL {
-                self.errors
-                    .push(format!("condition {e} has type {t}, not bool"));
+                self.err_at(e, K::CondNotBool { cond: e, ty: t });
             }
         }
     }
@@ -110,8 +159,14 @@ impl Validator<'_> {
                 let vt = self.expr(*value);
                 if let (Some(lt), Some(vt)) = (lt, vt) {
                     if lt != vt {
-                        self.errors
-                            .push(format!("assign of {vt} to {local} of type {lt}"));
+                        self.err_at(
+                            *value,
+                            K::AssignType {
+                                local: *local,
+                                value: vt,
+                                local_ty: lt,
+                            },
+                        );
                     }
                 }
             }
@@ -120,7 +175,7 @@ impl Validator<'_> {
                 let vt = self.expr(*value);
                 if let (Some(pt), Some(vt)) = (pt, vt) {
                     if pt.pointee() != Some(&vt) {
-                        self.errors.push(format!("store of {vt} through {pt}"));
+                        self.err_at(*value, K::StoreType { value: vt, ptr: pt });
                     }
                 }
             }
@@ -134,9 +189,9 @@ impl Validator<'_> {
                 self.block(otherwise);
             }
             Stmt::Loop(l) => {
+                self.locs.push(known(&l.loc));
                 if self.scheduled {
-                    self.errors
-                        .push(format!("counted loop at {} left after schedule", l.loc));
+                    self.err(K::LoopLeftAfterSchedule { loc: l.loc.clone() });
                 }
                 let headers = std::iter::once((l.var, [l.init, l.limit, l.step])).chain(
                     l.collapsed
@@ -148,8 +203,7 @@ impl Validator<'_> {
                     for e in bounds {
                         let t = self.expr(e);
                         if t.is_some() && vt.is_some() && t != vt {
-                            self.errors
-                                .push(format!("loop bound {e} does not have the index type"));
+                            self.err_at(e, K::LoopBoundType { bound: e });
                         }
                     }
                 }
@@ -164,11 +218,10 @@ impl Validator<'_> {
                                 && p.offset + (p.count - 1) * p.stride + p.ty.size() <= size
                         });
                     if !ok {
-                        self.errors.push(format!(
-                            "reduction '{}' on private {} with parts it cannot have",
-                            r.op.symbol(),
-                            r.private
-                        ));
+                        self.err(K::ReductionParts {
+                            op: r.op.symbol(),
+                            private: r.private,
+                        });
                     }
                     let tt = match &r.target {
                         super::RedTarget::Local(t) => self.local_ty(*t),
@@ -182,10 +235,7 @@ impl Validator<'_> {
                         _ => None,
                     };
                     if tt.is_some() && tt != pt && tt != elem {
-                        self.errors.push(format!(
-                            "reduction target of {} has another type",
-                            r.private
-                        ));
+                        self.err(K::ReductionTarget { private: r.private });
                     }
                 }
                 self.loop_depth += 1;
@@ -193,6 +243,7 @@ impl Validator<'_> {
                 self.block(&l.body);
                 self.loop_depth -= 1;
                 self.break_depth -= 1;
+                self.locs.pop();
             }
             Stmt::While { cond, body, step } => {
                 self.cond(*cond);
@@ -208,8 +259,7 @@ impl Validator<'_> {
             }
             Stmt::Switch { value, arms } => {
                 if !matches!(self.expr(*value), Some(Type::Int(_))) {
-                    self.errors
-                        .push(format!("switch value {value} is not an integer"));
+                    self.err_at(*value, K::SwitchNotInt { value: *value });
                 }
                 self.break_depth += 1;
                 for a in arms {
@@ -217,58 +267,57 @@ impl Validator<'_> {
                 }
                 self.break_depth -= 1;
                 if arms.iter().filter(|a| a.default).count() > 1 {
-                    self.errors.push("switch with two default arms".into());
+                    self.err(K::SwitchTwoDefaults);
                 }
             }
             Stmt::Break => {
                 if self.break_depth == 0 {
-                    self.errors.push("break outside a loop or switch".into());
+                    self.err(K::BreakOutside);
                 }
             }
             Stmt::Continue => {
                 if self.loop_depth == 0 {
-                    self.errors.push("continue outside a loop body".into());
+                    self.err(K::ContinueOutside);
                 }
             }
             Stmt::Return(v) => {
                 let t = v.and_then(|v| self.expr(v)).unwrap_or(Type::Void);
                 if t != self.ret {
-                    self.errors.push(format!(
-                        "return of {t} from a function returning {}",
-                        self.ret
-                    ));
+                    let ret = self.ret.clone();
+                    self.err(K::ReturnType { value: t, ret });
                 }
             }
             Stmt::Call { func, args, result } => {
                 let Some(callee) = self.m.functions.get(*func) else {
-                    self.errors
-                        .push(format!("call of function #{func}, out of range"));
+                    self.err(K::CallOutOfRange { func: *func });
                     return;
                 };
                 if callee.params.len() != args.len() {
-                    self.errors.push(format!(
-                        "call of {} with {} arguments, not {}",
-                        callee.name,
-                        args.len(),
-                        callee.params.len()
-                    ));
+                    self.err(K::CallArity {
+                        callee: callee.name.clone(),
+                        args: args.len(),
+                        params: callee.params.len(),
+                    });
                 }
                 for (a, p) in args.iter().zip(&callee.params) {
                     let t = self.expr(*a);
                     let pt = callee.body.locals.get(p.0 as usize).map(|l| l.ty.clone());
                     if t.is_some() && t != pt {
-                        self.errors.push(format!(
-                            "argument {a} of a call of {} has the wrong type",
-                            callee.name
-                        ));
+                        self.err_at(
+                            *a,
+                            K::CallArgType {
+                                arg: *a,
+                                callee: callee.name.clone(),
+                            },
+                        );
                     }
                 }
                 if let Some(r) = result {
                     if self.local_ty(*r).as_ref() != Some(&callee.ret) {
-                        self.errors.push(format!(
-                            "result of {} assigned to {r} of another type",
-                            callee.name
-                        ));
+                        self.err(K::CallResultType {
+                            callee: callee.name.clone(),
+                            result: *r,
+                        });
                     }
                 }
             }
@@ -276,10 +325,10 @@ impl Validator<'_> {
                 let d = self.expr(*dst);
                 let s = self.expr(*src);
                 if !matches!(d, Some(Type::Ptr(_))) || !matches!(s, Some(Type::Ptr(_))) {
-                    self.errors.push("copy between non-pointers".into());
+                    self.err(K::CopyNotPointers);
                 }
                 if *bytes == 0 {
-                    self.errors.push("copy of zero bytes".into());
+                    self.err(K::CopyZeroBytes);
                 }
             }
             Stmt::Print { args, .. } => {
@@ -287,9 +336,7 @@ impl Validator<'_> {
                     match self.expr(*a) {
                         Some(Type::Int(k)) if k.bits() >= 32 => {}
                         Some(Type::Float(crate::ir::FloatKind::F64) | Type::Ptr(_)) | None => {}
-                        Some(t) => self
-                            .errors
-                            .push(format!("print argument {a} of type {t} is not promoted")),
+                        Some(t) => self.err_at(*a, K::PrintNotPromoted { arg: *a, ty: t }),
                     }
                 }
             }
@@ -308,12 +355,10 @@ impl Validator<'_> {
                     || self.expr(*desired) != elem
                     || self.local_ty(*old) != elem
                 {
-                    self.errors
-                        .push("atomic compare-and-swap operands are not the pointee type".into());
+                    self.err(K::CasOperands);
                 }
                 if self.local_ty(*ok) != Some(Type::BOOL) {
-                    self.errors
-                        .push("atomic compare-and-swap flag is not a bool".into());
+                    self.err(K::CasFlag);
                 }
             }
             Stmt::AtomicLoad { ptr, dst } => {
@@ -321,14 +366,14 @@ impl Validator<'_> {
                 if !matches!(elem, Some(Type::Int(_) | Type::Float(_)))
                     || self.local_ty(*dst) != elem
                 {
-                    self.errors.push("atomic load of another type".into());
+                    self.err(K::AtomicLoadType);
                 }
             }
             Stmt::AtomicStore { ptr, value } => {
                 let elem = self.expr(*ptr).as_ref().and_then(|t| t.pointee()).cloned();
                 if !matches!(elem, Some(Type::Int(_) | Type::Float(_))) || self.expr(*value) != elem
                 {
-                    self.errors.push("atomic store of another type".into());
+                    self.err(K::AtomicStoreType);
                 }
             }
             Stmt::AtomicRmw {
@@ -341,8 +386,7 @@ impl Validator<'_> {
                 let vt = self.expr(*value);
                 let elem = pt.as_ref().and_then(|t| t.pointee()).cloned();
                 if elem.is_none() || elem != vt {
-                    self.errors
-                        .push("atomic operand is not the pointee type".to_string());
+                    self.err(K::AtomicOperand);
                 }
                 use crate::ir::AtomicOp as A;
                 let fits = match (&vt, op) {
@@ -352,13 +396,11 @@ impl Validator<'_> {
                     _ => vt.is_none(),
                 };
                 if !fits {
-                    self.errors
-                        .push(format!("atomic {op:?} on a type it does not apply to"));
+                    self.err(K::AtomicOpType { op: *op });
                 }
                 if let Some(l) = old {
                     if self.local_ty(*l) != vt {
-                        self.errors
-                            .push(format!("atomic result local {l} has another type"));
+                        self.err(K::AtomicResultType { local: *l });
                     }
                 }
             }
@@ -368,38 +410,35 @@ impl Validator<'_> {
 
     /// Checks the operands of an index of type `ty` (see [`Index`]); the
     /// first problem with the node itself.
-    fn index(&mut self, ix: &Index, ty: &Type) -> Option<String> {
+    fn index(&mut self, ix: &Index, ty: &Type) -> Option<ExprProblem> {
         let base = self.expr(ix.base);
         let mut problem = None;
         for e in &ix.extents {
             if let Extent::Dyn(x) = e {
                 if self.expr(*x) != Some(Type::I64) {
-                    problem = Some("index extent is not i64".to_string());
+                    problem = Some(ExprProblem::IndexExtent);
                 }
             }
         }
         for s in &ix.subs {
             if !matches!(self.expr(*s), Some(Type::Int(k)) if k.bits() == 64) {
-                problem = Some("index subscript is not a 64-bit integer".to_string());
+                problem = Some(ExprProblem::IndexSubscript);
             }
         }
         if ix.subs.len() != ix.extents.len() + 1 {
-            return Some(format!(
-                "index has {} subscripts for {} inner extents (one more needed)",
-                ix.subs.len(),
-                ix.extents.len()
-            ));
+            return Some(ExprProblem::IndexArity {
+                subs: ix.subs.len(),
+                extents: ix.extents.len(),
+            });
         }
         let Some(elem) = ty.pointee() else {
-            return Some("index of a non-pointer type".to_string());
+            return Some(ExprProblem::IndexNotPointer);
         };
         let rows = ix.row_types(elem);
         let base_pointee = base.as_ref().and_then(Type::pointee);
         let row_base = rows.is_some_and(|r| base_pointee == r.first());
         if base_pointee != Some(elem) && !row_base {
-            return Some(format!(
-                "index base is neither ptr<{elem}> nor a pointer to its outermost row"
-            ));
+            return Some(ExprProblem::IndexBase { elem: elem.clone() });
         }
         problem
     }
@@ -408,22 +447,22 @@ impl Validator<'_> {
     fn expr(&mut self, id: ExprId) -> Option<Type> {
         let i = id.0 as usize;
         if i >= self.f.exprs.len() {
-            self.errors.push(format!("{id} out of range"));
+            self.err(K::ExprOutOfRange { expr: id });
             return None;
         }
         self.uses[i] += 1;
         let ty = self.f.ty(id).clone();
-        let bad = |v: &mut Self, what: &str| v.errors.push(format!("{id}: {what}"));
+        let bad = |v: &mut Self, problem: ExprProblem| v.err_at(id, K::Expr { expr: id, problem });
         match self.f.expr(id) {
             Expr::Literal(_) | Expr::Special(_) => {}
             Expr::Cell(n) => {
                 if *n as usize >= self.m.cells.len() || !matches!(ty, Type::Ptr(_)) {
-                    bad(self, "cell out of range or not a pointer");
+                    bad(self, ExprProblem::CellOutOfRange);
                 }
             }
             Expr::Local(l) => {
                 if self.local_ty(*l).as_ref() != Some(&ty) {
-                    bad(self, "local read with the wrong type");
+                    bad(self, ExprProblem::LocalReadType);
                 }
             }
             Expr::LocalAddr(l) => {
@@ -432,46 +471,46 @@ impl Validator<'_> {
                     t => t,
                 };
                 if want.is_some() && ty.pointee() != want.as_ref() {
-                    bad(self, "address of a local with the wrong type");
+                    bad(self, ExprProblem::LocalAddrType);
                 }
             }
             Expr::Load(p) => {
                 if self.expr(*p).as_ref().and_then(|t| t.pointee()) != Some(&ty) {
-                    bad(self, "load type differs from pointee");
+                    bad(self, ExprProblem::LoadType);
                 }
             }
             Expr::PtrAdd { base, index } => {
                 let bt = self.expr(*base);
                 let it = self.expr(*index);
                 if bt.as_ref() != Some(&ty) || !matches!(bt, Some(Type::Ptr(_))) {
-                    bad(self, "ptradd base is not a pointer of the result type");
+                    bad(self, ExprProblem::PtrAddBase);
                 }
                 if !matches!(&it, Some(Type::Int(k)) if k.bits() == 64) {
-                    bad(self, "ptradd index is not a 64-bit integer");
+                    bad(self, ExprProblem::PtrAddIndex);
                 }
             }
             Expr::Index(ix) => {
-                if let Some(what) = self.index(ix, &ty) {
-                    bad(self, &what);
+                if let Some(problem) = self.index(ix, &ty) {
+                    bad(self, problem);
                 }
             }
             Expr::Binary { lhs, rhs, .. } => {
                 let a = self.expr(*lhs);
                 let b = self.expr(*rhs);
                 if a.as_ref() != Some(&ty) || b.as_ref() != Some(&ty) {
-                    bad(self, "binary operand types differ from the result");
+                    bad(self, ExprProblem::BinaryOperands);
                 }
             }
             Expr::Cmp { lhs, rhs, .. } => {
                 let a = self.expr(*lhs);
                 let b = self.expr(*rhs);
                 if a != b || ty != Type::BOOL {
-                    bad(self, "comparison of different types or non-bool result");
+                    bad(self, ExprProblem::Comparison);
                 }
             }
             Expr::Unary { arg, .. } => {
                 if self.expr(*arg).as_ref() != Some(&ty) {
-                    bad(self, "unary operand type differs from the result");
+                    bad(self, ExprProblem::UnaryOperand);
                 }
             }
             Expr::Cast(a) => {
@@ -486,14 +525,14 @@ impl Validator<'_> {
                 let a = self.expr(*then);
                 let b = self.expr(*otherwise);
                 if a.as_ref() != Some(&ty) || b.as_ref() != Some(&ty) {
-                    bad(self, "select arms differ from the result type");
+                    bad(self, ExprProblem::SelectArms);
                 }
             }
             Expr::Logical { lhs, rhs, .. } => {
                 self.cond(*lhs);
                 self.cond(*rhs);
                 if ty != Type::BOOL {
-                    bad(self, "logical operator result is not bool");
+                    bad(self, ExprProblem::LogicalResult);
                 }
             }
             Expr::Shuffle {
@@ -505,11 +544,11 @@ impl Validator<'_> {
                 let scalar = matches!(&v, Some(Type::Int(k)) if k.bits() >= 8)
                     || matches!(v, Some(Type::Float(_)));
                 if v.as_ref() != Some(&ty) || !scalar {
-                    bad(self, "shuffle of a non-scalar or of another type");
+                    bad(self, ExprProblem::ShuffleValue);
                 }
                 for e in [lane_xor, members] {
                     if self.expr(*e) != Some(Type::Int(crate::ir::IntKind::U32)) {
-                        bad(self, "shuffle lane or mask is not u32");
+                        bad(self, ExprProblem::ShuffleLane);
                     }
                 }
             }
@@ -519,16 +558,16 @@ impl Validator<'_> {
                     _ => None,
                 };
                 if elem.is_none() || ty.pointee() != elem.as_ref() {
-                    bad(self, "shared array out of range or of another type");
+                    bad(self, ExprProblem::SharedArray);
                 }
             }
             Expr::Math { func, args } => {
                 if args.len() != func.arity() {
-                    bad(self, "math call with the wrong number of arguments");
+                    bad(self, ExprProblem::MathArity);
                 }
                 for a in args {
                     if self.expr(*a).as_ref() != Some(&ty) {
-                        bad(self, "math argument type differs from the result");
+                        bad(self, ExprProblem::MathArgument);
                     }
                 }
             }
