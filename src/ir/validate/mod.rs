@@ -1,13 +1,16 @@
 //! The IR validator: checks the invariants every back end relies on and
 //! reports all violations (each one is an internal compiler error).
 //!
-//! Owns: [`validate`]. Checked: handles in range, every expression used by
+//! Owns: [`validate`], which returns typed [`ValidationError`]s (see
+//! `error.rs`: one [`ValidationErrorKind`] per check, the kernel or
+//! function, the nearest source location). The driver runs it on the
+//! lowered IR and again after schedule. Checked: handles in range, every expression used by
 //! exactly one parent, operand/result types as documented on [`Expr`],
 //! conditions are `bool`, stores and assignments match their target's type,
 //! calls match their callee's signature, indices have one subscript more
 //! than extents and a base of the element or row type, returns match the
-//! function's result type, `break`/`continue` have a target, and — when `scheduled` — that no
-//! counted [`Stmt::Loop`] is left.
+//! function's result type, `break`/`continue` have a target, and — when
+//! `scheduled` — that no counted [`Stmt::Loop`] is left.
 
 mod error;
 #[cfg(test)]

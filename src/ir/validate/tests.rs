@@ -2,7 +2,7 @@
 //! owner and the nearest source location (expression, loop, body).
 
 use super::*;
-use crate::ir::read_module;
+use crate::ir::{read_module, Expr, Index, LocalId, MathFunc};
 
 fn loc(line: u32, col: u32) -> Option<SrcLoc> {
     Some(SrcLoc {
@@ -109,4 +109,191 @@ fn ir_without_locations_has_none() {
         .find(|e| matches!(e.kind, K::BreakOutside))
         .unwrap_or_else(|| panic!("{errs:?}"));
     assert_eq!(e.at, None);
+}
+
+/// A kernel that is valid until a case below breaks it: `e0` reads `%0 a`,
+/// `e1` loads through it.
+const SMALL: &str = r#"module "v.c"
+
+function internal Seq @g(%0 x: f64) -> f64 at v.c:9:1
+{
+    return %0 x
+  }
+
+kernel @k "serial" at v.c:1:1
+  launch grid=(1, 1, 1) block=(1, 1, 1)
+  param %0 a: ptr<f64> deviceptr
+  local %1 s: f64
+  local %2 b: bool
+{
+    %1 s = load.f64(%0 a)
+  }
+"#;
+
+/// A broken copy of [`SMALL`] for each kind the text form cannot express
+/// (the reader resolves handles, callees and most types itself), with the
+/// kind it must give.
+#[allow(clippy::type_complexity)]
+fn unreadable_cases() -> Vec<(fn(&mut Module), fn(&ValidationErrorKind) -> bool)> {
+    vec![
+        (
+            |m| {
+                m.kernels[0].body.body.push(Stmt::Assign {
+                    local: LocalId(1),
+                    value: ExprId(1),
+                })
+            },
+            |k| matches!(k, K::ExprReused { uses: 2, .. }),
+        ),
+        (
+            |m| {
+                m.kernels[0].body.body = vec![Stmt::Assign {
+                    local: LocalId(1),
+                    value: ExprId(99),
+                }]
+            },
+            |k| matches!(k, K::ExprOutOfRange { .. }),
+        ),
+        (
+            |m| {
+                m.kernels[0].body.body = vec![Stmt::Assign {
+                    local: LocalId(99),
+                    value: ExprId(1),
+                }]
+            },
+            |k| matches!(k, K::LocalOutOfRange { .. }),
+        ),
+        (
+            |m| m.functions[0].params.push(LocalId(9)),
+            |k| matches!(k, K::ParamOutOfRange { .. }),
+        ),
+        (
+            |m| {
+                m.kernels[0].body.body.push(Stmt::Call {
+                    func: 99,
+                    args: vec![],
+                    result: None,
+                })
+            },
+            |k| matches!(k, K::CallOutOfRange { func: 99 }),
+        ),
+        (
+            |m| m.kernels[0].body.expr_types[0] = Type::F64.ptr_to().ptr_to(),
+            |k| {
+                matches!(
+                    k,
+                    K::Expr {
+                        problem: ExprProblem::LocalReadType,
+                        ..
+                    }
+                )
+            },
+        ),
+        (
+            |m| m.kernels[0].body.exprs[0] = Expr::LocalAddr(LocalId(2)),
+            |k| {
+                matches!(
+                    k,
+                    K::Expr {
+                        problem: ExprProblem::LocalAddrType,
+                        ..
+                    }
+                )
+            },
+        ),
+        (
+            |m| {
+                let f = &mut m.kernels[0].body;
+                let index = f.int(0, Type::I64);
+                f.exprs[1] = Expr::PtrAdd {
+                    base: ExprId(0),
+                    index,
+                };
+            },
+            |k| {
+                matches!(
+                    k,
+                    K::Expr {
+                        problem: ExprProblem::PtrAddBase,
+                        ..
+                    }
+                )
+            },
+        ),
+        (
+            |m| {
+                let f = &mut m.kernels[0].body;
+                let sub = f.int(0, Type::I64);
+                f.exprs[1] = Expr::Index(Index {
+                    base: ExprId(0),
+                    extents: vec![],
+                    subs: vec![sub],
+                });
+            },
+            |k| {
+                matches!(
+                    k,
+                    K::Expr {
+                        problem: ExprProblem::IndexNotPointer,
+                        ..
+                    }
+                )
+            },
+        ),
+        (
+            |m| {
+                let f = &mut m.kernels[0].body;
+                let lhs = f.int(1, Type::BOOL);
+                let rhs = f.int(0, Type::BOOL);
+                f.exprs[1] = Expr::Logical {
+                    and: true,
+                    lhs,
+                    rhs,
+                };
+            },
+            |k| {
+                matches!(
+                    k,
+                    K::Expr {
+                        problem: ExprProblem::LogicalResult,
+                        ..
+                    }
+                )
+            },
+        ),
+        (
+            |m| {
+                m.kernels[0].body.exprs[1] = Expr::Math {
+                    func: MathFunc::Sqrt,
+                    args: vec![],
+                }
+            },
+            |k| {
+                matches!(
+                    k,
+                    K::Expr {
+                        problem: ExprProblem::MathArity,
+                        ..
+                    }
+                )
+            },
+        ),
+    ]
+}
+
+#[test]
+fn kinds_the_text_cannot_express() {
+    let m = read_module(SMALL).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(validate(&m, true), vec![]);
+    for (i, (break_it, want)) in unreadable_cases().into_iter().enumerate() {
+        let mut m = m.clone();
+        break_it(&mut m);
+        let errs = validate(&m, false);
+        let e = errs
+            .iter()
+            .find(|e| want(&e.kind))
+            .unwrap_or_else(|| panic!("case {i}: {errs:?}"));
+        // Every one of them is somewhere in the user's source.
+        assert!(e.at.is_some(), "case {i}: {e:?}");
+    }
 }
