@@ -14,6 +14,7 @@
 //! every `; check:` text and no `; not:` text. `BLESS=1` rewrites the
 //! expected files (review the diff).
 
+mod common;
 use accc::ir::{print_module, read_module, validate, Module};
 use std::path::Path;
 
@@ -107,23 +108,7 @@ fn check(root: &Path, input: &Path, bless: bool) -> Result<(), String> {
         }
     }
     let expected_path = root.join(format!("tests/out/{run}/{name}.{ext}"));
-    if bless {
-        std::fs::create_dir_all(root.join(format!("tests/out/{run}")))
-            .and_then(|()| std::fs::write(&expected_path, &got))
-            .map_err(|e| format!("cannot write {}: {e}", expected_path.display()))?;
-        return Ok(());
-    }
-    match std::fs::read_to_string(&expected_path) {
-        Ok(expected) if expected == got => Ok(()),
-        Ok(expected) => Err(format!(
-            "{name}: {run} gives other output than {} (BLESS=1 to update)\n--- expected\n{expected}\n--- got\n{got}",
-            expected_path.display()
-        )),
-        Err(_) => Err(format!(
-            "{name}: no {} (run with BLESS=1)",
-            expected_path.display()
-        )),
-    }
+    common::check_golden(&expected_path, &got, bless, &format!("{name}: {run}"))
 }
 
 #[test]

@@ -5,6 +5,7 @@
 //! `BLESS=1` to rewrite the expected files after an intended change (and
 //! review the diff).
 
+mod common;
 use std::path::Path;
 use std::process::Command;
 
@@ -28,23 +29,13 @@ fn check_snapshot(name: &str, emit: &str, dir: &str, ext: &str) -> Result<(), St
     }
     let got = String::from_utf8_lossy(&out.stdout).to_string();
     let expected_path = root.join(format!("tests/out/{dir}/{name}.{ext}"));
-    if std::env::var_os("BLESS").is_some() {
-        std::fs::create_dir_all(root.join(format!("tests/out/{dir}")))
-            .and_then(|()| std::fs::write(&expected_path, &got))
-            .map_err(|e| format!("cannot write {}: {e}", expected_path.display()))?;
-        return Ok(());
-    }
-    match std::fs::read_to_string(&expected_path) {
-        Ok(expected) if expected == got => Ok(()),
-        Ok(expected) => Err(format!(
-            "{name}: --emit={emit} differs from {} (BLESS=1 to update)\n--- expected\n{expected}\n--- got\n{got}",
-            expected_path.display()
-        )),
-        Err(_) => Err(format!(
-            "{name}: no snapshot {} (run with BLESS=1)",
-            expected_path.display()
-        )),
-    }
+    let bless = std::env::var_os("BLESS").is_some();
+    common::check_golden(
+        &expected_path,
+        &got,
+        bless,
+        &format!("{name}: --emit={emit}"),
+    )
 }
 
 #[test]

@@ -313,3 +313,27 @@ pub fn check_all<T: Sync>(
         );
     }
 }
+
+/// The golden-file step of the text tests (snapshots, pass tests): with
+/// `bless`, write `got` to `expected` (creating its folder); otherwise
+/// `got` must equal the file's text. `what` names the output in messages.
+pub fn check_golden(expected: &Path, got: &str, bless: bool, what: &str) -> Result<(), String> {
+    if bless {
+        return expected
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| std::fs::write(expected, got))
+            .map_err(|e| format!("cannot write {}: {e}", expected.display()));
+    }
+    match std::fs::read_to_string(expected) {
+        Ok(text) if text == got => Ok(()),
+        Ok(text) => Err(format!(
+            "{what} differs from {} (BLESS=1 to update)\n--- expected\n{text}\n--- got\n{got}",
+            expected.display()
+        )),
+        Err(_) => Err(format!(
+            "{what}: no {} (run with BLESS=1)",
+            expected.display()
+        )),
+    }
+}
