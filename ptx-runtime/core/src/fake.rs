@@ -10,11 +10,14 @@
 //! elapsed time ([`ELAPSED_MS`]): the fake has no clock.
 //! All state is per thread, so tests running in parallel do not interfere;
 //! [`calls`] returns (and clears) this thread's log of driver calls.
+//! The table of entry points is generated from the one entry-point list
+//! ([`ptxrt_plugin_abi::for_each_entry!`]): each entry point is a function
+//! here named after its entry.
 //! May call: nothing else in the crate but the types it fakes.
 
 use crate::device::DeviceState;
 use crate::plugin::Plugin;
-use ptxrt_plugin_abi::{DeviceInfo, LinkInput, PluginFns};
+use ptxrt_plugin_abi::{fns_in_scope, DeviceInfo, LinkInput, PluginFns};
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::ffi::{c_char, c_void, CStr};
@@ -158,7 +161,7 @@ pub fn read_device_u64(d: u64) -> u64 {
     u64::from_ne_bytes(b.try_into().unwrap_or([0; 8]))
 }
 
-unsafe extern "C" fn ok() -> i32 {
+unsafe extern "C" fn init() -> i32 {
     0
 }
 /// Make the driver report `n` devices (1 unless set). They share this
@@ -168,30 +171,35 @@ pub fn set_device_count(n: i32) {
     DEVICES.with(|d| d.set(n));
 }
 
-unsafe extern "C" fn count(n: *mut i32) -> i32 {
+unsafe extern "C" fn device_count(n: *mut i32) -> i32 {
     unsafe { *n = DEVICES.with(Cell::get) };
     0
 }
-unsafe extern "C" fn info(ordinal: i32, i: *mut DeviceInfo) -> i32 {
+unsafe extern "C" fn device_info(ordinal: i32, i: *mut DeviceInfo) -> i32 {
     log(format!("info {ordinal}"));
     let mut d = DeviceInfo::default();
     (d.cc_major, d.cc_minor, d.total_mem) = (9, 0, 1 << 30);
     unsafe { *i = d };
     0
 }
-unsafe extern "C" fn dev_ok(ordinal: i32) -> i32 {
+unsafe extern "C" fn set_device(ordinal: i32) -> i32 {
     log(format!("set_device {ordinal}"));
     0
 }
-unsafe extern "C" fn load(_: i32, _: *const u8, _: usize, m: *mut *mut c_void) -> i32 {
+unsafe extern "C" fn module_load_data(_: i32, _: *const u8, _: usize, m: *mut *mut c_void) -> i32 {
     let h = NEXT_HANDLE.with(|n| n.replace(n.get() + 1));
     unsafe { *m = h as *mut c_void };
     0
 }
-unsafe extern "C" fn link(_: i32, _: *const LinkInput, _: usize, m: *mut *mut c_void) -> i32 {
-    unsafe { load(0, ptr::null(), 0, m) }
+unsafe extern "C" fn link_module(
+    _: i32,
+    _: *const LinkInput,
+    _: usize,
+    m: *mut *mut c_void,
+) -> i32 {
+    unsafe { module_load_data(0, ptr::null(), 0, m) }
 }
-unsafe extern "C" fn get_function(
+unsafe extern "C" fn module_get_function(
     _: i32,
     m: *mut c_void,
     _: *const c_char,
@@ -200,7 +208,7 @@ unsafe extern "C" fn get_function(
     unsafe { *f = m };
     0
 }
-unsafe extern "C" fn unload(_: i32, m: *mut c_void) -> i32 {
+unsafe extern "C" fn module_unload(_: i32, m: *mut c_void) -> i32 {
     log(format!("unload {:#x}", m as usize));
     0
 }
@@ -224,7 +232,7 @@ unsafe extern "C" fn mem_free(_: i32, d: u64) -> i32 {
         None => fail("cuMemFree: CUDA_ERROR_INVALID_VALUE"),
     }
 }
-unsafe extern "C" fn htod(_: i32, d: u64, s: *const c_void, n: usize) -> i32 {
+unsafe extern "C" fn memcpy_htod(_: i32, d: u64, s: *const c_void, n: usize) -> i32 {
     let src = unsafe { std::slice::from_raw_parts(s.cast::<u8>(), n) };
     log(format!("htod {n}"));
     match with_device(d, n, |b| b.copy_from_slice(src)) {
@@ -232,7 +240,7 @@ unsafe extern "C" fn htod(_: i32, d: u64, s: *const c_void, n: usize) -> i32 {
         None => fail("cuMemcpyHtoD: CUDA_ERROR_INVALID_VALUE"),
     }
 }
-unsafe extern "C" fn dtoh(_: i32, h: *mut c_void, d: u64, n: usize) -> i32 {
+unsafe extern "C" fn memcpy_dtoh(_: i32, h: *mut c_void, d: u64, n: usize) -> i32 {
     let dst = unsafe { std::slice::from_raw_parts_mut(h.cast::<u8>(), n) };
     log(format!("dtoh {n}"));
     match with_device(d, n, |b| dst.copy_from_slice(b)) {
@@ -262,7 +270,7 @@ unsafe extern "C" fn last_error(buf: *mut c_char, len: usize) -> usize {
         e.len()
     })
 }
-unsafe extern "C" fn mem_info(_: i32, free: *mut u64, total: *mut u64) -> i32 {
+unsafe extern "C" fn mem_get_info(_: i32, free: *mut u64, total: *mut u64) -> i32 {
     unsafe {
         *total = 1 << 30;
         *free = (1u64 << 30).saturating_sub(in_use() as u64);
@@ -276,7 +284,7 @@ unsafe extern "C" fn memset_zero(_: i32, d: u64, n: usize) -> i32 {
         None => fail("cuMemsetD8: CUDA_ERROR_INVALID_VALUE"),
     }
 }
-unsafe extern "C" fn dtod(_: i32, d: u64, s: u64, n: usize) -> i32 {
+unsafe extern "C" fn memcpy_dtod(_: i32, d: u64, s: u64, n: usize) -> i32 {
     let data = read_device(s, n);
     log(format!("dtod {n}"));
     match (data.len() == n)
@@ -287,7 +295,7 @@ unsafe extern "C" fn dtod(_: i32, d: u64, s: u64, n: usize) -> i32 {
         None => fail("cuMemcpyDtoD: CUDA_ERROR_INVALID_VALUE"),
     }
 }
-unsafe extern "C" fn get_global(
+unsafe extern "C" fn module_get_global(
     _: i32,
     m: *mut c_void,
     name: *const c_char,
@@ -340,22 +348,22 @@ unsafe extern "C" fn host_is_pinned(_: i32, p: *const c_void, pinned: *mut i32) 
     unsafe { *pinned = i32::from(yes) };
     0
 }
-unsafe extern "C" fn handle(_: i32, out: *mut *mut c_void) -> i32 {
+unsafe extern "C" fn event_create(_: i32, out: *mut *mut c_void) -> i32 {
     let h = NEXT_HANDLE.with(|n| n.replace(n.get() + 1));
     unsafe { *out = h as *mut c_void };
     0
 }
 unsafe extern "C" fn stream_create(d: i32, _: i32, out: *mut *mut c_void) -> i32 {
-    unsafe { handle(d, out) }
+    unsafe { event_create(d, out) }
 }
-unsafe extern "C" fn handle_op(_: i32, _: *mut c_void) -> i32 {
+unsafe extern "C" fn stream_destroy(_: i32, _: *mut c_void) -> i32 {
     0
 }
-unsafe extern "C" fn ctx_sync(_: i32) -> i32 {
+unsafe extern "C" fn synchronize(_: i32) -> i32 {
     run_all();
     0
 }
-unsafe extern "C" fn stream_sync(_: i32, s: *mut c_void) -> i32 {
+unsafe extern "C" fn stream_synchronize(_: i32, s: *mut c_void) -> i32 {
     if !s.is_null() {
         run_until(s as usize, u64::MAX);
     }
@@ -373,7 +381,7 @@ fn status(ok: bool, call: &str) -> i32 {
         fail(&format!("{call}: CUDA_ERROR_INVALID_VALUE"))
     }
 }
-unsafe extern "C" fn htod_async(
+unsafe extern "C" fn memcpy_htod_async(
     _: i32,
     d: u64,
     src: *const c_void,
@@ -392,7 +400,13 @@ unsafe extern "C" fn htod_async(
     );
     status(ok, "cuMemcpyHtoDAsync")
 }
-unsafe extern "C" fn dtoh_async(_: i32, h: *mut c_void, d: u64, n: usize, s: *mut c_void) -> i32 {
+unsafe extern "C" fn memcpy_dtoh_async(
+    _: i32,
+    h: *mut c_void,
+    d: u64,
+    n: usize,
+    s: *mut c_void,
+) -> i32 {
     log(format!("dtoh_async {n}"));
     let h = h as usize;
     let ok = with_device(d, n, |_| ()).is_some();
@@ -405,7 +419,7 @@ unsafe extern "C" fn dtoh_async(_: i32, h: *mut c_void, d: u64, n: usize, s: *mu
     );
     status(ok, "cuMemcpyDtoHAsync")
 }
-unsafe extern "C" fn zero_async(_: i32, d: u64, n: usize, s: *mut c_void) -> i32 {
+unsafe extern "C" fn memset_zero_async(_: i32, d: u64, n: usize, s: *mut c_void) -> i32 {
     log(format!("zero_async {n}"));
     let ok = with_device(d, n, |_| ()).is_some();
     enqueue(
@@ -416,7 +430,7 @@ unsafe extern "C" fn zero_async(_: i32, d: u64, n: usize, s: *mut c_void) -> i32
     );
     status(ok, "cuMemsetD8Async")
 }
-unsafe extern "C" fn dtod_async(_: i32, d: u64, src: u64, n: usize, s: *mut c_void) -> i32 {
+unsafe extern "C" fn memcpy_dtod_async(_: i32, d: u64, src: u64, n: usize, s: *mut c_void) -> i32 {
     log(format!("dtod_async {n}"));
     enqueue(
         s,
@@ -427,7 +441,7 @@ unsafe extern "C" fn dtod_async(_: i32, d: u64, src: u64, n: usize, s: *mut c_vo
     );
     0
 }
-unsafe extern "C" fn record(_: i32, e: *mut c_void, s: *mut c_void) -> i32 {
+unsafe extern "C" fn event_record(_: i32, e: *mut c_void, s: *mut c_void) -> i32 {
     let seq = SEQ.with(Cell::get);
     EVENTS.with(|m| m.borrow_mut().insert(e as usize, (s as usize, seq)));
     0
@@ -435,7 +449,7 @@ unsafe extern "C" fn record(_: i32, e: *mut c_void, s: *mut c_void) -> i32 {
 fn event_of(e: *mut c_void) -> Option<(usize, u64)> {
     EVENTS.with(|m| m.borrow().get(&(e as usize)).copied())
 }
-unsafe extern "C" fn event_sync(_: i32, e: *mut c_void) -> i32 {
+unsafe extern "C" fn event_synchronize(_: i32, e: *mut c_void) -> i32 {
     if let Some((s, seq)) = event_of(e) {
         run_until(s, seq);
     }
@@ -447,7 +461,7 @@ unsafe extern "C" fn event_query(_: i32, e: *mut c_void, done: *mut i32) -> i32 
     0
 }
 unsafe extern "C" fn event_create_timed(d: i32, out: *mut *mut c_void) -> i32 {
-    let r = unsafe { handle(d, out) };
+    let r = unsafe { event_create(d, out) };
     TIMED.with(|t| t.borrow_mut().insert(unsafe { *out } as usize));
     r
 }
@@ -471,14 +485,14 @@ unsafe extern "C" fn event_elapsed(
     unsafe { *ms = ELAPSED_MS };
     0
 }
-unsafe extern "C" fn wait_event(_: i32, s: *mut c_void, e: *mut c_void) -> i32 {
+unsafe extern "C" fn stream_wait_event(_: i32, s: *mut c_void, e: *mut c_void) -> i32 {
     log("wait_event".into());
     if let Some((es, seq)) = event_of(e) {
         enqueue(s, Box::new(move || run_until(es, seq)));
     }
     0
 }
-unsafe extern "C" fn host_func(
+unsafe extern "C" fn launch_host_func(
     _: i32,
     s: *mut c_void,
     f: ptxrt_plugin_abi::HostFn,
@@ -490,49 +504,14 @@ unsafe extern "C" fn host_func(
     0
 }
 
-/// The fake plugin's entry points.
+unsafe extern "C" fn event_destroy(_: i32, _: *mut c_void) -> i32 {
+    0
+}
+
+/// The fake plugin's entry points (the functions above, by name: the one
+/// entry-point list of `ptxrt-plugin-abi` says which).
 pub fn fns() -> PluginFns {
-    PluginFns {
-        init: ok,
-        device_count: count,
-        device_info: info,
-        set_device: dev_ok,
-        module_load_data: load,
-        link_module: link,
-        module_get_function: get_function,
-        module_unload: unload,
-        mem_alloc,
-        mem_free,
-        memcpy_htod: htod,
-        memcpy_dtoh: dtoh,
-        launch,
-        synchronize: ctx_sync,
-        last_error,
-        mem_get_info: mem_info,
-        memset_zero,
-        memcpy_dtod: dtod,
-        module_get_global: get_global,
-        host_alloc,
-        host_free,
-        host_is_pinned,
-        memset_zero_async: zero_async,
-        memcpy_dtod_async: dtod_async,
-        stream_create,
-        stream_query,
-        stream_wait_event: wait_event,
-        launch_host_func: host_func,
-        stream_destroy: handle_op,
-        stream_synchronize: stream_sync,
-        memcpy_htod_async: htod_async,
-        memcpy_dtoh_async: dtoh_async,
-        event_create: handle,
-        event_destroy: handle_op,
-        event_record: record,
-        event_synchronize: event_sync,
-        event_query,
-        event_create_timed,
-        event_elapsed,
-    }
+    ptxrt_plugin_abi::for_each_entry!(fns_in_scope)
 }
 
 /// A device over plugin functions `fns` (compute capability 9.0, 1 GiB).
