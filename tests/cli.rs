@@ -315,3 +315,49 @@ fn installed_layout_compiles_and_runs() {
     );
     assert_eq!(run_prog(d, "inst"), "3.0 2997.0\n");
 }
+
+/// The device image is a list of (kind, arch, bytes) entries and the
+/// runtime picks the one the device runs: `-gpu=emu` adds the emulator's
+/// bytecode next to the PTX, and a program built without it, run on the
+/// emulated device, stops with one line naming the kernel, what the device
+/// needs and what the image holds.
+#[test]
+fn the_image_lists_its_code_and_the_device_picks_its_entry() {
+    let tmp = project();
+    let dir = tmp.path();
+    let host_c = ok(dir, &["-gpu=emu", "--emit=host-c", "scale.c"]).stdout;
+    let table = host_c
+        .lines()
+        .find(|l| l.starts_with("static const struct __ptxrt_code __accc_code[]"))
+        .unwrap_or_else(|| panic!("no code table in:\n{host_c}"));
+    assert!(
+        table.contains("{0u, (const char *)0, __accc_code0, "),
+        "{table}"
+    );
+    assert!(
+        table.contains("{2u, (const char *)0, __accc_code"),
+        "{table}"
+    );
+
+    ok(dir, &["main.c", "scale.c", "-o", "ptx_only"]);
+    let ran = common::emu::run_on_emulator(&dir.join("ptx_only"), &[], dir, "ptx_only").unwrap();
+    assert!(
+        !ran.ok(),
+        "ran on the emulator without its code:\n{}",
+        ran.stderr
+    );
+    let errors: Vec<&str> = ran.stderr.lines().filter(|l| l.contains("error")).collect();
+    assert_eq!(errors.len(), 1, "{}", ran.stderr);
+    let want = "scale.c:4: error: parallel loop: cannot load the kernel: ";
+    assert!(errors[0].starts_with(want), "{}", errors[0]);
+    assert!(
+        errors[0].contains("the device image of scale.c has no SIMT bytecode for the emulated device (compile it with accc -gpu=emu) (it holds: PTX"),
+        "{}",
+        errors[0]
+    );
+
+    ok(dir, &["-gpu=emu", "main.c", "scale.c", "-o", "emu"]);
+    let ran = common::emu::run_on_emulator(&dir.join("emu"), &[], dir, "emu").unwrap();
+    assert!(ran.ok(), "{}", ran.stderr);
+    assert_eq!(ran.stdout, "3.0 2997.0\n");
+}

@@ -36,6 +36,9 @@ typedef __UINT64_TYPE__ __ptxrt_u64;
 #define PTXRT_CODE_CUBIN 1 /* an ELF cubin for `arch` (relocatable when the image is) */
 #define PTXRT_CODE_SIMT 2  /* accc's SIMT bytecode, run by the emulated device
                               libptxrt-emu.so (accc -gpu=emu) */
+#define PTXRT_CODE_CUDA 3  /* CUDA C source for nvcc: no plugin loads it yet (a cubin
+                              nvcc made is a PTXRT_CODE_CUBIN entry); libptxrt skips
+                              the entries of kinds it does not know */
 
 /* One piece of device code of an image. */
 struct __ptxrt_code {

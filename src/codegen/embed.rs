@@ -17,10 +17,14 @@ pub const CODE_PTX: u32 = 0;
 pub const CODE_CUBIN: u32 = 1;
 /// `PTXRT_CODE_SIMT`: SIMT bytecode for the emulated device.
 pub const CODE_SIMT: u32 = 2;
+/// `PTXRT_CODE_CUDA`: CUDA C source for nvcc. accc emits none yet and no
+/// plugin loads it (a cubin nvcc made would be a [`CODE_CUBIN`] entry);
+/// libptxrt skips entries of kinds it does not know.
+pub const CODE_CUDA: u32 = 3;
 
 /// One code entry of an image.
 pub struct Code<'a> {
-    /// [`CODE_PTX`], [`CODE_CUBIN`] or [`CODE_SIMT`].
+    /// [`CODE_PTX`], [`CODE_CUBIN`], [`CODE_SIMT`] (or [`CODE_CUDA`]).
     pub kind: u32,
     /// The GPU architecture of a cubin ("sm_90").
     pub arch: Option<&'a str>,
@@ -163,9 +167,14 @@ int main(void) {{
 
     /// Compiles and runs `program(img)` with the host cc; its stdout.
     fn run(img: &Image) -> String {
+        run_c(&program(img))
+    }
+
+    /// Compiles and runs C program `text` with the host cc; its stdout.
+    fn run_c(text: &str) -> String {
         let dir = tempfile::tempdir().unwrap();
         let src = dir.path().join("img.c");
-        std::fs::write(&src, program(img)).unwrap();
+        std::fs::write(&src, text).unwrap();
         let exe = dir.path().join("img");
         let include = Path::new(env!("CARGO_MANIFEST_DIR")).join("ptx-runtime/include");
         let cc = std::env::var("ACCC_HOST_CC").unwrap_or_else(|_| "cc".into());
@@ -241,5 +250,16 @@ int main(void) {{
             run(&img),
             "abi=5 relocatable=0 source=a.c dir=- code=0:-:10:.entry k()\n"
         );
+    }
+
+    #[test]
+    fn code_kinds_are_ptxrt_hs() {
+        let text = format!(
+            "#include <ptxrt.h>\n\
+             typedef char kinds[(PTXRT_CODE_PTX == {CODE_PTX} && PTXRT_CODE_CUBIN == {CODE_CUBIN} \
+             && PTXRT_CODE_SIMT == {CODE_SIMT} && PTXRT_CODE_CUDA == {CODE_CUDA}) ? 1 : -1];\n\
+             int main(void) {{ return (int)sizeof(kinds) - 1; }}\n"
+        );
+        assert_eq!(run_c(&text), "");
     }
 }

@@ -24,7 +24,7 @@ use crate::link;
 use crate::notify;
 use crate::plugin::Plugin;
 use crate::runtime::lock;
-use ptxrt_plugin_abi::{DeviceInfo, LinkInput, CODE_CUBIN, CODE_PTX, CODE_SIMT};
+use ptxrt_plugin_abi::{DeviceInfo, LinkInput, CODE_CUBIN, CODE_CUDA, CODE_PTX, CODE_SIMT};
 use std::collections::HashMap;
 use std::ffi::{c_void, CStr};
 use std::path::PathBuf;
@@ -117,17 +117,45 @@ pub fn ptx_for<'a>(img: &'a Image, info: &DeviceInfo) -> Option<&'a [u8]> {
     takes(info, CODE_PTX).then(|| img.ptx_bytes()).flatten()
 }
 
-/// What an image lacks to run on a device of `info` ("no PTX and no cubin
-/// for sm_90", "no SIMT bytecode (…)").
-pub fn missing_code(info: &DeviceInfo) -> String {
-    if takes(info, CODE_SIMT) {
+/// What one code entry is, for messages: "PTX", "cubin sm_80", "SIMT
+/// bytecode", "CUDA C", or a kind this libptxrt does not know (skipped).
+pub fn entry_name(kind: u32, arch: &str) -> String {
+    match kind {
+        CODE_PTX => "PTX".to_string(),
+        CODE_CUBIN if arch.is_empty() => "cubin".to_string(),
+        CODE_CUBIN => format!("cubin {arch}"),
+        CODE_SIMT => "SIMT bytecode".to_string(),
+        CODE_CUDA => "CUDA C".to_string(),
+        k => format!("code of unknown kind {k}"),
+    }
+}
+
+/// The entries of `img`, for messages ("PTX, cubin sm_80"; "no code").
+pub fn entries(img: &Image) -> String {
+    let names: Vec<String> = img
+        .code()
+        .iter()
+        .filter(|c| c.bytes().is_some())
+        .map(|c| entry_name(c.kind, &c.arch_name()))
+        .collect();
+    match names.is_empty() {
+        true => "no code".to_string(),
+        false => names.join(", "),
+    }
+}
+
+/// What image `img` lacks to run on a device of `info`, and what it holds
+/// ("no PTX and no cubin for sm_90 (it holds: cubin sm_80)").
+pub fn missing_code(img: &Image, info: &DeviceInfo) -> String {
+    let needs = if takes(info, CODE_SIMT) {
         "no SIMT bytecode for the emulated device (compile it with accc -gpu=emu)".to_string()
     } else {
         format!(
             "no PTX and no cubin for sm_{}{}",
             info.cc_major, info.cc_minor
         )
-    }
+    };
+    format!("{needs} (it holds: {})", entries(img))
 }
 
 /// One module loaded on the device, with the kernels looked up so far.
@@ -222,7 +250,7 @@ fn load_module(dev: &DeviceState, img: &Image) -> Result<usize, String> {
         return Err(format!(
             "the device image of {} has {}",
             img.source_name(),
-            missing_code(&dev.info)
+            missing_code(img, &dev.info)
         ));
     }
     let mut errors = Vec::new();
@@ -442,9 +470,43 @@ mod tests {
         let without = image(c".version 8.0", b"", c"");
         assert!(code_to_try(&without, &emu).is_empty());
         assert_eq!(
-            missing_code(&emu),
-            "no SIMT bytecode for the emulated device (compile it with accc -gpu=emu)"
+            missing_code(&without, &emu),
+            "no SIMT bytecode for the emulated device (compile it with accc -gpu=emu) (it holds: PTX)"
         );
+    }
+
+    #[test]
+    fn a_gpu_without_its_cubin_or_ptx_is_told_what_the_image_holds() {
+        // A cubin of another arch, the emulator's code and CUDA C (which no
+        // plugin loads yet): nothing a sm_90 GPU runs.
+        let img = crate::abi::test_image(
+            c"t.c",
+            &[
+                (CODE_CUBIN, c"sm_80", b"\x7fELF"),
+                (CODE_SIMT, c"", b"ACCSIMT\0..."),
+                (CODE_CUDA, c"", b"__global__ void k() {}"),
+                (9, c"", b"?"),
+            ],
+            false,
+        );
+        assert!(code_to_try(&img, &gpu(9, 0)).is_empty());
+        assert_eq!(
+            missing_code(&img, &gpu(9, 0)),
+            "no PTX and no cubin for sm_90 (it holds: cubin sm_80, SIMT bytecode, CUDA C, code of unknown kind 9)"
+        );
+        // Kinds it does not know do not stop it from loading the ones it does.
+        let with_ptx = crate::abi::test_image(
+            c"t.c",
+            &[(9, c"", b"?"), (CODE_PTX, c"", b".version 8.0")],
+            false,
+        );
+        let got: Vec<String> = code_to_try(&with_ptx, &gpu(8, 6))
+            .into_iter()
+            .map(|c| c.0)
+            .collect();
+        assert_eq!(got, ["PTX"]);
+        let none = crate::abi::test_image(c"t.c", &[], false);
+        assert_eq!(entries(&none), "no code");
     }
 
     #[test]

@@ -108,7 +108,7 @@ pub fn plan<'a>(images: &[&'a Image], info: &DeviceInfo) -> Result<Vec<Attempt<'
         Some(i) => format!(
             "the image of {} has {}",
             i.source_name(),
-            missing_code(info)
+            missing_code(i, info)
         ),
         None => format!(
             "the image of {} has no PTX and the image of {} no cubin for {sm}",
@@ -229,7 +229,7 @@ mod tests {
         let e = plan(&[&b, &a], &gpu(8, 6)).err().unwrap();
         assert_eq!(
             e,
-            "cannot link the device images of b.c, a.c for sm_86: the image of a.c has no PTX and no cubin for sm_86"
+            "cannot link the device images of b.c, a.c for sm_86: the image of a.c has no PTX and no cubin for sm_86 (it holds: cubin sm_90)"
         );
         let c = image(c"c.c", b"PC", b"", c"");
         let e = plan(&[&a, &c], &gpu(9, 0)).err().unwrap();
@@ -257,7 +257,7 @@ mod tests {
         let c = image(c"c.c", b"PC", b"", c"");
         assert_eq!(
             plan(&[&a, &c], &emu).err().unwrap(),
-            "cannot link the device images of a.c, c.c for the emulated device: the image of c.c has no SIMT bytecode for the emulated device (compile it with accc -gpu=emu)"
+            "cannot link the device images of a.c, c.c for the emulated device: the image of c.c has no SIMT bytecode for the emulated device (compile it with accc -gpu=emu) (it holds: PTX)"
         );
         // A GPU links their PTX.
         assert_eq!(

@@ -117,6 +117,11 @@ pub const CODE_CUBIN: u32 = 1;
 /// Device code kind: accc's SIMT bytecode (crate `ptxrt-simt`), which the
 /// emulated device `libptxrt-emu.so` runs on the CPU.
 pub const CODE_SIMT: u32 = 2;
+/// Device code kind: CUDA C source of the kernels, for nvcc. No plugin
+/// loads it yet (the number is taken so images can carry it later, next to
+/// the cubins nvcc makes, which are [`CODE_CUBIN`] entries); libptxrt skips
+/// an entry of a kind it does not know and names it in messages.
+pub const CODE_CUDA: u32 = 3;
 /// [`DeviceInfo::code_kinds`] of a GPU: PTX and cubins.
 pub const GPU_CODE: u32 = (1 << CODE_PTX) | (1 << CODE_CUBIN);
 
