@@ -4,12 +4,15 @@
 //!
 //! Owns: what each routine means; the actions themselves are
 //! [`crate::mapping`]'s, shared with the directives (`acc_copyin` is enter
-//! data copyin, `acc_copyout_finalize` exit data copyout finalize, ...). On
-//! a device that shares the program's memory (the host device: no NVIDIA
-//! device, or `ACC_DEVICE_TYPE=host`) every routine behaves as OpenACC
-//! says for shared memory: data is present where the program has it,
-//! `acc_deviceptr` and `acc_hostptr` return their argument, copies between
-//! "device" and host memory are plain `memmove`s, `acc_malloc` is `malloc`.
+//! data copyin, `acc_copyout_finalize` exit data copyout finalize, ...),
+//! on the host device as on any other: there it keeps the same present
+//! table with every range mapped to itself, and behaves as OpenACC says for
+//! shared memory — every host address is present at its own address
+//! (`acc_is_present` is true, `acc_deviceptr` and `acc_hostptr` return
+//! their argument unless a mapping says otherwise), copies between "device"
+//! and host memory are `memmove`s or nothing, `acc_malloc` allocates host
+//! memory (only it may be given to `acc_free`), and `acc_map_data` maps a
+//! range only to itself.
 //! Every failure is a fatal error naming the routine and its arguments.
 //! Every transfer between host and device memory (`acc_copyin`,
 //! `acc_update_*`, `acc_memcpy_to/from_device`, `acc_memcpy_d2d` between
@@ -29,28 +32,19 @@ use crate::runtime::lock;
 use std::ffi::{c_int, c_void};
 use std::ptr;
 
-extern "C" {
-    fn malloc(bytes: usize) -> *mut c_void;
-    fn free(p: *mut c_void);
-}
-
 /// Run routine `routine` (arguments as `args` says, for messages): on the
-/// calling thread's device, `op` on the queue of `async_arg`; on a device
-/// that shares the program's memory (the host) `shared`. A failure is fatal.
+/// calling thread's device (the host device too), `op` on the queue of
+/// `async_arg`. A failure is fatal.
 fn run<T>(
     routine: &str,
     args: &dyn Fn() -> String,
     async_arg: c_int,
-    shared: impl FnOnce() -> T,
     op: impl FnOnce(&mut DeviceState, &Site) -> Result<T, Failure>,
 ) -> T {
     let loc = SrcLoc::routine(routine);
     let q = queue::resolve(async_arg).unwrap_or_else(|f| report(&loc, &args(), &f));
     let mut rt = lock();
     let dev = rt.current();
-    if dev.shares_memory() {
-        return shared();
-    }
     let site = Site {
         loc: &loc,
         name: args,
@@ -70,7 +64,7 @@ fn device_of(dev: &DeviceState, h: *const c_void) -> *mut c_void {
     if h.is_null() {
         return ptr::null_mut();
     }
-    match dev.present.translate(h as usize, h as usize) {
+    match mapping::translate(dev, h as usize, h as usize) {
         Some(d) => d as usize as *mut c_void,
         None => ptr::null_mut(),
     }
@@ -85,20 +79,14 @@ fn enter(
     async_arg: c_int,
 ) -> *mut c_void {
     let args = range_args(h, bytes);
-    run(
-        routine,
-        &args,
-        async_arg,
-        || h,
-        |dev, site| {
-            let action = IfAbsent::Create {
-                copyin,
-                zero: false,
-            };
-            mapping::acquire(dev, site, h as usize, bytes, action, Ref::Dynamic)?;
-            Ok(device_of(dev, h))
-        },
-    )
+    run(routine, &args, async_arg, |dev, site| {
+        let action = IfAbsent::Create {
+            copyin,
+            zero: false,
+        };
+        mapping::acquire(dev, site, h as usize, bytes, action, Ref::Dynamic)?;
+        Ok(device_of(dev, h))
+    })
 }
 
 /// acc_copyout / acc_delete, finalize and async forms.
@@ -111,35 +99,25 @@ fn exit(
     async_arg: c_int,
 ) {
     let args = range_args(h, bytes);
-    run(
-        routine,
-        &args,
-        async_arg,
-        || (),
-        |dev, site| {
-            mapping::release(
-                dev,
-                site,
-                h as usize,
-                bytes,
-                Ref::Dynamic,
-                finalize,
-                copyout,
-            )
-        },
-    )
+    run(routine, &args, async_arg, |dev, site| {
+        mapping::release(
+            dev,
+            site,
+            h as usize,
+            bytes,
+            Ref::Dynamic,
+            finalize,
+            copyout,
+        )
+    })
 }
 
 /// acc_update_device / acc_update_self and their async forms.
 fn update(routine: &str, h: *mut c_void, bytes: usize, to_device: bool, async_arg: c_int) {
     let args = range_args(h, bytes);
-    run(
-        routine,
-        &args,
-        async_arg,
-        || (),
-        |dev, site| mapping::update(dev, site, h as usize, bytes, to_device, false),
-    )
+    run(routine, &args, async_arg, |dev, site| {
+        mapping::update(dev, site, h as usize, bytes, to_device, false)
+    })
 }
 
 fn null_arg(bytes: usize, ptrs: &[*const c_void]) -> Result<(), Failure> {
@@ -157,25 +135,18 @@ pub extern "C" fn acc_malloc(bytes: usize) -> *mut c_void {
             return ptr::null_mut();
         }
         let args = move || format!("bytes={bytes}");
-        // SAFETY: plain malloc.
-        run(
-            "acc_malloc",
-            &args,
-            ASYNC_SYNC,
-            || unsafe { malloc(bytes) },
-            |dev, _| {
-                let d = dev.alloc(bytes)?;
-                dev.user_blocks.insert(d);
-                Ok(d as usize as *mut c_void)
-            },
-        )
+        run("acc_malloc", &args, ASYNC_SYNC, |dev, _| {
+            let d = dev.alloc(bytes)?;
+            dev.user_blocks.insert(d);
+            Ok(d as usize as *mut c_void)
+        })
     })
 }
 
 /// `void acc_free(void *data_dev)`: only what `acc_malloc` returned.
 ///
 /// # Safety
-/// On the host device `data_dev` must come from `acc_malloc` (it is `free`d).
+/// `data_dev` is only looked up (it must come from `acc_malloc`).
 #[no_mangle]
 pub unsafe extern "C" fn acc_free(data_dev: *mut c_void) {
     guard(|| {
@@ -183,20 +154,13 @@ pub unsafe extern "C" fn acc_free(data_dev: *mut c_void) {
             return;
         }
         let args = move || format!("data_dev={data_dev:p}");
-        // SAFETY: on the host device acc_malloc is malloc.
-        run(
-            "acc_free",
-            &args,
-            ASYNC_SYNC,
-            || unsafe { free(data_dev) },
-            |dev, _| {
-                let d = data_dev as u64;
-                if !dev.user_blocks.remove(&d) {
-                    return Err(Failure::new("not allocated by acc_malloc"));
-                }
-                dev.free(d)
-            },
-        )
+        run("acc_free", &args, ASYNC_SYNC, |dev, _| {
+            let d = data_dev as u64;
+            if !dev.user_blocks.remove(&d) {
+                return Err(Failure::new("not allocated by acc_malloc"));
+            }
+            dev.free(d)
+        })
     })
 }
 
@@ -348,14 +312,7 @@ pub extern "C" fn acc_update_self_async(h: *mut c_void, bytes: usize, async_arg:
 pub extern "C" fn acc_map_data(h: *mut c_void, d: *mut c_void, bytes: usize) {
     guard(|| {
         let args = move || format!("data_arg={h:p}, data_dev={d:p}, bytes={bytes}");
-        let host = || {
-            if h != d {
-                let f =
-                    Failure::new("host memory is device memory here: data_dev must be data_arg");
-                report(&SrcLoc::routine("acc_map_data"), &args(), &f);
-            }
-        };
-        run("acc_map_data", &args, ASYNC_SYNC, host, |dev, _| {
+        run("acc_map_data", &args, ASYNC_SYNC, |dev, _| {
             mapping::map_user(dev, h as usize, d as u64, bytes)
         })
     })
@@ -366,13 +323,9 @@ pub extern "C" fn acc_map_data(h: *mut c_void, d: *mut c_void, bytes: usize) {
 pub extern "C" fn acc_unmap_data(h: *mut c_void) {
     guard(|| {
         let args = move || format!("data_arg={h:p}");
-        run(
-            "acc_unmap_data",
-            &args,
-            ASYNC_SYNC,
-            || (),
-            |dev, site| mapping::unmap_user(dev, site, h as usize),
-        )
+        run("acc_unmap_data", &args, ASYNC_SYNC, |dev, site| {
+            mapping::unmap_user(dev, site, h as usize)
+        })
     })
 }
 
@@ -381,13 +334,9 @@ pub extern "C" fn acc_unmap_data(h: *mut c_void) {
 pub extern "C" fn acc_deviceptr(h: *mut c_void) -> *mut c_void {
     guard(|| {
         let args = move || format!("data_arg={h:p}");
-        run(
-            "acc_deviceptr",
-            &args,
-            ASYNC_SYNC,
-            || h,
-            |dev, _| Ok(device_of(dev, h)),
-        )
+        run("acc_deviceptr", &args, ASYNC_SYNC, |dev, _| {
+            Ok(device_of(dev, h))
+        })
     })
 }
 
@@ -396,21 +345,14 @@ pub extern "C" fn acc_deviceptr(h: *mut c_void) -> *mut c_void {
 pub extern "C" fn acc_hostptr(d: *mut c_void) -> *mut c_void {
     guard(|| {
         let args = move || format!("data_dev={d:p}");
-        run(
-            "acc_hostptr",
-            &args,
-            ASYNC_SYNC,
-            || d,
-            |dev, _| {
-                Ok(match d.is_null() {
-                    true => ptr::null_mut(),
-                    false => dev
-                        .present
-                        .host_of(d as u64)
-                        .map_or(ptr::null_mut(), |h| h as *mut c_void),
-                })
-            },
-        )
+        run("acc_hostptr", &args, ASYNC_SYNC, |dev, _| {
+            Ok(match d.is_null() {
+                true => ptr::null_mut(),
+                false => {
+                    mapping::host_of(dev, d as u64).map_or(ptr::null_mut(), |h| h as *mut c_void)
+                }
+            })
+        })
     })
 }
 
@@ -419,18 +361,13 @@ pub extern "C" fn acc_hostptr(d: *mut c_void) -> *mut c_void {
 pub extern "C" fn acc_is_present(h: *mut c_void, bytes: usize) -> c_int {
     guard(|| {
         let args = range_args(h, bytes);
-        run(
-            "acc_is_present",
-            &args,
-            ASYNC_SYNC,
-            || c_int::from(!h.is_null()),
-            |dev, _| {
-                let found = dev.present.lookup(h as usize, bytes.max(1));
-                Ok(c_int::from(
-                    !h.is_null() && matches!(found, Lookup::Contained { .. }),
-                ))
-            },
-        )
+        run("acc_is_present", &args, ASYNC_SYNC, |dev, _| {
+            Ok(c_int::from(mapping::is_present(
+                dev,
+                h as usize,
+                bytes.max(1),
+            )))
+        })
     })
 }
 
@@ -442,9 +379,7 @@ fn memcpy_to_device(
     async_arg: c_int,
 ) {
     let args = move || format!("data_dev_dest={d:p}, data_host_src={h:p}, bytes={bytes}");
-    // SAFETY: the program passes ranges of `bytes` bytes (on the host device: both host memory).
-    let host = || unsafe { ptr::copy(h.cast::<u8>(), d.cast::<u8>(), bytes) };
-    run(routine, &args, async_arg, host, |dev, site| {
+    run(routine, &args, async_arg, |dev, site| {
         null_arg(bytes, &[d, h])?;
         if bytes == 0 {
             return Ok(());
@@ -462,9 +397,7 @@ fn memcpy_from_device(
     async_arg: c_int,
 ) {
     let args = move || format!("data_host_dest={h:p}, data_dev_src={d:p}, bytes={bytes}");
-    // SAFETY: as for memcpy_to_device.
-    let host = || unsafe { ptr::copy(d.cast::<u8>(), h.cast::<u8>(), bytes) };
-    run(routine, &args, async_arg, host, |dev, site| {
+    run(routine, &args, async_arg, |dev, site| {
         null_arg(bytes, &[h, d])?;
         if bytes == 0 {
             return Ok(());
@@ -482,9 +415,7 @@ fn memcpy_device(
     async_arg: c_int,
 ) {
     let args = move || format!("data_dev_dest={dst:p}, data_dev_src={src:p}, bytes={bytes}");
-    // SAFETY: as for memcpy_to_device.
-    let host = || unsafe { ptr::copy(src.cast::<u8>(), dst.cast::<u8>(), bytes) };
-    run(routine, &args, async_arg, host, |dev, _| {
+    run(routine, &args, async_arg, |dev, _| {
         null_arg(bytes, &[dst, src])?;
         if bytes == 0 {
             return Ok(());
@@ -676,24 +607,16 @@ pub extern "C" fn acc_memcpy_d2d_async(
 
 fn attach(routine: &str, p: *mut *mut c_void, async_arg: c_int) {
     let args = move || format!("ptr_addr={p:p}");
-    run(
-        routine,
-        &args,
-        async_arg,
-        || (),
-        |dev, _| mapping::attach(dev, p as usize, mapping::Target::Value).map(|_| ()),
-    )
+    run(routine, &args, async_arg, |dev, _| {
+        mapping::attach(dev, p as usize, mapping::Target::Value).map(|_| ())
+    })
 }
 
 fn detach(routine: &str, p: *mut *mut c_void, finalize: bool, async_arg: c_int) {
     let args = move || format!("ptr_addr={p:p}");
-    run(
-        routine,
-        &args,
-        async_arg,
-        || (),
-        |dev, _| mapping::detach(dev, p as usize, finalize),
-    )
+    run(routine, &args, async_arg, |dev, _| {
+        mapping::detach(dev, p as usize, finalize)
+    })
 }
 
 /// `void acc_attach(void **ptr_addr)`.

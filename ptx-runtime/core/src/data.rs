@@ -88,6 +88,8 @@ pub fn section_of(
     let (block, no_extent) = (m.flags & MAP_BLOCK != 0, m.flags & MAP_NO_EXTENT != 0);
     match mapping::locate(dev, m.host as usize, m.bytes, block, no_extent) {
         Located::Section { host, bytes } => Ok(Some((host, bytes))),
+        // Shared memory: the target is accessible where it is.
+        Located::Unknown if dev.shares_memory() => Ok(None),
         Located::Unknown => match action {
             IfAbsent::Create { .. } => Err(mapping::no_extent()),
             IfAbsent::Error => Err(Failure::new("not present on the device")),
@@ -312,9 +314,6 @@ pub unsafe extern "C" fn __ptxrt_data_begin(
 ) -> *mut c_void {
     guard(|| {
         let mut rt = lock();
-        if rt.current().shares_memory() {
-            return ptr::null_mut();
-        }
         // SAFETY: the compiler passes a valid __ptxrt_loc or null.
         let loc = unsafe { SrcLoc::from_c(loc) };
         // SAFETY: the compiler passes an array of n maps, a valid async struct or null.
@@ -397,11 +396,8 @@ pub unsafe extern "C" fn __ptxrt_deviceptr(
         }
         let mut rt = lock();
         let dev = rt.active();
-        if dev.shares_memory() {
-            return p.cast_mut();
-        }
         let s = if section.is_null() { p } else { section };
-        match dev.present.translate(p as usize, s as usize) {
+        match mapping::translate(dev, p as usize, s as usize) {
             Some(d) => d as usize as *mut c_void,
             None if if_present != 0 => p.cast_mut(),
             None => fatal_at(

@@ -129,9 +129,10 @@ impl DeviceState {
         }
     }
 
-    /// Whether the device's memory is the program's (the host): data
-    /// clauses do not copy, a device address is the host address, `acc_*`
-    /// copies are `memmove`s (OpenACC's shared-memory semantics).
+    /// Whether the device's memory is the program's (the host): its present
+    /// table maps every range to itself, data clauses do not copy, a
+    /// device address is the host address, `acc_*` copies are `memmove`s
+    /// (OpenACC's shared-memory semantics, [`crate::mapping`]).
     pub fn shares_memory(&self) -> bool {
         self.kind == DeviceKind::Host
     }

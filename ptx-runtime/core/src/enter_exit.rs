@@ -154,9 +154,6 @@ pub unsafe extern "C" fn __ptxrt_enter_data(
         // SAFETY: the compiler passes n maps and a valid async struct or null.
         let (maps, a) = unsafe { (slice_of(maps, n), Async::from_c(a)) };
         let mut rt = lock();
-        if rt.current().shares_memory() {
-            return;
-        }
         let q = queue::prepare(&mut rt, &loc, a);
         let dev = rt.current();
         let r = queue::run(dev, q, |dev| enter(dev, &loc, maps));
@@ -184,9 +181,6 @@ pub unsafe extern "C" fn __ptxrt_exit_data(
         // SAFETY: the compiler passes n maps and a valid async struct or null.
         let (maps, a) = unsafe { (slice_of(maps, n), Async::from_c(a)) };
         let mut rt = lock();
-        if rt.current().shares_memory() {
-            return;
-        }
         let q = queue::prepare(&mut rt, &loc, a);
         let dev = rt.current();
         let r = queue::run(dev, q, |dev| exit(dev, &loc, maps, finalize != 0));

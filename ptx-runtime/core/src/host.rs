@@ -6,8 +6,9 @@
 //! The host device is device 0 of the host device type (`acc_device_host`,
 //! and `acc_device_multicore` until accc has a multicore device). It shares
 //! memory with the program ([`crate::device::DeviceState::shares_memory`]):
-//! data clauses and the data routines do not copy, device addresses are
-//! host addresses. It loads no device code: constructs run through their
+//! data clauses and the data routines go through its present table as on
+//! any device ([`crate::mapping`]), with every range mapped to itself, so
+//! they do not copy and device addresses are host addresses. It loads no device code: constructs run through their
 //! host fallback ([`crate::device::DeviceState::runs_kernels`]), so its
 //! module and launch entry points fail, naming why. Its queues are
 //! synchronous: every stream is the null stream, work "queued" on one is

@@ -32,6 +32,17 @@
 //! ([`locate`]); `alwaysin` and
 //! `alwaysout` copy a section that stays present ([`always_in`],
 //! [`always_out`]).
+//!
+//! A device that shares the program's memory (the host device,
+//! [`DeviceState::shares_memory`]) keeps the same table and counts, as
+//! libgomp's host device and LLVM offload's host plugin go through the
+//! same mapping interface: a range maps to itself ([`Owner::Shared`]), so
+//! making it present allocates and copies nothing, ending it frees
+//! nothing, and the copies of clauses and updates are no-ops. What
+//! OpenACC says for shared memory holds: every host address is accessible
+//! on such a device, so a section not in the table is present at its own
+//! address ([`translate`], [`is_present`]; a `present` clause maps it to
+//! itself), and no section is "partly present" there.
 //! May call: [`crate::present`], [`crate::devmem`] (through the device
 //! state), [`crate::error`], [`crate::notify`], [`crate::timing`].
 
@@ -106,6 +117,11 @@ pub unsafe fn upload(
     src: *const c_void,
     bytes: usize,
 ) -> Result<(), Failure> {
+    if dev.shares_memory() {
+        // SAFETY: per the caller; device memory is host memory.
+        unsafe { shared_copy(dst as usize as *mut c_void, src, bytes) };
+        return Ok(());
+    }
     notify::transfer("upload", site.name, bytes, site.loc, queue_of(dev));
     let op = Op::ToDevice(bytes as u64);
     timing::measure(dev, dev.queue, site.loc, op, |dev| {
@@ -127,12 +143,48 @@ pub unsafe fn download(
     src: u64,
     bytes: usize,
 ) -> Result<(), Failure> {
+    if dev.shares_memory() {
+        // SAFETY: per the caller; device memory is host memory.
+        unsafe { shared_copy(dst, src as usize as *const c_void, bytes) };
+        return Ok(());
+    }
     notify::transfer("download", site.name, bytes, site.loc, queue_of(dev));
     let op = Op::ToHost(bytes as u64);
     timing::measure(dev, dev.queue, site.loc, op, |dev| {
         // SAFETY: per the caller.
         unsafe { dev.to_host(dst, src, bytes) }
     })
+}
+
+/// A copy on a device that shares the program's memory: none when a range
+/// is copied to itself (a mapped range), else a `memmove`.
+///
+/// # Safety
+/// Both must be host ranges of `bytes` bytes.
+unsafe fn shared_copy(dst: *mut c_void, src: *const c_void, bytes: usize) {
+    if dst.cast_const() != src && bytes > 0 {
+        // SAFETY: per the caller.
+        unsafe { std::ptr::copy(src.cast::<u8>(), dst.cast::<u8>(), bytes) };
+    }
+}
+
+/// The device address of host address `host`, found through the present
+/// range that holds `section` (the start of the section `host` lies in):
+/// on a device that shares memory, an address not in the table is its
+/// own. `None`: not present.
+pub fn translate(dev: &DeviceState, host: usize, section: usize) -> Option<u64> {
+    dev.present
+        .translate(host, section)
+        .or_else(|| (dev.shares_memory() && host != 0).then_some(host as u64))
+}
+
+/// The host address of device address `device` (`None`: no present data
+/// there); on a device that shares memory, an address not in the table is
+/// its own.
+pub fn host_of(dev: &DeviceState, device: u64) -> Option<usize> {
+    dev.present
+        .host_of(device)
+        .or_else(|| (dev.shares_memory() && device != 0).then_some(device as usize))
 }
 
 fn partly(host: usize, bytes: usize, begin: usize, end: usize) -> Failure {
@@ -187,8 +239,15 @@ pub fn acquire(
             count(e, r);
             Ok(Acquired::Range)
         }
+        // Shared memory: every byte is accessible, none partly.
+        Lookup::PartlyPresent { .. } if dev.shares_memory() => Ok(Acquired::Nothing),
         Lookup::PartlyPresent { begin, end } => Err(partly(host, bytes, begin, end)),
         Lookup::Absent => match if_absent {
+            // Shared memory: present at its own address.
+            IfAbsent::Error if dev.shares_memory() => {
+                create(dev, site, host, bytes, false, false, r)?;
+                Ok(Acquired::Range)
+            }
             IfAbsent::Error => Err(Failure::new("not present on the device")),
             IfAbsent::Skip => Ok(Acquired::Nothing),
             IfAbsent::Create { copyin, zero } => {
@@ -200,6 +259,8 @@ pub fn acquire(
 }
 
 /// The create (and copyin) action: allocate, fill, insert, update cells.
+/// On a device that shares memory: insert the range mapped to itself
+/// (nothing to allocate, copy in or zero: the data is the program's).
 fn create(
     dev: &mut DeviceState,
     site: &Site,
@@ -209,6 +270,14 @@ fn create(
     zero: bool,
     r: Ref,
 ) -> Result<(), Failure> {
+    if dev.shares_memory() {
+        let mut e = Entry::new(host, bytes, host as u64, Owner::Shared);
+        count(&mut e, r);
+        return dev
+            .present
+            .insert(e)
+            .map_err(|why| internal(format!("present table: {why:?}")));
+    }
     let d = dev.alloc(bytes)?;
     let mut filled = Ok(());
     if zero {
@@ -250,6 +319,7 @@ pub fn release(
     }
     let key = match dev.present.lookup(host, bytes) {
         Lookup::Contained { key, .. } => key,
+        Lookup::PartlyPresent { .. } if dev.shares_memory() => return Ok(()),
         Lookup::PartlyPresent { begin, end } => return Err(partly(host, bytes, begin, end)),
         Lookup::Absent => return Ok(()),
     };
@@ -395,7 +465,10 @@ pub fn always_out(
 
 /// Whether all of `[host, host + bytes)` is present.
 pub fn is_present(dev: &DeviceState, host: usize, bytes: usize) -> bool {
-    host != 0 && bytes != 0 && matches!(dev.present.lookup(host, bytes), Lookup::Contained { .. })
+    host != 0
+        && bytes != 0
+        && (dev.shares_memory()
+            || matches!(dev.present.lookup(host, bytes), Lookup::Contained { .. }))
 }
 
 /// Copy the present section `[host, host + bytes)` to the device or to the
@@ -408,7 +481,8 @@ pub fn update(
     to_device: bool,
     if_present: bool,
 ) -> Result<(), Failure> {
-    if host == 0 || bytes == 0 {
+    // Shared memory: the data is where the program has it, nothing to copy.
+    if host == 0 || bytes == 0 || dev.shares_memory() {
         return Ok(());
     }
     let d = match dev.present.lookup(host, bytes) {
@@ -476,7 +550,10 @@ pub fn attach(dev: &mut DeviceState, ptr: usize, how: Target) -> Result<bool, Fa
                     .or_else(|| p.translate(value, value))
             }),
     };
-    let Some(target) = target else {
+    // Shared memory: the target is accessible where it is, and the pointer
+    // already holds its address.
+    let shared = dev.shares_memory();
+    let Some(target) = target.or_else(|| shared.then_some(value as u64)) else {
         return Err(Failure::with(
             "the pointer's target is not present on the device",
             format!("the pointer holds {value:#x}"),
@@ -488,7 +565,9 @@ pub fn attach(dev: &mut DeviceState, ptr: usize, how: Target) -> Result<bool, Fa
             target,
         },
         _ => {
-            dev.write_pointer(ptr_dev, target)?;
+            if !shared {
+                dev.write_pointer(ptr_dev, target)?;
+            }
             Attachment { count: 1, target }
         }
     };
@@ -513,7 +592,7 @@ pub fn detach(dev: &mut DeviceState, ptr: usize, finalize: bool) -> Result<(), F
         return Ok(());
     };
     let count = if finalize { 0 } else { a.count - 1 };
-    if count == 0 {
+    if count == 0 && !dev.shares_memory() {
         // SAFETY: the pointer's storage is a present (so live) host range.
         let host_value = unsafe { std::ptr::read_unaligned(ptr as *const u64) };
         dev.write_pointer(ptr_dev, host_value)?;
@@ -535,6 +614,11 @@ pub fn map_user(
     }
     if bytes == 0 {
         return Err(Failure::new("zero bytes"));
+    }
+    if dev.shares_memory() && device != host as u64 {
+        return Err(Failure::new(
+            "host memory is device memory here: data_dev must be data_arg",
+        ));
     }
     match dev.present.lookup(host, bytes) {
         Lookup::Absent => {}

@@ -28,6 +28,9 @@ pub enum Owner {
     Runtime,
     /// The program mapped it (`acc_map_data`): never freed by the runtime.
     User,
+    /// There is no device copy: a device that shares the program's memory
+    /// (the host device) maps a range to itself.
+    Shared,
 }
 
 /// One present range.

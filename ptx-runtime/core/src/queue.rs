@@ -477,6 +477,10 @@ pub fn prepare(rt: &mut Runtime, loc: &SrcLoc, a: Option<&Async>) -> Queue {
     };
     let fail = |f: Failure| fatal_at(loc, &f.what, None, f.detail.as_deref());
     let q = resolve(a.async_).unwrap_or_else(fail);
+    // A device whose queues are synchronous (the host) has nothing to wait for.
+    if !rt.current().async_queues() {
+        return q;
+    }
     if let Err(f) = do_waits(rt, a, q) {
         fail(f);
     }

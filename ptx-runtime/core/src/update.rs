@@ -31,7 +31,7 @@ pub fn update(
         let block = u.to_device & UPDATE_BLOCK != 0;
         let (host, bytes) = match mapping::locate(dev, u.host as usize, u.bytes, block, block) {
             Located::Section { host, bytes } => (host, bytes),
-            Located::Unknown if if_present => continue,
+            Located::Unknown if if_present || dev.shares_memory() => continue,
             Located::Unknown => return Err((i, Failure::new("not present on the device"))),
         };
         mapping::update(dev, &site, host, bytes, u.to_device & 1 != 0, if_present)
@@ -46,7 +46,7 @@ pub fn device_address(dev: &DeviceState, p: usize) -> Option<u64> {
     if p == 0 {
         return Some(0);
     }
-    dev.present.translate(p, p)
+    mapping::translate(dev, p, p)
 }
 
 /// `void __ptxrt_update(loc, items, n, if_present, a)`.
@@ -68,9 +68,6 @@ pub unsafe extern "C" fn __ptxrt_update(
         // SAFETY: the compiler passes n items and a valid async struct or null.
         let (items, a) = unsafe { (slice_of(items, n), Async::from_c(a)) };
         let mut rt = lock();
-        if rt.current().shares_memory() {
-            return;
-        }
         let q = queue::prepare(&mut rt, &loc, a);
         let dev = rt.current();
         let r = queue::run(dev, q, |dev| update(dev, &loc, items, if_present != 0));
@@ -94,9 +91,6 @@ pub unsafe extern "C" fn __ptxrt_host_data_ptr(
     guard(|| {
         let mut rt = lock();
         let dev = rt.current();
-        if dev.shares_memory() {
-            return p.cast_mut();
-        }
         match device_address(dev, p as usize) {
             Some(d) => d as usize as *mut c_void,
             None if if_present != 0 => p.cast_mut(),

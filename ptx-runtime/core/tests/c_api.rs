@@ -4,8 +4,11 @@
 //! When the CUDA plugin and the link-time stub libcuda (scripts/stub-libcuda.sh)
 //! are built, also run through the real dlopen path with a driver that fails.
 
+mod common;
+
+use common::{build_c, crate_dir, run, stderr_of, target_dir};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 const PROG: &str = r#"
 #include <stdio.h>
@@ -79,15 +82,20 @@ int main(int argc, char **argv) {
   CHECK(acc_get_property_string(0, acc_device_host, acc_property_memory) == NULL);
   CHECK(__ptxrt_default_gangs(1000, 128) == 8);
   CHECK(__ptxrt_default_gangs(0, 0) >= 1);
-  /* Host mode: data clauses and directives do nothing, addresses are host addresses. */
+  /* The host device: data clauses and directives keep the present table
+     (every range mapped to itself), addresses are host addresses. */
   struct __ptxrt_loc loc = { "t.c", 7, 1, "data" };
   struct __ptxrt_map m[2] = { { "a[0:16]", a, sizeof a, PTXRT_MAP_COPY, 0 },
                               { "a[4:0]", a + 4, 0, PTXRT_MAP_PRESENT, 0 } };
   void *r = __ptxrt_data_begin(&loc, m, 2, NULL);
-  CHECK(r == NULL);
+  CHECK(r != NULL);
   CHECK(__ptxrt_deviceptr(&loc, "a", a, a + 2, 0) == (void *)a);
   CHECK(__ptxrt_deviceptr(&loc, "a", NULL, NULL, 0) == NULL);
+  CHECK(a[3] == 3);
   __ptxrt_data_end(r);
+  r = __ptxrt_data_begin(&loc, m, 2, NULL);
+  __ptxrt_data_cleanup(&r);
+  CHECK(r == NULL);
   __ptxrt_data_cleanup(&r);
   __ptxrt_data_cleanup(NULL);
   __ptxrt_enter_data(&loc, m, 1, NULL);
@@ -119,6 +127,7 @@ int main(int argc, char **argv) {
   acc_copyout(a, sizeof a);
   acc_delete_finalize(b, sizeof b);
   acc_copyin_async(a, sizeof a, acc_async_noval);
+  acc_delete_finalize(a, sizeof a);
   acc_map_data(a, a, sizeof a);
   acc_unmap_data(a);
   acc_memcpy_to_device(b, a, sizeof a);
@@ -189,90 +198,8 @@ int main(int argc, char **argv) {
 }
 "#;
 
-fn target_dir() -> PathBuf {
-    // .../target/debug/deps/c_api-<hash> → .../target/debug
-    let exe = std::env::current_exe().expect("test executable path");
-    exe.parent()
-        .and_then(Path::parent)
-        .expect("target dir")
-        .to_path_buf()
-}
-
-/// libptxrt.a of this build: `cargo test` builds it in deps/ (with a hash)
-/// without copying it up, `cargo build` copies it to the target dir; the
-/// newest one wins.
-fn staticlib() -> PathBuf {
-    let t = target_dir();
-    let mut cands = vec![t.join("libptxrt.a")];
-    if let Ok(rd) = std::fs::read_dir(t.join("deps")) {
-        for e in rd.flatten() {
-            let n = e.file_name().to_string_lossy().into_owned();
-            if n.starts_with("libptxrt-") && n.ends_with(".a") {
-                cands.push(e.path());
-            }
-        }
-    }
-    cands
-        .into_iter()
-        .filter_map(|p| Some((std::fs::metadata(&p).ok()?.modified().ok()?, p)))
-        .max()
-        .map(|(_, p)| p)
-        .expect("libptxrt.a is not built")
-}
-
-fn crate_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
 fn build_prog(tag: &str) -> (PathBuf, PathBuf) {
-    let dir = std::env::temp_dir().join(format!("ptxrt-c-api-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let src = dir.join("prog.c");
-    std::fs::write(&src, PROG).expect("write prog.c");
-    let lib = staticlib();
-    let exe = dir.join("prog");
-    let out = Command::new("cc")
-        .arg("-Wall")
-        .arg("-Werror")
-        .arg("-I")
-        .arg(crate_dir().join("../include"))
-        .arg(&src)
-        .arg(&lib)
-        .args(["-ldl", "-lpthread", "-lm", "-o"])
-        .arg(&exe)
-        .output()
-        .expect("run cc");
-    assert!(
-        out.status.success(),
-        "cc failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (dir, exe)
-}
-
-fn run(exe: &Path, arg: &str, env: &[(&str, &str)]) -> Output {
-    let mut c = Command::new(exe);
-    c.arg(arg);
-    for v in [
-        "ACC_DEVICE_TYPE",
-        "ACC_DEVICE_NUM",
-        "PTXRT_PLUGIN",
-        "PTXRT_NOTIFY",
-        "PTXRT_DEBUG",
-        "PTXRT_TIME",
-        "LD_LIBRARY_PATH",
-    ] {
-        c.env_remove(v);
-    }
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    c.output().expect("run program")
-}
-
-fn stderr_of(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+    build_c(tag, PROG)
 }
 
 #[test]
