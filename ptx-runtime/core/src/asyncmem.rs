@@ -22,17 +22,21 @@
 //! allocator once the event has completed ([`DeviceState::reclaim`], at
 //! every allocation and after host waits). An allocation that finds the
 //! device full waits for those blocks first.
-//! Owns: [`AsyncMem`] (the ring's memory and the pending frees) and the
-//! `_on` methods of [`DeviceState`] that [`crate::devmem`] calls for work
-//! of an async queue.
+//! The copies through the ring run the chunked pipeline of
+//! [`crate::pipeline`] ([`RingOps`] is its ring implementation, as the
+//! staged synchronous copies of [`crate::devmem`] are its staging one).
+//! Owns: [`AsyncMem`] (the ring's memory and the pending frees), the ring
+//! pipeline [`RingOps`], and the `_on` methods of [`DeviceState`] that
+//! [`crate::devmem`] calls for work of an async queue.
 //! May call: [`crate::ring`], [`crate::queue`] (streams, events),
 //! [`crate::hostcopy`], [`crate::staging`] (copy-thread settings),
-//! [`crate::pipeline`] (chunks), [`crate::plugin`] (through the device
+//! [`crate::pipeline`], [`crate::plugin`] (through the device
 //! state), [`crate::error`].
 
 use crate::device::Dev;
 use crate::device::DeviceState;
 use crate::error::Failure;
+use crate::pipeline::{self, Pipeline};
 use crate::queue::{Queue, Queues};
 use crate::ring::{self, Ring};
 use std::ffi::c_void;
@@ -127,6 +131,165 @@ fn done(d: Dev, e: usize) -> bool {
 fn wait(d: Dev, e: usize) -> Result<(), String> {
     // SAFETY: an event of this device.
     unsafe { d.plugin.event_synchronize(d.ordinal, e as *mut c_void) }
+}
+
+/// The async copies' [`Pipeline`] on queue `q`: a slot is a piece of the
+/// pinned ring taken for its chunk (waiting, at worst, for the oldest
+/// pieces) and lent to the queue once its work is queued; nothing is
+/// waited for at the end. A chunk to the device is filled now by the
+/// calling thread (after any queued copy out that still writes its
+/// bytes, for program memory); a chunk to the host is drained by a host
+/// function on the queue's drain stream, after the chunk's DMA.
+struct RingOps<'a> {
+    dev: &'a mut DeviceState,
+    q: u32,
+    /// The queue's stream.
+    stream: *mut c_void,
+    /// The ring's memory.
+    base: usize,
+    fill: Fill,
+    /// A copy to the host (else to the device).
+    to_host: bool,
+    /// Per slot (the chunk's index): the piece's ring offset and length,
+    /// and for a copy to the host the event after its DMA.
+    pieces: Vec<(usize, usize, Option<usize>)>,
+    /// A failure of the runtime's own (not a driver call's), reported as is.
+    failure: Option<Failure>,
+}
+
+impl<'a> RingOps<'a> {
+    fn new(
+        dev: &'a mut DeviceState,
+        q: u32,
+        stream: *mut c_void,
+        base: usize,
+        fill: Fill,
+        to_host: bool,
+    ) -> Self {
+        RingOps {
+            dev,
+            q,
+            stream,
+            base,
+            fill,
+            to_host,
+            pieces: Vec::new(),
+            failure: None,
+        }
+    }
+
+    /// Keep failure `f` to report, and stop the pipeline.
+    fn stop<T>(&mut self, r: Result<T, Failure>) -> Result<T, String> {
+        r.map_err(|f| {
+            let text = f.what.clone();
+            self.failure = Some(f);
+            text
+        })
+    }
+
+    /// The ring offset and length of slot `slot`'s piece.
+    fn piece(&self, slot: usize) -> Result<(usize, usize), String> {
+        self.pieces
+            .get(slot)
+            .map(|p| (p.0, p.1))
+            .ok_or_else(|| format!("internal error: no ring piece for chunk {slot}"))
+    }
+
+    fn at(&self, slot: usize) -> Result<usize, String> {
+        self.piece(slot).map(|p| p.0)
+    }
+}
+
+impl Drop for RingOps<'_> {
+    /// The events of chunks a failure left undrained go back to the pool.
+    fn drop(&mut self) {
+        for e in self.pieces.iter().filter_map(|p| p.2) {
+            self.dev.queues.give_back(e);
+        }
+    }
+}
+
+impl Pipeline for RingOps<'_> {
+    fn acquire(&mut self, index: usize, len: usize) -> Result<usize, String> {
+        let piece = self.dev.piece(len);
+        let Some((_, at)) = self.stop(piece)? else {
+            return Err("internal error: the pinned ring went away".to_string());
+        };
+        if self.pieces.len() <= index {
+            self.pieces.resize(index + 1, (0, 0, None));
+        }
+        self.pieces[index] = (at, len, None);
+        Ok(index)
+    }
+    unsafe fn fill(&mut self, slot: usize, src: *const u8, len: usize) -> Result<(), String> {
+        let from = src as usize;
+        // Program memory that no queued copy out still writes has the
+        // bytes the queue would read: copied now, by this thread, while
+        // the device works; where a queued copy out still writes it,
+        // after that copy (the host waits).
+        if self.fill == Fill::InOrder {
+            let waited = self.dev.wait_for_writers(from, from + len);
+            self.stop(waited)?;
+        }
+        let buf = self.base + self.at(slot)?;
+        let threads = crate::staging::settings().threads;
+        // SAFETY: the piece holds len bytes and no queued copy uses it; src
+        // readable per the caller.
+        unsafe { crate::hostcopy::copy(buf as *mut u8, src, len, threads) };
+        Ok(())
+    }
+    fn dma_to_device(&mut self, slot: usize, dst: u64, len: usize) -> Result<(), String> {
+        let buf = self.base + self.at(slot)?;
+        let d = self.dev.dev();
+        // SAFETY: the piece was filled before the DMA, which it outlives
+        // (lent to the queue).
+        unsafe {
+            d.plugin
+                .memcpy_htod_async(d.ordinal, dst, buf as *const c_void, len, self.stream)
+        }
+    }
+    fn dma_to_host(&mut self, slot: usize, src: u64, len: usize) -> Result<(), String> {
+        let buf = self.base + self.at(slot)?;
+        let d = self.dev.dev();
+        // SAFETY: the piece holds len bytes; its drain follows the DMA.
+        unsafe {
+            d.plugin
+                .memcpy_dtoh_async(d.ordinal, buf as *mut c_void, src, len, self.stream)
+        }
+    }
+    /// To the device: lend the piece to the work queued so far. To the
+    /// host: mark the end of the chunk's DMA (its drain waits for it).
+    fn record(&mut self, slot: usize) -> Result<(), String> {
+        let (at, len) = self.piece(slot)?;
+        if !self.to_host {
+            let lent = self.dev.lend(self.stream, at, len, (0, 0));
+            return self.stop(lent);
+        }
+        let d = self.dev.dev();
+        // SAFETY: the queue's own stream.
+        let e = unsafe { self.dev.queues.mark_stream(d, self.stream) };
+        self.pieces[slot].2 = Some(self.stop(e)?);
+        Ok(())
+    }
+    unsafe fn drain(&mut self, slot: usize, dst: *mut u8, len: usize) -> Result<(), String> {
+        let (at, e) = (self.at(slot)?, self.pieces[slot].2.take());
+        let d = self.dev.dev();
+        let ds = self.dev.queues.drain_stream(d, self.q);
+        let ds = self.stop(ds)?;
+        if let Some(e) = e {
+            // SAFETY: an event and a stream of this device.
+            let r = unsafe { d.plugin.stream_wait_event(d.ordinal, ds, e as *mut c_void) };
+            self.dev.queues.give_back(e);
+            r?;
+        }
+        let to = dst as usize;
+        queue_host_copy(d, ds, to, self.base + at, len)?;
+        let lent = self.dev.lend(ds, at, len, (to, to + len));
+        self.stop(lent)
+    }
+    fn finish(&mut self) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 impl AsyncMem {
@@ -247,7 +410,9 @@ impl DeviceState {
     }
 
     /// Queue a copy of `bytes` from host `src` to device `dst` on queue `q`
-    /// (the bytes are read when `fill` says).
+    /// (the bytes are read when `fill` says): straight from page-locked
+    /// memory, else through the ring's pieces ([`RingOps`]), else (no
+    /// ring) synchronously after the queue.
     ///
     /// # Safety
     /// `src` must be readable for `bytes` bytes (until the queue gets there
@@ -268,47 +433,25 @@ impl DeviceState {
             return unsafe { d.plugin.memcpy_htod_async(d.ordinal, dst, src, bytes, s) }
                 .map_err(fail);
         }
-        let threads = crate::staging::settings().threads;
-        let max = self.asyncmem.max_piece();
-        for (off, len) in crate::pipeline::chunks(bytes, max) {
-            let Some((base, at)) = self.piece(len)? else {
-                self.settle(q)?;
-                // SAFETY: per the caller.
-                return unsafe {
-                    d.plugin.memcpy_htod(
-                        d.ordinal,
-                        dst + off as u64,
-                        src.byte_add(off),
-                        bytes - off,
-                    )
-                }
-                .map_err(fail);
-            };
-            let buf = base + at;
-            let from = src as usize + off;
-            // Program memory that no queued copy out still writes has the
-            // bytes the queue would read: copied now, by this thread, while
-            // the device works; where a queued copy out still writes it,
-            // after that copy (the host waits).
-            if fill == Fill::InOrder {
-                self.wait_for_writers(from, from + len)?;
-            }
-            // SAFETY: the piece holds len bytes and no queued copy uses it;
-            // src readable per the caller.
-            unsafe { crate::hostcopy::copy(buf as *mut u8, from as *const u8, len, threads) }
-            // SAFETY: the piece is filled before the DMA (now or in queue order).
-            unsafe {
-                d.plugin
-                    .memcpy_htod_async(d.ordinal, dst + off as u64, buf as *const c_void, len, s)
-                    .map_err(fail)?;
-            }
-            self.lend(s, at, len, (0, 0))?;
+        if bytes == 0 {
+            return Ok(());
         }
-        Ok(())
+        let Some((base, _)) = self.asyncmem.ring(d) else {
+            self.settle(q)?;
+            // SAFETY: per the caller.
+            return unsafe { d.plugin.memcpy_htod(d.ordinal, dst, src, bytes) }.map_err(fail);
+        };
+        let max = self.asyncmem.max_piece();
+        let mut ops = RingOps::new(self, q, s, base, fill, false);
+        // SAFETY: per the caller.
+        let r = unsafe { pipeline::to_device(&mut ops, dst, src.cast(), bytes, max) };
+        r.map_err(|e| ops.failure.take().unwrap_or_else(|| fail(e)))
     }
 
     /// Queue a copy of `bytes` from device `src` to host `dst` on queue `q`
-    /// (the bytes are in `dst` when the queue has got past it).
+    /// (the bytes are in `dst` when the queue has got past it): straight
+    /// into page-locked memory, else through the ring's pieces
+    /// ([`RingOps`]), else (no ring) synchronously after the queue.
     ///
     /// # Safety
     /// `dst` must stay writable for `bytes` bytes until the queue gets there.
@@ -327,43 +470,19 @@ impl DeviceState {
             return unsafe { d.plugin.memcpy_dtoh_async(d.ordinal, dst, src, bytes, s) }
                 .map_err(fail);
         }
-        let max = self.asyncmem.max_piece();
-        for (off, len) in crate::pipeline::chunks(bytes, max) {
-            let Some((base, at)) = self.piece(len)? else {
-                self.settle(q)?;
-                // SAFETY: per the caller.
-                return unsafe {
-                    d.plugin.memcpy_dtoh(
-                        d.ordinal,
-                        dst.byte_add(off),
-                        src + off as u64,
-                        bytes - off,
-                    )
-                }
-                .map_err(fail);
-            };
-            let buf = base + at;
-            // SAFETY: the piece holds len bytes; the host copy out of it
-            // follows the DMA in queue order.
-            unsafe {
-                d.plugin
-                    .memcpy_dtoh_async(d.ordinal, buf as *mut c_void, src + off as u64, len, s)
-                    .map_err(fail)?;
-            }
-            // The host copy runs on the queue's drain stream once the DMA is
-            // done: the queue's next work does not wait for it.
-            // SAFETY: the queue's own stream.
-            let e = unsafe { self.queues.mark_stream(d, s) }?;
-            let ds = self.queues.drain_stream(d, q)?;
-            // SAFETY: an event and a stream of this device.
-            let r = unsafe { d.plugin.stream_wait_event(d.ordinal, ds, e as *mut c_void) };
-            self.queues.give_back(e);
-            r.map_err(fail)?;
-            let to = dst as usize + off;
-            queue_host_copy(d, ds, to, buf, len).map_err(fail)?;
-            self.lend(ds, at, len, (to, to + len))?;
+        if bytes == 0 {
+            return Ok(());
         }
-        Ok(())
+        let Some((base, _)) = self.asyncmem.ring(d) else {
+            self.settle(q)?;
+            // SAFETY: per the caller.
+            return unsafe { d.plugin.memcpy_dtoh(d.ordinal, dst, src, bytes) }.map_err(fail);
+        };
+        let max = self.asyncmem.max_piece();
+        let mut ops = RingOps::new(self, q, s, base, Fill::InOrder, true);
+        // SAFETY: per the caller.
+        let r = unsafe { pipeline::to_host(&mut ops, dst.cast(), src, bytes, max) };
+        r.map_err(|e| ops.failure.take().unwrap_or_else(|| fail(e)))
     }
 
     /// Queue the zeroing of `bytes` at `dst` on queue `q`.

@@ -66,23 +66,56 @@ pub enum Staging {
     Unavailable,
 }
 
-/// The staging [`Pipeline`] over the plugin: the two pinned buffers, their
-/// events and stream.
+/// The staging [`Pipeline`] over the plugin: the two pinned buffers
+/// taken in turn, their events and stream. A buffer whose event was
+/// recorded is waited for before it is used again or drained.
 struct Ops<'a> {
     plugin: &'a Plugin,
     ordinal: i32,
     p: &'a Pinned,
     threads: usize,
+    /// Buffers whose event was recorded and not waited for yet.
+    pending: [bool; 2],
+}
+
+impl<'a> Ops<'a> {
+    fn new(plugin: &'a Plugin, ordinal: i32, p: &'a Pinned) -> Ops<'a> {
+        Ops {
+            plugin,
+            ordinal,
+            p,
+            threads: staging::settings().threads,
+            pending: [false; 2],
+        }
+    }
+
+    /// Wait for buffer `buf`'s event if it was recorded.
+    fn settle(&mut self, buf: usize) -> Result<(), String> {
+        if !std::mem::take(&mut self.pending[buf]) {
+            return Ok(());
+        }
+        let e = self.p.events[buf] as *mut c_void;
+        // SAFETY: made by make_pinned on this device.
+        unsafe { self.plugin.event_synchronize(self.ordinal, e) }
+    }
 }
 
 impl Pipeline for Ops<'_> {
-    unsafe fn fill(&mut self, buf: usize, src: *const u8, len: usize) {
-        // SAFETY: the buffer holds `chunk >= len` bytes; src per the caller.
-        unsafe { crate::hostcopy::copy(self.p.bufs[buf] as *mut u8, src, len, self.threads) }
+    fn acquire(&mut self, index: usize, _: usize) -> Result<usize, String> {
+        let buf = index % 2;
+        self.settle(buf)?;
+        Ok(buf)
     }
-    unsafe fn drain(&mut self, buf: usize, dst: *mut u8, len: usize) {
+    unsafe fn fill(&mut self, buf: usize, src: *const u8, len: usize) -> Result<(), String> {
+        // SAFETY: the buffer holds `chunk >= len` bytes; src per the caller.
+        unsafe { crate::hostcopy::copy(self.p.bufs[buf] as *mut u8, src, len, self.threads) };
+        Ok(())
+    }
+    unsafe fn drain(&mut self, buf: usize, dst: *mut u8, len: usize) -> Result<(), String> {
+        self.settle(buf)?;
         // SAFETY: as for fill.
-        unsafe { crate::hostcopy::copy(dst, self.p.bufs[buf] as *const u8, len, self.threads) }
+        unsafe { crate::hostcopy::copy(dst, self.p.bufs[buf] as *const u8, len, self.threads) };
+        Ok(())
     }
     fn dma_to_device(&mut self, buf: usize, dst: u64, len: usize) -> Result<(), String> {
         let src = self.p.bufs[buf] as *const c_void;
@@ -106,14 +139,12 @@ impl Pipeline for Ops<'_> {
         unsafe {
             self.plugin
                 .event_record(self.ordinal, e as *mut c_void, s as *mut c_void)
-        }
-    }
-    fn wait(&mut self, buf: usize) -> Result<(), String> {
-        let e = self.p.events[buf] as *mut c_void;
-        // SAFETY: made by make_pinned on this device.
-        unsafe { self.plugin.event_synchronize(self.ordinal, e) }
+        }?;
+        self.pending[buf] = true;
+        Ok(())
     }
     fn finish(&mut self) -> Result<(), String> {
+        self.pending = [false; 2];
         let s = self.p.stream as *mut c_void;
         // SAFETY: made by make_pinned on this device.
         unsafe { self.plugin.stream_synchronize(self.ordinal, s) }
@@ -271,15 +302,9 @@ impl DeviceState {
             return unsafe { self.copy_in_on(q, dst, src, bytes, Fill::InOrder) };
         }
         let (plugin, ordinal) = (self.plugin, self.ordinal);
-        let threads = staging::settings().threads;
         let r = match self.stage_for(src, bytes) {
             Some(p) => {
-                let mut ops = Ops {
-                    plugin,
-                    ordinal,
-                    p,
-                    threads,
-                };
+                let mut ops = Ops::new(plugin, ordinal, p);
                 // SAFETY: src readable per the caller.
                 unsafe {
                     pipeline::to_device(
@@ -312,15 +337,9 @@ impl DeviceState {
             return unsafe { self.copy_out_on(q, dst, src, bytes) };
         }
         let (plugin, ordinal) = (self.plugin, self.ordinal);
-        let threads = staging::settings().threads;
         let r = match self.stage_for(dst, bytes) {
             Some(p) => {
-                let mut ops = Ops {
-                    plugin,
-                    ordinal,
-                    p,
-                    threads,
-                };
+                let mut ops = Ops::new(plugin, ordinal, p);
                 // SAFETY: dst writable per the caller.
                 unsafe {
                     pipeline::to_host(

@@ -3,17 +3,20 @@
 //! move through a few page-locked slots on one queue, so that the host's
 //! copies, the DMAs and the device's work on different chunks overlap.
 //!
-//! A [`Pipeline`] is the device side of one such pipeline: `slots()`
-//! page-locked buffers, each with an event; filling and draining a slot
-//! (host work), DMAs between a slot and the device and a launch on a chunk
-//! (queued work), recording and waiting for a slot's event, waiting for
-//! everything. Users: the synchronous staged copies of
-//! [`crate::devmem`] (two pinned buffers, [`to_device`] / [`to_host`]);
-//! the async copies of [`crate::asyncmem`] cut their transfers with the
-//! same [`chunks`] (their slots are pieces of the pinned ring,
-//! [`crate::ring`], lent per chunk rather than reused in turn); a pipelined
-//! out-of-core construct (PACC) is meant to implement [`Pipeline::launch`]
-//! and run copy-in, launch and copy-out per chunk through the same slots.
+//! A [`Pipeline`] is the device side of one such pipeline on one queue:
+//! a slot for each chunk in flight ([`Pipeline::acquire`]: free for the
+//! chunk once the slot's earlier use is over), filling and draining a slot
+//! (host work, or work queued after the slot's DMA), DMAs between a slot
+//! and the device and a launch on a chunk (queued work), marking the
+//! slot's place in the queue, finishing. Implementations: the synchronous
+//! staged copies of [`crate::devmem`] (two pinned buffers taken in turn,
+//! each with an event; draining waits for it) and the async copies of
+//! [`crate::asyncmem`] (slots are pieces of the pinned ring,
+//! [`crate::ring`], lent per chunk; a drain is a host function queued
+//! after the chunk's DMA, and nothing is waited for). A pipelined
+//! out-of-core construct (PACC) is meant to implement
+//! [`Pipeline::launch`] and run copy-in, launch and copy-out per chunk
+//! through the same slots.
 //!
 //! Owns: [`chunks`], [`Pipeline`], the copy pipelines [`to_device`] and
 //! [`to_host`] (written against the trait so they are tested without a
@@ -30,13 +33,12 @@ pub fn chunks(bytes: usize, chunk: usize) -> impl Iterator<Item = (usize, usize)
     })
 }
 
-/// The device side of a pipeline on one queue: [`Pipeline::slots`]
-/// page-locked buffers (0, 1, ...), one event per buffer.
+/// The device side of a pipeline on one queue: slots (page-locked
+/// buffers) that carry one chunk at a time.
 pub trait Pipeline {
-    /// Number of slots (buffers); chunk k goes through slot k % slots.
-    fn slots(&self) -> usize {
-        2
-    }
+    /// The slot that carries chunk `index` (`len` bytes), once nothing
+    /// queued before still uses it.
+    fn acquire(&mut self, index: usize, len: usize) -> Result<usize, String>;
     /// Queue the computation on chunk `index` (bytes `offset..offset+len`
     /// of the transfer) after the work queued so far: for a pipeline that
     /// computes on each chunk (PACC); the copy pipelines here never call it.
@@ -44,34 +46,51 @@ pub trait Pipeline {
         let _ = (index, offset, len);
         Err("this pipeline does not compute on its chunks".to_string())
     }
-    /// Copy `len` bytes from host `src` into buffer `buf` (host work).
+    /// Copy `len` bytes from host `src` into slot `slot` (host work).
     ///
     /// # Safety
-    /// `src` must be readable for `len` bytes; `len` at most the buffer size.
-    unsafe fn fill(&mut self, buf: usize, src: *const u8, len: usize);
-    /// Copy `len` bytes from buffer `buf` to host `dst` (host work).
+    /// `src` must be readable for `len` bytes (as long as the pipeline
+    /// says); `len` at most the slot's size.
+    unsafe fn fill(&mut self, slot: usize, src: *const u8, len: usize) -> Result<(), String>;
+    /// Queue a DMA of `len` bytes from slot `slot` to device `dst`.
+    fn dma_to_device(&mut self, slot: usize, dst: u64, len: usize) -> Result<(), String>;
+    /// Queue a DMA of `len` bytes from device `src` into slot `slot`.
+    fn dma_to_host(&mut self, slot: usize, src: u64, len: usize) -> Result<(), String>;
+    /// Mark slot `slot`'s place in the queue: after the work queued so far.
+    fn record(&mut self, slot: usize) -> Result<(), String>;
+    /// Copy `len` bytes of slot `slot` to host `dst`, after its DMA (the
+    /// host waits for it, or the copy is queued after it).
     ///
     /// # Safety
-    /// `dst` must be writable for `len` bytes; `len` at most the buffer size.
-    unsafe fn drain(&mut self, buf: usize, dst: *mut u8, len: usize);
-    /// Queue a DMA of `len` bytes from buffer `buf` to device `dst`.
-    fn dma_to_device(&mut self, buf: usize, dst: u64, len: usize) -> Result<(), String>;
-    /// Queue a DMA of `len` bytes from device `src` into buffer `buf`.
-    fn dma_to_host(&mut self, buf: usize, src: u64, len: usize) -> Result<(), String>;
-    /// Record buffer `buf`'s event after the work queued so far.
-    fn record(&mut self, buf: usize) -> Result<(), String>;
-    /// Wait for buffer `buf`'s event.
-    fn wait(&mut self, buf: usize) -> Result<(), String>;
-    /// Wait for everything queued.
+    /// `dst` must be writable for `len` bytes (until the copy is done);
+    /// `len` at most the slot's size.
+    unsafe fn drain(&mut self, slot: usize, dst: *mut u8, len: usize) -> Result<(), String>;
+    /// The end of the transfer (or of a failed one): wait for what the
+    /// pipeline waits for (a synchronous one: everything queued).
     fn finish(&mut self) -> Result<(), String>;
 }
 
-/// Copy `bytes` from host `src` to device `dst` through the two buffers of
-/// `chunk` bytes: fill buffer k%2 (after its previous DMA is done), queue its
-/// DMA, record its event; the fill of the next chunk overlaps that DMA.
+/// Run `steps`, then [`Pipeline::finish`] (also after a failure, which
+/// wins).
+fn finished(
+    ops: &mut dyn Pipeline,
+    steps: impl FnOnce(&mut dyn Pipeline) -> Result<(), String>,
+) -> Result<(), String> {
+    match steps(ops) {
+        Ok(()) => ops.finish(),
+        Err(e) => {
+            let _ = ops.finish();
+            Err(e)
+        }
+    }
+}
+
+/// Copy `bytes` from host `src` to device `dst` in chunks of `chunk`
+/// bytes: per chunk, take a slot, fill it, queue its DMA, mark it; the
+/// fill of the next chunk overlaps that DMA.
 ///
 /// # Safety
-/// `src` must be readable for `bytes` bytes.
+/// `src` must be readable for `bytes` bytes (as long as `ops` says).
 pub unsafe fn to_device(
     ops: &mut dyn Pipeline,
     dst: u64,
@@ -79,36 +98,23 @@ pub unsafe fn to_device(
     bytes: usize,
     chunk: usize,
 ) -> Result<(), String> {
-    let slots = ops.slots().max(1);
-    let mut used = vec![false; slots];
-    for (k, (off, len)) in chunks(bytes, chunk).enumerate() {
-        let b = k % slots;
-        if used[b] {
-            if let Err(e) = ops.wait(b) {
-                let _ = ops.finish();
-                return Err(e);
-            }
+    finished(ops, |ops| {
+        for (k, (off, len)) in chunks(bytes, chunk).enumerate() {
+            let slot = ops.acquire(k, len)?;
+            // SAFETY: off + len <= bytes, readable per the caller.
+            unsafe { ops.fill(slot, src.add(off), len) }?;
+            ops.dma_to_device(slot, dst + off as u64, len)?;
+            ops.record(slot)?;
         }
-        // SAFETY: off + len <= bytes, readable per the caller.
-        unsafe { ops.fill(b, src.add(off), len) };
-        let queued = ops
-            .dma_to_device(b, dst + off as u64, len)
-            .and_then(|()| ops.record(b));
-        if let Err(e) = queued {
-            let _ = ops.finish();
-            return Err(e);
-        }
-        used[b] = true;
-    }
-    ops.finish()
+        Ok(())
+    })
 }
 
-/// Copy `bytes` from device `src` to host `dst` through the two buffers:
-/// the DMA of chunk k+1 into one buffer is queued before the host drains
-/// chunk k from the other.
+/// Copy `bytes` from device `src` to host `dst` in chunks of `chunk`
+/// bytes: the DMA of chunk k+1 is queued before chunk k is drained.
 ///
 /// # Safety
-/// `dst` must be writable for `bytes` bytes.
+/// `dst` must be writable for `bytes` bytes (as long as `ops` says).
 pub unsafe fn to_host(
     ops: &mut dyn Pipeline,
     dst: *mut u8,
@@ -116,36 +122,23 @@ pub unsafe fn to_host(
     bytes: usize,
     chunk: usize,
 ) -> Result<(), String> {
-    let all: Vec<(usize, usize)> = chunks(bytes, chunk).collect();
-    let slots = ops.slots().max(2);
-    let queue = |ops: &mut dyn Pipeline, k: usize| -> Result<(), String> {
-        let (off, len) = all[k];
-        ops.dma_to_host(k % slots, src + off as u64, len)?;
-        ops.record(k % slots)
-    };
-    let run = |ops: &mut dyn Pipeline| -> Result<(), String> {
-        if all.is_empty() {
-            return Ok(());
-        }
-        queue(ops, 0)?;
-        for k in 0..all.len() {
-            if k + 1 < all.len() {
-                queue(ops, k + 1)?;
+    finished(ops, |ops| {
+        let mut last: Option<(usize, usize, usize)> = None;
+        for (k, (off, len)) in chunks(bytes, chunk).enumerate() {
+            let slot = ops.acquire(k, len)?;
+            ops.dma_to_host(slot, src + off as u64, len)?;
+            ops.record(slot)?;
+            if let Some((s, o, l)) = last.replace((slot, off, len)) {
+                // SAFETY: o + l <= bytes, writable per the caller.
+                unsafe { ops.drain(s, dst.add(o), l) }?;
             }
-            ops.wait(k % slots)?;
-            let (off, len) = all[k];
-            // SAFETY: off + len <= bytes, writable per the caller.
-            unsafe { ops.drain(k % slots, dst.add(off), len) };
         }
-        Ok(())
-    };
-    match run(ops) {
-        Ok(()) => ops.finish(),
-        Err(e) => {
-            let _ = ops.finish();
-            Err(e)
+        match last {
+            // SAFETY: as above.
+            Some((s, o, l)) => unsafe { ops.drain(s, dst.add(o), l) },
+            None => Ok(()),
         }
-    }
+    })
 }
 
 #[cfg(test)]
@@ -192,7 +185,16 @@ mod tests {
     }
 
     impl Pipeline for Fake {
-        unsafe fn fill(&mut self, buf: usize, src: *const u8, len: usize) {
+        /// Slot `index % 2`, after waiting for its event when recorded.
+        fn acquire(&mut self, index: usize, _: usize) -> Result<usize, String> {
+            let buf = index % 2;
+            if self.pending[buf] {
+                self.pending[buf] = false;
+                self.log.push(format!("wait {buf}"));
+            }
+            Ok(buf)
+        }
+        unsafe fn fill(&mut self, buf: usize, src: *const u8, len: usize) -> Result<(), String> {
             assert!(
                 !self.pending[buf],
                 "buffer {buf} refilled while its DMA may run"
@@ -200,15 +202,17 @@ mod tests {
             let s = unsafe { std::slice::from_raw_parts(src, len) };
             self.bufs[buf][..len].copy_from_slice(s);
             self.log.push(format!("fill {buf} {len}"));
+            Ok(())
         }
-        unsafe fn drain(&mut self, buf: usize, dst: *mut u8, len: usize) {
-            assert!(
-                !self.pending[buf],
-                "buffer {buf} drained before its DMA ended"
-            );
+        unsafe fn drain(&mut self, buf: usize, dst: *mut u8, len: usize) -> Result<(), String> {
+            if self.pending[buf] {
+                self.pending[buf] = false;
+                self.log.push(format!("wait {buf}"));
+            }
             let d = unsafe { std::slice::from_raw_parts_mut(dst, len) };
             d.copy_from_slice(&self.bufs[buf][..len]);
             self.log.push(format!("drain {buf} {len}"));
+            Ok(())
         }
         fn dma_to_device(&mut self, buf: usize, dst: u64, len: usize) -> Result<(), String> {
             self.dma()?;
@@ -231,11 +235,6 @@ mod tests {
         fn record(&mut self, buf: usize) -> Result<(), String> {
             self.pending[buf] = true;
             self.log.push(format!("record {buf}"));
-            Ok(())
-        }
-        fn wait(&mut self, buf: usize) -> Result<(), String> {
-            self.pending[buf] = false;
-            self.log.push(format!("wait {buf}"));
             Ok(())
         }
         fn finish(&mut self) -> Result<(), String> {
