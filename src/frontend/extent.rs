@@ -127,7 +127,7 @@ pub fn pointer_uses(f: &Function, params: &[Param], vars: &[HostVar]) -> HashMap
                     .map_or_else(|| v.name.clone(), |path| format!("sizeof({path})"));
                 w.syms.insert(p.local, name);
             }
-            ParamMode::DevicePtr { .. } if !v.by_ref && matches!(v.ty, CType::Ptr(_)) => {
+            ParamMode::DevicePtr if !v.by_ref && matches!(v.ty, CType::Ptr(_)) => {
                 w.roots.insert(p.local, v.name.clone());
                 w.uses
                     .insert(v.name.clone(), Use::Known(Section::default()));

@@ -217,8 +217,7 @@ fn print_kernel(out: &mut String, k: &Kernel, m: &Module) {
         let l = k.body.local(p.local);
         let mode = match p.mode {
             ParamMode::Value => "value",
-            ParamMode::DevicePtr { read_only: true } => "deviceptr readonly",
-            ParamMode::DevicePtr { read_only: false } => "deviceptr",
+            ParamMode::DevicePtr => "deviceptr",
             ParamMode::Scratch => "scratch",
         };
         let _ = write!(out, "  param {} {}: {} {mode}", p.local, l.name, l.ty);
@@ -235,6 +234,17 @@ fn print_kernel(out: &mut String, k: &Kernel, m: &Module) {
         ret: &Type::Void,
     };
     p.block(out, &k.body.body, 1);
+}
+
+/// One expression tree of `f` (a body of `m`) as the module's text shows
+/// it, e.g. `index(%2 a; cast.i32.i64(%0 i))` (for analyses' reports).
+pub fn print_expr(m: &Module, f: &Function, id: ExprId) -> String {
+    let p = Printer {
+        f,
+        m,
+        ret: &Type::Void,
+    };
+    p.expr(id, None)
 }
 
 struct Printer<'a> {

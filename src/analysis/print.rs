@@ -1,0 +1,125 @@
+//! The text form of a [`ModuleInfo`] (`accc --emit=info`, the `analyze`
+//! pass tests): kernels, then device functions, in module order; for each,
+//! its parameters' access, then its loops in pre-order with their indexed
+//! accesses (in statement order) and their reuse.
+//!
+//! Owns: [`print_info`]. May call: `ir`.
+
+use super::{FunctionInfo, ModuleInfo, Reuse, Stride, Use};
+use crate::ir::{print_expr, Function, LocalId, Module, Parallelism, ParamMode, Type};
+use std::fmt::Write;
+
+/// Prints the facts of `info` about `m` (the module it was computed for).
+pub fn print_info(m: &Module, info: &ModuleInfo) -> String {
+    let mut out = String::new();
+    let none = FunctionInfo::default();
+    for (i, k) in m.kernels.iter().enumerate() {
+        let fi = info.kernels.get(i).unwrap_or(&none);
+        let _ = writeln!(out, "kernel @{}", k.name);
+        for (j, p) in k.params.iter().enumerate() {
+            let what = match (&p.mode, fi.params.get(j)) {
+                (ParamMode::Value, _) => "value".to_string(),
+                (ParamMode::DevicePtr, Some(a)) => format!("deviceptr {a}"),
+                (ParamMode::Scratch, Some(a)) => format!("scratch {a}"),
+                (_, None) => "not analysed".to_string(),
+            };
+            let _ = writeln!(out, "  param {}: {what}", local(&k.body, p.local));
+        }
+        loops(&mut out, m, &k.body, fi);
+    }
+    for (i, f) in m.functions.iter().enumerate() {
+        let fi = info.functions.get(i).unwrap_or(&none);
+        let _ = writeln!(out, "function @{}", f.name);
+        for (j, p) in f.params.iter().enumerate() {
+            let what = match (&f.body.local(*p).ty, fi.params.get(j)) {
+                (Type::Ptr(_), Some(a)) => a.to_string(),
+                (Type::Ptr(_), None) => "not analysed".to_string(),
+                _ => "value".to_string(),
+            };
+            let _ = writeln!(out, "  param {}: {what}", local(&f.body, *p));
+        }
+        loops(&mut out, m, &f.body, fi);
+    }
+    out
+}
+
+fn local(f: &Function, l: LocalId) -> String {
+    format!("{l} {}", f.local(l).name)
+}
+
+fn loops(out: &mut String, m: &Module, f: &Function, fi: &FunctionInfo) {
+    for l in &fi.loops {
+        let vars: Vec<String> = l.vars.iter().map(|v| local(f, *v)).collect();
+        let _ = writeln!(
+            out,
+            "  loop {} at {} {}",
+            vars.join(", "),
+            l.loc,
+            par(l.par)
+        );
+        for a in &l.accesses {
+            let used = match a.used {
+                Use::Read => "read",
+                Use::Write => "write",
+                Use::Update => "update",
+                Use::Address => "address",
+            };
+            let strides: Vec<String> = l
+                .vars
+                .iter()
+                .zip(&a.strides)
+                .map(|(v, s)| format!("{} {}", local(f, *v), stride(*s)))
+                .collect();
+            let _ = writeln!(
+                out,
+                "    {used} {}: {}",
+                print_expr(m, f, a.expr),
+                strides.join(", ")
+            );
+        }
+        for r in &l.reuse {
+            match r {
+                Reuse::Broadcast(e) => {
+                    let _ = writeln!(out, "    reuse broadcast {}", print_expr(m, f, *e));
+                }
+                Reuse::Neighbours { base, offsets, .. } => {
+                    let offs: Vec<String> = offsets.iter().map(|o| format!("{o:?}")).collect();
+                    let _ = writeln!(out, "    reuse neighbours of {base} at {}", offs.join(" "));
+                }
+            }
+        }
+    }
+}
+
+fn stride(s: Stride) -> String {
+    match s {
+        Stride::Contiguous => "contiguous".into(),
+        Stride::Invariant => "invariant".into(),
+        Stride::Strided(Some(n)) => format!("stride {n}"),
+        Stride::Strided(None) => "strided".into(),
+    }
+}
+
+fn par(p: Parallelism) -> String {
+    let axis = |d: u8| ["x", "y", "z"].get(d as usize).copied().unwrap_or("?");
+    match p {
+        Parallelism::Seq => "seq".into(),
+        Parallelism::Par {
+            gang,
+            worker,
+            vector,
+        } => {
+            let mut v = vec![];
+            if let Some(g) = gang {
+                v.push(format!("gang.{}", axis(g)));
+            }
+            if worker {
+                v.push("worker".into());
+            }
+            if let Some(x) = vector {
+                v.push(format!("vector.{}", axis(x)));
+            }
+            v.join(" ")
+        }
+    }
+}
