@@ -12,6 +12,10 @@
 //!   strided or invariant in its index;
 //! * `reuse.rs` — per partitioned loop, the reads several threads share
 //!   (broadcasts, stencil neighbours);
+//! * `sections.rs` (+ `sections/affine.rs`, `poly.rs`) — the section of
+//!   each pointer a kernel's subscripts reach, from the loop bounds (the
+//!   implicit data attributes: the front end asks it for the plain
+//!   pointers of each region, before the module is whole);
 //! * `print.rs` — the text form.
 //!
 //! Where it runs: the driver analyses the lowered module, after it
@@ -30,11 +34,14 @@
 mod access;
 mod affine;
 mod contiguity;
+mod poly;
 mod print;
 mod reuse;
+pub mod sections;
 
 pub use access::{written_locals, Access};
 pub use contiguity::{IndexedAccess, LoopInfo, Stride, Use};
+pub use poly::Poly;
 pub use print::print_info;
 pub use reuse::Reuse;
 
@@ -48,6 +55,9 @@ pub struct FunctionInfo {
     pub params: Vec<Access>,
     /// Its counted loops, in pre-order.
     pub loops: Vec<LoopInfo>,
+    /// The section each pointer parameter's subscripts reach, by host
+    /// name (kernels only).
+    pub sections: Vec<(String, sections::Use)>,
 }
 
 /// The side table of a module: its kernels' and device functions' facts,
@@ -79,9 +89,15 @@ pub fn analyze(m: &Module) -> ModuleInfo {
         .iter()
         .map(|k| {
             let params: Vec<_> = k.params.iter().map(|p| p.local).collect();
+            let every = vec![true; k.params.len()];
+            let mut sections: Vec<_> = sections::pointer_uses(&k.body, &k.params, &every)
+                .into_iter()
+                .collect();
+            sections.sort_by(|a, b| a.0.cmp(&b.0));
             FunctionInfo {
                 params: access::param_access(&k.body, &params),
                 loops: contiguity::loops(m, &k.body),
+                sections,
             }
         })
         .collect();
@@ -91,6 +107,7 @@ pub fn analyze(m: &Module) -> ModuleInfo {
         .map(|f| FunctionInfo {
             params: access::param_access(&f.body, &f.params),
             loops: contiguity::loops(m, &f.body),
+            sections: vec![],
         })
         .collect();
     ModuleInfo { kernels, functions }

@@ -1,10 +1,12 @@
 //! The text form of a [`ModuleInfo`] (`accc --emit=info`, the `analyze`
 //! pass tests): kernels, then device functions, in module order; for each,
-//! its parameters' access, then its loops in pre-order with their indexed
-//! accesses (in statement order) and their reuse.
+//! its parameters' access, the sections its pointers' subscripts reach (by
+//! name), then its loops in pre-order with their indexed accesses (in
+//! statement order) and their reuse.
 //!
 //! Owns: [`print_info`]. May call: `ir`.
 
+use super::sections::Use as PointerUse;
 use super::{FunctionInfo, ModuleInfo, Reuse, Stride, Use};
 use crate::ir::{print_expr, Function, LocalId, Module, Parallelism, ParamMode, Type};
 use std::fmt::Write;
@@ -24,6 +26,9 @@ pub fn print_info(m: &Module, info: &ModuleInfo) -> String {
                 (_, None) => "not analysed".to_string(),
             };
             let _ = writeln!(out, "  param {}: {what}", local(&k.body, p.local));
+        }
+        for (name, u) in &fi.sections {
+            let _ = writeln!(out, "  section {name}: {}", section(u));
         }
         loops(&mut out, m, &k.body, fi);
     }
@@ -89,6 +94,39 @@ fn loops(out: &mut String, m: &Module, f: &Function, fi: &FunctionInfo) {
             }
         }
     }
+}
+
+/// A pointer's section: its bounds' candidates (bytes from the pointer),
+/// guards, reads and writes, and the ranges one store covers.
+fn section(u: &PointerUse) -> String {
+    let s = match u {
+        PointerUse::Unknown(why) => return format!("unknown ({why})"),
+        PointerUse::Known(s) => s,
+    };
+    let list = |v: &[crate::analysis::Poly]| {
+        v.iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut text = format!("[{}] to [{}]", list(&s.lo), list(&s.end));
+    if !s.guards.is_empty() {
+        let _ = write!(text, " if {} >= 0", list(&s.guards));
+    }
+    let _ = write!(
+        text,
+        " {}",
+        match (s.read, s.written) {
+            (true, true) => "read-write",
+            (true, false) => "read",
+            (false, true) => "written",
+            (false, false) => "unused",
+        }
+    );
+    for (lo, end) in &s.covers {
+        let _ = write!(text, ", covers [{lo}, {end})");
+    }
+    text
 }
 
 fn stride(s: Stride) -> String {
