@@ -8,7 +8,7 @@
 
 use super::sections::Use as PointerUse;
 use super::{FunctionInfo, ModuleInfo, Reuse, Stride, Use};
-use crate::ir::{print_expr, Function, LocalId, Module, Parallelism, ParamMode, Type};
+use crate::ir::{print_expr, print_parallelism, Function, LocalId, Module, ParamMode, Type};
 use std::fmt::Write;
 
 /// Prints the facts of `info` about `m` (the module it was computed for).
@@ -60,7 +60,7 @@ fn loops(out: &mut String, m: &Module, f: &Function, fi: &FunctionInfo) {
             "  loop {} at {} {}",
             vars.join(", "),
             l.loc,
-            par(l.par)
+            print_parallelism(l.par)
         );
         for a in &l.accesses {
             let used = match a.used {
@@ -135,29 +135,5 @@ fn stride(s: Stride) -> String {
         Stride::Invariant => "invariant".into(),
         Stride::Strided(Some(n)) => format!("stride {n}"),
         Stride::Strided(None) => "strided".into(),
-    }
-}
-
-fn par(p: Parallelism) -> String {
-    let axis = |d: u8| ["x", "y", "z"].get(d as usize).copied().unwrap_or("?");
-    match p {
-        Parallelism::Seq => "seq".into(),
-        Parallelism::Par {
-            gang,
-            worker,
-            vector,
-        } => {
-            let mut v = vec![];
-            if let Some(g) = gang {
-                v.push(format!("gang.{}", axis(g)));
-            }
-            if worker {
-                v.push("worker".into());
-            }
-            if let Some(x) = vector {
-                v.push(format!("vector.{}", axis(x)));
-            }
-            v.join(" ")
-        }
     }
 }

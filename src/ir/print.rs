@@ -247,6 +247,31 @@ pub fn print_expr(m: &Module, f: &Function, id: ExprId) -> String {
     p.expr(id, None)
 }
 
+/// A loop's parallelism as the text form shows it: `seq`, or its levels
+/// with their axes (`gang.x worker vector.x`).
+pub fn print_parallelism(p: Parallelism) -> String {
+    match p {
+        Parallelism::Seq => "seq".to_string(),
+        Parallelism::Par {
+            gang,
+            worker,
+            vector,
+        } => {
+            let mut v = vec![];
+            if let Some(d) = gang {
+                v.push(format!("gang.{}", dim_name(d)));
+            }
+            if worker {
+                v.push("worker".to_string());
+            }
+            if let Some(d) = vector {
+                v.push(format!("vector.{}", dim_name(d)));
+            }
+            v.join(" ")
+        }
+    }
+}
+
 struct Printer<'a> {
     f: &'a Function,
     m: &'a Module,
@@ -428,26 +453,7 @@ impl Printer<'_> {
     /// parallelism, the header, the collapsed headers, tiles, chunk,
     /// reductions and the location.
     fn loop_header(&self, out: &mut String, l: &Loop) {
-        let par = match l.par {
-            Parallelism::Seq => "seq".to_string(),
-            Parallelism::Par {
-                gang,
-                worker,
-                vector,
-            } => {
-                let mut v = vec![];
-                if let Some(d) = gang {
-                    v.push(format!("gang.{}", dim_name(d)));
-                }
-                if worker {
-                    v.push("worker".to_string());
-                }
-                if let Some(d) = vector {
-                    v.push(format!("vector.{}", dim_name(d)));
-                }
-                v.join(" ")
-            }
-        };
+        let par = print_parallelism(l.par);
         let _ = write!(out, "loop {par} ");
         let headers = std::iter::once((l.var, l.init, l.cmp, l.limit, l.step)).chain(
             l.collapsed
