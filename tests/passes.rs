@@ -53,7 +53,8 @@ const RUNS: &[(&str, &str, Pass)] = &[
 /// `schedule` makes of it too, as `analysis/mod.rs` says.
 fn analyze(m: &mut Module) -> Result<String, String> {
     valid(m, false, "input")?;
-    let info = accc::analysis::analyze(m);
+    let mut info = accc::analysis::analyze(m);
+    accc::analysis::add_sections(m, &mut info);
     let mut scheduled = m.clone();
     accc::schedule::schedule(&mut scheduled);
     accc::schedule::specialize(&mut scheduled);

@@ -13,6 +13,7 @@
 //! remembers the locals it depends on.
 
 use crate::ir::{print_expr, BinOp, Expr, ExprId, Function, Literal, LocalId, Module, Stmt, UnOp};
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// A term of an affine form.
@@ -62,7 +63,8 @@ impl Affine {
     fn plus(mut self, o: Affine) -> Affine {
         self.konst = self.konst.saturating_add(o.konst);
         for (t, c) in o.terms {
-            *self.terms.entry(t).or_insert(0) += c;
+            let k = self.terms.entry(t).or_insert(0);
+            *k = k.saturating_add(c);
         }
         self.terms.retain(|_, c| *c != 0);
         self
@@ -97,6 +99,10 @@ pub struct Forms<'a> {
     f: &'a Function,
     /// The value of each local assigned exactly once.
     single: HashMap<LocalId, ExprId>,
+    /// The forms and dependences found so far (every loop around an
+    /// access asks about it again).
+    forms: RefCell<HashMap<ExprId, Affine>>,
+    deps: RefCell<HashMap<ExprId, BTreeSet<LocalId>>>,
 }
 
 /// How deep substitutions of single-assignment locals go.
@@ -134,12 +140,23 @@ impl<'a> Forms<'a> {
             .filter(|(_, (n, _))| *n == 1)
             .map(|(l, (_, v))| (l, v))
             .collect();
-        Forms { m, f, single }
+        Forms {
+            m,
+            f,
+            single,
+            forms: RefCell::default(),
+            deps: RefCell::default(),
+        }
     }
 
     /// The affine form of integer expression `id`.
     pub fn of(&self, id: ExprId) -> Affine {
-        self.form(id, 0)
+        if let Some(a) = self.forms.borrow().get(&id) {
+            return a.clone();
+        }
+        let a = self.form(id, 0);
+        self.forms.borrow_mut().insert(id, a.clone());
+        a
     }
 
     fn form(&self, id: ExprId, depth: u32) -> Affine {
@@ -182,11 +199,9 @@ impl<'a> Forms<'a> {
 
     /// `id` as one opaque term.
     fn opaque(&self, id: ExprId) -> Affine {
-        let mut locals = BTreeSet::new();
-        self.deps(id, 0, &mut locals);
         Affine::term(Term::Opaque {
             text: print_expr(self.m, self.f, id),
-            locals,
+            locals: self.locals_of(id),
         })
     }
 
@@ -207,9 +222,18 @@ impl<'a> Forms<'a> {
     /// True when the value of `id` depends on local `v` (through single
     /// assignments).
     pub fn depends(&self, id: ExprId, v: LocalId) -> bool {
+        self.locals_of(id).contains(&v)
+    }
+
+    /// The locals `id` depends on (see [`Self::deps`]), remembered.
+    fn locals_of(&self, id: ExprId) -> BTreeSet<LocalId> {
+        if let Some(l) = self.deps.borrow().get(&id) {
+            return l.clone();
+        }
         let mut locals = BTreeSet::new();
         self.deps(id, 0, &mut locals);
-        locals.contains(&v)
+        self.deps.borrow_mut().insert(id, locals.clone());
+        locals
     }
 
     /// The printed text of `id`.

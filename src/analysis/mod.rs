@@ -56,7 +56,7 @@ pub struct FunctionInfo {
     /// Its counted loops, in pre-order.
     pub loops: Vec<LoopInfo>,
     /// The section each pointer parameter's subscripts reach, by host
-    /// name (kernels only).
+    /// name (kernels only; filled by [`add_sections`]).
     pub sections: Vec<(String, sections::Use)>,
 }
 
@@ -82,22 +82,34 @@ impl ModuleInfo {
     }
 }
 
-/// The facts of every kernel and device function of `m`.
+/// Adds to `info` (the table of `m`) the section every pointer parameter
+/// of each kernel reaches. Not part of [`analyze`]: no back end reads
+/// them, the front end derives them for each region as it builds the host
+/// plan (`sections::pointer_uses`), and they cost a third of the
+/// analysis's time on large kernels; `--emit=info` shows them.
+pub fn add_sections(m: &Module, info: &mut ModuleInfo) {
+    for (k, fi) in m.kernels.iter().zip(&mut info.kernels) {
+        let every = vec![true; k.params.len()];
+        let mut found: Vec<_> = sections::pointer_uses(&k.body, &k.params, &every)
+            .into_iter()
+            .collect();
+        found.sort_by(|a, b| a.0.cmp(&b.0));
+        fi.sections = found;
+    }
+}
+
+/// The facts of every kernel and device function of `m` (all but the
+/// sections: see [`add_sections`]).
 pub fn analyze(m: &Module) -> ModuleInfo {
     let kernels = m
         .kernels
         .iter()
         .map(|k| {
             let params: Vec<_> = k.params.iter().map(|p| p.local).collect();
-            let every = vec![true; k.params.len()];
-            let mut sections: Vec<_> = sections::pointer_uses(&k.body, &k.params, &every)
-                .into_iter()
-                .collect();
-            sections.sort_by(|a, b| a.0.cmp(&b.0));
             FunctionInfo {
                 params: access::param_access(&k.body, &params),
                 loops: contiguity::loops(m, &k.body),
-                sections,
+                sections: vec![],
             }
         })
         .collect();

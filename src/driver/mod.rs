@@ -394,8 +394,9 @@ fn device(
     let out = args.output.as_deref();
     // The side table of the lowered module (see `analysis`): the back ends
     // read it for the scheduled one.
-    let info = crate::analysis::analyze(m);
+    let mut info = crate::analysis::analyze(m);
     if emit == Some("info") {
+        crate::analysis::add_sections(m, &mut info);
         write_out(out, crate::analysis::print_info(m, &info).as_bytes())?;
         return Ok(None);
     }
