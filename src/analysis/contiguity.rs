@@ -10,8 +10,10 @@
 //! is 1: coefficient 1 in the innermost subscript, 0 in the others
 //! (`a[i][j]` and `a[i * n + j]` in `j`); *invariant* when no subscript
 //! depends on `v`; else *strided*, by a known number of elements when the
-//! coefficients and the extents are constants. Only loops not yet
-//! scheduled are seen (`Stmt::Loop`).
+//! coefficients and the extents are constants. Only counted loops are
+//! seen (`Stmt::Loop`: the loops of `acc loop` directives, before
+//! `schedule`); a plain C loop, lowered to a `while`, has no entry, but
+//! its accesses count for the counted loops around it.
 
 use super::affine::{Affine, Forms};
 use crate::ir::{
@@ -74,7 +76,7 @@ impl LoopInfo {
         };
         self.accesses
             .iter()
-            .filter(|a| a.strides[k] == Stride::Contiguous)
+            .filter(|a| a.strides.get(k) == Some(&Stride::Contiguous))
             .count()
     }
 }

@@ -124,3 +124,6 @@ pub fn analyze(m: &Module) -> ModuleInfo {
         .collect();
     ModuleInfo { kernels, functions }
 }
+
+#[cfg(test)]
+mod tests;

@@ -14,7 +14,7 @@
 //! lowered, and lowering depends on them; no IR analysis answers that yet.
 //!
 //! Owns: `Walker::compute` and its steps. May call: `lower`, `levels`
-//! (and `geometry`), `clauses`, `data`, `extent`, `ir`.
+//! (and `geometry`), `clauses`, `data`, `analysis::sections`, `ir`.
 
 use super::clauses::{ClauseCtx, DataItem};
 use super::ctype::CType;
