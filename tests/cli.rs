@@ -234,6 +234,8 @@ fn help_version_and_diagnostics() {
         "-S",
         "--gpu-arch",
         "--emit",
+        "info",
+        ".ir file",
         "-acc=host",
         "-gpu=cc",
         "-Minfo",
@@ -360,4 +362,71 @@ fn the_image_lists_its_code_and_the_device_picks_its_entry() {
     let ran = common::emu::run_on_emulator(&dir.join("emu"), &[], dir, "emu").unwrap();
     assert!(ran.ok(), "{}", ran.stderr);
     assert_eq!(ran.stdout, "3.0 2997.0\n");
+}
+
+/// `--emit=info` prints the analysis side table of a C file; an IR file
+/// (`--emit=ir-unscheduled` or `--emit=ir` output) goes through the same
+/// device stages as the C it came from, and an invalid one is reported at
+/// its position in the IR file, with exit status 1 and no output file.
+#[test]
+fn info_and_ir_files() {
+    let p = project();
+    let d = p.path();
+    let info = ok(d, &["--emit=info", "scale.c"]).stdout;
+    for line in [
+        "param %2 a: deviceptr read-write",
+        "param %3 s: value",
+        "read index.f32(%2 a, [], cast.i32.i64(%0 i)): %0 i contiguous",
+        "write index.f32(%2 a, [], cast.i32.i64(%0 i)): %0 i contiguous",
+    ] {
+        assert!(info.contains(line), "no '{line}' in:\n{info}");
+    }
+    let ptx = ok(d, &["--emit=ptx", "scale.c"]).stdout;
+    let scheduled = ok(d, &["--emit=ir", "scale.c"]).stdout;
+    ok(d, &["--emit=ir-unscheduled", "scale.c", "-o", "scale.ir"]);
+    ok(d, &["--emit=ir", "scale.c", "-o", "sched.ir"]);
+    // The IR read back gives what the C gives.
+    assert_eq!(ok(d, &["--emit=info", "scale.ir"]).stdout, info);
+    assert_eq!(ok(d, &["--emit=ir", "scale.ir"]).stdout, scheduled);
+    assert_eq!(ok(d, &["--emit=ptx", "scale.ir"]).stdout, ptx);
+    assert_eq!(ok(d, &["--emit=ptx", "sched.ir"]).stdout, ptx);
+    assert_eq!(ok(d, &["--emit=ir", "sched.ir"]).stdout, scheduled);
+    // Invalid IR: a `break` outside any loop, in the kernel of line 3.
+    let text = fs::read_to_string(d.join("scale.ir")).unwrap();
+    let bad = text.replacen("\n{\n", "\n{\n    break\n", 1);
+    assert_ne!(bad, text);
+    fs::write(d.join("bad.ir"), bad).unwrap();
+    let r = fails(d, &["--emit=ptx", "bad.ir", "-o", "bad.ptx"]);
+    assert!(
+        r.stderr
+            .starts_with("bad.ir:3:1: error: invalid IR: kernel ")
+            && r.stderr
+                .contains("break outside a loop or switch (at scale.c:4:13)"),
+        "{}",
+        r.stderr
+    );
+    assert!(!d.join("bad.ptx").exists());
+    // A read error is positioned too.
+    fs::write(d.join("typo.ir"), text.replace("i32 value", "i32 valu")).unwrap();
+    let r = fails(d, &["--emit=ptx", "typo.ir", "-o", "typo.ptx"]);
+    assert!(
+        r.stderr
+            .contains("typo.ir:5:19: error: unknown parameter mode 'valu'"),
+        "{}",
+        r.stderr
+    );
+    assert!(!d.join("typo.ptx").exists());
+    // An IR file is not a program: it needs --emit, and no host C.
+    let r = fails(d, &["scale.ir"]);
+    assert!(
+        r.stderr.contains("an IR input needs --emit"),
+        "{}",
+        r.stderr
+    );
+    let r = fails(d, &["--emit=host-c", "scale.ir"]);
+    assert!(
+        r.stderr.contains("an IR input needs --emit="),
+        "{}",
+        r.stderr
+    );
 }

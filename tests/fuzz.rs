@@ -382,12 +382,17 @@ fn compile(text: &str) -> Result<Outcome, String> {
                 opt_level: 0,
                 libdevice: None,
             };
-            nvptx::write_ptx(&t.module, &opts).map_err(|e| format!("codegen failed: {e}"))?;
+            nvptx::write_ptx(&t.module, &accc::analysis::analyze(&t.module), &opts)
+                .map_err(|e| format!("codegen failed: {e}"))?;
             // What the NVPTX back end accepts, the SIMT back end accepts
             // too, and its bytecode decodes (validated) as the emulator
             // would load it.
-            let bytes = accc::codegen::simt::write_bytes(&t.module)
-                .map_err(|e| format!("SIMT codegen failed: {e}"))?;
+            let bytes = accc::codegen::simt::write_bytes(
+                &t.module,
+                &accc::analysis::analyze(&t.module),
+                &Default::default(),
+            )
+            .map_err(|e| format!("SIMT codegen failed: {e}"))?;
             ptxrt_simt::decode(&bytes).map_err(|e| format!("SIMT bytecode invalid: {e}"))?;
         }
         Ok(Outcome::Compiled)

@@ -72,7 +72,8 @@ fn check_c(file: &Path) -> Result<(), String> {
     }
     let simt = emit(file, "simt")?;
     let from_text =
-        accc::codegen::simt::write_text(&sm).map_err(|e| format!("{what}: simt: {e}"))?;
+        accc::codegen::simt::write_text(&sm, &accc::analysis::analyze(&sm), &Default::default())
+            .map_err(|e| format!("{what}: simt: {e}"))?;
     if from_text != simt {
         return Err(format!(
             "{what}: the IR read back gives other SIMT bytecode"

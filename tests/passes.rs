@@ -9,8 +9,9 @@
 //! ```
 //!
 //! The module is read with `ir::read_module`, the pass runs, and its
-//! result — the module printed, or for `validate` the list of problems —
-//! must equal `tests/out/<run>/<name>.ir` (`.txt` for `validate`), contain
+//! result — the module printed, for `validate` the list of problems, for
+//! `analyze` the side table — must equal `tests/out/<run>/<name>.ir`
+//! (`.txt` for `validate` and `analyze`), contain
 //! every `; check:` text and no `; not:` text. `BLESS=1` rewrites the
 //! expected files (review the diff).
 
@@ -42,9 +43,33 @@ const RUNS: &[(&str, &str, Pass)] = &[
         valid(m, false, "output")?;
         Ok(print_module(m))
     }),
+    ("analyze", "txt", analyze),
     ("validate", "txt", |m| Ok(problems(m, false))),
     ("validate-scheduled", "txt", |m| Ok(problems(m, true))),
 ];
+
+/// The side table of a lowered module, printed; and a check that what the
+/// back ends read of it (each parameter's access) holds for the module
+/// `schedule` makes of it too, as `analysis/mod.rs` says.
+fn analyze(m: &mut Module) -> Result<String, String> {
+    valid(m, false, "input")?;
+    let mut info = accc::analysis::analyze(m);
+    accc::analysis::add_sections(m, &mut info);
+    let mut scheduled = m.clone();
+    accc::schedule::schedule(&mut scheduled);
+    accc::schedule::specialize(&mut scheduled);
+    let after = accc::analysis::analyze(&scheduled);
+    for (k, (before, now)) in info.kernels.iter().zip(&after.kernels).enumerate() {
+        for (p, (b, a)) in before.params.iter().zip(&now.params).enumerate() {
+            if b != a {
+                return Err(format!(
+                    "kernel {k} parameter {p}: {b} before schedule, {a} after"
+                ));
+            }
+        }
+    }
+    Ok(accc::analysis::print_info(m, &info))
+}
 
 /// What `validate` says, one problem a line (`valid` when none).
 fn problems(m: &Module, scheduled: bool) -> String {

@@ -12,6 +12,8 @@ use std::path::PathBuf;
 /// may pass, and the switches of other OpenACC compilers.
 const CC_HELP: &str = "\
 Inputs, as cc: .c sources (or any file after -x c); .o, .a, .so and other files go to the link.
+With --emit, a .ir file (the loop IR's text form, as --emit=ir or ir-unscheduled prints it)
+is read, validated and taken through analysis, schedule and the back ends instead.
 
 C compiler flags (as cc):
   -c                  compile to an object file (with -o FILE, or SOURCE.o)
@@ -54,9 +56,11 @@ launch and transfer), PTXRT_TIME=1 (a profile per construct at exit), PTXRT_DEBU
 pub struct Own {
     /// Stop after producing this form and write it to -o (or stdout): the
     /// loop IR (scheduled; ir-unscheduled: as the front end lowers it, the
-    /// input of the schedule passes), LLVM IR for NVPTX, PTX, the emulated
-    /// device's SIMT bytecode (text form), or the rewritten host C.
-    #[arg(long, value_parser = ["ir", "ir-unscheduled", "llvm", "ptx", "simt", "host-c"])]
+    /// input of the schedule passes), the analysis side table (info:
+    /// parameters' read/write access, loops' contiguity and reuse), LLVM IR
+    /// for NVPTX, PTX, the emulated device's SIMT bytecode (text form), or
+    /// the rewritten host C.
+    #[arg(long, value_parser = ["ir", "ir-unscheduled", "info", "llvm", "ptx", "simt", "host-c"])]
     pub emit: Option<String>,
     /// GPU architecture of the embedded cubin and the PTX target.
     #[arg(long = "gpu-arch", default_value = DEFAULT_ARCH)]
@@ -334,7 +338,7 @@ pub fn parse(argv: &[String]) -> Result<Args, String> {
             a.link.push(arg.clone());
         } else if arg.starts_with('-') && arg.len() > 1 {
             a.cc_flags.push(arg.clone());
-        } else if lang_c || arg.ends_with(".c") {
+        } else if lang_c || arg.ends_with(".c") || arg.ends_with(".ir") {
             a.sources.push(PathBuf::from(arg));
         } else {
             a.link.push(arg.clone());

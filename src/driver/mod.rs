@@ -1,11 +1,13 @@
 //! The driver: a drop-in `cc`. Runs the phases for each source (preprocess
-//! with the host compiler, translate, schedule, NVPTX codegen, ptxas, host
-//! rewrite + embed, host compile) and links.
+//! with the host compiler, translate, analyse, schedule, NVPTX codegen,
+//! ptxas, host rewrite + embed, host compile) and links; with `--emit`, also
+//! takes an IR file (`irfile.rs`).
 //!
 //! Owns: phase order, temporary files, the commands run and exit codes.
 //! May call: every stage of accc.
 
 mod args;
+mod irfile;
 mod tools;
 
 use crate::codegen::{embed, host, nvptx, simt};
@@ -88,6 +90,12 @@ fn run(args: &Args) -> Result<()> {
         if !s.is_file() {
             bail!("{}: No such file or directory", s.display());
         }
+        if irfile::is_ir(s) && args.own.emit.is_none() {
+            bail!(
+                "{}: an IR input needs --emit (ir, ir-unscheduled, info, llvm, ptx or simt)",
+                s.display()
+            );
+        }
     }
     let tools = Tools::find();
     if args.preprocess_only {
@@ -114,6 +122,9 @@ fn run(args: &Args) -> Result<()> {
     if args.own.emit.is_some() {
         if args.sources.len() != 1 {
             bail!("--emit needs exactly one C source");
+        }
+        if irfile::is_ir(&args.sources[0]) {
+            return irfile::compile(&tools, args, &args.sources[0]);
         }
         return compile(&tools, args, &args.sources[0], None);
     }
@@ -296,64 +307,17 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
         }
     }
     check_ir(&t.module, false, &file)?;
-    let emit = args.own.emit.as_deref();
-    if emit == Some("ir-unscheduled") {
-        return write_out(
-            args.output.as_deref(),
-            crate::ir::print_module(&t.module).as_bytes(),
-        );
-    }
-    crate::schedule::schedule(&mut t.module);
-    crate::schedule::specialize(&mut t.module);
-    check_ir(&t.module, true, &file)?;
-    if emit == Some("simt") {
-        let text = simt::write_text(&t.module).map_err(|e| anyhow!("{file}: {e}"))?;
-        return write_out(args.output.as_deref(), text.as_bytes());
-    }
-    if emit == Some("ir") {
-        return write_out(
-            args.output.as_deref(),
-            crate::ir::print_module(&t.module).as_bytes(),
-        );
-    }
-    let opts = nvptx::Options {
-        arch: args.own.gpu_arch.clone(),
-        opt_level: args.opt_level.max(2),
-        libdevice: tools.libdevice.clone(),
+    let Some(d) = device(tools, args, &file, &mut t.module, true)? else {
+        return Ok(());
     };
-    if emit == Some("llvm") {
-        let ll = nvptx::write_llvm(&t.module, &opts).map_err(|e| anyhow!("{file}: {e}"))?;
-        return write_out(args.output.as_deref(), ll.as_bytes());
-    }
-    // Device code: kernels, or device functions other files' code calls.
-    // Code that calls or exports device functions across translation units
-    // is assembled relocatable and linked by the runtime.
-    let relocatable = t.module.relocatable();
-    let has_kernels = !t.module.kernels.is_empty() || relocatable;
-    let ptx = if has_kernels {
-        nvptx::write_ptx(&t.module, &opts).map_err(|e| anyhow!("{file}: {e}"))?
-    } else {
-        String::new()
-    };
-    let cubin = match (&tools.ptxas, has_kernels) {
-        (Some(ptxas), true) => Some(
-            nvptx::ptxas::assemble(&ptx, &opts.arch, ptxas, relocatable).map_err(|e| {
-                anyhow!("{file}: internal compiler error: ptxas rejected the generated PTX: {e}")
-            })?,
-        ),
-        (None, true) if std::env::var_os("ACCC_REQUIRE_PTXAS").is_some_and(|v| v != "0") => {
-            bail!("ACCC_REQUIRE_PTXAS is set but ptxas was not found (set ACCC_PTXAS or run scripts/setup.sh)")
-        }
-        _ => None,
-    };
-    if emit == Some("ptx") {
-        return write_out(args.output.as_deref(), ptx.as_bytes());
-    }
-    let simt_bytes = if has_kernels && args.emu {
-        Some(simt::write_bytes(&t.module).map_err(|e| anyhow!("{file}: {e}"))?)
-    } else {
-        None
-    };
+    let Device {
+        ptx,
+        cubin,
+        simt: simt_bytes,
+        opts,
+        relocatable,
+        has_kernels,
+    } = d;
     let mut host_c = host::write(&t.text, &t.plan, &t.module);
     if has_kernels {
         let cells: Vec<(String, String)> = t
@@ -393,7 +357,7 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
             cells: &cells,
         }));
     }
-    if emit == Some("host-c") {
+    if args.own.emit.as_deref() == Some("host-c") {
         return write_out(args.output.as_deref(), host_c.as_bytes());
     }
     let Some(out) = out else { return Ok(()) };
@@ -403,6 +367,114 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
             .with_context(|| format!("cannot write {}", ptx_file.display()))?;
     }
     host_compile(tools, args, &file, &host_c, out)
+}
+
+/// What the device stages make of a module for the object file.
+struct Device {
+    ptx: String,
+    cubin: Option<Vec<u8>>,
+    simt: Option<Vec<u8>>,
+    opts: nvptx::Options,
+    relocatable: bool,
+    has_kernels: bool,
+}
+
+/// The device stages of a module that validated (`lowered`: as the front
+/// end lowers it, else already scheduled): analysis, schedule, the back
+/// ends, ptxas. Writes the form `--emit` asks for and gives `None`, or
+/// gives what the object needs.
+fn device(
+    tools: &Tools,
+    args: &Args,
+    file: &str,
+    m: &mut crate::ir::Module,
+    lowered: bool,
+) -> Result<Option<Device>> {
+    let emit = args.own.emit.as_deref();
+    let out = args.output.as_deref();
+    // The side table of the lowered module (see `analysis`): the back ends
+    // read it for the scheduled one.
+    let mut info = crate::analysis::analyze(m);
+    if emit == Some("info") {
+        crate::analysis::add_sections(m, &mut info);
+        write_out(out, crate::analysis::print_info(m, &info).as_bytes())?;
+        return Ok(None);
+    }
+    if emit == Some("ir-unscheduled") {
+        if !lowered {
+            bail!(
+                "{file}: the module is already scheduled (--emit=ir-unscheduled needs lowered IR)"
+            );
+        }
+        write_out(out, crate::ir::print_module(m).as_bytes())?;
+        return Ok(None);
+    }
+    if lowered {
+        crate::schedule::schedule(m);
+        crate::schedule::specialize(m);
+        check_ir(m, true, file)?;
+    }
+    if emit == Some("simt") {
+        let text = simt::write_text(m, &info, &simt::Options::default())
+            .map_err(|e| anyhow!("{file}: {e}"))?;
+        write_out(out, text.as_bytes())?;
+        return Ok(None);
+    }
+    if emit == Some("ir") {
+        write_out(out, crate::ir::print_module(m).as_bytes())?;
+        return Ok(None);
+    }
+    let opts = nvptx::Options {
+        arch: args.own.gpu_arch.clone(),
+        opt_level: args.opt_level.max(2),
+        libdevice: tools.libdevice.clone(),
+    };
+    if emit == Some("llvm") {
+        let ll = nvptx::write_llvm(m, &info, &opts).map_err(|e| anyhow!("{file}: {e}"))?;
+        write_out(out, ll.as_bytes())?;
+        return Ok(None);
+    }
+    // Device code: kernels, or device functions other files' code calls.
+    // Code that calls or exports device functions across translation units
+    // is assembled relocatable and linked by the runtime.
+    let relocatable = m.relocatable();
+    let has_kernels = !m.kernels.is_empty() || relocatable;
+    let ptx = if has_kernels {
+        nvptx::write_ptx(m, &info, &opts).map_err(|e| anyhow!("{file}: {e}"))?
+    } else {
+        String::new()
+    };
+    let cubin = match (&tools.ptxas, has_kernels) {
+        (Some(ptxas), true) => Some(
+            nvptx::ptxas::assemble(&ptx, &opts.arch, ptxas, relocatable).map_err(|e| {
+                anyhow!("{file}: internal compiler error: ptxas rejected the generated PTX: {e}")
+            })?,
+        ),
+        (None, true) if std::env::var_os("ACCC_REQUIRE_PTXAS").is_some_and(|v| v != "0") => {
+            bail!("ACCC_REQUIRE_PTXAS is set but ptxas was not found (set ACCC_PTXAS or run scripts/setup.sh)")
+        }
+        _ => None,
+    };
+    if emit == Some("ptx") {
+        write_out(out, ptx.as_bytes())?;
+        return Ok(None);
+    }
+    let simt = if has_kernels && args.emu {
+        Some(
+            simt::write_bytes(m, &info, &simt::Options::default())
+                .map_err(|e| anyhow!("{file}: {e}"))?,
+        )
+    } else {
+        None
+    };
+    Ok(Some(Device {
+        ptx,
+        cubin,
+        simt,
+        opts,
+        relocatable,
+        has_kernels,
+    }))
 }
 
 /// `-acc=host`: the program as written, compute constructs running on the

@@ -14,15 +14,15 @@
 //! lowered, and lowering depends on them; no IR analysis answers that yet.
 //!
 //! Owns: `Walker::compute` and its steps. May call: `lower`, `levels`
-//! (and `geometry`), `clauses`, `data`, `extent`, `ir`.
+//! (and `geometry`), `clauses`, `data`, `analysis::sections`, `ir`.
 
 use super::clauses::{ClauseCtx, DataItem};
 use super::ctype::CType;
 use super::data::Visible;
-use super::extent::Use;
 use super::levels::{Levels, RegionKind, RegionPlan, Sizes};
 use super::lower::{HostVar, LoopReduction, Lower, Private};
 use super::unit::Walker;
+use crate::analysis::sections::Use;
 use crate::diag::{DResult, Diagnostics};
 use crate::directive::{ClauseKind, DefaultKind, DirectiveKind};
 use crate::ir::host::{AsyncSpec, Construct, ConstructKind, MapKind};
@@ -87,7 +87,12 @@ impl Walker<'_> {
         // implicit sections: the union over the kernels).
         let mut uses = HashMap::new();
         for (body, params, vars) in &lowered {
-            super::extent::merge_uses(&mut uses, super::extent::pointer_uses(body, params, vars));
+            let plain: Vec<bool> = vars
+                .iter()
+                .map(super::lower::HostVar::plain_pointer)
+                .collect();
+            let found = crate::analysis::sections::pointer_uses(body, params, &plain);
+            crate::analysis::sections::merge_uses(&mut uses, found);
         }
         // One kernel: its maps and arguments. Several: one data region with
         // the clauses and every variable's implicit map, then the kernels.

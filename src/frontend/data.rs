@@ -11,9 +11,9 @@
 
 use super::clauses::{BarePointer, ClauseCtx, DataItem};
 use super::ctype::CType;
-use super::extent::Use;
 use super::lower::HostVar;
 use super::unit::Walker;
+use crate::analysis::sections::Use;
 use crate::diag::{DResult, Diagnostics};
 use crate::directive::{Clause, ClauseKind, DataKind, Directive, DirectiveKind, WaitArg};
 use crate::ir::host::{

@@ -1,14 +1,14 @@
-//! The implicit map of a pointer's derived section ([`super::extent`]):
+//! The implicit map of a pointer's derived section ([`crate::analysis::sections`]):
 //! the clause its uses imply and the C text of its first byte and length,
 //! evaluated on the host where the construct starts, with the name the
 //! `-Minfo` remark shows (`x[0:n]`, in elements when the bounds divide
 //! exactly, else in bytes).
 //!
-//! Owns: [`Section::kind`], [`Section::host_map`]. May call: `extent`,
-//! `poly`, `ir::host`.
+//! Owns: [`Section::kind`], [`Section::host_map`]. May call: `analysis`
+//! (sections, `Poly`), `ir::host`.
 
-use super::extent::Section;
-use super::poly::Poly;
+use crate::analysis::sections::Section;
+use crate::analysis::Poly;
 use crate::ir::host::{HostMap, MapKind, MAP_BLOCK};
 
 impl Section {

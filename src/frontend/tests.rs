@@ -33,10 +33,7 @@ fn vector_add() {
     let out = ir("void f(int n, float *a, const float *b) {\n#pragma acc parallel loop copy(a[0:n]) copyin(b[0:n])\n  for (int i = 0; i < n; i++) a[i] += 2.0f * b[i];\n}\n");
     assert!(out.contains("kernel @__accc_f_0_l2"), "{out}");
     assert!(out.contains("loop gang.x vector.x"), "{out}");
-    assert!(
-        out.contains("param %4 b: ptr<f32> deviceptr readonly"),
-        "{out}"
-    );
+    assert!(out.contains("param %4 b: ptr<f32> deviceptr\n"), "{out}");
     assert!(out.contains("param %2 a: ptr<f32> deviceptr\n"), "{out}");
 }
 

@@ -46,7 +46,7 @@ pub use module::{
     Cell, DeviceFunction, GridSize, Kernel, Launch, Linkage, Module, Param, ParamMode,
     RoutineLevel, Scratch,
 };
-pub use print::print_module;
+pub use print::{print_expr, print_module, print_parallelism};
 pub use read::{read_module, ReadError};
 pub use reduce::{reducible, RedOp, RedPart, RedTarget, Reduction};
 pub use stmt::{

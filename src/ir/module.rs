@@ -13,11 +13,9 @@ pub enum ParamMode {
     /// The value of a host scalar (firstprivate).
     Value,
     /// A device address: the translation of a host pointer or array through
-    /// the present table.
-    DevicePtr {
-        /// Nothing in the kernel writes through it.
-        read_only: bool,
-    },
+    /// the present table. (Whether the kernel writes through it is a fact
+    /// of `analysis`, not of the IR.)
+    DevicePtr,
     /// The device scratch memory the runtime lends the launch for the
     /// kernel's reductions across gangs (`ptr<u8>`; see [`Scratch`]).
     Scratch,

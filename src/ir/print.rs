@@ -217,8 +217,7 @@ fn print_kernel(out: &mut String, k: &Kernel, m: &Module) {
         let l = k.body.local(p.local);
         let mode = match p.mode {
             ParamMode::Value => "value",
-            ParamMode::DevicePtr { read_only: true } => "deviceptr readonly",
-            ParamMode::DevicePtr { read_only: false } => "deviceptr",
+            ParamMode::DevicePtr => "deviceptr",
             ParamMode::Scratch => "scratch",
         };
         let _ = write!(out, "  param {} {}: {} {mode}", p.local, l.name, l.ty);
@@ -235,6 +234,42 @@ fn print_kernel(out: &mut String, k: &Kernel, m: &Module) {
         ret: &Type::Void,
     };
     p.block(out, &k.body.body, 1);
+}
+
+/// One expression tree of `f` (a body of `m`) as the module's text shows
+/// it, e.g. `index(%2 a; cast.i32.i64(%0 i))` (for analyses' reports).
+pub fn print_expr(m: &Module, f: &Function, id: ExprId) -> String {
+    let p = Printer {
+        f,
+        m,
+        ret: &Type::Void,
+    };
+    p.expr(id, None)
+}
+
+/// A loop's parallelism as the text form shows it: `seq`, or its levels
+/// with their axes (`gang.x worker vector.x`).
+pub fn print_parallelism(p: Parallelism) -> String {
+    match p {
+        Parallelism::Seq => "seq".to_string(),
+        Parallelism::Par {
+            gang,
+            worker,
+            vector,
+        } => {
+            let mut v = vec![];
+            if let Some(d) = gang {
+                v.push(format!("gang.{}", dim_name(d)));
+            }
+            if worker {
+                v.push("worker".to_string());
+            }
+            if let Some(d) = vector {
+                v.push(format!("vector.{}", dim_name(d)));
+            }
+            v.join(" ")
+        }
+    }
 }
 
 struct Printer<'a> {
@@ -418,26 +453,7 @@ impl Printer<'_> {
     /// parallelism, the header, the collapsed headers, tiles, chunk,
     /// reductions and the location.
     fn loop_header(&self, out: &mut String, l: &Loop) {
-        let par = match l.par {
-            Parallelism::Seq => "seq".to_string(),
-            Parallelism::Par {
-                gang,
-                worker,
-                vector,
-            } => {
-                let mut v = vec![];
-                if let Some(d) = gang {
-                    v.push(format!("gang.{}", dim_name(d)));
-                }
-                if worker {
-                    v.push("worker".to_string());
-                }
-                if let Some(d) = vector {
-                    v.push(format!("vector.{}", dim_name(d)));
-                }
-                v.join(" ")
-            }
-        };
+        let par = print_parallelism(l.par);
         let _ = write!(out, "loop {par} ");
         let headers = std::iter::once((l.var, l.init, l.cmp, l.limit, l.step)).chain(
             l.collapsed

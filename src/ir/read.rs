@@ -343,9 +343,7 @@ fn kernel(c: &mut Cursor, cells: &[Cell], names: &[&str]) -> Result<Kernel> {
         let mode = match c.word() {
             "value" => ParamMode::Value,
             "scratch" => ParamMode::Scratch,
-            "deviceptr" => ParamMode::DevicePtr {
-                read_only: c.tok("readonly"),
-            },
+            "deviceptr" => ParamMode::DevicePtr,
             w => return Err(c.error_at(mode_at, format!("unknown parameter mode '{w}'"))),
         };
         let name = if c.tok("host") { c.quoted()? } else { lname };

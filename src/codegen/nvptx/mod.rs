@@ -1,7 +1,9 @@
 //! The NVPTX back end: scheduled IR → LLVM IR (through inkwell) → PTX, with
 //! libdevice linked when math functions are used, and ptxas for cubins.
 //!
-//! Owns: [`Options`], [`Error`], [`write_llvm`], [`write_ptx`],
+//! Owns: [`Options`], [`Error`], [`write_llvm`], [`write_ptx`] (each
+//! takes the module, its `analysis::ModuleInfo` and the options, and only
+//! translates),
 //! [`ptxas::assemble`] (with `-c` for relocatable code: device functions
 //! shared with other translation units), [`ptxas_bugs`] (PTX that ptxas
 //! miscompiles, rewritten); the target machine (triple `nvptx64-nvidia-cuda`,
@@ -11,7 +13,8 @@
 //! and `expr.rs` (expressions) translate; they make no decisions (the
 //! schedule and the front end have made them). Expects scheduled IR
 //! (`ir::validate(m, true)` empty), whose indexed accesses it flattens
-//! first (`ir::flattened`). May call: `ir` only.
+//! first (`ir::flattened`). May call: `ir`, and `analysis` for the
+//! [`ModuleInfo`] type it reads.
 
 mod atomic;
 mod expr;
@@ -19,6 +22,7 @@ pub mod ptxas;
 mod ptxas_bugs;
 mod writer;
 
+use crate::analysis::ModuleInfo;
 use crate::ir::Module;
 use inkwell::context::Context;
 use inkwell::targets::{
@@ -112,13 +116,14 @@ fn target_machine(o: &Options) -> Result<TargetMachine, Error> {
 /// A context per call: LLVM contexts are not shared between threads.
 fn with_module<T>(
     m: &Module,
+    info: &ModuleInfo,
     o: &Options,
     f: impl FnOnce(&inkwell::module::Module, &TargetMachine) -> Result<T, Error>,
 ) -> Result<T, Error> {
     let tm = target_machine(o)?;
     let ctx = Context::create();
     let flat = crate::ir::flattened(m);
-    let module = writer::translate(&ctx, &flat, &tm, o)?;
+    let module = writer::translate(&ctx, &flat, info, &tm, o)?;
     if o.opt_level > 0 {
         let passes = format!("default<O{}>", o.opt_level.min(3));
         module
@@ -129,13 +134,15 @@ fn with_module<T>(
 }
 
 /// The optimised LLVM IR of the module, as text.
-pub fn write_llvm(m: &Module, o: &Options) -> Result<String, Error> {
-    with_module(m, o, |module, _| Ok(module.print_to_string().to_string()))
+pub fn write_llvm(m: &Module, info: &ModuleInfo, o: &Options) -> Result<String, Error> {
+    with_module(m, info, o, |module, _| {
+        Ok(module.print_to_string().to_string())
+    })
 }
 
 /// The PTX of the module, with the rewrites of [`ptxas_bugs`] applied.
-pub fn write_ptx(m: &Module, o: &Options) -> Result<String, Error> {
-    with_module(m, o, |module, tm| {
+pub fn write_ptx(m: &Module, info: &ModuleInfo, o: &Options) -> Result<String, Error> {
+    with_module(m, info, o, |module, tm| {
         let buf = tm
             .write_to_memory_buffer(module, FileType::Assembly)
             .map_err(|e| Error::Llvm(e.to_string()))?;

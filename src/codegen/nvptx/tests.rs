@@ -4,6 +4,7 @@
 //! must be present.
 
 use super::{ptxas, write_llvm, write_ptx, Options};
+use crate::analysis::analyze;
 use crate::ir::*;
 use std::path::PathBuf;
 
@@ -35,7 +36,7 @@ fn options(opt_level: u8) -> Options {
 /// PTX for the module, assembled when ptxas is available.
 fn ptx(m: &Module, o: &Options) -> String {
     assert!(validate(m, true).is_empty(), "{:?}", validate(m, true));
-    let ptx = write_ptx(m, o).unwrap_or_else(|e| panic!("{e}\n{}", print_module(m)));
+    let ptx = write_ptx(m, &analyze(m), o).unwrap_or_else(|e| panic!("{e}\n{}", print_module(m)));
     assert!(ptx.contains(".target sm_90"), "{ptx}");
     if let Some(p) = tool("ACCC_PTXAS", "bin/ptxas") {
         let cubin =
@@ -53,8 +54,8 @@ fn param(name: &str, local: LocalId, mode: ParamMode) -> Param {
     }
 }
 
-fn dev(read_only: bool) -> ParamMode {
-    ParamMode::DevicePtr { read_only }
+fn dev() -> ParamMode {
+    ParamMode::DevicePtr
 }
 
 fn kernel(name: &str, params: Vec<Param>, body: Function) -> Kernel {
@@ -149,8 +150,8 @@ fn vector_kernel(name: &str, math: Option<MathFunc>, ty: Type) -> Kernel {
     let dst = elem(&mut f, a, i);
     gv_loop(&mut f, i, n, vec![Stmt::Store { ptr: dst, value: v }]);
     let params = vec![
-        param("a", a, dev(false)),
-        param("b", b, dev(true)),
+        param("a", a, dev()),
+        param("b", b, dev()),
         param("n", n, ParamMode::Value),
     ];
     kernel(name, params, f)
@@ -175,7 +176,7 @@ fn vector_add_ptx() {
 #[test]
 fn llvm_ir_has_kernel_convention_and_param_attributes() {
     let m = module(vec![vector_kernel("vadd", None, Type::F64)]);
-    let ll = write_llvm(&m, &options(3)).unwrap_or_else(|e| panic!("{e}"));
+    let ll = write_llvm(&m, &analyze(&m), &options(3)).unwrap_or_else(|e| panic!("{e}"));
     assert!(
         ll.contains("target triple = \"nvptx64-nvidia-cuda\""),
         "{ll}"
@@ -218,7 +219,7 @@ fn math_without_libdevice_is_an_error() {
         ..options(3)
     };
     let m = module(vec![vector_kernel("k", Some(MathFunc::Sqrt), Type::F32)]);
-    let e = write_ptx(&m, &o).err().map(|e| e.to_string());
+    let e = write_ptx(&m, &analyze(&m), &o).err().map(|e| e.to_string());
     assert!(
         e.as_deref()
             .is_some_and(|e| e.contains("'sqrtf' needs libdevice")),
@@ -241,7 +242,7 @@ fn cast_kernel(name: &str, from: &Type, to: &Type, via_bool: bool) -> Kernel {
     f.body = vec![Stmt::Store { ptr, value: v }];
     kernel(
         name,
-        vec![param("dst", dst, dev(false)), param("src", src, dev(true))],
+        vec![param("dst", dst, dev()), param("src", src, dev())],
         f,
     )
 }
@@ -275,7 +276,7 @@ fn every_cast_kind() {
     ] {
         assert!(text.contains(insn), "{insn}:\n{text}");
     }
-    let ll = write_llvm(&m, &options(0)).unwrap_or_else(|e| panic!("{e}"));
+    let ll = write_llvm(&m, &analyze(&m), &options(0)).unwrap_or_else(|e| panic!("{e}"));
     for insn in [
         "sext", "zext", "trunc", "fptosi", "fptoui", "sitofp", "uitofp", "fpext", "fptrunc",
         "fcmp une", "icmp ne",
@@ -441,7 +442,7 @@ fn control_kernel(ty: IntKind) -> Kernel {
         Stmt::Return(None),
     ];
     let params = vec![
-        param("out", out, dev(false)),
+        param("out", out, dev()),
         param("x", x, ParamMode::Value),
         param("y", y, ParamMode::Value),
     ];
@@ -460,7 +461,7 @@ fn control_flow_and_operators() {
         let text = ptx(&m, &options(level));
         assert_eq!(text.matches(".visible .entry").count(), 6, "{text}");
     }
-    let ll = write_llvm(&m, &options(0)).unwrap_or_else(|e| panic!("{e}"));
+    let ll = write_llvm(&m, &analyze(&m), &options(0)).unwrap_or_else(|e| panic!("{e}"));
     for insn in [
         "sdiv",
         "udiv",
@@ -482,7 +483,7 @@ fn bad_arch_is_an_error() {
         arch: "gfx90a".into(),
         ..options(3)
     };
-    let e = write_ptx(&m, &o).err().map(|e| e.to_string());
+    let e = write_ptx(&m, &analyze(&m), &o).err().map(|e| e.to_string());
     assert!(e.as_deref().is_some_and(|e| e.contains("gfx90a")), "{e:?}");
 }
 
@@ -551,7 +552,7 @@ fn primitives_kernel(ty: Type) -> Kernel {
     ];
     kernel(
         &format!("prim_{}", format!("{ty}").replace(['<', '>'], "")),
-        vec![param("p", p, dev(false)), param("cnt", cnt, dev(false))],
+        vec![param("p", p, dev()), param("cnt", cnt, dev())],
         f,
     )
 }

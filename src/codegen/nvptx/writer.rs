@@ -7,7 +7,8 @@
 //!   (`ptx_kernel`, which LLVM ≥ 20 uses instead of `nvvm.annotations`);
 //!   parameters in [`Kernel::params`] order, `Value` ones of the local's type,
 //!   `DevicePtr` ones as pointers with `align` (the pointee's C alignment)
-//!   and `readonly` when nothing writes through them — the host passes each
+//!   and `readonly` when nothing writes through them (the
+//!   `analysis::ModuleInfo`'s answer) — the host passes each
 //!   as a pointer to a value of that size (`cuLaunchKernel`);
 //! * each device function is an LLVM function of the default calling
 //!   convention, declared before any body is written (so calls and recursion
@@ -27,6 +28,7 @@
 //! May call: `ir`.
 
 use super::{Error, Options};
+use crate::analysis::ModuleInfo;
 use crate::ir::{Block, DeviceFunction, Function, Kernel, Linkage, Module, ParamMode, Stmt, Type};
 use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::basic_block::BasicBlock;
@@ -57,6 +59,7 @@ pub(super) fn internal<T>(what: &str) -> Result<T, Error> {
 pub fn translate<'c>(
     ctx: &'c Context,
     m: &Module,
+    info: &ModuleInfo,
     tm: &TargetMachine,
     o: &Options,
 ) -> Result<inkwell::module::Module<'c>, Error> {
@@ -92,8 +95,9 @@ pub fn translate<'c>(
             Writer::new(&shared, &f.body, Some(func), f.ret.clone()).body(&params)?;
         }
     }
-    for k in &m.kernels {
-        Writer::new(&shared, &k.body, None, Type::Void).kernel(k)?;
+    for (i, k) in m.kernels.iter().enumerate() {
+        let read_only: Vec<bool> = (0..k.params.len()).map(|p| info.read_only(i, p)).collect();
+        Writer::new(&shared, &k.body, None, Type::Void).kernel(k, &read_only)?;
     }
     if let Some(first) = math.take() {
         let Some(path) = &o.libdevice else {
@@ -320,8 +324,9 @@ impl<'a, 'c> Writer<'a, 'c> {
         Ok(())
     }
 
-    /// Declares the kernel function, then writes it as [`Self::body`].
-    fn kernel(&mut self, k: &Kernel) -> Result<(), Error> {
+    /// Declares the kernel function, then writes it as [`Self::body`];
+    /// `read_only[i]`: nothing writes through parameter `i`.
+    fn kernel(&mut self, k: &Kernel, read_only: &[bool]) -> Result<(), Error> {
         let mut params: Vec<BasicMetadataTypeEnum> = vec![];
         for p in &k.params {
             let Some(l) = self.f.locals.get(p.local.0 as usize) else {
@@ -360,13 +365,13 @@ impl<'a, 'c> Writer<'a, 'c> {
             );
         }
         for (i, p) in k.params.iter().enumerate() {
-            let ParamMode::DevicePtr { read_only } = p.mode else {
+            if p.mode != ParamMode::DevicePtr {
                 continue;
-            };
+            }
             let at = AttributeLoc::Param(i as u32);
             let align = self.f.local(p.local).ty.pointee().map_or(1, Type::align);
             func.add_attribute(at, self.attr("align", align));
-            if read_only {
+            if read_only.get(i).copied().unwrap_or(false) {
                 func.add_attribute(at, self.attr("readonly", 0));
             }
         }

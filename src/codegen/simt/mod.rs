@@ -9,8 +9,9 @@
 //! same way, so the emulator runs what the GPU runs.
 //!
 //! Owns: [`write_module`] (IR module → bytecode module), [`write_bytes`]
-//! (the bytes a device image carries), [`write_text`] (`--emit=simt`) and
-//! [`Error`]. Shapes: device functions keep their indices (so `Call`
+//! (the bytes a device image carries), [`write_text`] (`--emit=simt`),
+//! [`Options`] and [`Error`]; each entry takes the module, its
+//! `analysis::ModuleInfo` and the options, as the NVPTX back end's do. Shapes: device functions keep their indices (so `Call`
 //! indices carry over), kernels follow; scalar locals whose address is
 //! never taken live in registers, the others (arrays, structs, addressed
 //! scalars) in the call's local frame; expression temporaries take
@@ -20,13 +21,15 @@
 //! each memory or synchronising
 //! instruction gets a site whose text renders the access in C terms
 //! (`render.rs`) for the emulator's error and race messages.
-//! May call: `ir`, `ptxrt_simt` (its data types and encoder only).
+//! May call: `ir`, `analysis` (the [`ModuleInfo`] type), `ptxrt_simt`
+//! (its data types and encoder only).
 
 mod expr;
 mod fold;
 mod func;
 mod render;
 
+use crate::analysis::ModuleInfo;
 use crate::ir::{GridSize, Kernel, Module, ParamMode};
 use ptxrt_simt as simt;
 
@@ -52,8 +55,13 @@ pub(crate) fn internal<T>(what: impl Into<String>) -> Result<T, Error> {
     Err(Error(what.into()))
 }
 
-/// The bytecode of every kernel and device function of `m`.
-pub fn write_module(m: &Module) -> Result<simt::Module, Error> {
+/// Back-end options (none yet: the bytecode has one form).
+#[derive(Clone, Debug, Default)]
+pub struct Options {}
+
+/// The bytecode of every kernel and device function of `m`. (No fact of
+/// `_info` changes the bytecode yet: the emulator has no read-only cache.)
+pub fn write_module(m: &Module, _info: &ModuleInfo, _o: &Options) -> Result<simt::Module, Error> {
     let flat = crate::ir::flattened(m);
     let m = &*flat;
     let mut out = simt::Module {
@@ -94,7 +102,7 @@ fn kernel_info(k: &Kernel, f: &simt::Function, func: u32) -> Result<simt::Kernel
             name: p.name.clone(),
             kind: match p.mode {
                 ParamMode::Value => simt::ParamKind::Value,
-                ParamMode::DevicePtr { .. } => simt::ParamKind::DevicePtr,
+                ParamMode::DevicePtr => simt::ParamKind::DevicePtr,
                 ParamMode::Scratch => simt::ParamKind::Scratch,
             },
             size: u32::try_from(l.ty.size()).map_err(|_| Error("huge parameter".into()))?,
@@ -126,13 +134,13 @@ fn kernel_info(k: &Kernel, f: &simt::Function, func: u32) -> Result<simt::Kernel
 }
 
 /// The encoded bytecode of `m` (a device image's SIMT entry).
-pub fn write_bytes(m: &Module) -> Result<Vec<u8>, Error> {
-    Ok(simt::encode(&write_module(m)?))
+pub fn write_bytes(m: &Module, info: &ModuleInfo, o: &Options) -> Result<Vec<u8>, Error> {
+    Ok(simt::encode(&write_module(m, info, o)?))
 }
 
 /// The text form of `m`'s bytecode (`accc --emit=simt`).
-pub fn write_text(m: &Module) -> Result<String, Error> {
-    Ok(simt::module_text(&write_module(m)?))
+pub fn write_text(m: &Module, info: &ModuleInfo, o: &Options) -> Result<String, Error> {
+    Ok(simt::module_text(&write_module(m, info, o)?))
 }
 
 #[cfg(test)]

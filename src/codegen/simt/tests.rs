@@ -3,6 +3,7 @@
 //! with hand-made launches, their results checked against what the C
 //! code computes; races and illegal addresses in generated code reported.
 
+use crate::analysis::analyze;
 use crate::ir::{GridSize, Module, ParamMode, Scratch};
 use ptxrt_simt::{self as simt, launch, Launch, Limits, Memory, RaceMode, RaceState};
 use std::collections::HashMap;
@@ -59,7 +60,8 @@ struct Ran {
 /// size is open), with races checked as `mode` says.
 fn run(src: &str, args: &[(&str, Arg)], gangs: u32, mode: RaceMode) -> Result<Ran, String> {
     let m = ir(src);
-    let bytes = super::write_bytes(&m).map_err(|e| e.to_string())?;
+    let bytes = super::write_bytes(&m, &analyze(&m), &super::Options::default())
+        .map_err(|e| e.to_string())?;
     let module = simt::decode(&bytes)?;
     let mut mem = Memory::new(1 << 30);
     let prog = simt::link(&[module], &mut mem)?;
@@ -366,7 +368,7 @@ void add(int n, int *a) {
     for (int i = 0; i < n; i++)
         a[i] += 1;
 }"#);
-    let text = super::write_text(&m).unwrap();
+    let text = super::write_text(&m, &analyze(&m), &super::Options::default()).unwrap();
     assert!(text.contains("\"parallel loop\" line 3"), "{text}");
     assert!(text.contains("(n value 4, a deviceptr 8)"), "{text}");
     assert!(text.contains("; store to a[i]"), "{text}");

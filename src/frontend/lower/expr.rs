@@ -13,9 +13,7 @@ use crate::frontend::conv::{promote, usual_arith};
 use crate::frontend::ctype::CType;
 use crate::frontend::declare;
 use crate::frontend::literal;
-use crate::ir::{
-    BinOp, CmpOp, Expr, ExprId, IntKind, Literal, LocalId, ParamMode, Stmt, Type, UnOp,
-};
+use crate::ir::{BinOp, CmpOp, Expr, ExprId, IntKind, Literal, LocalId, Stmt, Type, UnOp};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 
@@ -694,15 +692,11 @@ impl Lower<'_> {
         Ok(Val::R(self.f.read(tmp), t))
     }
 
-    /// Marks parameter `i` as written through (not read-only).
+    /// Marks host variable `i` as written (its bytes, for `long double`
+    /// and complex values the kernel assigns; see `compute.rs`).
     pub fn mark_written(&mut self, i: usize) {
         if let Some(v) = self.vars.get_mut(i) {
             v.written = true;
-        }
-        if let Some(p) = self.params.get_mut(i) {
-            if let ParamMode::DevicePtr { read_only } = &mut p.mode {
-                *read_only = false;
-            }
         }
     }
 }

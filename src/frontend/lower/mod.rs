@@ -119,6 +119,14 @@ pub struct HostVar {
     pub size_of: Option<String>,
 }
 
+impl HostVar {
+    /// A plain C pointer (not an array, nor a scalar or struct passed by
+    /// address): the parameters whose implicit section is derived.
+    pub fn plain_pointer(&self) -> bool {
+        !self.by_ref && matches!(self.ty, CType::Ptr(_))
+    }
+}
+
 /// What is being lowered.
 #[derive(Clone, Debug)]
 pub enum Mode {
@@ -251,7 +259,7 @@ impl<'a> Lower<'a> {
     /// the host variables behind them.
     pub fn finish(mut self) -> (Function, Vec<Param>, Vec<HostVar>) {
         self.f.body = self.blocks.pop().unwrap_or_default();
-        let written = written_locals(&self.f);
+        let written = crate::analysis::written_locals(&self.f);
         for i in 0..self.params.len() {
             if written.contains(&self.params[i].local) {
                 self.mark_written(i);
@@ -551,15 +559,12 @@ impl<'a> Lower<'a> {
         // parameters, computed with `sizeof` where the construct is.
         let ty = self.materialize_host(ty, name);
         let (mode, irty) = match &ty {
-            t if by_ref => (
-                ParamMode::DevicePtr { read_only: true },
-                t.pointee_ir().map(|t| t.ptr_to()),
-            ),
+            t if by_ref => (ParamMode::DevicePtr, t.pointee_ir().map(|t| t.ptr_to())),
             // A `long double` or complex value comes as the host's bytes,
             // read where it is used (see `Lower::identifier`).
             t if t.is_c_arithmetic() => (ParamMode::Value, t.mem_ir()),
             CType::Ptr(_) | CType::Array(..) | CType::Vla(..) => {
-                (ParamMode::DevicePtr { read_only: true }, ty.decay().to_ir())
+                (ParamMode::DevicePtr, ty.decay().to_ir())
             }
             _ => (ParamMode::Value, None),
         };
@@ -639,45 +644,4 @@ pub enum Resolved {
     Function(String, CType),
     /// A declared global in device memory at this address.
     Global(ExprId, CType),
-}
-
-/// The locals through which the function may store: those read in the
-/// address of a store, an atomic that writes or a copy's destination, and
-/// (transitively) those
-/// whose value flows into such a local by assignment or is passed to a
-/// call (which may store through it).
-fn written_locals(f: &Function) -> std::collections::HashSet<LocalId> {
-    let (mut stores, mut flows) = (vec![], vec![]);
-    crate::ir::walk_stmts(&f.body, &mut |s| match s {
-        Stmt::Store { ptr, .. }
-        | Stmt::AtomicRmw { ptr, .. }
-        | Stmt::AtomicCas { ptr, .. }
-        | Stmt::AtomicStore { ptr, .. } => f.locals_read(*ptr, &mut stores),
-        Stmt::Copy { dst, .. } => f.locals_read(*dst, &mut stores),
-        Stmt::Call { args, .. } => {
-            for a in args {
-                if matches!(f.ty(*a), Type::Ptr(_)) {
-                    f.locals_read(*a, &mut stores);
-                }
-            }
-        }
-        Stmt::Assign { local, value } => {
-            let mut v = vec![];
-            f.locals_read(*value, &mut v);
-            flows.push((*local, v));
-        }
-        _ => {}
-    });
-    let mut set: std::collections::HashSet<LocalId> = stores.into_iter().collect();
-    loop {
-        let before = set.len();
-        for (dst, srcs) in &flows {
-            if set.contains(dst) {
-                set.extend(srcs.iter().copied());
-            }
-        }
-        if set.len() == before {
-            return set;
-        }
-    }
 }

@@ -28,7 +28,7 @@ kernel @k "parallel loop" at a.c:20:9
   host block=(128, size_or(i64 (w) at "a.c":20:9, 4), 1) fit(fixed=5) grid=(default_gangs(u64 ((n) > 0 ? (n) : 0) at "a.c":20:9, mul(block.x, block.y)), warp_friendly(size_or(i64 (f(a, ")"), b[2]) at "a.c":20:9, default_gangs(?, 1))), cover(u64 (n) at "a.c":20:9, block.z))
   scratch counters=2 slots=3
   param %0 n: i32 value
-  param %1 a: ptr<f64> deviceptr readonly
+  param %1 a: ptr<f64> deviceptr
   param %2 scratch: ptr<u8> scratch host "(reduction scratch)"
   param %3 b: ptr<f64> deviceptr
   local %4 i: i32

@@ -86,7 +86,7 @@ fn module(body: Function, a: LocalId) -> Module {
             params: vec![Param {
                 name: "a".into(),
                 local: a,
-                mode: ParamMode::DevicePtr { read_only: false },
+                mode: ParamMode::DevicePtr,
             }],
             body,
             launch: Launch {

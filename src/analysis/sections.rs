@@ -17,10 +17,11 @@
 //! target must be present. Locals assigned once stand for their value;
 //! a `while` loop of the form `v = init; while (v < limit) { …; v += c; }`
 //! counts as a loop over `v`.
-//! May call: `ir`, `poly`, `lower` (the host variables behind parameters).
+//! May call: `ir`, `poly`. (The front end calls it for each region's
+//! kernels, with the plain pointers among their parameters, and renders
+//! the implicit maps, `frontend/implicit.rs`; [`super::analyze`] calls it
+//! for every pointer parameter, for `--emit=info`.)
 
-use super::ctype::CType;
-use super::lower::HostVar;
 use super::poly::Poly;
 use crate::ir::{
     BinOp, CmpOp, Expr, ExprId, Function, Index, Literal, LocalId, LoopCmp, Param, ParamMode,
@@ -102,9 +103,12 @@ struct LoopVar {
 
 type R<T> = Result<T, String>;
 
-/// How each pointer parameter of `f` (the host variables `vars` behind
-/// `params`) that is a plain pointer is used, by host name.
-pub fn pointer_uses(f: &Function, params: &[Param], vars: &[HostVar]) -> HashMap<String, Use> {
+/// How each pointer parameter of `f` is used, by host name, for the
+/// parameters `params` where `candidate` holds (the front end asks about
+/// plain C pointers only, not arrays or scalars passed by address). A value
+/// parameter the body does not assign stands for its host value, by its
+/// host name ([`Param::name`]: `n`, or `sizeof(path)` for a hidden size).
+pub fn pointer_uses(f: &Function, params: &[Param], candidate: &[bool]) -> HashMap<String, Use> {
     let mut w = Walk {
         f,
         syms: HashMap::new(),
@@ -118,19 +122,15 @@ pub fn pointer_uses(f: &Function, params: &[Param], vars: &[HostVar]) -> HashMap
         exits: false,
     };
     crate::ir::walk_stmts(&f.body, &mut |s| w.note_writes(s));
-    for (p, v) in params.iter().zip(vars) {
+    for (p, &candidate) in params.iter().zip(candidate) {
         match p.mode {
             ParamMode::Value if !w.assigned.contains_key(&p.local) => {
-                let name = v
-                    .size_of
-                    .as_ref()
-                    .map_or_else(|| v.name.clone(), |path| format!("sizeof({path})"));
-                w.syms.insert(p.local, name);
+                w.syms.insert(p.local, p.name.clone());
             }
-            ParamMode::DevicePtr { .. } if !v.by_ref && matches!(v.ty, CType::Ptr(_)) => {
-                w.roots.insert(p.local, v.name.clone());
+            ParamMode::DevicePtr if candidate => {
+                w.roots.insert(p.local, p.name.clone());
                 w.uses
-                    .insert(v.name.clone(), Use::Known(Section::default()));
+                    .insert(p.name.clone(), Use::Known(Section::default()));
             }
             _ => {}
         }

@@ -2,7 +2,7 @@
 //!
 //! Owns: [`Affine`]. May call: `poly`.
 
-use crate::frontend::poly::Poly;
+use crate::analysis::poly::Poly;
 use crate::ir::LocalId;
 use std::collections::BTreeMap;
 

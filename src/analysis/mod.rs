@@ -1,0 +1,129 @@
+//! Analysis: facts about the IR that later stages read, computed once into
+//! one side table, [`ModuleInfo`] — as naga's validator gives every back
+//! end its `ModuleInfo`. Nothing here changes the module.
+//!
+//! Owns: [`ModuleInfo`], [`FunctionInfo`], [`analyze`], and the text form
+//! of the table ([`print_info`], shown by `accc --emit=info`). May call:
+//! `ir` only. Files, one fact each:
+//! * `access.rs` — read and write sets per parameter (read-only,
+//!   write-only, read-write);
+//! * `affine.rs` — subscripts as affine forms (shared by the next two);
+//! * `contiguity.rs` — per loop, which indexed accesses are contiguous,
+//!   strided or invariant in its index;
+//! * `reuse.rs` — per partitioned loop, the reads several threads share
+//!   (broadcasts, stencil neighbours);
+//! * `sections.rs` (+ `sections/affine.rs`, `poly.rs`) — the section of
+//!   each pointer a kernel's subscripts reach, from the loop bounds (the
+//!   implicit data attributes: the front end asks it for the plain
+//!   pointers of each region, before the module is whole);
+//! * `print.rs` — the text form.
+//!
+//! Where it runs: the driver analyses the lowered module, after it
+//! validates and before `schedule`. That is the module whose facts exist
+//! only there — counted loops with their parallelism, subscripts, the
+//! reductions' targets — and whose loops `schedule` will map. The back
+//! ends, which translate the scheduled module, read the same table: the
+//! facts they read stay true through `schedule`, which keeps every kernel,
+//! every parameter and its position, and only appends parameters (the
+//! reductions' scratch memory, which has no entry: [`ModuleInfo::param`]
+//! answers `None` for it) and writes what the reductions already say (a
+//! reduction into memory is a write here). The pass test `; run: analyze`
+//! checks this: it analyses the scheduled module too and compares the
+//! parameters' access.
+
+mod access;
+mod affine;
+mod contiguity;
+mod poly;
+mod print;
+mod reuse;
+pub mod sections;
+
+pub use access::{written_locals, Access};
+pub use contiguity::{IndexedAccess, LoopInfo, Stride, Use};
+pub use poly::Poly;
+pub use print::print_info;
+pub use reuse::Reuse;
+
+use crate::ir::Module;
+
+/// The facts of one kernel or device function.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FunctionInfo {
+    /// What the body does through each parameter, in parameter order
+    /// ([`crate::ir::Kernel::params`], [`crate::ir::DeviceFunction::params`]).
+    pub params: Vec<Access>,
+    /// Its counted loops, in pre-order.
+    pub loops: Vec<LoopInfo>,
+    /// The section each pointer parameter's subscripts reach, by host
+    /// name (kernels only; filled by [`add_sections`]).
+    pub sections: Vec<(String, sections::Use)>,
+}
+
+/// The side table of a module: its kernels' and device functions' facts,
+/// by their index in the module.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ModuleInfo {
+    pub kernels: Vec<FunctionInfo>,
+    pub functions: Vec<FunctionInfo>,
+}
+
+impl ModuleInfo {
+    /// The access through parameter `param` of kernel `kernel`, when the
+    /// table has one (not for a parameter added after the analysis).
+    pub fn param(&self, kernel: usize, param: usize) -> Option<Access> {
+        self.kernels.get(kernel)?.params.get(param).copied()
+    }
+
+    /// Nothing in kernel `kernel` writes through its parameter `param`
+    /// (false when the table does not know).
+    pub fn read_only(&self, kernel: usize, param: usize) -> bool {
+        self.param(kernel, param).is_some_and(Access::read_only)
+    }
+}
+
+/// Adds to `info` (the table of `m`) the section every pointer parameter
+/// of each kernel reaches. Not part of [`analyze`]: no back end reads
+/// them, the front end derives them for each region as it builds the host
+/// plan (`sections::pointer_uses`), and they cost a third of the
+/// analysis's time on large kernels; `--emit=info` shows them.
+pub fn add_sections(m: &Module, info: &mut ModuleInfo) {
+    for (k, fi) in m.kernels.iter().zip(&mut info.kernels) {
+        let every = vec![true; k.params.len()];
+        let mut found: Vec<_> = sections::pointer_uses(&k.body, &k.params, &every)
+            .into_iter()
+            .collect();
+        found.sort_by(|a, b| a.0.cmp(&b.0));
+        fi.sections = found;
+    }
+}
+
+/// The facts of every kernel and device function of `m` (all but the
+/// sections: see [`add_sections`]).
+pub fn analyze(m: &Module) -> ModuleInfo {
+    let kernels = m
+        .kernels
+        .iter()
+        .map(|k| {
+            let params: Vec<_> = k.params.iter().map(|p| p.local).collect();
+            FunctionInfo {
+                params: access::param_access(&k.body, &params),
+                loops: contiguity::loops(m, &k.body),
+                sections: vec![],
+            }
+        })
+        .collect();
+    let functions = m
+        .functions
+        .iter()
+        .map(|f| FunctionInfo {
+            params: access::param_access(&f.body, &f.params),
+            loops: contiguity::loops(m, &f.body),
+            sections: vec![],
+        })
+        .collect();
+    ModuleInfo { kernels, functions }
+}
+
+#[cfg(test)]
+mod tests;
