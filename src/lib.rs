@@ -4,6 +4,7 @@
 //! capture, lang-c, sema) → directive → ir ← schedule ← codegen (nvptx,
 //! host, embed). This crate root only declares the modules.
 
+pub mod analysis;
 pub mod codegen;
 pub mod diag;
 pub mod directive;
