@@ -1,8 +1,8 @@
 //! accc — an OpenACC compiler for C targeting NVIDIA GPUs.
 //!
 //! Data flow (see `shared/DESIGN.md`): driver → frontend (preprocess, pragma
-//! capture, lang-c, sema) → directive → ir ← schedule ← codegen (nvptx,
-//! host, embed). This crate root only declares the modules.
+//! capture, lang-c, sema) → directive → ir ← analysis, schedule ← codegen
+//! (nvptx, host, embed). This crate root only declares the modules.
 
 pub mod analysis;
 pub mod codegen;

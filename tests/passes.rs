@@ -98,7 +98,7 @@ fn dependences(m: &Module, text: &str) -> String {
                         .iter()
                         .map(|(op, t)| match t {
                             Target::Local(l) => format!("{}:{}", op.symbol(), name(*l)),
-                            Target::Cell(l) => format!("{}:*{}", op.symbol(), name(*l)),
+                            Target::Cell(l, _) => format!("{}:*{}", op.symbol(), name(*l)),
                         })
                         .collect();
                     format!("independent, reduction({})", r.join(" "))

@@ -58,11 +58,12 @@ pub struct Update {
 }
 
 /// A scalar variable: a local, or one behind a pointer (a scalar the
-/// kernel receives by reference).
+/// kernel receives by reference), or the part at a byte offset of one
+/// (the real or imaginary part of a complex number).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Target {
     Local(LocalId),
-    Cell(LocalId),
+    Cell(LocalId, u64),
 }
 
 /// What one walk over a loop's body found.
@@ -73,8 +74,15 @@ pub struct LoopBody {
     pub assigned: Vec<LocalId>,
     /// Locals some iteration reads before assigning them in it.
     pub exposed: HashSet<LocalId>,
-    /// Scalars held in memory (`cells`) read or written with `*p`.
-    pub cell_reads: HashMap<LocalId, usize>,
+    /// How many times each part of a scalar held in memory (a cell) is
+    /// read, and its type.
+    pub cell_reads: HashMap<(LocalId, u64), usize>,
+    pub cell_types: HashMap<(LocalId, u64), Type>,
+    /// Cells read or written other than part by part (copied whole into
+    /// something else).
+    pub cell_escapes: HashSet<LocalId>,
+    /// The cells (see [`Ctx::cells`]).
+    pub cells: HashSet<LocalId>,
     /// How many times each local is read in the body.
     pub reads: HashMap<LocalId, usize>,
     pub updates: Vec<Update>,
@@ -92,7 +100,8 @@ pub struct LoopBody {
 pub struct Ctx<'a> {
     pub f: &'a Function,
     /// Locals holding a pointer to one scalar of the host (received by
-    /// reference): `*p` is that scalar.
+    /// reference): `*p` is that scalar; or holding the bytes of one (a
+    /// complex or `long double` value): `&l` is its address.
     pub cells: &'a HashSet<LocalId>,
     /// The name of device function number `n`.
     pub callee: &'a dyn Fn(usize) -> String,
@@ -133,6 +142,7 @@ impl LoopBody {
         let mut st = State::default();
         w.block(&lp.body, &mut st);
         b.assigned = assigned;
+        b.cells = cx.cells.clone();
         b.step = affine(cx.f, &Env::new(), lp.step)
             .and_then(|a| a.as_const())
             .filter(|s| *s != 0);
@@ -174,17 +184,22 @@ fn collect_assigned(b: &[Stmt], out: &mut Vec<LocalId>) {
 struct State {
     env: Env,
     defined: HashSet<LocalId>,
+    /// The values stored into the parts (by byte offset) of a local
+    /// object on every path here (a complex number built part by part).
+    parts: HashMap<(LocalId, u64), ExprId>,
 }
 
 impl State {
     /// `l` changes: forget what read its old value.
     fn kill(&mut self, f: &Function, l: LocalId) {
-        self.env.remove(&l);
-        self.env.retain(|_, v| {
+        let reads = |v: &ExprId| {
             let mut r = vec![];
             f.locals_read(*v, &mut r);
-            !r.contains(&l)
-        });
+            r.contains(&l)
+        };
+        self.env.remove(&l);
+        self.env.retain(|_, v| !reads(v));
+        self.parts.retain(|(o, _), v| *o != l && !reads(v));
     }
 
     /// `l = value`.
@@ -209,6 +224,11 @@ impl State {
                 .filter(|(k, v)| b.env.get(k) == Some(v))
                 .collect(),
             defined: a.defined.intersection(&b.defined).copied().collect(),
+            parts: a
+                .parts
+                .into_iter()
+                .filter(|(k, v)| b.parts.get(k) == Some(v))
+                .collect(),
         }
     }
 }
@@ -248,6 +268,7 @@ impl Walker<'_, '_> {
         let mut changes = extra.to_vec();
         collect_assigned(b, &mut changes);
         let mut inner = st.clone();
+        inner.parts.clear();
         for l in changes {
             inner.kill(self.cx.f, l);
         }
@@ -358,10 +379,7 @@ impl Walker<'_, '_> {
                 }
                 self.problem("it calls 'printf', which may write memory".into());
             }
-            Stmt::Copy { dst, src, .. } => {
-                self.load(*src, st);
-                self.store(*dst, None, st);
-            }
+            Stmt::Copy { dst, src, bytes } => self.copy(*dst, *src, *bytes, st),
             Stmt::AtomicRmw {
                 ptr, value, old, ..
             } => {
@@ -429,8 +447,12 @@ impl Walker<'_, '_> {
     /// A load from `addr`.
     fn load(&mut self, addr: ExprId, st: &mut State) {
         self.expr(addr, st);
-        match self.cell(addr, st) {
-            Some(p) => *self.body.cell_reads.entry(p).or_default() += 1,
+        match cell_at(self.cx.f, self.cx.cells, &st.env, addr) {
+            Some(p) => {
+                *self.body.cell_reads.entry(p).or_default() += 1;
+                let ty = self.cx.f.ty(addr).pointee().cloned().unwrap_or(Type::Void);
+                self.body.cell_types.insert(p, ty);
+            }
             None => {
                 let a = self.access(addr, false, st);
                 self.body.accesses.push(a);
@@ -441,30 +463,72 @@ impl Walker<'_, '_> {
     /// A store to `addr` (of `value` for a plain store).
     fn store(&mut self, addr: ExprId, value: Option<ExprId>, st: &mut State) {
         self.expr(addr, st);
-        match (self.cell(addr, st), value) {
-            (Some(p), v) => self.body.updates.push(Update {
-                target: Target::Cell(p),
-                value: v,
-                env: st.env.clone(),
-            }),
+        let f = self.cx.f;
+        match (cell_at(f, self.cx.cells, &st.env, addr), value) {
+            (Some((p, o)), v) => {
+                let ty = f.ty(addr).pointee().cloned().unwrap_or(Type::Void);
+                self.body.cell_types.insert((p, o), ty);
+                self.body.updates.push(Update {
+                    target: Target::Cell(p, o),
+                    value: v,
+                    env: st.env.clone(),
+                })
+            }
             (None, _) => {
+                if let (Some(v), Some(part)) = (value, self.object_part(addr, st)) {
+                    st.parts.insert(part, v);
+                }
                 let a = self.access(addr, true, st);
                 self.body.accesses.push(a);
             }
         }
     }
 
-    /// The scalar cell `addr` is, when it is one (`*p`, `p` a cell).
-    fn cell(&self, addr: ExprId, st: &State) -> Option<LocalId> {
-        let mut e = addr;
-        for _ in 0..32 {
-            match self.cx.f.expr(e) {
-                Expr::Local(l) if self.cx.cells.contains(l) => return Some(*l),
-                Expr::Local(l) => e = *st.env.get(l)?,
-                _ => return None,
-            }
+    /// The part of a local object (a struct, a complex number) at
+    /// address `addr`: the local and the byte offset.
+    fn object_part(&self, addr: ExprId, st: &State) -> Option<(LocalId, u64)> {
+        let f = self.cx.f;
+        let (b, off) = base_offset(f, &st.env, addr)?;
+        match f.expr(b) {
+            Expr::LocalAddr(l) => Some((*l, off)),
+            _ => None,
         }
-        None
+    }
+
+    /// `dst = src` of a struct: a whole cell assigned from a local object
+    /// built part by part is an update of each of its parts.
+    fn copy(&mut self, dst: ExprId, src: ExprId, bytes: u64, st: &mut State) {
+        let f = self.cx.f;
+        if let Some((p, _)) = cell_at(f, self.cx.cells, &st.env, src) {
+            self.expr(src, st);
+            self.body.cell_escapes.insert(p);
+        } else {
+            self.load(src, st);
+        }
+        let Some((p, o)) = cell_at(f, self.cx.cells, &st.env, dst) else {
+            return self.store(dst, None, st);
+        };
+        self.expr(dst, st);
+        let parts: Vec<(u64, ExprId)> = match self.object_part(src, st) {
+            Some((obj, base)) => st
+                .parts
+                .iter()
+                .filter(|((l, x), _)| *l == obj && *x >= base && *x < base + bytes)
+                .map(|((_, x), v)| (*x - base, *v))
+                .collect(),
+            None => vec![],
+        };
+        if parts.is_empty() {
+            self.body.cell_escapes.insert(p);
+        }
+        for (x, v) in parts {
+            self.body.cell_types.insert((p, o + x), f.ty(v).clone());
+            self.body.updates.push(Update {
+                target: Target::Cell(p, o + x),
+                value: Some(v),
+                env: st.env.clone(),
+            });
+        }
     }
 
     /// The access of a load or store at `addr`.
@@ -571,4 +635,50 @@ impl Walker<'_, '_> {
             _ => None,
         }
     }
+}
+
+/// The part of a scalar held in memory at address `addr` (`*p`, `&l` for
+/// one held in a local's bytes, or a part of it: `cast(ptradd(cast(p),
+/// 8))`), seen through the temporaries of
+/// `env`: the cell and the byte offset.
+pub fn cell_at(
+    f: &Function,
+    cells: &HashSet<LocalId>,
+    env: &Env,
+    addr: ExprId,
+) -> Option<(LocalId, u64)> {
+    let (b, off) = base_offset(f, env, addr)?;
+    match f.expr(b) {
+        Expr::Local(l) if cells.contains(l) && f.local(*l).ty.pointee().is_some() => {
+            Some((*l, off))
+        }
+        Expr::LocalAddr(l) if cells.contains(l) && f.local(*l).ty.pointee().is_none() => {
+            Some((*l, off))
+        }
+        _ => None,
+    }
+}
+
+/// `addr` as a base address moved by a constant number of bytes (through
+/// casts, constant `ptradd`s and the temporaries of `env`): the base (a
+/// local's value or address, or another expression) and the offset.
+fn base_offset(f: &Function, env: &Env, addr: ExprId) -> Option<(ExprId, u64)> {
+    let mut e = addr;
+    let mut off = 0u64;
+    for _ in 0..32 {
+        match f.expr(e) {
+            Expr::Local(l) => match env.get(l) {
+                Some(v) => e = *v,
+                None => return Some((e, off)),
+            },
+            Expr::Cast(a) => e = *a,
+            Expr::PtrAdd { base, index } => {
+                let n = u64::try_from(affine(f, env, *index)?.as_const()?).ok()?;
+                off = off.checked_add(n.checked_mul(f.ty(*base).pointee()?.size())?)?;
+                e = *base;
+            }
+            _ => return Some((e, off)),
+        }
+    }
+    None
 }

@@ -24,8 +24,8 @@
 
 use super::affine::Affine;
 use super::body::{loop_range, Access, Ctx, LoopBody, Root, Target};
-use super::reduce::reduction_of;
-use crate::ir::{Block, ExprId, Function, LocalId, Loop, RedOp, Stmt};
+use super::reduce::{part_reduction, reduction_of};
+use crate::ir::{Block, ExprId, Function, LocalId, Loop, RedOp, Stmt, Type};
 use std::collections::{HashMap, HashSet};
 
 /// What a local holding a host variable is (a kernel's parameter).
@@ -49,11 +49,16 @@ pub struct Facts<'a> {
 }
 
 impl Facts<'_> {
-    /// The pointers to one host scalar (received by reference).
+    /// The host scalars held in memory: pointers to one (received by
+    /// reference) and locals holding one's bytes (a complex value).
     fn cells(&self) -> HashSet<LocalId> {
         self.host
             .iter()
-            .filter(|(l, k)| **k == HostKind::Scalar && self.f.local(**l).ty.pointee().is_some())
+            .filter(|(l, k)| {
+                let ty = &self.f.local(**l).ty;
+                **k == HostKind::Scalar
+                    && (ty.pointee().is_some() || matches!(ty, Type::Blob { .. }))
+            })
             .map(|(l, _)| *l)
             .collect()
     }
@@ -98,22 +103,60 @@ pub fn independent(
     }
     // Scalars.
     let mut reductions = vec![];
-    let mut targets: Vec<Target> = b
+    let outer = b
         .assigned
         .iter()
-        .filter(|l| **l != lp.var && !fx.body_local(lp, **l) && !privates.contains(l))
-        .map(|l| Target::Local(*l))
-        .collect();
-    for u in &b.updates {
-        if matches!(u.target, Target::Cell(_)) && !targets.contains(&u.target) {
-            targets.push(u.target);
-        }
-    }
-    for t in targets {
-        let (Target::Local(l) | Target::Cell(l)) = t;
+        .filter(|l| **l != lp.var && !fx.body_local(lp, **l) && !privates.contains(l));
+    for &l in outer {
+        let t = Target::Local(l);
         match reduction_of(f, &b, t) {
             Some(op) => reductions.push((op, t)),
             None => return Err(format!("'{}' is assigned in every iteration", name(l))),
+        }
+    }
+    // Scalars in memory, part by part: one operator (parts the body
+    // stores back unchanged aside), and no part read but not reduced.
+    let mut cells: Vec<LocalId> = vec![];
+    for u in &b.updates {
+        if let Target::Cell(p, _) = u.target {
+            if !cells.contains(&p) {
+                cells.push(p);
+            }
+        }
+    }
+    for p in cells {
+        let assigned = || format!("'{}' is assigned in every iteration", name(p));
+        if b.cell_escapes.contains(&p) {
+            return Err(assigned());
+        }
+        let mut parts: Vec<u64> = b
+            .updates
+            .iter()
+            .filter_map(|u| match u.target {
+                Target::Cell(q, o) if q == p => Some(o),
+                _ => None,
+            })
+            .chain(
+                b.cell_reads
+                    .keys()
+                    .filter(|(q, _)| *q == p)
+                    .map(|(_, o)| *o),
+            )
+            .collect();
+        parts.sort();
+        parts.dedup();
+        let mut op = None;
+        for o in parts {
+            match part_reduction(f, &b, Target::Cell(p, o)) {
+                None => return Err(assigned()),
+                Some(None) => {}
+                Some(Some(x)) if *op.get_or_insert(x) == x => {}
+                Some(Some(_)) => return Err(assigned()),
+            }
+        }
+        match op {
+            Some(op) => reductions.push((op, Target::Cell(p, 0))),
+            None => return Err(assigned()),
         }
     }
     // Memory: the bases written, in order, and what else is accessed.

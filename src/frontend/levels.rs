@@ -331,8 +331,9 @@ impl Walker<'_> {
                 }
             }
             RegionKind::Kernels => {
+                let deps = self.dependences(s, &cands, &plan.shared);
                 for c in &cands {
-                    self.plan_kernels_nest(c, &region_names, &mut plan)?;
+                    self.plan_kernels_nest(c, &region_names, &deps, &mut plan)?;
                 }
             }
         }

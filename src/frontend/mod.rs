@@ -37,7 +37,6 @@ mod poly;
 mod pragma;
 mod privatize;
 mod record;
-mod redscan;
 mod routine;
 mod scope;
 mod source;
