@@ -56,6 +56,14 @@ impl Walker<'_> {
                 visit(k, order, loops);
             }
         }
+        // Loops whose clauses decide need no test: no probe for them.
+        fn needs_test(c: &Cand) -> bool {
+            let cl = &c.clauses;
+            (!cl.seq && !cl.explicit() && !cl.independent) || c.children.iter().any(needs_test)
+        }
+        if !cands.iter().any(needs_test) {
+            return HashMap::new();
+        }
         for c in cands {
             visit(c, &mut order, &mut loops);
         }
