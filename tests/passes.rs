@@ -17,35 +17,41 @@
 
 mod common;
 use accc::ir::{print_module, read_module, validate, Module};
+use std::collections::HashMap;
 use std::path::Path;
 
-/// A pass over a module, giving its output as text.
-type Pass = fn(&mut Module) -> Result<String, String>;
+/// A pass over a module, giving its output as text; the test's text is
+/// there for the header lines a pass reads (`; noalias:` for `depend`).
+type Pass = fn(&mut Module, &str) -> Result<String, String>;
 
 /// The passes a test may run, each over `&mut Module`: its name, the
 /// extension of its expected output, and the pass.
 const RUNS: &[(&str, &str, Pass)] = &[
-    ("schedule", "ir", |m| {
+    ("schedule", "ir", |m, _| {
         valid(m, false, "input")?;
         accc::schedule::schedule(m);
         valid(m, true, "output")?;
         Ok(print_module(m))
     }),
-    ("specialize", "ir", |m| {
+    ("specialize", "ir", |m, _| {
         valid(m, true, "input")?;
         accc::schedule::specialize(m);
         valid(m, true, "output")?;
         Ok(print_module(m))
     }),
-    ("flatten", "ir", |m| {
+    ("flatten", "ir", |m, _| {
         valid(m, false, "input")?;
         accc::ir::flatten_indices(m);
         valid(m, false, "output")?;
         Ok(print_module(m))
     }),
-    ("analyze", "txt", analyze),
-    ("validate", "txt", |m| Ok(problems(m, false))),
-    ("validate-scheduled", "txt", |m| Ok(problems(m, true))),
+    ("analyze", "txt", |m, _| analyze(m)),
+    ("validate", "txt", |m, _| Ok(problems(m, false))),
+    ("validate-scheduled", "txt", |m, _| Ok(problems(m, true))),
+    ("depend", "txt", |m, text| {
+        valid(m, false, "input")?;
+        Ok(dependences(m, text))
+    }),
 ];
 
 /// The side table of a lowered module, printed; and a check that what the
@@ -69,6 +75,74 @@ fn analyze(m: &mut Module) -> Result<String, String> {
         }
     }
     Ok(accc::analysis::print_info(m, &info))
+}
+
+/// The dependence test of every loop of every kernel, one line each (in
+/// pre-order), with the scalars it could privatise. A kernel's pointer
+/// parameters may alias unless the header's `; noalias:` names them, and
+/// those `; byref:` names are scalars received by reference.
+fn dependences(m: &Module, text: &str) -> String {
+    use accc::analysis::body::Target;
+    use accc::analysis::depend::{independent, privatizable, Facts, HostKind};
+    use accc::ir::{walk_stmts, ParamMode, Stmt};
+    let names = |key| -> Vec<String> {
+        header(text, key)
+            .iter()
+            .flat_map(|l| l.split_whitespace().map(str::to_string))
+            .collect()
+    };
+    let (noalias, byref) = (names("noalias"), names("byref"));
+    let callee = |n: usize| m.functions.get(n).map_or("?".into(), |f| f.name.clone());
+    let mut out = String::new();
+    for k in &m.kernels {
+        let host: HashMap<_, _> = k
+            .params
+            .iter()
+            .map(|p| {
+                let kind = match p.mode {
+                    _ if byref.contains(&p.name) => HostKind::Scalar,
+                    ParamMode::Value => HostKind::Scalar,
+                    _ if noalias.contains(&p.name) => HostKind::NoAlias,
+                    _ => HostKind::MayAlias,
+                };
+                (p.local, kind)
+            })
+            .collect();
+        let fx = Facts {
+            f: &k.body,
+            host: &host,
+            callee: &callee,
+        };
+        let name = |l| k.body.local(l).name.clone();
+        walk_stmts(&k.body.body, &mut |s| {
+            let Stmt::Loop(lp) = s else { return };
+            let verdict = match independent(&fx, lp, &[]) {
+                Ok(reds) if reds.is_empty() => "independent".to_string(),
+                Ok(reds) => {
+                    let r: Vec<String> = reds
+                        .iter()
+                        .map(|(op, t)| match t {
+                            Target::Local(l) => format!("{}:{}", op.symbol(), name(*l)),
+                            Target::Cell(l, _) => format!("{}:*{}", op.symbol(), name(*l)),
+                        })
+                        .collect();
+                    format!("independent, reduction({})", r.join(" "))
+                }
+                Err(why) => format!("dependent: {why}"),
+            };
+            out.push_str(&format!(
+                "{} loop {} {}: {verdict}\n",
+                k.name,
+                name(lp.var),
+                lp.loc
+            ));
+            let p: Vec<String> = privatizable(&fx, lp).into_iter().map(name).collect();
+            if !p.is_empty() {
+                out.push_str(&format!("  privatizable: {}\n", p.join(" ")));
+            }
+        });
+    }
+    out
 }
 
 /// What `validate` says, one problem a line (`valid` when none).
@@ -121,7 +195,7 @@ fn check(root: &Path, input: &Path, bless: bool) -> Result<(), String> {
         return Err(format!("{name}: unknown run '{run}'"));
     };
     let mut m = read_module(&text).map_err(|e| format!("{name}.ir:{e}"))?;
-    let got = pass(&mut m).map_err(|e| format!("{name}: {run}: {e}"))?;
+    let got = pass(&mut m, &text).map_err(|e| format!("{name}: {run}: {e}"))?;
     for c in header(&text, "check") {
         if !got.contains(c) {
             return Err(format!("{name}: no '{c}' in the output:\n{got}"));

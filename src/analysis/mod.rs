@@ -7,7 +7,15 @@
 //! `ir` only. Files, one fact each:
 //! * `access.rs` — read and write sets per parameter (read-only,
 //!   write-only, read-write);
-//! * `affine.rs` — subscripts as affine forms (shared by the next two);
+//! * `affine.rs` — integer expressions as affine forms (shared by the
+//!   dependence test, contiguity and reuse);
+//! * `body.rs` — one ordered walk over a loop body: its memory accesses
+//!   (resolved through the temporaries lowering introduces), the locals it
+//!   assigns, what may not run in parallel (calls, early exits);
+//! * `depend.rs` — the dependence test of a loop (GCD and Banerjee-style
+//!   bounds on affine subscripts, scalars, aliasing); `schedule` asks it
+//!   for the loops of `kernels` regions;
+//! * `reduce.rs` — reduction recognition (`s = s op e`);
 //! * `contiguity.rs` — per loop, which indexed accesses are contiguous,
 //!   strided or invariant in its index;
 //! * `reuse.rs` — per partitioned loop, the reads several threads share
@@ -32,10 +40,13 @@
 //! parameters' access.
 
 mod access;
-mod affine;
+pub mod affine;
+pub mod body;
 mod contiguity;
+pub mod depend;
 mod poly;
 mod print;
+pub mod reduce;
 mod reuse;
 pub mod sections;
 

@@ -62,7 +62,7 @@ pub fn reuse(forms: &Forms, f: &Function, l: &LoopInfo) -> Vec<Reuse> {
             forms.text(ix.base),
             subs.iter().map(Affine::variable_part).collect::<Vec<_>>(),
         );
-        let consts: Vec<i128> = subs.iter().map(|s| s.konst).collect();
+        let consts: Vec<i128> = subs.iter().map(|s| s.k).collect();
         match groups.iter_mut().find(|(k, _)| *k == key) {
             Some((_, v)) => v.push((a.expr, consts)),
             None => groups.push((key, vec![(a.expr, consts)])),

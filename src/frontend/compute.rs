@@ -8,10 +8,10 @@
 //!   kernels ([`Walker::region_data`]), else each kernel's own maps;
 //! * plan each kernel's launch and host construct ([`Walker::emit_kernel`]).
 //!
-//! The implicit-data fixpoint stays in [`Walker::outline`]: which scalars
-//! a `kernels` region assigns (they become `copy`) and which gang
-//! reductions sit inside other loops are only known once the region is
-//! lowered, and lowering depends on them; no IR analysis answers that yet.
+//! Each segment is lowered once: in a `kernels` region every host scalar
+//! is lowered by reference and those never written are demoted to values
+//! after (`lower::demote`); gang reductions inside other loops are read
+//! off the plan before lowering.
 //!
 //! Owns: `Walker::compute` and its steps. May call: `lower`, `levels`
 //! (and `geometry`), `clauses`, `data`, `analysis::sections`, `ir`.
@@ -26,7 +26,7 @@ use crate::analysis::sections::Use;
 use crate::diag::{DResult, Diagnostics};
 use crate::directive::{ClauseKind, DefaultKind, DirectiveKind};
 use crate::ir::host::{AsyncSpec, Construct, ConstructKind, MapKind};
-use crate::ir::{Function, Kernel, LocalId, Param, SrcLoc, Stmt};
+use crate::ir::{Function, Kernel, Param, SrcLoc, Stmt};
 use lang_c::ast::*;
 use lang_c::span::Node;
 use std::collections::{HashMap, HashSet};
@@ -231,12 +231,13 @@ impl Walker<'_> {
         Ok(plans)
     }
 
-    /// Lowers every segment. Scalars in data clauses live in device
-    /// memory; in `kernels`, so do the scalars the region assigns
-    /// (implicitly `copy`, OpenACC 3.3 2.5.3), and the construct reduces
-    /// gang reductions found inside other loops: both found by lowering
-    /// once, then again (`c.region_reds` grows). Reduction variables live
-    /// in device memory too: their results outlive the region (implicitly
+    /// Lowers every segment, once. Scalars in data clauses live in device
+    /// memory; in `kernels`, every host scalar is lowered in device memory
+    /// too, and those no kernel of the region writes are demoted to values
+    /// afterwards (the assigned ones are implicitly `copy`, OpenACC 3.3
+    /// 2.5.3). Gang reductions inside other loops are found from the plan
+    /// first: the construct reduces them. Reduction variables live in
+    /// device memory too: their results outlive the region (implicitly
     /// `copy`, OpenACC 3.3 2.6.2).
     fn outline(
         &mut self,
@@ -245,7 +246,7 @@ impl Walker<'_> {
         plans: &[RegionPlan],
         c: &mut Compute,
     ) -> DResult<Vec<Lowered>> {
-        let mut by_ref: HashSet<String> = c
+        let by_ref: HashSet<String> = c
             .items
             .iter()
             .filter(|i| i.ty.is_c_arithmetic())
@@ -260,52 +261,63 @@ impl Walker<'_> {
             )
             .chain(self.atomic_targets(s))
             .collect();
-        let mut narrowed = vec![];
-        let lowered = loop {
-            narrowed.clear();
-            let (mut out, mut more, mut promoted) = (vec![], vec![], vec![]);
-            for (seg, plan) in segments.iter().zip(plans) {
-                let (l, mut p, n) = self.lower_segment(seg, plan, c, &by_ref)?;
-                promoted.append(&mut p);
-                narrowed.extend(n);
-                if c.kind == RegionKind::Kernels {
-                    more.extend(assigned_scalars(&l));
+        // Gang reductions inside other loops: the construct reduces.
+        let mut promoted: Vec<LoopReduction> = vec![];
+        for (seg, plan) in segments.iter().zip(plans) {
+            for r in nested_gang_reductions(seg, plan) {
+                let known = |x: &LoopReduction| x.var == r.var;
+                if !c.region_reds.iter().any(known) && !promoted.iter().any(known) {
+                    promoted.push(r);
                 }
-                out.push(l);
             }
-            // Gang reductions inside other loops: the construct reduces.
-            promoted.retain(|r: &LoopReduction| !c.region_reds.iter().any(|x| x.var == r.var));
-            for r in &promoted {
-                self.remarks.push((
-                    r.loc.clone(),
-                    format!(
-                        "reduction({}:{}) across gangs inside another loop: each gang accumulates every run of the loop, combined at the end of the construct",
-                        r.op.symbol(),
-                        r.var
-                    ),
+        }
+        for r in &promoted {
+            self.remarks.push((
+                r.loc.clone(),
+                format!(
+                    "reduction({}:{}) across gangs inside another loop: each gang accumulates every run of the loop, combined at the end of the construct",
+                    r.op.symbol(),
+                    r.var
+                ),
+            ));
+        }
+        c.region_reds.extend(promoted);
+        let kernels = c.kind == RegionKind::Kernels;
+        let (mut out, mut narrowed) = (vec![], vec![]);
+        for (seg, plan) in segments.iter().zip(plans) {
+            let (l, missed, n) = self.lower_segment(seg, plan, c, &by_ref, kernels)?;
+            if let Some(r) = missed
+                .iter()
+                .find(|r| !c.region_reds.iter().any(|x| x.var == r.var))
+            {
+                return Err(Diagnostics::one(
+                    Some(r.loc.clone()),
+                    format!("internal error: the reduction of '{}' across gangs inside another loop was not found before lowering", r.var),
                 ));
             }
-            if more.is_empty() && promoted.is_empty() {
-                break out;
-            }
-            c.region_reds.extend(promoted);
-            by_ref.extend(more);
-        };
+            narrowed.extend(n);
+            out.push(l);
+        }
+        if kernels {
+            demote_unwritten(&mut out, &by_ref);
+        }
         for at in narrowed {
             self.remarks.push((at, super::lower::NARROWED.to_string()));
         }
-        Ok(lowered)
+        Ok(out)
     }
 
-    /// One lowering of segment `seg` with the variables `by_ref` in device
-    /// memory: the kernel, the gang reductions inside other loops it met,
-    /// and where long double was narrowed.
+    /// The lowering of segment `seg` with the variables `by_ref` (or, with
+    /// `all`, every host scalar) in device memory: the kernel, the gang
+    /// reductions inside other loops it met, and where long double was
+    /// narrowed.
     fn lower_segment(
         &mut self,
         seg: &Node<Statement>,
         plan: &RegionPlan,
         c: &Compute,
         by_ref: &HashSet<String>,
+        all: bool,
     ) -> DResult<(Lowered, Vec<LoopReduction>, Option<SrcLoc>)> {
         let mut scope = self.scope.clone();
         let mut lower = Lower::new(
@@ -318,6 +330,7 @@ impl Walker<'_> {
         lower.atomics = Some(&self.atomics);
         lower.text = self.text;
         lower.by_ref = by_ref.clone();
+        lower.by_ref_all = all;
         lower.one_thread = c.kind == RegionKind::Serial;
         if c.region_reds.is_empty() && c.region_privs.is_empty() {
             lower.stmt(seg)?;
@@ -508,23 +521,82 @@ fn queue_var(s: &Node<Statement>) -> String {
     format!("__accc_kq{}", s.span.start)
 }
 
-/// The scalars a kernel assigns that it receives by value: in `kernels`
-/// they become `copy` (a long double or complex value is written through
-/// its bytes, so writing one counts).
-fn assigned_scalars((body, params, vars): &Lowered) -> Vec<String> {
-    let assigned = assigned_params(body, params);
-    vars.iter()
-        .zip(params)
-        .filter(|(v, p)| {
-            !v.by_ref
+/// Demotes to values the host scalars the kernels `lowered` received by
+/// reference only because every scalar of a `kernels` region is (not in
+/// `by_ref`, the data clauses' and reductions'), where no kernel of the
+/// region writes them.
+fn demote_unwritten(lowered: &mut [Lowered], by_ref: &HashSet<String>) {
+    let written: HashSet<String> = lowered
+        .iter()
+        .flat_map(|(_, _, vars)| vars)
+        .filter(|v| v.written)
+        .map(|v| v.name.clone())
+        .collect();
+    for (body, params, vars) in lowered.iter_mut() {
+        for i in 0..params.len() {
+            let v = &vars[i];
+            if v.by_ref
                 && v.size_of.is_none()
                 && v.ty.is_c_arithmetic()
-                && (assigned.contains(&p.local)
-                    || (v.written && v.ty.real() == CType::LongDouble)
-                    || (v.written && v.ty.is_complex()))
-        })
-        .map(|(v, _)| v.name.clone())
-        .collect()
+                && !by_ref.contains(&v.name)
+                && !written.contains(&v.name)
+            {
+                super::lower::demote::demote(body, params, vars, i);
+            }
+        }
+    }
+}
+
+/// The reductions across gangs of the loops of `seg` that sit inside
+/// another loop (of the plan or of C) and reduce into host memory (not
+/// into a variable of the region, nor into an enclosing loop's private or
+/// reduction copy): lowering cannot combine them after their loop, so the
+/// construct does.
+fn nested_gang_reductions(seg: &Node<Statement>, plan: &RegionPlan) -> Vec<LoopReduction> {
+    struct V<'p> {
+        plan: &'p RegionPlan,
+        depth: u32,
+        /// Names that are not the host's here: the region's declarations,
+        /// the enclosing loops' private and reduction copies.
+        local: Vec<String>,
+        out: Vec<LoopReduction>,
+    }
+    impl<'ast> lang_c::visit::Visit<'ast> for V<'_> {
+        fn visit_statement(&mut self, st: &'ast Statement, span: &'ast lang_c::span::Span) {
+            let is_loop = matches!(
+                st,
+                Statement::For(_) | Statement::While(_) | Statement::DoWhile(_)
+            );
+            let mark = self.local.len();
+            if let (Statement::For(_), Some(spec)) = (st, self.plan.loops.get(&span.start)) {
+                let gang = matches!(spec.par, crate::ir::Parallelism::Par { gang: Some(_), .. });
+                if gang && self.depth > 0 {
+                    let host =
+                        |r: &&LoopReduction| r.index.is_none() && !self.local.contains(&r.var);
+                    let found: Vec<LoopReduction> =
+                        spec.reductions.iter().filter(host).cloned().collect();
+                    self.out.extend(found);
+                }
+                let own = spec.reductions.iter().map(|r| r.var.clone());
+                let own: Vec<String> = own
+                    .chain(spec.privates.iter().map(|p| p.var.clone()))
+                    .collect();
+                self.local.extend(own);
+            }
+            self.depth += u32::from(is_loop);
+            lang_c::visit::visit_statement(self, st, span);
+            self.depth -= u32::from(is_loop);
+            self.local.truncate(mark);
+        }
+    }
+    let mut v = V {
+        plan,
+        depth: 0,
+        local: super::levels::declared(seg),
+        out: vec![],
+    };
+    lang_c::visit::Visit::visit_statement(&mut v, &seg.node, &seg.span);
+    v.out
 }
 
 /// The levels the routines the body calls use (their `level_of`).
@@ -540,17 +612,4 @@ fn call_levels(b: &[Stmt], level_of: impl Fn(usize) -> crate::ir::RoutineLevel) 
         }
     });
     used
-}
-
-/// The parameter locals the body assigns.
-fn assigned_params(f: &Function, params: &[Param]) -> Vec<LocalId> {
-    let mut out = vec![];
-    crate::ir::walk_stmts(&f.body, &mut |s| {
-        if let Stmt::Assign { local, .. } = s {
-            if params.iter().any(|p| p.local == *local) {
-                out.push(*local);
-            }
-        }
-    });
-    out
 }

@@ -8,16 +8,21 @@
 //! around it (`loopvars::tightly_nested`).
 //!
 //! Owns: `Walker::plan_kernels_nest`. May call: `levels` (the plan it
-//! records into), `loopvars`, `depend`, `canon`.
+//! records into), `loopvars`, `depend` (the verdicts of the dependence
+//! test over the IR), `canon`.
 
 use super::canon::canonical;
-use super::depend::VarKind;
+use super::depend::Verdict;
 use super::levels::{describe, shared_warning, Cand, Decision, RegionPlan};
 use super::loopvars::{body_of, tightly_nested};
 use super::lower::{LoopReduction, Private};
 use super::unit::Walker;
 use crate::diag::DResult;
 use crate::ir::Parallelism;
+use lang_c::ast::*;
+use lang_c::span::{Node, Span};
+use lang_c::visit::{self, Visit};
+use std::collections::HashMap;
 
 impl Walker<'_> {
     /// A loop nest of a kernels construct.
@@ -25,6 +30,7 @@ impl Walker<'_> {
         &self,
         root: &Cand,
         names: &[String],
+        deps: &HashMap<usize, Verdict>,
         plan: &mut RegionPlan,
     ) -> DResult<()> {
         // 1. Which loops are parallel: by clause or by the dependence test.
@@ -49,6 +55,7 @@ impl Walker<'_> {
             depth: usize,
             loose: bool,
             shared: &[String],
+            deps: &HashMap<usize, Verdict>,
             out: &mut Vec<Info<'c, 'a>>,
         ) {
             let cl = &c.clauses;
@@ -61,13 +68,6 @@ impl Walker<'_> {
             } else {
                 vec![]
             };
-            // Private scalars are the iteration's own; private pointers
-            // still reach shared memory (the test must see through them).
-            let private_names: Vec<String> = privates
-                .iter()
-                .filter(|p| var_kind(w, &p.var) == VarKind::Scalar)
-                .map(|p| p.var.clone())
-                .collect();
             let (parallel, why) = if cl.seq {
                 (false, Some("loop run sequentially: seq clause".to_string()))
             } else if cl.explicit() {
@@ -88,13 +88,10 @@ impl Walker<'_> {
                                 "its variable '{}' is declared outside the loop",
                                 k.var
                             )),
-                            _ => super::depend::independent(
-                                w.text,
-                                &c.f.node.statement,
-                                k.var,
-                                &|name| var_kind(w, name),
-                                &private_names,
-                            ),
+                            _ => deps
+                                .get(&c.stmt.span.start)
+                                .cloned()
+                                .unwrap_or_else(|| Err("it could not be analysed".to_string())),
                         });
                 match proven {
                     // A loop inside a parallel loop is not worth a reduction
@@ -122,7 +119,7 @@ impl Walker<'_> {
                 }
             };
             let score = canonical(&c.f.node)
-                .map(|k| super::depend::contiguity(&c.f.node.statement, k.var))
+                .map(|k| contiguity(&c.f.node.statement, k.var))
                 .unwrap_or(0);
             out.push(Info {
                 c,
@@ -145,11 +142,11 @@ impl Walker<'_> {
                 // kernel: code around a loop inside it would run once per
                 // gang too.)
                 let k_loose = if parallel { !tight } else { loose || !tight };
-                flatten(w, k, next, k_loose, shared, out);
+                flatten(w, k, next, k_loose, shared, deps, out);
             }
         }
         let mut infos = vec![];
-        flatten(self, root, 0, false, &plan.shared, &mut infos);
+        flatten(self, root, 0, false, &plan.shared, deps, &mut infos);
         // At most three parallel levels per nest.
         for i in infos.iter_mut() {
             if i.parallel && i.depth >= 3 {
@@ -304,15 +301,58 @@ impl Walker<'_> {
     }
 }
 
-/// What variable `name` of the scope is, for the dependence test.
-fn var_kind(w: &Walker, name: &str) -> VarKind {
-    use super::ctype::CType;
-    match w.scope.lookup(name) {
-        Some(s) if s.restrict || matches!(s.ty, CType::Array(..) | CType::Vla(..)) => {
-            VarKind::Owned
-        }
-        Some(s) if matches!(s.ty, CType::Ptr(_)) => VarKind::Pointer,
-        Some(s) if s.ty.is_c_arithmetic() => VarKind::Scalar,
-        _ => VarKind::Unknown,
+/// How many array accesses in `body` walk memory contiguously with `var`:
+/// their last subscript (the fastest-varying one; for a flattened array the
+/// whole index) has `var` as a term of its own (`a[…][j]`, `a[i * n + j]`,
+/// `a[j - 1]`). The loop with the most is the one to put on consecutive
+/// threads (coalescing).
+fn contiguity(body: &Node<Statement>, var: &str) -> u32 {
+    struct C<'v> {
+        var: &'v str,
+        n: u32,
     }
+    /// `e` is `var`, `var ± c`, or a sum with `var` as one term.
+    fn unit_term(e: &Expression, var: &str) -> bool {
+        match e {
+            Expression::Identifier(id) => id.node.name == var,
+            Expression::BinaryOperator(b)
+                if matches!(
+                    b.node.operator.node,
+                    BinaryOperator::Plus | BinaryOperator::Minus
+                ) =>
+            {
+                unit_term(&b.node.lhs.node, var)
+                    || (b.node.operator.node == BinaryOperator::Plus
+                        && unit_term(&b.node.rhs.node, var))
+            }
+            Expression::Cast(c) => unit_term(&c.node.expression.node, var),
+            _ => false,
+        }
+    }
+    impl<'ast> Visit<'ast> for C<'_> {
+        fn visit_expression(&mut self, e: &'ast Expression, span: &'ast Span) {
+            let b = match e {
+                Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => b,
+                _ => return visit::visit_expression(self, e, span),
+            };
+            // The outermost subscript of an access `a[…]…[e]` is the
+            // fastest-varying one; the others only contain accesses.
+            if unit_term(&b.node.rhs.node, self.var) {
+                self.n += 1;
+            }
+            self.visit_expression(&b.node.rhs.node, &b.node.rhs.span);
+            let mut base = &b.node.lhs;
+            while let Expression::BinaryOperator(inner) = &base.node {
+                if inner.node.operator.node != BinaryOperator::Index {
+                    break;
+                }
+                self.visit_expression(&inner.node.rhs.node, &inner.node.rhs.span);
+                base = &inner.node.lhs;
+            }
+            self.visit_expression(&base.node, &base.span);
+        }
+    }
+    let mut c = C { var, n: 0 };
+    c.visit_statement(&body.node, &body.span);
+    c.n
 }

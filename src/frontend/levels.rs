@@ -119,7 +119,7 @@ fn idents(e: &Node<Expression>) -> Vec<String> {
 }
 
 /// The names a statement declares (locals, loop variables).
-fn declared(s: &Node<Statement>) -> Vec<String> {
+pub(super) fn declared(s: &Node<Statement>) -> Vec<String> {
     struct D(Vec<String>);
     impl<'ast> lang_c::visit::Visit<'ast> for D {
         fn visit_declarator(&mut self, d: &'ast Declarator, span: &'ast lang_c::span::Span) {
@@ -331,8 +331,9 @@ impl Walker<'_> {
                 }
             }
             RegionKind::Kernels => {
+                let deps = self.dependences(s, &cands, &plan.shared);
                 for c in &cands {
-                    self.plan_kernels_nest(c, &region_names, &mut plan)?;
+                    self.plan_kernels_nest(c, &region_names, &deps, &mut plan)?;
                 }
             }
         }

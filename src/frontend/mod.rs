@@ -35,7 +35,6 @@ mod parse;
 mod pragma;
 mod privatize;
 mod record;
-mod redscan;
 mod routine;
 mod scope;
 mod source;

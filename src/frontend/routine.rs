@@ -44,6 +44,7 @@ pub struct CallSite {
     pub caller_level: Option<RoutineLevel>,
 }
 
+#[derive(Clone)]
 struct Entry {
     name: String,
     sig: FnType,
@@ -52,7 +53,7 @@ struct Entry {
 
 /// The device functions of a translation unit, by index (the index of the
 /// IR function `Stmt::Call` names).
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Routines {
     entries: Vec<Entry>,
     index: HashMap<String, usize>,
@@ -94,6 +95,13 @@ impl Routines {
     /// True when a routine directive names function `name`.
     pub fn is_routine(&self, name: &str) -> bool {
         self.info.contains_key(name)
+    }
+
+    /// The C name of device function `func` (by index).
+    pub fn name_of(&self, func: usize) -> String {
+        self.entries
+            .get(func)
+            .map_or_else(|| "?".into(), |e| e.name.clone())
     }
 
     /// The level of device function `func` (by index) as known so far.

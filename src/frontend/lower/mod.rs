@@ -18,6 +18,7 @@ mod assign;
 mod atomic;
 mod call;
 mod complex;
+pub mod demote;
 mod expr;
 mod infer;
 mod init;
@@ -186,6 +187,9 @@ pub struct Lower<'a> {
     pub loops: &'a HashMap<usize, LoopSpec>,
     /// Scalars that appear in data clauses (accessed in device memory).
     pub by_ref: std::collections::HashSet<String>,
+    /// Every host scalar is accessed in device memory (a `kernels` region:
+    /// see [`demote`]).
+    pub by_ref_all: bool,
     /// Block scopes of the body's own declarations.
     scopes: Vec<HashMap<String, (Binding, CType)>>,
     /// Statement emission stack: statements go to the last block.
@@ -239,6 +243,7 @@ impl<'a> Lower<'a> {
             vars: vec![],
             loops,
             by_ref: Default::default(),
+            by_ref_all: false,
             scopes: vec![HashMap::new()],
             blocks: vec![vec![]],
             loop_depth: 0,
@@ -548,8 +553,8 @@ impl<'a> Lower<'a> {
 
     /// Makes host variable `name` of type `ty` a kernel parameter.
     fn host_var(&mut self, name: &str, ty: &CType, span: Span) -> DResult<Resolved> {
-        let by_ref =
-            matches!(ty, CType::Struct(_)) || (self.by_ref.contains(name) && ty.is_c_arithmetic());
+        let by_ref = matches!(ty, CType::Struct(_))
+            || ((self.by_ref_all || self.by_ref.contains(name)) && ty.is_c_arithmetic());
         if let CType::Struct(s) = ty {
             if let Some(why) = s.unusable() {
                 return self.err(span, why);
