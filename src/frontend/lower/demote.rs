@@ -74,7 +74,7 @@ mod tests {
         let mut params = vec![Param {
             name: "s".into(),
             local: p,
-            mode: ParamMode::DevicePtr { read_only: true },
+            mode: ParamMode::DevicePtr,
         }];
         let mut vars = vec![HostVar {
             name: "s".into(),
