@@ -12,6 +12,8 @@ use crate::ir::host::{AsyncSpec, Construct, ConstructKind, HostArg, HostMap, Hos
 use crate::ir::Module;
 use expr::c_expr;
 
+pub use crate::codegen::c::c_str;
+
 /// Name of the (static) image object every launch refers to; `embed`
 /// defines it at the end of the translation unit.
 pub const IMAGE: &str = "__accc_image";
@@ -63,27 +65,6 @@ struct Writer<'a> {
     module: &'a Module,
     constructs: Vec<&'a Construct>,
     next: usize,
-}
-
-/// A C string literal.
-pub fn c_str(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c if c.is_ascii() && !c.is_ascii_control() => out.push(c),
-            c => {
-                let mut buf = [0u8; 4];
-                for b in c.encode_utf8(&mut buf).bytes() {
-                    out.push_str(&format!("\\{b:03o}"));
-                }
-            }
-        }
-    }
-    out.push('"');
-    out
 }
 
 impl Writer<'_> {
@@ -278,15 +259,15 @@ impl Writer<'_> {
                 }
                 let launch = self.module.kernels.get(*kernel).and_then(|k| {
                     let plan = k.host_launch.as_ref()?;
-                    let mut block: [String; 3] = std::array::from_fn(|d| c_expr(&plan.block[d], id));
+                    let mut block: [String; 3] = std::array::from_fn(|d| c_expr(&plan.block[d], id).to_c_arg());
                     if let Some(fixed) = plan.fit {
                         out.push_str(&format!(
                             "__ptxrt_u32 __accc_b{id}[3] = {{{}, {}, {}}}; __ptxrt_fit_block(__accc_b{id}, {fixed}u); ",
                             block[0], block[1], block[2]
                         ));
-                        block = std::array::from_fn(|d| c_expr(&crate::ir::HostExpr::Block(d as u8), id));
+                        block = std::array::from_fn(|d| c_expr(&crate::ir::HostExpr::Block(d as u8), id).to_c_arg());
                     }
-                    let mut grid: [String; 3] = std::array::from_fn(|d| c_expr(&plan.grid[d], id));
+                    let mut grid: [String; 3] = std::array::from_fn(|d| c_expr(&plan.grid[d], id).to_c_arg());
                     // Reductions across gangs: scratch memory sized by the
                     // number of gangs, the kernel's last argument.
                     if let Some(s) = k.scratch {
