@@ -1,12 +1,14 @@
-//! Host expressions as C: each node of an [`HostExpr`] becomes the C
+//! Host expressions and ranges as C: each node of an [`HostExpr`], a
+//! [`HostAddr`] or a [`HostBytes`] becomes the C
 //! expression (or `ptxrt.h` helper call) it stands for, as a [`CExpr`]
 //! the shared writer prints. No decisions: what to compute is the plan's
 //! (`schedule::launch`).
 //!
-//! Owns: [`c_expr`], [`user`]. May call: `ir`, `codegen::c`.
+//! Owns: [`c_expr`], [`user`], [`addr`], [`bytes`]. May call: `ir`,
+//! `codegen::c`.
 
 use crate::codegen::c::{lit, CBinOp, CExpr};
-use crate::ir::{HostExpr, UserExpr};
+use crate::ir::{HostAddr, HostBytes, HostExpr, HostType, Lvalue, Scaled, UserExpr};
 
 /// `e` in construct number `id` (whose fitted block, where the plan fits
 /// it, is `__accc_b{id}`).
@@ -60,15 +62,76 @@ pub fn c_expr(e: &HostExpr, id: usize) -> CExpr {
     }
 }
 
-/// A user's expression converted to its type.
+/// A user's expression converted to its type (a truth value: compared
+/// with 0, as C's `if` does).
 pub fn user(u: &UserExpr) -> CExpr {
-    CExpr::cast(u.ty.c_name(), CExpr::text(u.text.clone()))
+    let e = CExpr::text(u.text.clone());
+    match u.ty {
+        HostType::Bool => CExpr::bin(CBinOp::Ne, e, CExpr::atom("0")),
+        ty => CExpr::cast(ty.c_name(), e),
+    }
+}
+
+fn lv(l: &Lvalue) -> CExpr {
+    CExpr::text(l.0.clone())
+}
+
+/// `count * sizeof(elem)`, the size converted to the count's type unless
+/// that is `sizeof`'s own (`unsigned long`).
+fn scaled(s: &Scaled) -> CExpr {
+    let n = user(&s.count);
+    match &s.elem {
+        None => n,
+        Some(e) => {
+            let size = CExpr::SizeofExpr(Box::new(lv(e)));
+            let size = match s.count.ty {
+                HostType::ULong => size,
+                ty => CExpr::cast(ty.c_name(), size),
+            };
+            CExpr::bin(CBinOp::Mul, n, size)
+        }
+    }
+}
+
+/// An address, as the `const void *` the runtime takes.
+pub fn addr(a: &HostAddr) -> CExpr {
+    let void = |e| CExpr::cast("const void *", e);
+    match a {
+        HostAddr::Of(l) => void(CExpr::addr_of(lv(l))),
+        HostAddr::Value(l) => void(lv(l)),
+        HostAddr::Offset { ptr, by } => CExpr::cond(
+            lv(ptr),
+            void(CExpr::bin(
+                CBinOp::Add,
+                CExpr::cast("unsigned long", lv(ptr)),
+                scaled(by),
+            )),
+            void(CExpr::atom("0")),
+        ),
+        HostAddr::Bytes(terms) => {
+            let sum = terms
+                .iter()
+                .map(scaled)
+                .reduce(|a, b| CExpr::bin(CBinOp::Add, a, b))
+                .unwrap_or_else(|| CExpr::atom("0"));
+            void(CExpr::cast("long", sum))
+        }
+    }
+}
+
+/// A length in bytes.
+pub fn bytes(b: &HostBytes) -> CExpr {
+    match b {
+        HostBytes::Zero => CExpr::atom("0"),
+        HostBytes::SizeOf(l) => CExpr::SizeofExpr(Box::new(lv(l))),
+        HostBytes::Scaled(s) => scaled(s),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::{HostType, SrcLoc};
+    use crate::ir::SrcLoc;
 
     fn n() -> HostExpr {
         HostExpr::User(UserExpr {

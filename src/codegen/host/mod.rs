@@ -8,7 +8,8 @@
 mod device;
 mod expr;
 
-use crate::ir::host::{AsyncSpec, Construct, ConstructKind, HostArg, HostMap, HostPlan};
+use crate::codegen::c::CExpr;
+use crate::ir::host::{AsyncSpec, Construct, ConstructKind, HostArg, HostMap, HostPlan, Queue};
 use crate::ir::Module;
 use expr::c_expr;
 
@@ -42,8 +43,8 @@ pub fn write(text: &str, plan: &HostPlan, module: &Module) -> String {
                 format!(
                     "{{{}, {}, {}, {}, {{{}, {}, {}, \"declare\"}}}}",
                     c_str(&d.name),
-                    d.start,
-                    d.bytes,
+                    expr::addr(&d.start).to_c_arg(),
+                    expr::bytes(&d.bytes).to_c_arg(),
                     d.kind,
                     c_str(&d.loc.file),
                     d.loc.line,
@@ -110,7 +111,12 @@ impl Writer<'_> {
     }
 
     fn construct(&mut self, out: &mut String, c: &Construct, id: usize) {
-        let cond = c.cond.clone().unwrap_or_else(|| "1".into());
+        // The `if` clause, compared with 0; `1` without one.
+        let cond = c
+            .cond
+            .as_ref()
+            .map_or_else(|| CExpr::atom("1"), expr::user)
+            .to_c_arg();
         match &c.kind {
             ConstructKind::Data { asyncs } => {
                 // The region ends however control leaves the block
@@ -119,7 +125,7 @@ impl Writer<'_> {
                 self.prologue(out, c, id);
                 let a = async_struct(out, asyncs, id);
                 out.push_str(&format!(
-                    "void *__accc_r{id} __attribute__((cleanup(__ptxrt_data_cleanup))) = __ptxrt_use_device(({cond}) != 0) ? __ptxrt_data_begin(&__accc_loc{id}, {}, {a}) : (void *)0; ",
+                    "void *__accc_r{id} __attribute__((cleanup(__ptxrt_data_cleanup))) = __ptxrt_use_device({cond}) ? __ptxrt_data_begin(&__accc_loc{id}, {}, {a}) : (void *)0; ",
                     Self::maps_args(c, id)
                 ));
                 self.range(out, c.stmt.clone());
@@ -134,7 +140,7 @@ impl Writer<'_> {
                 ));
             }
             ConstructKind::EnterData { asyncs } | ConstructKind::ExitData { asyncs, .. } => {
-                out.push_str(&format!("{{ if (__ptxrt_use_device(({cond}) != 0)) {{ "));
+                out.push_str(&format!("{{ if (__ptxrt_use_device({cond})) {{ "));
                 self.prologue(out, c, id);
                 let a = async_struct(out, asyncs, id);
                 match &c.kind {
@@ -152,13 +158,13 @@ impl Writer<'_> {
             ConstructKind::Atomic { text } => out.push_str(text),
             ConstructKind::Device(d) => {
                 // No device is chosen for it: the runtime call decides.
-                out.push_str(&format!("{{ if (({cond}) != 0) {{ "));
+                out.push_str(&format!("{{ if ({cond}) {{ "));
                 self.prologue(out, c, id);
                 out.push_str(&device::calls(d, id));
                 out.push_str("} }");
             }
             ConstructKind::Wait { asyncs } => {
-                out.push_str(&format!("{{ if (__ptxrt_use_device(({cond}) != 0)) {{ "));
+                out.push_str(&format!("{{ if (__ptxrt_use_device({cond})) {{ "));
                 self.prologue(out, c, id);
                 let a = async_struct(out, asyncs, id);
                 out.push_str(&format!("__ptxrt_wait(&__accc_loc{id}, {a}); }} }}"));
@@ -168,7 +174,7 @@ impl Writer<'_> {
                 if_present,
                 asyncs,
             } => {
-                out.push_str(&format!("{{ if (__ptxrt_use_device(({cond}) != 0)) {{ "));
+                out.push_str(&format!("{{ if (__ptxrt_use_device({cond})) {{ "));
                 self.prologue(out, c, id);
                 let list: Vec<String> = items
                     .iter()
@@ -176,8 +182,8 @@ impl Writer<'_> {
                         format!(
                             "{{{}, {}, {}, {}}}",
                             c_str(&u.name),
-                            u.start,
-                            u.bytes,
+                            expr::addr(&u.start).to_c_arg(),
+                            expr::bytes(&u.bytes).to_c_arg(),
                             i32::from(u.to_device) | (i32::from(u.block) << 1)
                         )
                     })
@@ -197,9 +203,7 @@ impl Writer<'_> {
                 // Each variable is shadowed by its device address.
                 out.push_str("{ ");
                 self.prologue(out, c, id);
-                out.push_str(&format!(
-                    "int __accc_on{id} = __ptxrt_use_device(({cond}) != 0); "
-                ));
+                out.push_str(&format!("int __accc_on{id} = __ptxrt_use_device({cond}); "));
                 for (k, (v, ptr_t)) in vars.iter().enumerate() {
                     out.push_str(&format!(
                         "{ptr_t} __accc_hd{id}_{k} = __accc_on{id} ? ({ptr_t})__ptxrt_host_data_ptr(&__accc_loc{id}, {}, (const void *)({v}), {}) : ({v}); ",
@@ -219,7 +223,7 @@ impl Writer<'_> {
                 args,
                 asyncs,
             } => {
-                out.push_str(&format!("{{ if (__ptxrt_use_device(({cond}) != 0)) {{ "));
+                out.push_str(&format!("{{ if (__ptxrt_use_device({cond})) {{ "));
                 self.prologue(out, c, id);
                 let a = async_struct(out, asyncs, id);
                 let queue = if asyncs.is_sync() {
@@ -235,9 +239,10 @@ impl Writer<'_> {
                 for (i, a) in args.iter().enumerate() {
                     match a {
                         HostArg::Value { var } => arg_ptrs.push(format!("(void *)&({var})")),
-                        HostArg::Size { expr } => {
+                        HostArg::Size { bytes } => {
                             out.push_str(&format!(
-                                "unsigned long __accc_s{id}_{i} = (unsigned long)({expr}); "
+                                "unsigned long __accc_s{id}_{i} = {}; ",
+                                expr::bytes(bytes).to_c()
                             ));
                             arg_ptrs.push(format!("(void *)&__accc_s{id}_{i}"));
                         }
@@ -248,9 +253,13 @@ impl Writer<'_> {
                             if_present,
                         } => {
                             out.push_str(&format!(
-                                "void *__accc_d{id}_{i} = __ptxrt_deviceptr(&__accc_loc{id}, {}, (const void *){ptr}, {}, {}); ",
+                                "void *__accc_d{id}_{i} = __ptxrt_deviceptr(&__accc_loc{id}, {}, {}, {}, {}); ",
                                 c_str(name),
-                                section.clone().unwrap_or_else(|| "(const void *)0".into()),
+                                expr::addr(ptr).to_c_arg(),
+                                section.as_ref().map_or_else(
+                                    || "(const void *)0".to_string(),
+                                    |a| expr::addr(a).to_c_arg()
+                                ),
                                 i32::from(*if_present)
                             ));
                             arg_ptrs.push(format!("(void *)&__accc_d{id}_{i}"));
@@ -314,20 +323,26 @@ impl Writer<'_> {
 }
 
 fn map_init(m: &HostMap) -> String {
+    let flags = CExpr::atom(m.flags.to_string());
     let flags = match &m.extent_guard {
-        Some(g) => format!(
-            "({} | (({g}) ? 0 : {}))",
-            m.flags,
-            crate::ir::host::MAP_NO_EXTENT
+        Some(g) => CExpr::bin(
+            crate::codegen::c::CBinOp::BitOr,
+            flags,
+            CExpr::cond(
+                expr::user(g),
+                CExpr::atom("0"),
+                CExpr::atom(crate::ir::host::MAP_NO_EXTENT.to_string()),
+            ),
         ),
-        None => m.flags.to_string(),
+        None => flags,
     };
     format!(
-        "{{{}, {}, {}, {}, {flags}}}",
+        "{{{}, {}, {}, {}, {}}}",
         c_str(&m.name),
-        m.start,
-        m.bytes,
+        expr::addr(&m.start).to_c_arg(),
+        expr::bytes(&m.bytes).to_c_arg(),
         m.kind as i32,
+        flags.to_c_arg(),
     )
 }
 
@@ -340,8 +355,9 @@ fn async_struct(out: &mut String, a: &AsyncSpec, id: usize) -> String {
     }
     let mut queue = match &a.queue {
         None => "PTXRT_ASYNC_NONE".to_string(),
-        Some(None) => "-1 /* acc_async_noval */".to_string(),
-        Some(Some(e)) => format!("(int)({e})"),
+        Some(Queue::NoVal) => "-1 /* acc_async_noval */".to_string(),
+        Some(Queue::Expr(e)) => expr::user(e).to_c_arg(),
+        Some(Queue::Bound(v)) => v.clone(),
     };
     if let Some(v) = &a.bind {
         out.push_str(&format!("int {v} = {queue}; "));
@@ -351,13 +367,13 @@ fn async_struct(out: &mut String, a: &AsyncSpec, id: usize) -> String {
         None => "0, (const int *)0".to_string(),
         Some(w) if w.is_empty() => "-1, (const int *)0".to_string(),
         Some(w) => {
-            let list: Vec<String> = w.iter().map(|e| format!("(int)({e})")).collect();
+            let list: Vec<String> = w.iter().map(|e| expr::user(e).to_c_arg()).collect();
             out.push_str(&format!("int __accc_w{id}[] = {{{}}}; ", list.join(", ")));
             format!("{}, __accc_w{id}", w.len())
         }
     };
     let dev = match &a.wait_dev {
-        Some(e) => format!("(int)({e})"),
+        Some(e) => expr::user(e).to_c_arg(),
         None => "-1".to_string(),
     };
     out.push_str(&format!(

@@ -70,13 +70,15 @@ fn grid(c: &mut Cursor, depth: u32) -> Result<GridSize> {
 }
 
 /// `i64 (C text) at "file":line:col`.
-fn user(c: &mut Cursor) -> Result<UserExpr> {
+pub(super) fn user(c: &mut Cursor) -> Result<UserExpr> {
     c.skip_ws();
     let at = c.pos;
-    let ty = match c.word() {
-        "i64" => HostType::LongLong,
-        "u64" => HostType::ULongLong,
-        w => return Err(c.error_at(at, format!("expected i64 or u64, found '{w}'"))),
+    let w = c.word();
+    let Some(ty) = HostType::from_ir_name(w) else {
+        return Err(c.error_at(
+            at,
+            format!("expected a host type (i64, u64, i32, bool, ilong, ulong), found '{w}'"),
+        ));
     };
     c.skip_ws();
     let text = c.balanced()?.to_string();
@@ -144,7 +146,10 @@ fn expr(c: &mut Cursor, depth: u32) -> Result<HostExpr> {
     if c.peek().is_some_and(|ch| ch.is_ascii_digit()) {
         return Ok(HostExpr::Const(c.unsigned()?));
     }
-    if c.rest().starts_with("i64") || c.rest().starts_with("u64") {
+    if ["i64", "u64", "i32", "bool", "ilong", "ulong"]
+        .iter()
+        .any(|t| c.rest().starts_with(t))
+    {
         return Ok(HostExpr::User(user(c)?));
     }
     if c.eat("block.") {

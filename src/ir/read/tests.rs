@@ -143,7 +143,7 @@ const BAD: &[(&str, &str)] = &[
     ),
     (
         "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(auto(trip=(a), threads=[]), 1, 1) block=(1, 1, 1)\n",
-        "3:26: expected i64 or u64, found ''",
+        "3:26: expected a host type (i64, u64, i32, bool, ilong, ulong), found ''",
     ),
     (
         "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  host block=(1, 1, 1) grid=(frob(1), 1, 1)\n",
