@@ -153,7 +153,7 @@ mod tests {
     fn maps(body: &str) -> (Vec<(String, MapKind, bool)>, Vec<String>) {
         let src = format!("void f(int n, int m, double *a, double *b, int *ix) {{\n{body}\n}}\n");
         let t = translate(src, "t.c").expect("translates");
-        let c = t.plan.constructs.first().expect("a construct");
+        let c = t.module.host.constructs.first().expect("a construct");
         let ms: Vec<&HostMap> = c.maps.iter().collect();
         assert!(ms.iter().all(|m| m.flags & MAP_BLOCK != 0), "{ms:?}");
         (
@@ -228,6 +228,6 @@ mod tests {
         assert!(ms.is_empty(), "{ms:?}");
         let src = "void f(int n, double *a) {\n#pragma acc data copy(a[0:n])\n#pragma acc parallel loop\nfor (int i = 0; i < n; i++) a[i] = 1;\n}\n";
         let t = translate(src.to_string(), "t.c").unwrap();
-        assert!(t.plan.constructs[1].maps.is_empty());
+        assert!(t.module.host.constructs[1].maps.is_empty());
     }
 }

@@ -30,6 +30,7 @@ mod function;
 pub mod host;
 mod hostexpr;
 mod hostrange;
+mod hosttext;
 mod index;
 mod module;
 mod print;

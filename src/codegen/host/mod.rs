@@ -9,7 +9,7 @@ mod device;
 mod expr;
 
 use crate::codegen::c::CExpr;
-use crate::ir::host::{AsyncSpec, Construct, ConstructKind, HostArg, HostMap, HostPlan, Queue};
+use crate::ir::host::{AsyncSpec, Construct, ConstructKind, HostArg, HostMap, Queue};
 use crate::ir::Module;
 use expr::c_expr;
 
@@ -19,9 +19,11 @@ pub use crate::codegen::c::c_str;
 /// defines it at the end of the translation unit.
 pub const IMAGE: &str = "__accc_image";
 
-/// Rewrites `text` (preprocessed, pragmas blanked) according to `plan`.
-/// The result is C source to compile with `ptxrt.h` on the include path.
-pub fn write(text: &str, plan: &HostPlan, module: &Module) -> String {
+/// Rewrites `text` (preprocessed, pragmas blanked) according to the
+/// module's host plan. The result is C source to compile with `ptxrt.h`
+/// on the include path.
+pub fn write(text: &str, module: &Module) -> String {
+    let plan = &module.host;
     let mut constructs: Vec<&Construct> = plan.constructs.iter().collect();
     constructs.sort_by_key(|c| c.stmt.start); // stable: outer first on ties
     let mut w = Writer {
