@@ -1,10 +1,17 @@
-//! The host plan: what the host rewrite must splice into the preprocessed
-//! text for each construct (data movement, kernel arguments, launch), as
-//! decided by the front end. Host code stays C text: every expression here
-//! is C source evaluated in the construct's scope.
+//! The host plan: what the host does for each construct (data movement,
+//! kernel arguments, launch, waits, device management), as decided by the
+//! front end, held in [`Module::host`](super::Module::host). Its values
+//! are typed: the user's expressions as [`UserExpr`] (with their clause's
+//! location and the type the host converts them to), addresses and byte
+//! counts as [`HostAddr`] and [`HostBytes`]; only names (of variables, for
+//! messages) and the host version of an atomic statement are text. Only
+//! `codegen::host` turns the plan into C; `hosttext.rs` prints it and
+//! `read/plan.rs` reads it back.
 //!
-//! Owns: [`HostPlan`], [`Construct`], [`HostMap`], [`HostArg`],
-//! [`DeviceDirective`] (and the device type numbers of its runtime calls).
+//! Owns: [`HostPlan`], [`Construct`], [`ConstructKind`], [`HostMap`],
+//! [`UpdateItem`], [`AsyncSpec`], [`Queue`], [`HostArg`],
+//! [`GlobalDeclare`], [`DeviceDirective`] (and the device type numbers of
+//! its runtime calls). May call: nothing outside `ir`.
 
 use super::{HostAddr, HostBytes, SrcLoc, UserExpr};
 use std::ops::Range;
@@ -192,8 +199,8 @@ pub enum ConstructKind {
         asyncs: AsyncSpec,
     },
     /// `host_data use_device(…)`: in the statement, each named pointer or
-    /// array (name, C type of a pointer to its elements) stands for its
-    /// device address.
+    /// array (its name, and the C spelling of the type of a pointer to its
+    /// elements) stands for its device address.
     HostData {
         vars: Vec<(String, String)>,
         if_present: bool,

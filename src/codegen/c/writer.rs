@@ -32,9 +32,17 @@ impl CWriter {
     }
 
     fn start(&mut self) {
-        if self.layout == Layout::Lines {
-            for _ in 0..self.depth {
-                self.out.push_str("    ");
+        match self.layout {
+            Layout::Lines => {
+                for _ in 0..self.depth {
+                    self.out.push_str("    ");
+                }
+            }
+            // After text written as it is: a blank between.
+            Layout::OneLine => {
+                if self.out.ends_with(|c: char| !c.is_whitespace()) {
+                    self.out.push(' ');
+                }
             }
         }
     }
@@ -126,5 +134,11 @@ mod tests {
             sample(Layout::OneLine),
             "if (c) { x = 1; } else { { y = 2; } } "
         );
+        let mut w = CWriter::new(Layout::OneLine);
+        w.raw("int a;\n");
+        w.open("");
+        w.raw("f();");
+        w.close();
+        assert_eq!(w.finish(), "int a;\n{ f(); } ");
     }
 }

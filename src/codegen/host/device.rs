@@ -8,15 +8,15 @@
 
 use super::c_str;
 use super::expr::user;
+use crate::codegen::c::CWriter;
 use crate::ir::host::{DeviceDirective, DeviceOp, DEVICE_CURRENT};
 
-/// The C statements of directive `d` (construct number `id`, whose
-/// location is `__accc_loc{id}`), on one line.
-pub fn calls(d: &DeviceDirective, id: usize) -> String {
-    let mut out = String::new();
+/// Writes the C statements of directive `d` (construct number `id`, whose
+/// location is `__accc_loc{id}`).
+pub fn calls(out: &mut CWriter, d: &DeviceDirective, id: usize) {
     let num = match &d.num {
         Some(e) => {
-            out.push_str(&format!("int __accc_dn{id} = {}; ", user(e).to_c()));
+            out.line(&format!("int __accc_dn{id} = {};", user(e).to_c()));
             format!("1, __accc_dn{id}")
         }
         None => "0, 0".to_string(),
@@ -28,7 +28,7 @@ pub fn calls(d: &DeviceDirective, id: usize) -> String {
     };
     let tail = match (d.op, &d.default_async) {
         (DeviceOp::Set, Some(e)) => {
-            out.push_str(&format!("int __accc_da{id} = {}; ", user(e).to_c()));
+            out.line(&format!("int __accc_da{id} = {};", user(e).to_c()));
             format!(", 1, __accc_da{id}")
         }
         (DeviceOp::Set, None) => ", 0, 0".to_string(),
@@ -40,17 +40,23 @@ pub fn calls(d: &DeviceDirective, id: usize) -> String {
         DeviceOp::Set => "__ptxrt_set",
     };
     for (value, name) in types {
-        out.push_str(&format!(
-            "{f}(&__accc_loc{id}, {value}, {name}, {num}{tail}); "
+        out.line(&format!(
+            "{f}(&__accc_loc{id}, {value}, {name}, {num}{tail});"
         ));
     }
-    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::codegen::c::Layout;
     use crate::ir::host::DeviceType;
+
+    fn calls(d: &DeviceDirective, id: usize) -> String {
+        let mut w = CWriter::new(Layout::OneLine);
+        super::calls(&mut w, d, id);
+        w.finish()
+    }
     use crate::ir::{HostType, SrcLoc, UserExpr};
 
     fn int(text: &str) -> Option<UserExpr> {
