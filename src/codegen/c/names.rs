@@ -15,65 +15,28 @@
 
 use std::collections::{HashMap, HashSet};
 
-/// The keywords of C (C23 included), C++ (C++20 included) and CUDA C,
-/// and the names CUDA C predefines in device code.
+/// The keywords of C++ (C++20 included) and CUDA C, and the names CUDA C
+/// predefines in device code; C's own (C11, GNU C) are lang-c's
+/// ([`lang_c::strings`]), the parser's list.
 const KEYWORDS: &[&str] = &[
-    // C
-    "auto",
-    "break",
-    "case",
-    "char",
-    "const",
-    "continue",
-    "default",
-    "do",
-    "double",
-    "else",
-    "enum",
-    "extern",
-    "float",
-    "for",
-    "goto",
-    "if",
-    "inline",
-    "int",
-    "long",
-    "register",
-    "restrict",
-    "return",
-    "short",
-    "signed",
-    "sizeof",
-    "static",
-    "struct",
-    "switch",
-    "typedef",
-    "union",
-    "unsigned",
-    "void",
-    "volatile",
-    "while",
-    "_Alignas",
-    "_Alignof",
-    "_Atomic",
-    "_Bool",
-    "_Complex",
-    "_Generic",
-    "_Imaginary",
-    "_Noreturn",
-    "_Static_assert",
-    "_Thread_local",
+    // C23 and GNU C beyond lang-c's lists
     "typeof",
     "typeof_unqual",
     "asm",
-    // C++
+    "bool",
+    "true",
+    "false",
+    "nullptr",
     "alignas",
     "alignof",
+    "constexpr",
+    "static_assert",
+    "thread_local",
+    // C++
     "and",
     "and_eq",
     "bitand",
     "bitor",
-    "bool",
     "catch",
     "char8_t",
     "char16_t",
@@ -86,14 +49,12 @@ const KEYWORDS: &[&str] = &[
     "concept",
     "const_cast",
     "consteval",
-    "constexpr",
     "constinit",
     "decltype",
     "delete",
     "dynamic_cast",
     "explicit",
     "export",
-    "false",
     "friend",
     "mutable",
     "namespace",
@@ -101,7 +62,6 @@ const KEYWORDS: &[&str] = &[
     "noexcept",
     "not",
     "not_eq",
-    "nullptr",
     "operator",
     "or",
     "or_eq",
@@ -110,13 +70,10 @@ const KEYWORDS: &[&str] = &[
     "public",
     "reinterpret_cast",
     "requires",
-    "static_assert",
     "static_cast",
     "template",
     "this",
-    "thread_local",
     "throw",
-    "true",
     "try",
     "typeid",
     "typename",
@@ -163,7 +120,10 @@ const RESERVED_PREFIXES: &[&str] = &["__ptxrt_", "__accc_", "__nv", "__cuda"];
 /// Whether `name` is a keyword of C, C++ or CUDA C (or a name CUDA C
 /// predefines), which no generated identifier may be.
 pub fn is_keyword(name: &str) -> bool {
-    KEYWORDS.contains(&name)
+    use lang_c::strings::{RESERVED_C11, RESERVED_GNU};
+    [RESERVED_C11, RESERVED_GNU, KEYWORDS]
+        .iter()
+        .any(|list| list.contains(&name))
 }
 
 /// Gives legal, distinct identifiers to the names of one scope (a
@@ -242,6 +202,10 @@ mod tests {
         assert_eq!(n.name("threadIdx"), "threadIdx_");
         assert_eq!(n.name("__shared__"), "__shared___");
         assert_eq!(n.name("new"), "new_");
+        // C11 and GNU C, from the parser's lists.
+        assert_eq!(n.name("_Bool"), "_Bool_");
+        assert_eq!(n.name("__attribute__"), "__attribute___");
+        assert!(is_keyword("while") && is_keyword("__int128") && !is_keyword("main"));
     }
 
     #[test]

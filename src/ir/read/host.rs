@@ -4,7 +4,8 @@
 //! their host expressions ([`HostExpr`], [`UserExpr`]): the inverse of
 //! their `Display` impls (`ir/hostexpr.rs`) and of `print.rs`'s `grid`.
 //!
-//! Owns: [`grid3`], [`launch_plan`]. May call: the cursor, `ir` types.
+//! Owns: [`grid3`], [`launch_plan`], [`user`], [`loc_at`]. May call: the
+//! cursor, `ir` types.
 
 use super::cursor::{Cursor, Result, MAX_DEPTH};
 use crate::ir::hostexpr::DIMS;
@@ -82,17 +83,19 @@ pub(super) fn user(c: &mut Cursor) -> Result<UserExpr> {
     };
     c.skip_ws();
     let text = c.balanced()?.to_string();
+    let loc = loc_at(c)?;
+    Ok(UserExpr { text, loc, ty })
+}
+
+/// `at "file":line:col`.
+pub(super) fn loc_at(c: &mut Cursor) -> Result<SrcLoc> {
     c.expect("at")?;
     let file = c.quoted()?;
     c.expect_here(":")?;
     let line = c.unsigned()?;
     c.expect_here(":")?;
     let col = c.unsigned()?;
-    Ok(UserExpr {
-        text,
-        loc: SrcLoc { file, line, col },
-        ty,
-    })
+    Ok(SrcLoc { file, line, col })
 }
 
 /// `block=(…) [fit(fixed=N)] grid=(…)` (after `host`).

@@ -5,13 +5,13 @@
 //! (user expressions), `ir` types.
 
 use super::cursor::{Cursor, Result};
-use super::host::user;
+use super::host::{loc_at, user};
 use crate::ir::host::{
     AsyncSpec, Construct, ConstructKind, DeviceDirective, DeviceType, GlobalDeclare, HostArg,
     HostMap, MapKind, Queue, UpdateItem,
 };
 use crate::ir::hosttext::DEVICE_OPS;
-use crate::ir::{HostAddr, HostBytes, Lvalue, Scaled, SrcLoc};
+use crate::ir::{HostAddr, HostBytes, Lvalue, Scaled};
 
 const MAP_KINDS: [MapKind; 11] = [
     MapKind::Copy,
@@ -34,17 +34,6 @@ fn kw(c: &mut Cursor, w: &str) -> bool {
     let whole = r.starts_with(w)
         && !r[w.len()..].starts_with(|ch: char| ch.is_ascii_alphanumeric() || ch == '_');
     whole && c.eat(w)
-}
-
-/// `at "file":line:col`.
-pub(super) fn at(c: &mut Cursor) -> Result<SrcLoc> {
-    c.expect("at")?;
-    let file = c.quoted()?;
-    c.expect_here(":")?;
-    let line = c.unsigned()?;
-    c.expect_here(":")?;
-    let col = c.unsigned()?;
-    Ok(SrcLoc { file, line, col })
 }
 
 fn lvalue(c: &mut Cursor) -> Result<Lvalue> {
@@ -240,7 +229,7 @@ fn device(c: &mut Cursor, at: usize, w: &str) -> Result<DeviceDirective> {
 /// the lines of its arguments or items, then its maps.
 pub(super) fn construct(c: &mut Cursor) -> Result<Construct> {
     let name = c.quoted()?;
-    let loc = at(c)?;
+    let loc = loc_at(c)?;
     c.expect("stmt")?;
     c.expect("=")?;
     let start = c.unsigned()?;
@@ -348,7 +337,7 @@ pub(super) fn declare(c: &mut Cursor) -> Result<GlobalDeclare> {
     c.expect("kind")?;
     c.expect("=")?;
     let kind = i32::try_from(c.integer()?).map_err(|_| c.error_at(c.pos, "kind out of range"))?;
-    let loc = at(c)?;
+    let loc = loc_at(c)?;
     Ok(GlobalDeclare {
         name,
         start,
