@@ -397,12 +397,9 @@ impl Walker<'_> {
             }
             for v in &dc.vars {
                 let sym = self.scope.lookup(&v.base.name);
-                let elem = match sym.map(|s| &s.ty) {
+                match sym.map(|s| &s.ty) {
                     Some(CType::Ptr(_) | CType::Array(..) | CType::Vla(..))
-                        if v.path.is_empty() =>
-                    {
-                        format!("__typeof__(&({})[0])", v.base.name)
-                    }
+                        if v.path.is_empty() => {}
                     _ => {
                         return self.clause_err(
                             p,
@@ -414,7 +411,7 @@ impl Walker<'_> {
                         )
                     }
                 };
-                vars.push((v.base.name.clone(), elem));
+                vars.push(v.base.name.clone());
             }
         }
         let if_present = d.clauses.iter().any(|c| c.kind == ClauseKind::IfPresent);

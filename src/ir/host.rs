@@ -199,12 +199,9 @@ pub enum ConstructKind {
         asyncs: AsyncSpec,
     },
     /// `host_data use_device(…)`: in the statement, each named pointer or
-    /// array (its name, and the C spelling of the type of a pointer to its
-    /// elements) stands for its device address.
-    HostData {
-        vars: Vec<(String, String)>,
-        if_present: bool,
-    },
+    /// array variable stands for its device address (a pointer to its
+    /// elements).
+    HostData { vars: Vec<String>, if_present: bool },
     /// `init`, `shutdown` or `set` (`stmt` is the directive's own line).
     Device(DeviceDirective),
 }

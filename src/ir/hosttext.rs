@@ -267,13 +267,8 @@ fn print_construct(out: &mut String, c: &Construct) {
         ConstructKind::HostData { vars, if_present } => {
             let ip = if *if_present { " if_present" } else { "" };
             let _ = writeln!(out, "host_data{ip}");
-            for (v, t) in vars {
-                let _ = writeln!(
-                    out,
-                    "  use_device {} {}",
-                    quote(v.as_bytes()),
-                    quote(t.as_bytes())
-                );
+            for v in vars {
+                let _ = writeln!(out, "  use_device {}", quote(v.as_bytes()));
             }
         }
         ConstructKind::Device(d) => {

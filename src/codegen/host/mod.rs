@@ -211,7 +211,10 @@ impl Writer<'_> {
                 out.open("");
                 self.prologue(out, c, id);
                 out.line(&format!("int __accc_on{id} = __ptxrt_use_device({cond});"));
-                for (k, (v, ptr_t)) in vars.iter().enumerate() {
+                // A pointer to the variable's elements.
+                let ptr_type = |v: &str| format!("__typeof__(&({v})[0])");
+                for (k, v) in vars.iter().enumerate() {
+                    let ptr_t = ptr_type(v);
                     out.line(&format!(
                         "{ptr_t} __accc_hd{id}_{k} = __accc_on{id} ? ({ptr_t})__ptxrt_host_data_ptr(&__accc_loc{id}, {}, (const void *)({v}), {}) : ({v});",
                         c_str(v),
@@ -219,8 +222,8 @@ impl Writer<'_> {
                     ));
                 }
                 out.open("");
-                for (k, (v, ptr_t)) in vars.iter().enumerate() {
-                    out.line(&format!("{ptr_t} {v} = __accc_hd{id}_{k};"));
+                for (k, v) in vars.iter().enumerate() {
+                    out.line(&format!("{} {v} = __accc_hd{id}_{k};", ptr_type(v)));
                 }
                 self.range(out, c.stmt.clone());
                 out.close();

@@ -307,9 +307,7 @@ pub(super) fn construct(c: &mut Cursor) -> Result<Construct> {
             let if_present = kw(c, "if_present");
             let mut vars = vec![];
             while kw(c, "use_device") {
-                let v = c.quoted()?;
-                let t = c.quoted()?;
-                vars.push((v, t));
+                vars.push(c.quoted()?);
             }
             ConstructKind::HostData { vars, if_present }
         }

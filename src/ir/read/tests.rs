@@ -106,7 +106,7 @@ construct "update" at "a.c":40:9 stmt=100..120
   item self block "p" value "p" zero
 construct "host_data" at "a.c":41:9 stmt=130..150
   host_data if_present
-  use_device "a" "double *"
+  use_device "a"
 construct "wait" at "a.c":42:9 stmt=160..170
   wait_directive wait
 construct "exit data" at "a.c":43:9 stmt=170..180
