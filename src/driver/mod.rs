@@ -318,7 +318,7 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
         relocatable,
         has_kernels,
     } = d;
-    let mut host_c = host::write(&t.text, &t.plan, &t.module);
+    let mut host_c = host::write(&t.text, &t.module);
     if has_kernels {
         let cells: Vec<(String, String)> = t
             .module

@@ -12,7 +12,7 @@ use super::source::SourceMap;
 use crate::diag::{DResult, Diagnostics};
 use crate::directive::{Access, ClauseExpr, VarRef};
 use crate::ir::host::{HostMap, MapKind, MAP_BLOCK, MAP_NO_EXTENT};
-use crate::ir::SrcLoc;
+use crate::ir::{HostAddr, HostBytes, HostType, Lvalue, Scaled, SrcLoc, UserExpr};
 use lang_c::ast::Expression;
 use lang_c::span::Span;
 use lang_c::visit::{self, Visit};
@@ -57,12 +57,12 @@ pub enum BarePointer {
     Error,
 }
 
-/// The host bytes a variable reference denotes, as C text.
+/// The host bytes a variable reference denotes.
 pub struct HostRange {
-    /// Address of the first byte (`const void *`).
-    pub start: String,
+    /// Address of the first byte.
+    pub start: HostAddr,
     /// Length in bytes.
-    pub bytes: String,
+    pub bytes: HostBytes,
     /// The reference goes through a struct member.
     pub member: bool,
     /// The C lvalue of the pointer a sub-array goes through, when that
@@ -76,9 +76,9 @@ pub struct HostRange {
     /// ([`BarePointer::Block`]): `start` is the pointer's value, `bytes` 0.
     pub block: bool,
     /// The rows of a sub-array through pointers to pointers: per further
-    /// pointer level, the C expressions of the byte offset of each row from
-    /// its pointer's target and of its length in bytes.
-    pub rows: Vec<(String, String)>,
+    /// pointer level, the byte offset of each row from its pointer's
+    /// target (a sum) and its length in bytes.
+    pub rows: Vec<(Vec<Scaled>, Scaled)>,
 }
 
 struct Idents(Vec<(String, Span)>);
@@ -162,8 +162,8 @@ impl ClauseCtx<'_> {
         };
         let attach = r.pointer_member.as_ref().map(|p| HostMap {
             name: p.clone(),
-            start: format!("(const void *)&({p})"),
-            bytes: format!("sizeof({p})"),
+            start: HostAddr::Of(Lvalue(p.clone())),
+            bytes: HostBytes::SizeOf(Lvalue(p.clone())),
             kind: if exit {
                 MapKind::Detach
             } else {
@@ -177,8 +177,8 @@ impl ClauseCtx<'_> {
             .iter()
             .map(|(offset, bytes)| HostMap {
                 name: v.text.clone(),
-                start: format!("(const void *)(long)({offset})"),
-                bytes: bytes.clone(),
+                start: HostAddr::Bytes(offset.clone()),
+                bytes: HostBytes::Scaled(bytes.clone()),
                 kind: MapKind::Rows,
                 flags: 0,
                 extent_guard: None,
@@ -348,8 +348,8 @@ impl ClauseCtx<'_> {
                 CType::Ptr(_) if bare == BarePointer::Block => Ok((
                     var_ty,
                     HostRange {
-                        start: format!("(const void *)({text})"),
-                        bytes: "0".into(),
+                        start: HostAddr::Value(Lvalue(text.clone())),
+                        bytes: HostBytes::Zero,
                         member,
                         pointer_member: None,
                         ty: t,
@@ -363,8 +363,8 @@ impl ClauseCtx<'_> {
                 _ => Ok((
                     var_ty,
                     HostRange {
-                        start: format!("(const void *)&({text})"),
-                        bytes: format!("sizeof({text})"),
+                        start: HostAddr::Of(Lvalue(text.clone())),
+                        bytes: HostBytes::SizeOf(Lvalue(text)),
                         member,
                         pointer_member: None,
                         ty: t,
@@ -444,6 +444,17 @@ impl ClauseCtx<'_> {
         ))
     }
 
+    /// A clause's expression as the host evaluates it: checked
+    /// ([`Self::check_expr`]), converted to `ty`, located where it is
+    /// written.
+    pub fn user_expr(&self, e: &ClauseExpr, ty: HostType) -> DResult<UserExpr> {
+        Ok(UserExpr {
+            text: self.check_expr(e)?,
+            loc: self.loc(e.span.start),
+            ty,
+        })
+    }
+
     /// An integer constant clause expression's value, if it is one.
     pub fn const_value(&self, e: &ClauseExpr) -> Option<i128> {
         let t = e.text.trim();
@@ -456,53 +467,67 @@ impl ClauseCtx<'_> {
     }
 
     /// The host range of a reference with subscripts and sub-arrays
-    /// (`a[0:n]`, `u[1:k]`, `a[i][0:m]`, `b[0:n][0:M]`) as C expressions of
-    /// its first byte and its length: see [`Self::dims`].
+    /// (`a[0:n]`, `u[1:k]`, `a[i][0:m]`, `b[0:n][0:M]`): its first byte and
+    /// its length, see [`Self::dims`].
     fn section(
         &self,
         v: &VarRef,
         name: &str,
         path: &[Access],
         ty: &CType,
-    ) -> DResult<(String, String)> {
+    ) -> DResult<(HostAddr, HostBytes)> {
         let (dims, m) = self.dims(v, name, path, ty)?;
         let los: String = dims.iter().map(|d| format!("[{}]", d.lo)).collect();
         let zeros: String = "[0]".repeat(m + 1);
         Ok((
-            format!("(const void *)&(({name}){los})"),
-            format!("(unsigned long)({}) * sizeof(({name}){zeros})", dims[m].len),
+            HostAddr::Of(Lvalue(format!("({name}){los}"))),
+            HostBytes::Scaled(self.scaled(
+                v,
+                &dims[m].len,
+                HostType::ULong,
+                format!("({name}){zeros}"),
+            )),
         ))
+    }
+
+    /// `count` (C text checked already) elements like `elem`, counted in
+    /// `ty`, located at item `v`.
+    fn scaled(&self, v: &VarRef, count: &str, ty: HostType, elem: String) -> Scaled {
+        Scaled {
+            count: UserExpr {
+                text: count.to_string(),
+                loc: self.loc(v.span.start),
+                ty,
+            },
+            elem: Some(Lvalue(elem)),
+        }
     }
 
     /// The row of one further pointer level of a sub-array through
     /// pointers to pointers: `path` applied to each pointer of type `ty`,
     /// whose C expression `base` is only used in `sizeof` (never
     /// evaluated). Returns the C expressions of the byte offset of the row
-    /// from the pointer's target and of its length in bytes.
+    /// from the pointer's target (a sum) and of its length in bytes.
     fn row(
         &self,
         v: &VarRef,
         base: &str,
         path: &[Access],
         ty: &CType,
-    ) -> DResult<(String, String)> {
+    ) -> DResult<(Vec<Scaled>, Scaled)> {
         let (dims, m) = self.dims(v, base, path, ty)?;
         let mut offset = vec![];
         let mut zeros = String::new();
         for d in &dims {
             zeros.push_str("[0]");
             if d.lo != "0" {
-                offset.push(format!("(long)({}) * (long)sizeof(({base}){zeros})", d.lo));
+                offset.push(self.scaled(v, &d.lo, HostType::Long, format!("({base}){zeros}")));
             }
         }
         let zeros: String = "[0]".repeat(m + 1);
         Ok((
-            if offset.is_empty() {
-                "0".to_string()
-            } else {
-                offset.join(" + ")
-            },
-            format!("(unsigned long)({}) * sizeof(({base}){zeros})", dims[m].len),
+            offset,
+            self.scaled(v, &dims[m].len, HostType::ULong, format!("({base}){zeros}")),
         ))
     }
 

@@ -25,8 +25,8 @@ use super::unit::Walker;
 use crate::analysis::sections::Use;
 use crate::diag::{DResult, Diagnostics};
 use crate::directive::{ClauseKind, DefaultKind, DirectiveKind};
-use crate::ir::host::{AsyncSpec, Construct, ConstructKind, MapKind};
-use crate::ir::{Function, Kernel, Param, SrcLoc, Stmt};
+use crate::ir::host::{AsyncSpec, Construct, ConstructKind, MapKind, Queue};
+use crate::ir::{Function, HostAddr, Kernel, Lvalue, Param, SrcLoc, Stmt, UserExpr};
 use lang_c::ast::*;
 use lang_c::span::Node;
 use std::collections::{HashMap, HashSet};
@@ -46,7 +46,7 @@ struct Compute {
     region_privs: Vec<Private>,
     asyncs: AsyncSpec,
     items: Vec<DataItem>,
-    cond: Option<String>,
+    cond: Option<UserExpr>,
     loc: SrcLoc,
 }
 
@@ -417,12 +417,12 @@ impl Walker<'_> {
             .map(|v| Visible {
                 var: v.name.clone(),
                 start: match (&v.ty, uses.get(&v.name)) {
-                    _ if v.by_ref => format!("(const void *)&({})", v.name),
+                    _ if v.by_ref => HostAddr::Of(Lvalue::var(&v.name)),
                     // The start of its implicit section.
                     (CType::Ptr(e), Some(Use::Known(sec))) if !c.default_present => {
-                        sec.host_map(&v.name, e.size()).start
+                        sec.host_map(&v.name, e.size(), &c.loc).start
                     }
-                    _ => format!("(const void *)({})", v.name),
+                    _ => HostAddr::Value(Lvalue::var(&v.name)),
                 },
                 deviceptr: false,
                 no_create: false,
@@ -495,7 +495,7 @@ impl Walker<'_> {
         // region did the waits).
         let asyncs = if in_region {
             AsyncSpec {
-                queue: c.asyncs.queue.as_ref().map(|_| Some(queue_var(s))),
+                queue: c.asyncs.queue.as_ref().map(|_| Queue::Bound(queue_var(s))),
                 ..Default::default()
             }
         } else {

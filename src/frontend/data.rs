@@ -17,10 +17,10 @@ use crate::analysis::sections::Use;
 use crate::diag::{DResult, Diagnostics};
 use crate::directive::{Clause, ClauseKind, DataKind, Directive, DirectiveKind, WaitArg};
 use crate::ir::host::{
-    AsyncSpec, Construct, ConstructKind, HostArg, HostMap, MapKind, UpdateItem, MAP_ALWAYSIN,
-    MAP_ALWAYSOUT, MAP_READONLY, MAP_ZERO,
+    AsyncSpec, Construct, ConstructKind, HostArg, HostMap, MapKind, Queue, UpdateItem,
+    MAP_ALWAYSIN, MAP_ALWAYSOUT, MAP_READONLY, MAP_ZERO,
 };
-use crate::ir::{Param, ParamMode, SrcLoc};
+use crate::ir::{HostAddr, HostBytes, HostType, Lvalue, Param, ParamMode, SrcLoc, UserExpr};
 use lang_c::ast::Statement;
 use lang_c::span::Node;
 use std::collections::HashMap;
@@ -30,8 +30,8 @@ use std::collections::HashMap;
 #[derive(Clone, Debug)]
 pub struct Visible {
     pub var: String,
-    /// C expression of the start of its mapped section.
-    pub start: String,
+    /// The start of its mapped section.
+    pub start: HostAddr,
     /// `deviceptr`: its value is a device address already.
     pub deviceptr: bool,
     /// `no_create`: a kernel sees its device copy if present, else itself.
@@ -159,10 +159,10 @@ impl Walker<'_> {
     }
 
     /// The `if` clause's condition.
-    pub fn if_cond(&self, p: usize, d: &Directive) -> DResult<Option<String>> {
+    pub fn if_cond(&self, p: usize, d: &Directive) -> DResult<Option<UserExpr>> {
         for c in &d.clauses {
             if let ClauseKind::If(e) = &c.kind {
-                return Ok(Some(self.clause_ctx(p).check_expr(e)?));
+                return Ok(Some(self.clause_ctx(p).user_expr(e, HostType::Bool)?));
             }
         }
         Ok(None)
@@ -177,10 +177,10 @@ impl Walker<'_> {
             let mut qs = vec![];
             if let Some(w) = w {
                 if let Some(dev) = &w.devnum {
-                    a.wait_dev = Some(ctx.check_expr(dev)?);
+                    a.wait_dev = Some(ctx.user_expr(dev, HostType::Int)?);
                 }
                 for q in &w.queue_exprs {
-                    qs.push(ctx.check_expr(q)?);
+                    qs.push(ctx.user_expr(q, HostType::Int)?);
                 }
             }
             a.waits = Some(qs);
@@ -190,8 +190,8 @@ impl Walker<'_> {
             match &c.kind {
                 ClauseKind::Async(e) => {
                     a.queue = Some(match e {
-                        Some(e) => Some(ctx.check_expr(e)?),
-                        None => None,
+                        Some(e) => Queue::Expr(ctx.user_expr(e, HostType::Int)?),
+                        None => Queue::NoVal,
                     })
                 }
                 ClauseKind::Wait(w) => wait(w, &mut a)?,
@@ -210,7 +210,7 @@ impl Walker<'_> {
         p: usize,
         kind: ConstructKind,
         stmt: std::ops::Range<usize>,
-        cond: Option<String>,
+        cond: Option<UserExpr>,
         maps: Vec<HostMap>,
     ) {
         let d = &self.dirs[p];
@@ -397,12 +397,9 @@ impl Walker<'_> {
             }
             for v in &dc.vars {
                 let sym = self.scope.lookup(&v.base.name);
-                let elem = match sym.map(|s| &s.ty) {
+                match sym.map(|s| &s.ty) {
                     Some(CType::Ptr(_) | CType::Array(..) | CType::Vla(..))
-                        if v.path.is_empty() =>
-                    {
-                        format!("__typeof__(&({})[0])", v.base.name)
-                    }
+                        if v.path.is_empty() => {}
                     _ => {
                         return self.clause_err(
                             p,
@@ -414,7 +411,7 @@ impl Walker<'_> {
                         )
                     }
                 };
-                vars.push((v.base.name.clone(), elem));
+                vars.push(v.base.name.clone());
             }
         }
         let if_present = d.clauses.iter().any(|c| c.kind == ClauseKind::IfPresent);
@@ -475,7 +472,7 @@ impl Walker<'_> {
         for (param, var) in params.iter().zip(vars) {
             if let Some(path) = &var.size_of {
                 args.push(HostArg::Size {
-                    expr: format!("sizeof({path})"),
+                    bytes: HostBytes::SizeOf(Lvalue(path.clone())),
                 });
                 continue;
             }
@@ -497,10 +494,10 @@ impl Walker<'_> {
             if !explicit {
                 // A const object is never copied back (it may be read-only).
                 let readonly = self.scope.lookup(&var.name).is_some_and(|s| s.readonly);
-                let whole = |start: String| HostMap {
+                let whole = |start: HostAddr| HostMap {
                     name: var.name.clone(),
                     start,
-                    bytes: format!("sizeof({})", var.name),
+                    bytes: HostBytes::SizeOf(Lvalue::var(&var.name)),
                     kind: if readonly && implicit_kind == MapKind::Copy {
                         MapKind::CopyIn
                     } else {
@@ -510,18 +507,19 @@ impl Walker<'_> {
                     extent_guard: None,
                 };
                 if var.by_ref {
-                    let m = whole(format!("(const void *)&({})", var.name));
+                    let m = whole(HostAddr::Of(Lvalue::var(&var.name)));
                     if items.iter().any(|i| i.var == var.name) {
                         first.push(m); // its members are in clauses
                     } else {
                         implicit.push(m);
                     }
                 } else if matches!(var.ty, CType::Array(_, Some(_)) | CType::Vla(..)) {
-                    implicit.push(whole(format!("(const void *)({})", var.name)));
+                    implicit.push(whole(HostAddr::Value(Lvalue::var(&var.name))));
                 } else if let (CType::Ptr(elem), false) = (&var.ty, default_present) {
                     match uses.get(&var.name) {
                         Some(Use::Known(sec)) => {
-                            let m = sec.host_map(&var.name, elem.size());
+                            let loc = remark_at.cloned().unwrap_or_default();
+                            let m = sec.host_map(&var.name, elem.size(), &loc);
                             section = Some(m.start.clone());
                             implicit.push(m);
                         }
@@ -534,9 +532,9 @@ impl Walker<'_> {
                 }
             }
             let ptr = if var.by_ref {
-                format!("&({})", var.name)
+                HostAddr::Of(Lvalue::var(&var.name))
             } else {
-                format!("({})", var.name)
+                HostAddr::Value(Lvalue::var(&var.name))
             };
             args.push(HostArg::DevicePtr {
                 name: var.name.clone(),

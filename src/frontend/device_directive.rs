@@ -15,6 +15,7 @@ use super::unit::Walker;
 use crate::diag::DResult;
 use crate::directive::{ClauseKind, DeviceTypeList, Directive, DirectiveKind};
 use crate::ir::host::{DeviceDirective, DeviceOp, DeviceType};
+use crate::ir::HostType;
 
 impl Walker<'_> {
     /// The `init`, `shutdown` or `set` directive `d` at pragma `p`.
@@ -50,8 +51,10 @@ impl Walker<'_> {
                         );
                     }
                 }
-                ClauseKind::DeviceNum(e) => out.num = Some(ctx.check_expr(e)?),
-                ClauseKind::DefaultAsync(e) => out.default_async = Some(ctx.check_expr(e)?),
+                ClauseKind::DeviceNum(e) => out.num = Some(ctx.user_expr(e, HostType::Int)?),
+                ClauseKind::DefaultAsync(e) => {
+                    out.default_async = Some(ctx.user_expr(e, HostType::Int)?)
+                }
                 _ => {}
             }
         }

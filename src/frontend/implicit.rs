@@ -10,6 +10,7 @@
 use crate::analysis::sections::Section;
 use crate::analysis::Poly;
 use crate::ir::host::{HostMap, MapKind, MAP_BLOCK};
+use crate::ir::{HostAddr, HostBytes, HostType, Lvalue, Scaled, SrcLoc, UserExpr};
 
 impl Section {
     /// The clause its uses imply: `copyin` when only read, `copyout` when
@@ -31,8 +32,9 @@ impl Section {
 
     /// The implicit map of pointer `var` (`elem`: the size of its elements
     /// when known): a present-or-copy of the section, or of the present
-    /// block that holds its start ([`MAP_BLOCK`]).
-    pub fn host_map(&self, var: &str, elem: Option<u64>) -> HostMap {
+    /// block that holds its start ([`MAP_BLOCK`]). Its expressions are
+    /// located at `loc`, the construct.
+    pub fn host_map(&self, var: &str, elem: Option<u64>, loc: &SrcLoc) -> HostMap {
         let (mut lo, mut end) = (prune(&self.lo, true), prune(&self.end, false));
         if lo.is_empty() || end.is_empty() {
             (lo, end) = (vec![Poly::default()], vec![Poly::default()]);
@@ -50,25 +52,29 @@ impl Section {
         }
         let (lo_c, end_c) = (fold_c(&lo, true), fold_c(&end, false));
         let len_c = format!("({end_c} - {lo_c})");
-        let count = format!("(unsigned long)({len_c} > 0 ? {len_c} : 0LL)");
+        let expr = |text: String, ty| UserExpr {
+            text,
+            loc: loc.clone(),
+            ty,
+        };
         // Integer arithmetic (the start may lie outside the object); a
         // null pointer stays null (no action: the region cannot use it).
-        let (offset, bytes, shown) = if bytes_unit {
-            (
-                format!("(unsigned long){lo_c}"),
-                count,
-                format!("((char *){var})"),
-            )
+        let (elem, shown) = if bytes_unit {
+            (None, format!("((char *){var})"))
         } else {
-            (
-                format!("(unsigned long){lo_c} * sizeof(({var})[0])"),
-                format!("{count} * sizeof(({var})[0])"),
-                var.to_string(),
-            )
+            (Some(Lvalue(format!("({var})[0]"))), var.to_string())
         };
-        let start = format!(
-            "(({var}) ? (const void *)((unsigned long)({var}) + {offset}) : (const void *)0)"
-        );
+        let start = HostAddr::Offset {
+            ptr: Lvalue::var(var),
+            by: Scaled {
+                count: expr(lo_c, HostType::ULong),
+                elem: elem.clone(),
+            },
+        };
+        let bytes = HostBytes::Scaled(Scaled {
+            count: expr(format!("{len_c} > 0 ? {len_c} : 0LL"), HostType::ULong),
+            elem,
+        });
         let len = match (lo.as_slice(), end.as_slice()) {
             ([l], [e]) => e
                 .sub(l)
@@ -81,7 +87,7 @@ impl Section {
                 .iter()
                 .map(|g| format!("{} >= 0LL", g.c_expr()))
                 .collect();
-            g.join(" && ")
+            expr(g.join(" && "), HostType::Bool)
         });
         HostMap {
             name: format!("{shown}[{}:{len}]", show(&lo, true)),
@@ -147,7 +153,7 @@ mod tests {
     fn maps(body: &str) -> (Vec<(String, MapKind, bool)>, Vec<String>) {
         let src = format!("void f(int n, int m, double *a, double *b, int *ix) {{\n{body}\n}}\n");
         let t = translate(src, "t.c").expect("translates");
-        let c = t.plan.constructs.first().expect("a construct");
+        let c = t.module.host.constructs.first().expect("a construct");
         let ms: Vec<&HostMap> = c.maps.iter().collect();
         assert!(ms.iter().all(|m| m.flags & MAP_BLOCK != 0), "{ms:?}");
         (
@@ -222,6 +228,6 @@ mod tests {
         assert!(ms.is_empty(), "{ms:?}");
         let src = "void f(int n, double *a) {\n#pragma acc data copy(a[0:n])\n#pragma acc parallel loop\nfor (int i = 0; i < n; i++) a[i] = 1;\n}\n";
         let t = translate(src.to_string(), "t.c").unwrap();
-        assert!(t.plan.constructs[1].maps.is_empty());
+        assert!(t.module.host.constructs[1].maps.is_empty());
     }
 }

@@ -25,10 +25,9 @@ use lang_c::span::Node;
 
 /// The front end's result for one translation unit.
 pub struct Translated {
-    /// Device code: one kernel per compute construct (not yet scheduled).
+    /// Device code: one kernel per compute construct (not yet
+    /// scheduled), and the host plan that launches them.
     pub module: Module,
-    /// What the host rewrite splices in, per construct.
-    pub plan: HostPlan,
     /// The preprocessed text with the `#pragma acc` lines blanked.
     pub text: String,
     /// What was decided where (`-Minfo=accel`), in source order.
@@ -121,6 +120,7 @@ pub fn translate(mut text: String, main_file: &str) -> DResult<Translated> {
             kernels: vec![],
             functions: vec![],
             cells: vec![],
+            host: HostPlan::default(),
         },
         plan: HostPlan::default(),
         errors: vec![],
@@ -164,11 +164,11 @@ pub fn translate(mut text: String, main_file: &str) -> DResult<Translated> {
         });
         return Err(Diagnostics(w.errors));
     }
-    let (module, plan, mut remarks) = (w.module, w.plan, w.remarks);
+    let (mut module, plan, mut remarks) = (w.module, w.plan, w.remarks);
+    module.host = plan;
     remarks.sort_by(|a, b| (&a.0.file, a.0.line, a.0.col).cmp(&(&b.0.file, b.0.line, b.0.col)));
     Ok(Translated {
         module,
-        plan,
         text,
         remarks,
         opaque: opaque_report,

@@ -1,12 +1,19 @@
-//! The host plan: what the host rewrite must splice into the preprocessed
-//! text for each construct (data movement, kernel arguments, launch), as
-//! decided by the front end. Host code stays C text: every expression here
-//! is C source evaluated in the construct's scope.
+//! The host plan: what the host does for each construct (data movement,
+//! kernel arguments, launch, waits, device management), as decided by the
+//! front end, held in [`Module::host`](super::Module::host). Its values
+//! are typed: the user's expressions as [`UserExpr`] (with their clause's
+//! location and the type the host converts them to), addresses and byte
+//! counts as [`HostAddr`] and [`HostBytes`]; only names (of variables, for
+//! messages) and the host version of an atomic statement are text. Only
+//! `codegen::host` turns the plan into C; `hosttext.rs` prints it and
+//! `read/plan.rs` reads it back.
 //!
-//! Owns: [`HostPlan`], [`Construct`], [`HostMap`], [`HostArg`],
-//! [`DeviceDirective`] (and the device type numbers of its runtime calls).
+//! Owns: [`HostPlan`], [`Construct`], [`ConstructKind`], [`HostMap`],
+//! [`UpdateItem`], [`AsyncSpec`], [`Queue`], [`HostArg`],
+//! [`GlobalDeclare`], [`DeviceDirective`] (and the device type numbers of
+//! its runtime calls). May call: nothing outside `ir`.
 
-use super::SrcLoc;
+use super::{HostAddr, HostBytes, SrcLoc, UserExpr};
 use std::ops::Range;
 
 /// Data clause kinds, numbered as `enum __ptxrt_map_kind` in `ptxrt.h`.
@@ -69,27 +76,29 @@ pub const MAP_NO_EXTENT: u32 = 32;
 pub struct HostMap {
     /// As written (`a[0:n]`), for runtime messages.
     pub name: String,
-    /// C expression: address of the first byte.
-    pub start: String,
-    /// C expression: length in bytes.
-    pub bytes: String,
+    /// The address of the first byte.
+    pub start: HostAddr,
+    /// The length in bytes.
+    pub bytes: HostBytes,
     pub kind: MapKind,
     /// [`MAP_ZERO`] | [`MAP_READONLY`] | [`MAP_ALWAYSIN`] |
     /// [`MAP_ALWAYSOUT`] | [`MAP_BLOCK`] | [`MAP_NO_EXTENT`].
     pub flags: u32,
-    /// A C condition under which `bytes` is the item's extent (an implicit
-    /// section's assumptions); when it is false at run time the item has
-    /// no extent ([`MAP_NO_EXTENT`] is added).
-    pub extent_guard: Option<String>,
+    /// A condition ([`HostType::Bool`]) under which `bytes` is the item's
+    /// extent (an implicit section's assumptions); when it is false at run
+    /// time the item has no extent ([`MAP_NO_EXTENT`] is added).
+    ///
+    /// [`HostType::Bool`]: super::HostType::Bool
+    pub extent_guard: Option<UserExpr>,
 }
 
 /// One item of an `update` directive.
 #[derive(Clone, Debug, PartialEq)]
 pub struct UpdateItem {
     pub name: String,
-    /// C expressions: first byte and length in bytes.
-    pub start: String,
-    pub bytes: String,
+    /// First byte and length in bytes.
+    pub start: HostAddr,
+    pub bytes: HostBytes,
     /// `device(…)`; else `self(…)`/`host(…)`.
     pub to_device: bool,
     /// A bare pointer: the present block holding its target
@@ -97,20 +106,35 @@ pub struct UpdateItem {
     pub block: bool,
 }
 
-/// The `async` and `wait` clauses of a directive, as C expressions
-/// (`struct __ptxrt_async` in ptxrt.h).
+/// The queue an `async` clause names.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Queue {
+    /// `async` alone (`acc_async_noval`).
+    NoVal,
+    /// `async(e)`: an `int` expression.
+    Expr(UserExpr),
+    /// The queue the enclosing construct bound to variable `.0`
+    /// ([`AsyncSpec::bind`]): the kernels of a `kernels` construct of
+    /// several loop nests.
+    Bound(String),
+}
+
+/// The `async` and `wait` clauses of a directive (`struct __ptxrt_async`
+/// in ptxrt.h); their expressions are `int`s ([`HostType::Int`]).
+///
+/// [`HostType::Int`]: super::HostType::Int
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct AsyncSpec {
-    /// The queue: `None` without `async`; `Some(None)` for `async` alone
-    /// (`acc_async_noval`).
-    pub queue: Option<Option<String>>,
+    /// The queue: `None` without `async`.
+    pub queue: Option<Queue>,
     /// `None` without `wait`; `Some(vec![])` for `wait` alone (all queues).
-    pub waits: Option<Vec<String>>,
+    pub waits: Option<Vec<UserExpr>>,
     /// `wait(devnum: e: …)`: the device of the queues.
-    pub wait_dev: Option<String>,
+    pub wait_dev: Option<UserExpr>,
     /// A C variable (an `int`, declared by the construct and visible in its
     /// statement) that holds the queue, evaluated once: the kernels of a
-    /// `kernels` construct with several loop nests use it.
+    /// `kernels` construct with several loop nests use it
+    /// ([`Queue::Bound`]).
     pub bind: Option<String>,
 }
 
@@ -126,17 +150,17 @@ impl AsyncSpec {
 pub enum HostArg {
     /// The address of a host variable whose value is passed (firstprivate).
     Value { var: String },
-    /// A byte size (`unsigned long`): the C expression `expr` (a `sizeof`
-    /// of a variable-length array), evaluated at the construct.
-    Size { expr: String },
-    /// The device address of the host address `ptr` (C expression: a
-    /// pointer's value, an array, or `&scalar`), found through the present
-    /// table; `section` is the C expression of an address inside the mapped
-    /// range when a clause maps it with a section. `name` is for messages.
+    /// A byte size (`unsigned long`, the `sizeof` of a variable-length
+    /// array), evaluated at the construct.
+    Size { bytes: HostBytes },
+    /// The device address of the host address `ptr` (a pointer's value,
+    /// an array, or `&scalar`), found through the present table; `section`
+    /// is an address inside the mapped range when a clause maps it with a
+    /// section. `name` is for messages.
     DevicePtr {
         name: String,
-        ptr: String,
-        section: Option<String>,
+        ptr: HostAddr,
+        section: Option<HostAddr>,
         /// `no_create`: the host address itself when not present.
         if_present: bool,
     },
@@ -175,12 +199,9 @@ pub enum ConstructKind {
         asyncs: AsyncSpec,
     },
     /// `host_data use_device(…)`: in the statement, each named pointer or
-    /// array (name, C type of a pointer to its elements) stands for its
-    /// device address.
-    HostData {
-        vars: Vec<(String, String)>,
-        if_present: bool,
-    },
+    /// array variable stands for its device address (a pointer to its
+    /// elements).
+    HostData { vars: Vec<String>, if_present: bool },
     /// `init`, `shutdown` or `set` (`stmt` is the directive's own line).
     Device(DeviceDirective),
 }
@@ -194,8 +215,10 @@ pub struct Construct {
     pub loc: SrcLoc,
     /// Byte range of the statement the directive applies to.
     pub stmt: Range<usize>,
-    /// The `if` clause's condition (C text), if any.
-    pub cond: Option<String>,
+    /// The `if` clause's condition ([`HostType::Bool`]), if any.
+    ///
+    /// [`HostType::Bool`]: super::HostType::Bool
+    pub cond: Option<UserExpr>,
     /// Data clause items, in clause order (implicit ones last).
     pub maps: Vec<HostMap>,
 }
@@ -206,9 +229,9 @@ pub struct Construct {
 pub struct GlobalDeclare {
     /// As written.
     pub name: String,
-    /// C expressions: its address and size.
-    pub start: String,
-    pub bytes: String,
+    /// Its address and size.
+    pub start: HostAddr,
+    pub bytes: HostBytes,
     /// `PTXRT_MAP_CREATE`, `PTXRT_MAP_COPYIN` or `PTXRT_DECLARE_LINK`.
     pub kind: i32,
     pub loc: SrcLoc,
@@ -281,8 +304,8 @@ pub struct DeviceDirective {
     /// The `device_type` clause's types in order; empty without one (the
     /// current type). `set` has at most one.
     pub types: Vec<DeviceType>,
-    /// `device_num(…)`: a C expression.
-    pub num: Option<String>,
-    /// `default_async(…)` of `set`: a C expression.
-    pub default_async: Option<String>,
+    /// `device_num(…)`: an `int`.
+    pub num: Option<UserExpr>,
+    /// `default_async(…)` of `set`: an `int`.
+    pub default_async: Option<UserExpr>,
 }

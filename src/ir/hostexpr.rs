@@ -21,14 +21,25 @@ pub enum HostType {
     LongLong,
     /// `unsigned long long` (text form `u64`): a trip count.
     ULongLong,
+    /// `int` (text form `i32`): an async queue, a device number.
+    Int,
+    /// `long` (text form `ilong`): a byte offset that may be negative.
+    Long,
+    /// `unsigned long` (text form `ulong`): a length.
+    ULong,
+    /// A truth value (text form `bool`): C's `e != 0`, an `if` clause.
+    Bool,
 }
 
 impl HostType {
-    /// The C spelling.
+    /// The C spelling (of [`HostType::Bool`]: `int`, the type of `!=`).
     pub fn c_name(self) -> &'static str {
         match self {
             HostType::LongLong => "long long",
             HostType::ULongLong => "unsigned long long",
+            HostType::Int | HostType::Bool => "int",
+            HostType::Long => "long",
+            HostType::ULong => "unsigned long",
         }
     }
 
@@ -37,7 +48,25 @@ impl HostType {
         match self {
             HostType::LongLong => "i64",
             HostType::ULongLong => "u64",
+            HostType::Int => "i32",
+            HostType::Bool => "bool",
+            HostType::Long => "ilong",
+            HostType::ULong => "ulong",
         }
+    }
+
+    /// The type of text-form spelling `name`.
+    pub fn from_ir_name(name: &str) -> Option<HostType> {
+        [
+            HostType::LongLong,
+            HostType::ULongLong,
+            HostType::Int,
+            HostType::Bool,
+            HostType::Long,
+            HostType::ULong,
+        ]
+        .into_iter()
+        .find(|t| t.ir_name() == name)
     }
 }
 
@@ -47,7 +76,8 @@ impl HostType {
 pub struct UserExpr {
     /// C source, self-contained (parenthesised where it needs to be).
     pub text: String,
-    /// Where the host evaluates it: the construct.
+    /// Where it is written (a clause's argument), for errors and remarks;
+    /// the host evaluates it in the scope of the construct that holds it.
     pub loc: SrcLoc,
     pub ty: HostType,
 }

@@ -5,7 +5,8 @@
 //! [`Expr`], [`Type`], [`Index`]: subscripts kept as indexed accesses,
 //! which [`flatten_indices`] turns into pointer arithmetic for the back
 //! ends), the host expressions a kernel's launch is computed with
-//! ([`HostExpr`], [`LaunchPlan`]; `hostexpr.rs`), their text form ([`print_module`], shown by
+//! ([`HostExpr`], [`LaunchPlan`]; `hostexpr.rs`), the host ranges of the
+//! host plan ([`HostAddr`], [`HostBytes`]; `hostrange.rs`), their text form ([`print_module`], shown by
 //! `--emit=ir`, and [`read_module`], its inverse) and the validator
 //! ([`validate`]). May call: nothing else in accc — front ends
 //! build it, `schedule` rewrites it, back ends read it.
@@ -28,6 +29,8 @@ mod flatten;
 mod function;
 pub mod host;
 mod hostexpr;
+mod hostrange;
+mod hosttext;
 mod index;
 mod module;
 mod print;
@@ -41,6 +44,7 @@ pub use expr::{BinOp, CmpOp, Expr, ExprId, Literal, MathFunc, Special, UnOp};
 pub use flatten::{flatten_indices, flattened};
 pub use function::{Function, Local, LocalId};
 pub use hostexpr::{HostExpr, HostType, LaunchPlan, UserExpr};
+pub use hostrange::{HostAddr, HostBytes, Lvalue, Scaled};
 pub use index::{Extent, Index};
 pub use module::{
     Cell, DeviceFunction, GridSize, Kernel, Launch, Linkage, Module, Param, ParamMode,

@@ -169,6 +169,9 @@ pub struct Module {
     ///
     /// [`Expr::Cell`]: super::Expr::Cell
     pub cells: Vec<Cell>,
+    /// What the host does around the device code: the data movement,
+    /// launches and waits of every construct (`codegen::host` writes it).
+    pub host: super::host::HostPlan,
 }
 
 /// A pointer-sized device global the runtime fills with the device address

@@ -13,6 +13,7 @@
 //! expects ([`Printer::expr`]'s `expect`, e.g. the other operand's type of a
 //! binary operation), else suffixed (`1.u64`); floats always are (`1.0.f64`).
 //! Host C text in launch sizes prints in parentheses, `clause((n), else 1)`.
+//! The host plan follows the kernels (`hosttext.rs`).
 
 use super::expr::{Expr, ExprId, Literal, Special};
 use super::function::{Function, LocalId};
@@ -36,6 +37,7 @@ pub fn print_module(m: &Module) -> String {
     for k in &m.kernels {
         print_kernel(&mut out, k, m);
     }
+    super::hosttext::print_plan(&mut out, &m.host);
     out
 }
 

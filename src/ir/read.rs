@@ -3,7 +3,8 @@
 //!
 //! Owns: [`read_module`] and its recursive-descent parser: modules, kernels
 //! and functions here, statements in `read/stmt.rs`, expressions in
-//! `read/expr.rs`, launch sizes and host expressions in `read/host.rs`, the lexing in `read/cursor.rs`. May call: the `ir` data types and the names the printer
+//! `read/expr.rs`, launch sizes and host expressions in `read/host.rs`,
+//! the host plan in `read/plan.rs`, the lexing in `read/cursor.rs`. May call: the `ir` data types and the names the printer
 //! shares (`print.rs`); nothing outside `ir`.
 //!
 //! For every module accc prints, `print_module(&read_module(t)?) == t`; the
@@ -20,6 +21,7 @@
 mod cursor;
 mod expr;
 mod host;
+mod plan;
 mod stmt;
 #[cfg(test)]
 mod tests;
@@ -72,8 +74,12 @@ pub fn read_module(text: &str) -> std::result::Result<Module, ReadError> {
         } else if c.tok("kernel") {
             let k = kernel(&mut c, &m.cells, &names)?;
             m.kernels.push(k);
+        } else if c.tok("construct") {
+            m.host.constructs.push(plan::construct(&mut c)?);
+        } else if c.tok("declare") {
+            m.host.declares.push(plan::declare(&mut c)?);
         } else {
-            return c.err("expected 'function' or 'kernel'");
+            return c.err("expected 'function', 'kernel', 'construct' or 'declare'");
         }
     }
 }

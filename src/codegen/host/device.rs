@@ -4,18 +4,19 @@
 //! `__ptxrt_set` of ptxrt.h). The `if` clause and the location are the
 //! caller's ([`super::Writer`]).
 //!
-//! Owns: [`calls`]. May call: `ir::host`, [`super::c_str`].
+//! Owns: [`calls`]. May call: `ir::host`, [`super::c_str`], [`super::expr`].
 
 use super::c_str;
+use super::expr::user;
+use crate::codegen::c::CWriter;
 use crate::ir::host::{DeviceDirective, DeviceOp, DEVICE_CURRENT};
 
-/// The C statements of directive `d` (construct number `id`, whose
-/// location is `__accc_loc{id}`), on one line.
-pub fn calls(d: &DeviceDirective, id: usize) -> String {
-    let mut out = String::new();
+/// Writes the C statements of directive `d` (construct number `id`, whose
+/// location is `__accc_loc{id}`).
+pub fn calls(out: &mut CWriter, d: &DeviceDirective, id: usize) {
     let num = match &d.num {
         Some(e) => {
-            out.push_str(&format!("int __accc_dn{id} = (int)({e}); "));
+            out.line(&format!("int __accc_dn{id} = {};", user(e).to_c()));
             format!("1, __accc_dn{id}")
         }
         None => "0, 0".to_string(),
@@ -27,7 +28,7 @@ pub fn calls(d: &DeviceDirective, id: usize) -> String {
     };
     let tail = match (d.op, &d.default_async) {
         (DeviceOp::Set, Some(e)) => {
-            out.push_str(&format!("int __accc_da{id} = (int)({e}); "));
+            out.line(&format!("int __accc_da{id} = {};", user(e).to_c()));
             format!(", 1, __accc_da{id}")
         }
         (DeviceOp::Set, None) => ", 0, 0".to_string(),
@@ -39,24 +40,39 @@ pub fn calls(d: &DeviceDirective, id: usize) -> String {
         DeviceOp::Set => "__ptxrt_set",
     };
     for (value, name) in types {
-        out.push_str(&format!(
-            "{f}(&__accc_loc{id}, {value}, {name}, {num}{tail}); "
+        out.line(&format!(
+            "{f}(&__accc_loc{id}, {value}, {name}, {num}{tail});"
         ));
     }
-    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::codegen::c::Layout;
     use crate::ir::host::DeviceType;
+
+    fn calls(d: &DeviceDirective, id: usize) -> String {
+        let mut w = CWriter::new(Layout::OneLine);
+        super::calls(&mut w, d, id);
+        w.finish()
+    }
+    use crate::ir::{HostType, SrcLoc, UserExpr};
+
+    fn int(text: &str) -> Option<UserExpr> {
+        Some(UserExpr {
+            text: text.into(),
+            loc: SrcLoc::default(),
+            ty: HostType::Int,
+        })
+    }
 
     #[test]
     fn one_call_per_type_arguments_once() {
         let d = DeviceDirective {
             op: DeviceOp::Init,
             types: vec![DeviceType::named("nvidia"), DeviceType::named("radeon")],
-            num: Some("k + 1".into()),
+            num: int("k + 1"),
             default_async: None,
         };
         assert_eq!(
@@ -69,11 +85,11 @@ mod tests {
             op: DeviceOp::Set,
             types: vec![],
             num: None,
-            default_async: Some("q".into()),
+            default_async: int("q"),
         };
         assert_eq!(
             calls(&d, 2),
-            "int __accc_da2 = (int)(q); __ptxrt_set(&__accc_loc2, -1, (const char *)0, 0, 0, 1, __accc_da2); "
+            "int __accc_da2 = (int)q; __ptxrt_set(&__accc_loc2, -1, (const char *)0, 0, 0, 1, __accc_da2); "
         );
         let d = DeviceDirective {
             op: DeviceOp::Shutdown,

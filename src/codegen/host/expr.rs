@@ -1,37 +1,168 @@
-//! Host expressions as C: each node of an [`HostExpr`] becomes the C
-//! expression (or `ptxrt.h` helper call) it stands for. No decisions:
-//! what to compute is the plan's (`schedule::launch`).
+//! Host expressions and ranges as C: each node of an [`HostExpr`], a
+//! [`HostAddr`] or a [`HostBytes`] becomes the C
+//! expression (or `ptxrt.h` helper call) it stands for, as a [`CExpr`]
+//! the shared writer prints. No decisions: what to compute is the plan's
+//! (`schedule::launch`).
 //!
-//! Owns: [`c_expr`]. May call: `ir`.
+//! Owns: [`c_expr`], [`user`], [`addr`], [`bytes`]. May call: `ir`,
+//! `codegen::c`.
 
-use crate::ir::{HostExpr, UserExpr};
+use crate::codegen::c::{lit, CBinOp, CExpr};
+use crate::ir::{HostAddr, HostBytes, HostExpr, HostType, Lvalue, Scaled, UserExpr};
 
-/// The C text of `e` in construct number `id` (whose fitted block, where
-/// the plan fits it, is `__accc_b{id}`).
-pub fn c_expr(e: &HostExpr, id: usize) -> String {
+/// `e` in construct number `id` (whose fitted block, where the plan fits
+/// it, is `__accc_b{id}`).
+pub fn c_expr(e: &HostExpr, id: usize) -> CExpr {
     let c = |e: &HostExpr| c_expr(e, id);
     match e {
-        HostExpr::Const(n) => format!("{n}u"),
+        HostExpr::Const(n) => lit::uint(*n),
         HostExpr::User(u) => user(u),
-        HostExpr::Block(d) => format!("__accc_b{id}[{d}]"),
-        HostExpr::Mul(a, b) => format!("{} * {}", c(a), c(b)),
-        HostExpr::SizeOr(v, d) => format!("__ptxrt_size_or({}, {})", c(v), c(d)),
-        HostExpr::WarpFriendly(v) => format!("__ptxrt_warp_friendly({})", c(v)),
-        HostExpr::DefaultGangs { trip, per } => format!(
-            "__ptxrt_default_gangs({}, {})",
-            trip.as_deref().map_or("~0ULL".to_string(), c),
-            c(per)
+        HostExpr::Block(d) => CExpr::index(
+            CExpr::atom(format!("__accc_b{id}")),
+            CExpr::atom(d.to_string()),
+        ),
+        HostExpr::Mul(a, b) => CExpr::bin(CBinOp::Mul, c(a), c(b)),
+        HostExpr::SizeOr(v, d) => CExpr::call("__ptxrt_size_or", vec![c(v), c(d)]),
+        HostExpr::WarpFriendly(v) => CExpr::call("__ptxrt_warp_friendly", vec![c(v)]),
+        HostExpr::DefaultGangs { trip, per } => CExpr::call(
+            "__ptxrt_default_gangs",
+            vec![
+                trip.as_deref().map_or_else(|| CExpr::atom("~0ULL"), c),
+                c(per),
+            ],
         ),
         HostExpr::Cover { trip, per } => {
+            // Blocks of `per` covering `trip` (at least one), at most
+            // 65535; the quotient is compared first so that the rounding
+            // up cannot overflow.
             let (t, per) = (c(trip), c(per));
-            format!(
-                "(unsigned int)(({t} / ({per}) + 1) < 65535ULL ? ({t} + ({per}) - 1) / ({per}) + ({t} == 0) : 65535ULL)"
-            )
+            let max = lit::ull(65535);
+            let one = || CExpr::atom("1");
+            let fits = CExpr::bin(
+                CBinOp::Lt,
+                CExpr::bin(
+                    CBinOp::Add,
+                    CExpr::bin(CBinOp::Div, t.clone(), per.clone()),
+                    one(),
+                ),
+                max.clone(),
+            );
+            let up = CExpr::bin(
+                CBinOp::Div,
+                CExpr::bin(
+                    CBinOp::Sub,
+                    CExpr::bin(CBinOp::Add, t.clone(), per.clone()),
+                    one(),
+                ),
+                per,
+            );
+            let covered = CExpr::bin(CBinOp::Add, up, CExpr::bin(CBinOp::Eq, t, CExpr::atom("0")));
+            CExpr::cast("unsigned int", CExpr::cond(fits, covered, max))
         }
     }
 }
 
-/// A user's expression converted to its type.
-fn user(u: &UserExpr) -> String {
-    format!("({})({})", u.ty.c_name(), u.text)
+/// A user's expression converted to its type (a truth value: compared
+/// with 0, as C's `if` does).
+pub fn user(u: &UserExpr) -> CExpr {
+    let e = CExpr::text(u.text.clone());
+    match u.ty {
+        HostType::Bool => CExpr::bin(CBinOp::Ne, e, CExpr::atom("0")),
+        ty => CExpr::cast(ty.c_name(), e),
+    }
+}
+
+fn lv(l: &Lvalue) -> CExpr {
+    CExpr::text(l.0.clone())
+}
+
+/// `count * sizeof(elem)`, the size converted to the count's type unless
+/// that is `sizeof`'s own (`unsigned long`).
+fn scaled(s: &Scaled) -> CExpr {
+    let n = user(&s.count);
+    match &s.elem {
+        None => n,
+        Some(e) => {
+            let size = CExpr::SizeofExpr(Box::new(lv(e)));
+            let size = match s.count.ty {
+                HostType::ULong => size,
+                ty => CExpr::cast(ty.c_name(), size),
+            };
+            CExpr::bin(CBinOp::Mul, n, size)
+        }
+    }
+}
+
+/// An address, as the `const void *` the runtime takes.
+pub fn addr(a: &HostAddr) -> CExpr {
+    let void = |e| CExpr::cast("const void *", e);
+    match a {
+        HostAddr::Of(l) => void(CExpr::addr_of(lv(l))),
+        HostAddr::Value(l) => void(lv(l)),
+        HostAddr::Offset { ptr, by } => CExpr::cond(
+            lv(ptr),
+            void(CExpr::bin(
+                CBinOp::Add,
+                CExpr::cast("unsigned long", lv(ptr)),
+                scaled(by),
+            )),
+            void(CExpr::atom("0")),
+        ),
+        HostAddr::Bytes(terms) => {
+            let sum = terms
+                .iter()
+                .map(scaled)
+                .reduce(|a, b| CExpr::bin(CBinOp::Add, a, b))
+                .unwrap_or_else(|| CExpr::atom("0"));
+            void(CExpr::cast("long", sum))
+        }
+    }
+}
+
+/// A length in bytes.
+pub fn bytes(b: &HostBytes) -> CExpr {
+    match b {
+        HostBytes::Zero => CExpr::atom("0"),
+        HostBytes::SizeOf(l) => CExpr::SizeofExpr(Box::new(lv(l))),
+        HostBytes::Scaled(s) => scaled(s),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::SrcLoc;
+
+    fn n() -> HostExpr {
+        HostExpr::User(UserExpr {
+            text: "(n)".into(),
+            loc: SrcLoc::default(),
+            ty: HostType::ULongLong,
+        })
+    }
+
+    #[test]
+    fn launch_sizes_as_c() {
+        let e = HostExpr::Cover {
+            trip: Box::new(n()),
+            per: Box::new(HostExpr::Mul(
+                Box::new(HostExpr::Const(4)),
+                Box::new(HostExpr::Block(1)),
+            )),
+        };
+        assert_eq!(
+            c_expr(&e, 3).to_c(),
+            "(unsigned int)((unsigned long long)(n) / (4u * __accc_b3[1]) + 1 < 65535ULL ? \
+             ((unsigned long long)(n) + 4u * __accc_b3[1] - 1) / (4u * __accc_b3[1]) + \
+             ((unsigned long long)(n) == 0) : 65535ULL)"
+        );
+        let g = HostExpr::DefaultGangs {
+            trip: None,
+            per: Box::new(HostExpr::WarpFriendly(Box::new(HostExpr::Const(100)))),
+        };
+        assert_eq!(
+            c_expr(&g, 1).to_c(),
+            "__ptxrt_default_gangs(~0ULL, __ptxrt_warp_friendly(100u))"
+        );
+    }
 }

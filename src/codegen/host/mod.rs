@@ -8,17 +8,22 @@
 mod device;
 mod expr;
 
-use crate::ir::host::{AsyncSpec, Construct, ConstructKind, HostArg, HostMap, HostPlan};
+use crate::codegen::c::{CExpr, CWriter, Layout};
+use crate::ir::host::{AsyncSpec, Construct, ConstructKind, HostArg, HostMap, Queue};
 use crate::ir::Module;
 use expr::c_expr;
+
+pub use crate::codegen::c::c_str;
 
 /// Name of the (static) image object every launch refers to; `embed`
 /// defines it at the end of the translation unit.
 pub const IMAGE: &str = "__accc_image";
 
-/// Rewrites `text` (preprocessed, pragmas blanked) according to `plan`.
-/// The result is C source to compile with `ptxrt.h` on the include path.
-pub fn write(text: &str, plan: &HostPlan, module: &Module) -> String {
+/// Rewrites `text` (preprocessed, pragmas blanked) according to the
+/// module's host plan. The result is C source to compile with `ptxrt.h`
+/// on the include path.
+pub fn write(text: &str, module: &Module) -> String {
+    let plan = &module.host;
     let mut constructs: Vec<&Construct> = plan.constructs.iter().collect();
     constructs.sort_by_key(|c| c.stmt.start); // stable: outer first on ties
     let mut w = Writer {
@@ -27,11 +32,13 @@ pub fn write(text: &str, plan: &HostPlan, module: &Module) -> String {
         constructs,
         next: 0,
     };
-    let mut out = String::from("#include <ptxrt.h>\n");
+    let mut o = CWriter::new(Layout::OneLine);
+    o.raw("#include <ptxrt.h>\n");
     if !module.kernels.is_empty() {
-        out.push_str(&format!("static struct __ptxrt_image {IMAGE};\n"));
+        o.raw(&format!("static struct __ptxrt_image {IMAGE};\n"));
     }
-    w.range(&mut out, 0..text.len());
+    w.range(&mut o, 0..text.len());
+    let mut out = o.finish();
     if !plan.declares.is_empty() {
         let items: Vec<String> = plan
             .declares
@@ -40,8 +47,8 @@ pub fn write(text: &str, plan: &HostPlan, module: &Module) -> String {
                 format!(
                     "{{{}, {}, {}, {}, {{{}, {}, {}, \"declare\"}}}}",
                     c_str(&d.name),
-                    d.start,
-                    d.bytes,
+                    expr::addr(&d.start).to_c_arg(),
+                    expr::bytes(&d.bytes).to_c_arg(),
                     d.kind,
                     c_str(&d.loc.file),
                     d.loc.line,
@@ -65,47 +72,26 @@ struct Writer<'a> {
     next: usize,
 }
 
-/// A C string literal.
-pub fn c_str(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c if c.is_ascii() && !c.is_ascii_control() => out.push(c),
-            c => {
-                let mut buf = [0u8; 4];
-                for b in c.encode_utf8(&mut buf).bytes() {
-                    out.push_str(&format!("\\{b:03o}"));
-                }
-            }
-        }
-    }
-    out.push('"');
-    out
-}
-
 impl Writer<'_> {
     /// Copies `range` of the text, rewriting the constructs that start in it.
-    fn range(&mut self, out: &mut String, range: std::ops::Range<usize>) {
+    fn range(&mut self, out: &mut CWriter, range: std::ops::Range<usize>) {
         let mut pos = range.start;
         while let Some(c) = self.constructs.get(self.next).copied() {
             if c.stmt.start >= range.end {
                 break;
             }
-            out.push_str(&self.text[pos..c.stmt.start]);
+            out.raw(&self.text[pos..c.stmt.start]);
             self.next += 1;
             let id = self.next;
             self.construct(out, c, id);
             pos = c.stmt.end;
         }
-        out.push_str(&self.text[pos..range.end]);
+        out.raw(&self.text[pos..range.end]);
     }
 
-    fn prologue(&self, out: &mut String, c: &Construct, id: usize) {
-        out.push_str(&format!(
-            "static const struct __ptxrt_loc __accc_loc{id} = {{{}, {}, {}, {}}}; ",
+    fn prologue(&self, out: &mut CWriter, c: &Construct, id: usize) {
+        out.line(&format!(
+            "static const struct __ptxrt_loc __accc_loc{id} = {{{}, {}, {}, {}}};",
             c_str(&c.loc.file),
             c.loc.line,
             c.loc.col,
@@ -113,8 +99,8 @@ impl Writer<'_> {
         ));
         if !c.maps.is_empty() {
             let items: Vec<String> = c.maps.iter().map(map_init).collect();
-            out.push_str(&format!(
-                "struct __ptxrt_map __accc_maps{id}[] = {{{}}}; ",
+            out.line(&format!(
+                "struct __ptxrt_map __accc_maps{id}[] = {{{}}};",
                 items.join(", ")
             ));
         }
@@ -128,66 +114,73 @@ impl Writer<'_> {
         }
     }
 
-    fn construct(&mut self, out: &mut String, c: &Construct, id: usize) {
-        let cond = c.cond.clone().unwrap_or_else(|| "1".into());
+    fn construct(&mut self, out: &mut CWriter, c: &Construct, id: usize) {
+        // The `if` clause, compared with 0; `1` without one.
+        let cond = c
+            .cond
+            .as_ref()
+            .map_or_else(|| CExpr::atom("1"), expr::user)
+            .to_c_arg();
         match &c.kind {
             ConstructKind::Data { asyncs } => {
                 // The region ends however control leaves the block
                 // (return, break, goto): a cleanup, not a call at the end.
-                out.push_str("{ ");
+                out.open("");
                 self.prologue(out, c, id);
                 let a = async_struct(out, asyncs, id);
-                out.push_str(&format!(
-                    "void *__accc_r{id} __attribute__((cleanup(__ptxrt_data_cleanup))) = __ptxrt_use_device(({cond}) != 0) ? __ptxrt_data_begin(&__accc_loc{id}, {}, {a}) : (void *)0; ",
+                out.line(&format!(
+                    "void *__accc_r{id} __attribute__((cleanup(__ptxrt_data_cleanup))) = __ptxrt_use_device({cond}) ? __ptxrt_data_begin(&__accc_loc{id}, {}, {a}) : (void *)0;",
                     Self::maps_args(c, id)
                 ));
                 self.range(out, c.stmt.clone());
-                out.push_str(" }");
+                out.close();
             }
             ConstructKind::DeclareLocal => {
                 // Until the end of the enclosing block.
                 self.prologue(out, c, id);
-                out.push_str(&format!(
+                out.line(&format!(
                     "void *__accc_r{id} __attribute__((cleanup(__ptxrt_data_cleanup))) = __ptxrt_use_device(1) ? __ptxrt_data_begin(&__accc_loc{id}, {}, (const struct __ptxrt_async *)0) : (void *)0;",
                     Self::maps_args(c, id)
                 ));
             }
             ConstructKind::EnterData { asyncs } | ConstructKind::ExitData { asyncs, .. } => {
-                out.push_str(&format!("{{ if (__ptxrt_use_device(({cond}) != 0)) {{ "));
+                open_if(out, &format!("__ptxrt_use_device({cond})"));
                 self.prologue(out, c, id);
                 let a = async_struct(out, asyncs, id);
                 match &c.kind {
-                    ConstructKind::ExitData { finalize, .. } => out.push_str(&format!(
-                        "__ptxrt_exit_data(&__accc_loc{id}, {}, {}, {a}); }} }}",
+                    ConstructKind::ExitData { finalize, .. } => out.line(&format!(
+                        "__ptxrt_exit_data(&__accc_loc{id}, {}, {}, {a});",
                         Self::maps_args(c, id),
                         i32::from(*finalize)
                     )),
-                    _ => out.push_str(&format!(
-                        "__ptxrt_enter_data(&__accc_loc{id}, {}, {a}); }} }}",
+                    _ => out.line(&format!(
+                        "__ptxrt_enter_data(&__accc_loc{id}, {}, {a});",
                         Self::maps_args(c, id)
                     )),
                 }
+                close_if(out);
             }
-            ConstructKind::Atomic { text } => out.push_str(text),
+            ConstructKind::Atomic { text } => out.raw(text),
             ConstructKind::Device(d) => {
                 // No device is chosen for it: the runtime call decides.
-                out.push_str(&format!("{{ if (({cond}) != 0) {{ "));
+                open_if(out, &cond);
                 self.prologue(out, c, id);
-                out.push_str(&device::calls(d, id));
-                out.push_str("} }");
+                device::calls(out, d, id);
+                close_if(out);
             }
             ConstructKind::Wait { asyncs } => {
-                out.push_str(&format!("{{ if (__ptxrt_use_device(({cond}) != 0)) {{ "));
+                open_if(out, &format!("__ptxrt_use_device({cond})"));
                 self.prologue(out, c, id);
                 let a = async_struct(out, asyncs, id);
-                out.push_str(&format!("__ptxrt_wait(&__accc_loc{id}, {a}); }} }}"));
+                out.line(&format!("__ptxrt_wait(&__accc_loc{id}, {a});"));
+                close_if(out);
             }
             ConstructKind::Update {
                 items,
                 if_present,
                 asyncs,
             } => {
-                out.push_str(&format!("{{ if (__ptxrt_use_device(({cond}) != 0)) {{ "));
+                open_if(out, &format!("__ptxrt_use_device({cond})"));
                 self.prologue(out, c, id);
                 let list: Vec<String> = items
                     .iter()
@@ -195,50 +188,53 @@ impl Writer<'_> {
                         format!(
                             "{{{}, {}, {}, {}}}",
                             c_str(&u.name),
-                            u.start,
-                            u.bytes,
+                            expr::addr(&u.start).to_c_arg(),
+                            expr::bytes(&u.bytes).to_c_arg(),
                             i32::from(u.to_device) | (i32::from(u.block) << 1)
                         )
                     })
                     .collect();
-                out.push_str(&format!(
-                    "struct __ptxrt_update __accc_u{id}[] = {{{}}}; ",
+                out.line(&format!(
+                    "struct __ptxrt_update __accc_u{id}[] = {{{}}};",
                     list.join(", ")
                 ));
                 let a = async_struct(out, asyncs, id);
-                out.push_str(&format!(
-                    "__ptxrt_update(&__accc_loc{id}, __accc_u{id}, {}, {}, {a}); }} }}",
+                out.line(&format!(
+                    "__ptxrt_update(&__accc_loc{id}, __accc_u{id}, {}, {}, {a});",
                     items.len(),
                     i32::from(*if_present)
                 ));
+                close_if(out);
             }
             ConstructKind::HostData { vars, if_present } => {
                 // Each variable is shadowed by its device address.
-                out.push_str("{ ");
+                out.open("");
                 self.prologue(out, c, id);
-                out.push_str(&format!(
-                    "int __accc_on{id} = __ptxrt_use_device(({cond}) != 0); "
-                ));
-                for (k, (v, ptr_t)) in vars.iter().enumerate() {
-                    out.push_str(&format!(
-                        "{ptr_t} __accc_hd{id}_{k} = __accc_on{id} ? ({ptr_t})__ptxrt_host_data_ptr(&__accc_loc{id}, {}, (const void *)({v}), {}) : ({v}); ",
+                out.line(&format!("int __accc_on{id} = __ptxrt_use_device({cond});"));
+                // A pointer to the variable's elements.
+                let ptr_type = |v: &str| format!("__typeof__(&({v})[0])");
+                for (k, v) in vars.iter().enumerate() {
+                    let ptr_t = ptr_type(v);
+                    out.line(&format!(
+                        "{ptr_t} __accc_hd{id}_{k} = __accc_on{id} ? ({ptr_t})__ptxrt_host_data_ptr(&__accc_loc{id}, {}, (const void *)({v}), {}) : ({v});",
                         c_str(v),
                         i32::from(*if_present)
                     ));
                 }
-                out.push_str("{ ");
-                for (k, (v, ptr_t)) in vars.iter().enumerate() {
-                    out.push_str(&format!("{ptr_t} {v} = __accc_hd{id}_{k}; "));
+                out.open("");
+                for (k, v) in vars.iter().enumerate() {
+                    out.line(&format!("{} {v} = __accc_hd{id}_{k};", ptr_type(v)));
                 }
                 self.range(out, c.stmt.clone());
-                out.push_str(" } }");
+                out.close();
+                out.close();
             }
             ConstructKind::Compute {
                 kernel,
                 args,
                 asyncs,
             } => {
-                out.push_str(&format!("{{ if (__ptxrt_use_device(({cond}) != 0)) {{ "));
+                open_if(out, &format!("__ptxrt_use_device({cond})"));
                 self.prologue(out, c, id);
                 let a = async_struct(out, asyncs, id);
                 let queue = if asyncs.is_sync() {
@@ -246,17 +242,18 @@ impl Writer<'_> {
                 } else {
                     format!("__accc_as{id}.async")
                 };
-                out.push_str(&format!(
-                    "void *__accc_r{id} = __ptxrt_data_begin(&__accc_loc{id}, {}, {a}); ",
+                out.line(&format!(
+                    "void *__accc_r{id} = __ptxrt_data_begin(&__accc_loc{id}, {}, {a});",
                     Self::maps_args(c, id)
                 ));
                 let mut arg_ptrs = vec![];
                 for (i, a) in args.iter().enumerate() {
                     match a {
                         HostArg::Value { var } => arg_ptrs.push(format!("(void *)&({var})")),
-                        HostArg::Size { expr } => {
-                            out.push_str(&format!(
-                                "unsigned long __accc_s{id}_{i} = (unsigned long)({expr}); "
+                        HostArg::Size { bytes } => {
+                            out.line(&format!(
+                                "unsigned long __accc_s{id}_{i} = {};",
+                                expr::bytes(bytes).to_c()
                             ));
                             arg_ptrs.push(format!("(void *)&__accc_s{id}_{i}"));
                         }
@@ -266,10 +263,14 @@ impl Writer<'_> {
                             section,
                             if_present,
                         } => {
-                            out.push_str(&format!(
-                                "void *__accc_d{id}_{i} = __ptxrt_deviceptr(&__accc_loc{id}, {}, (const void *){ptr}, {}, {}); ",
+                            out.line(&format!(
+                                "void *__accc_d{id}_{i} = __ptxrt_deviceptr(&__accc_loc{id}, {}, {}, {}, {});",
                                 c_str(name),
-                                section.clone().unwrap_or_else(|| "(const void *)0".into()),
+                                expr::addr(ptr).to_c_arg(),
+                                section.as_ref().map_or_else(
+                                    || "(const void *)0".to_string(),
+                                    |a| expr::addr(a).to_c_arg()
+                                ),
                                 i32::from(*if_present)
                             ));
                             arg_ptrs.push(format!("(void *)&__accc_d{id}_{i}"));
@@ -278,23 +279,27 @@ impl Writer<'_> {
                 }
                 let launch = self.module.kernels.get(*kernel).and_then(|k| {
                     let plan = k.host_launch.as_ref()?;
-                    let mut block: [String; 3] = std::array::from_fn(|d| c_expr(&plan.block[d], id));
+                    let mut block: [String; 3] = std::array::from_fn(|d| c_expr(&plan.block[d], id).to_c_arg());
                     if let Some(fixed) = plan.fit {
-                        out.push_str(&format!(
-                            "__ptxrt_u32 __accc_b{id}[3] = {{{}, {}, {}}}; __ptxrt_fit_block(__accc_b{id}, {fixed}u); ",
+                        out.line(&format!(
+                            "__ptxrt_u32 __accc_b{id}[3] = {{{}, {}, {}}};",
                             block[0], block[1], block[2]
                         ));
-                        block = std::array::from_fn(|d| c_expr(&crate::ir::HostExpr::Block(d as u8), id));
+                        out.line(&format!("__ptxrt_fit_block(__accc_b{id}, {fixed}u);"));
+                        block = std::array::from_fn(|d| c_expr(&crate::ir::HostExpr::Block(d as u8), id).to_c_arg());
                     }
-                    let mut grid: [String; 3] = std::array::from_fn(|d| c_expr(&plan.grid[d], id));
+                    let mut grid: [String; 3] = std::array::from_fn(|d| c_expr(&plan.grid[d], id).to_c_arg());
                     // Reductions across gangs: scratch memory sized by the
                     // number of gangs, the kernel's last argument.
                     if let Some(s) = k.scratch {
-                        out.push_str(&format!(
-                            "unsigned int __accc_g{id}[3] = {{{}, {}, {}}}; void *__accc_x{id} = __ptxrt_scratch(&__accc_loc{id}, {}ULL + {}ULL * (unsigned long long)__accc_g{id}[0] * __accc_g{id}[1] * __accc_g{id}[2], {queue}); ",
+                        out.line(&format!(
+                            "unsigned int __accc_g{id}[3] = {{{}, {}, {}}};",
                             grid[0],
                             grid[1],
                             grid[2],
+                        ));
+                        out.line(&format!(
+                            "void *__accc_x{id} = __ptxrt_scratch(&__accc_loc{id}, {}ULL + {}ULL * (unsigned long long)__accc_g{id}[0] * __accc_g{id}[1] * __accc_g{id}[2], {queue});",
                             crate::ir::Scratch::SLOTS_AT,
                             8 * u64::from(s.slots)
                         ));
@@ -306,15 +311,15 @@ impl Writer<'_> {
                 let args_expr = if arg_ptrs.is_empty() {
                     "(void **)0".to_string()
                 } else {
-                    out.push_str(&format!(
-                        "void *__accc_a{id}[] = {{{}}}; ",
+                    out.line(&format!(
+                        "void *__accc_a{id}[] = {{{}}};",
                         arg_ptrs.join(", ")
                     ));
                     format!("__accc_a{id}")
                 };
                 if let Some((k, block, grid)) = launch {
-                    out.push_str(&format!(
-                        "__ptxrt_launch(&__accc_loc{id}, &{IMAGE}, {}, {}, {}, {}, {}, {}, {}, 0u, {args_expr}, {queue}); ",
+                    out.line(&format!(
+                        "__ptxrt_launch(&__accc_loc{id}, &{IMAGE}, {}, {}, {}, {}, {}, {}, {}, 0u, {args_expr}, {queue});",
                         c_str(&k.name),
                         grid[0],
                         grid[1],
@@ -324,63 +329,83 @@ impl Writer<'_> {
                         block[2]
                     ));
                 }
-                out.push_str(&format!("__ptxrt_data_end(__accc_r{id}); }} else {{ "));
+                out.line(&format!("__ptxrt_data_end(__accc_r{id});"));
+                out.reopen("else");
                 self.range(out, c.stmt.clone());
-                out.push_str(" } }");
+                close_if(out);
             }
         }
     }
 }
 
+/// `{ if (cond) {`: a construct's block and its condition.
+fn open_if(out: &mut CWriter, cond: &str) {
+    out.open("");
+    out.open(&format!("if ({cond})"));
+}
+
+/// The two `}` of [`open_if`].
+fn close_if(out: &mut CWriter) {
+    out.close();
+    out.close();
+}
+
 fn map_init(m: &HostMap) -> String {
+    let flags = CExpr::atom(m.flags.to_string());
     let flags = match &m.extent_guard {
-        Some(g) => format!(
-            "({} | (({g}) ? 0 : {}))",
-            m.flags,
-            crate::ir::host::MAP_NO_EXTENT
+        Some(g) => CExpr::bin(
+            crate::codegen::c::CBinOp::BitOr,
+            flags,
+            CExpr::cond(
+                expr::user(g),
+                CExpr::atom("0"),
+                CExpr::atom(crate::ir::host::MAP_NO_EXTENT.to_string()),
+            ),
         ),
-        None => m.flags.to_string(),
+        None => flags,
     };
     format!(
-        "{{{}, {}, {}, {}, {flags}}}",
+        "{{{}, {}, {}, {}, {}}}",
         c_str(&m.name),
-        m.start,
-        m.bytes,
+        expr::addr(&m.start).to_c_arg(),
+        expr::bytes(&m.bytes).to_c_arg(),
         m.kind as i32,
+        flags.to_c_arg(),
     )
 }
 
 /// The `struct __ptxrt_async *` argument of a directive with `async` or
 /// `wait` clauses (declaring the struct, its wait list, and the variable
 /// the queue is bound to first); a null pointer without them.
-fn async_struct(out: &mut String, a: &AsyncSpec, id: usize) -> String {
+fn async_struct(out: &mut CWriter, a: &AsyncSpec, id: usize) -> String {
     if a.is_sync() {
         return "(const struct __ptxrt_async *)0".to_string();
     }
     let mut queue = match &a.queue {
         None => "PTXRT_ASYNC_NONE".to_string(),
-        Some(None) => "-1 /* acc_async_noval */".to_string(),
-        Some(Some(e)) => format!("(int)({e})"),
+        Some(Queue::NoVal) => "-1 /* acc_async_noval */".to_string(),
+        Some(Queue::Expr(e)) => expr::user(e).to_c_arg(),
+        Some(Queue::Bound(v)) => v.clone(),
     };
     if let Some(v) = &a.bind {
-        out.push_str(&format!("int {v} = {queue}; "));
+        out.line(&format!("int {v} = {queue};"));
         queue = v.clone();
     }
     let waits = match &a.waits {
         None => "0, (const int *)0".to_string(),
         Some(w) if w.is_empty() => "-1, (const int *)0".to_string(),
         Some(w) => {
-            let list: Vec<String> = w.iter().map(|e| format!("(int)({e})")).collect();
-            out.push_str(&format!("int __accc_w{id}[] = {{{}}}; ", list.join(", ")));
+            let list: Vec<String> = w.iter().map(|e| expr::user(e).to_c_arg()).collect();
+            out.line(&format!("int __accc_w{id}[] = {{{}}};", list.join(", ")));
             format!("{}, __accc_w{id}", w.len())
         }
     };
     let dev = match &a.wait_dev {
-        Some(e) => format!("(int)({e})"),
+        Some(e) => expr::user(e).to_c_arg(),
         None => "-1".to_string(),
     };
-    out.push_str(&format!(
-        "struct __ptxrt_async __accc_as{id} = {{{queue}, {dev}, {waits}}}; "
+    out.line(&format!(
+        "struct __ptxrt_async __accc_as{id} = {{{queue}, {dev}, {waits}}};"
     ));
     format!("&__accc_as{id}")
 }

@@ -80,6 +80,7 @@ fn module(kernels: Vec<Kernel>) -> Module {
         kernels,
         functions: vec![],
         cells: vec![],
+        host: Default::default(),
     };
     crate::schedule::schedule(&mut m);
     m

@@ -4,7 +4,8 @@
 //! their host expressions ([`HostExpr`], [`UserExpr`]): the inverse of
 //! their `Display` impls (`ir/hostexpr.rs`) and of `print.rs`'s `grid`.
 //!
-//! Owns: [`grid3`], [`launch_plan`]. May call: the cursor, `ir` types.
+//! Owns: [`grid3`], [`launch_plan`], [`user`], [`loc_at`]. May call: the
+//! cursor, `ir` types.
 
 use super::cursor::{Cursor, Result, MAX_DEPTH};
 use crate::ir::hostexpr::DIMS;
@@ -70,27 +71,31 @@ fn grid(c: &mut Cursor, depth: u32) -> Result<GridSize> {
 }
 
 /// `i64 (C text) at "file":line:col`.
-fn user(c: &mut Cursor) -> Result<UserExpr> {
+pub(super) fn user(c: &mut Cursor) -> Result<UserExpr> {
     c.skip_ws();
     let at = c.pos;
-    let ty = match c.word() {
-        "i64" => HostType::LongLong,
-        "u64" => HostType::ULongLong,
-        w => return Err(c.error_at(at, format!("expected i64 or u64, found '{w}'"))),
+    let w = c.word();
+    let Some(ty) = HostType::from_ir_name(w) else {
+        return Err(c.error_at(
+            at,
+            format!("expected a host type (i64, u64, i32, bool, ilong, ulong), found '{w}'"),
+        ));
     };
     c.skip_ws();
     let text = c.balanced()?.to_string();
+    let loc = loc_at(c)?;
+    Ok(UserExpr { text, loc, ty })
+}
+
+/// `at "file":line:col`.
+pub(super) fn loc_at(c: &mut Cursor) -> Result<SrcLoc> {
     c.expect("at")?;
     let file = c.quoted()?;
     c.expect_here(":")?;
     let line = c.unsigned()?;
     c.expect_here(":")?;
     let col = c.unsigned()?;
-    Ok(UserExpr {
-        text,
-        loc: SrcLoc { file, line, col },
-        ty,
-    })
+    Ok(SrcLoc { file, line, col })
 }
 
 /// `block=(…) [fit(fixed=N)] grid=(…)` (after `host`).
@@ -144,7 +149,10 @@ fn expr(c: &mut Cursor, depth: u32) -> Result<HostExpr> {
     if c.peek().is_some_and(|ch| ch.is_ascii_digit()) {
         return Ok(HostExpr::Const(c.unsigned()?));
     }
-    if c.rest().starts_with("i64") || c.rest().starts_with("u64") {
+    if ["i64", "u64", "i32", "bool", "ilong", "ulong"]
+        .iter()
+        .any(|t| c.rest().starts_with(t))
+    {
         return Ok(HostExpr::User(user(c)?));
     }
     if c.eat("block.") {

@@ -1,4 +1,5 @@
-//! Reader tests: a hand-written module with every construct, malformed
+//! Reader tests: a hand-written module with every construct (and every
+//! form of the host plan), malformed
 //! text (errors with their position, never a panic), the round trip.
 
 use super::read_module;
@@ -87,6 +88,44 @@ kernel @k "parallel loop" at a.c:20:9
     }
     return
   }
+construct "kernels" at "a.c":30:9 stmt=10..90 if(bool ((n > 1)) at "a.c":30:30)
+  data async(i32 ((q)) at "a.c":30:40) wait(i32 ((1)) at "a.c":30:50, i32 (2) at "a.c":30:53) wait_dev(i32 (d) at "a.c":30:47) bind "__accc_q7"
+  map copyin "a[2:n]" of "(a)[(2)]" scaled(ulong ((n)) at "a.c":30:60, "(a)[0]") flags=2
+  map rows "a[0:n][1:m]" bytes(scaled(ilong ((1)) at "a.c":30:60, "((a)[0])[0]"), scaled(ilong (k) at "a.c":1:1, "x")) scaled(ulong ((m)) at "a.c":30:60, "((a)[0])[0]") flags=0
+  map present "p[0:?]" offset("p", scaled(ulong (0LL) at "a.c":30:9)) scaled(ulong ((8LL) - 0LL > 0 ? (8LL) - 0LL : 0LL) at "a.c":30:9, "(p)[0]") flags=16 guard(bool ((long long)(n) >= 0LL) at "a.c":30:9)
+  map attach "s.p" of "(s).p" sizeof "(s).p" flags=0
+construct "kernels" at "a.c":31:9 stmt=20..40
+  compute kernel=0 async(bound "__accc_q7")
+  arg value "n"
+  arg size sizeof "(*(b))"
+  arg deviceptr "a" value "a" section=of "(a)[(2)]" if_present
+  arg deviceptr "x" of "x"
+construct "update" at "a.c":40:9 stmt=100..120
+  update if_present async wait
+  item device "a[0:n]" of "(a)[(0)]" scaled(ulong ((n)) at "a.c":40:30, "(a)[0]")
+  item self block "p" value "p" zero
+construct "host_data" at "a.c":41:9 stmt=130..150
+  host_data if_present
+  use_device "a"
+construct "wait" at "a.c":42:9 stmt=160..170
+  wait_directive wait
+construct "exit data" at "a.c":43:9 stmt=170..180
+  exit_data finalize
+  map delete "a" of "a" sizeof "a" flags=0
+construct "enter data" at "a.c":44:9 stmt=180..190
+  enter_data async
+  map create "a" of "a" sizeof "a" flags=1
+construct "declare" at "a.c":45:9 stmt=190..200
+  declare_local
+construct "atomic update" at "a.c":46:9 stmt=200..210
+  atomic "{ x += 1; }\n"
+construct "init" at "a.c":47:9 stmt=210..220
+  init "nvidia"=5 "radeon"=-101 num(i32 ((k + 1)) at "a.c":47:30)
+construct "set" at "a.c":48:9 stmt=220..230
+  set default_async(i32 ((q)) at "a.c":48:30)
+construct "shutdown" at "a.c":49:9 stmt=230..240
+  shutdown "*"=-100
+declare "g" of "g" sizeof "g" kind=100 at "a.c":1:9
 "#;
 
 fn round(text: &str) -> String {
@@ -101,6 +140,8 @@ fn every_form_reads_back() {
     assert_eq!(round(ALL_FORMS), ALL_FORMS);
     let m = read_module(ALL_FORMS).expect("reads");
     assert_eq!(m.functions.len(), 3);
+    assert_eq!(m.host.constructs.len(), 12);
+    assert_eq!(m.host.declares.len(), 1);
     assert_eq!(m.functions[1].loc.file, "dir/c:d.c");
     assert_eq!(m.source, "dir/a \"b\".c");
     let k = &m.kernels[0];
@@ -128,7 +169,19 @@ const BAD: &[(&str, &str)] = &[
     ("module a.c", "1:8: expected '\"', found 'a.c'"),
     ("module \"a.c", "1:12: unterminated string"),
     ("module \"a\\q\"", "1:10: unknown escape in string"),
-    ("module \"a\"\nstuff", "2:1: expected 'function' or 'kernel'"),
+    ("module \"a\"\nstuff", "2:1: expected 'function', 'kernel', 'construct' or 'declare'"),
+    (
+        "module \"a\"\nconstruct \"x\" at \"a\":1:1 stmt=0..1\n  bogus",
+        "3:3: expected a construct kind, found 'bogus'",
+    ),
+    (
+        "module \"a\"\nconstruct \"x\" at \"a\":1:1 stmt=0..1\n  data\n  map copy \"a\" at \"a\" zero flags=0",
+        "4:16: expected an address, found 'at'",
+    ),
+    (
+        "module \"a\"\nconstruct \"x\" at \"a\":1:1 stmt=0..1\n  data\n  map copy \"a\" of \"a\" scaled(i16 (n) at \"a\":1:1) flags=0",
+        "4:30: expected a host type (i64, u64, i32, bool, ilong, ulong), found 'i16'",
+    ),
     (
         "module \"a\"\nkernel @k \"p\" at a.c:1\n",
         "2:18: expected FILE:LINE:COL",
@@ -143,7 +196,7 @@ const BAD: &[(&str, &str)] = &[
     ),
     (
         "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(auto(trip=(a), threads=[]), 1, 1) block=(1, 1, 1)\n",
-        "3:26: expected i64 or u64, found ''",
+        "3:26: expected a host type (i64, u64, i32, bool, ilong, ulong), found ''",
     ),
     (
         "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  host block=(1, 1, 1) grid=(frob(1), 1, 1)\n",

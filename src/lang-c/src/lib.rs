@@ -36,8 +36,10 @@ mod env;
 mod fxhash;
 #[rustfmt::skip]
 mod parser;
+/// The reserved words of C11 and of GNU C (accc's fork: public, for
+/// accc's name legaliser).
 #[rustfmt::skip]
-mod strings;
+pub mod strings;
 
 /// One external declaration at a time (accc's fork).
 pub use parser::gnu::{SyntaxError, UnitParser};

@@ -98,6 +98,7 @@ fn module(body: Function, a: LocalId) -> Module {
         }],
         functions: vec![],
         cells: vec![],
+        host: Default::default(),
     }
 }
 

@@ -1,0 +1,293 @@
+//! The text form of the host plan, printed after the kernels by
+//! [`print_module`](super::print_module) and read back by `read/plan.rs`:
+//!
+//! ```text
+//! construct "parallel loop" at "t.c":3:9 stmt=120..340 if=bool ((n > 1)) at "t.c":3:30
+//!   compute kernel=0 async(i32 ((q)) at "t.c":3:40) wait(i32 ((1)) at "t.c":3:50)
+//!   map copyin "a[0:n]" of "(a)[(0)]" scaled(ulong ((n)) at "t.c":3:60, "(a)[0]") flags=0
+//!   arg deviceptr "a" value "a" section=of "(a)[(0)]"
+//! declare "g" of "g" sizeof "g" kind=1 at "t.c":1:9
+//! ```
+//!
+//! The user's objects ([`Lvalue`]) are quoted C text; the user's
+//! expressions print as their `Display` (`ty (C text) at loc`).
+//!
+//! Owns: [`print_plan`] and the `Display` impls of the host plan's parts.
+//! May call: `print::quote`, the `ir::host` and `ir::hostrange` types.
+
+use super::host::{
+    AsyncSpec, Construct, ConstructKind, DeviceDirective, DeviceOp, GlobalDeclare, HostArg,
+    HostMap, HostPlan, Queue, UpdateItem,
+};
+use super::print::quote;
+use super::{HostAddr, HostBytes, Lvalue, Scaled, SrcLoc};
+use std::fmt::{self, Write};
+
+/// `at "file":line:col`.
+pub(super) struct At<'a>(pub &'a SrcLoc);
+
+impl fmt::Display for At<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let l = self.0;
+        write!(f, "at {}:{}:{}", quote(l.file.as_bytes()), l.line, l.col)
+    }
+}
+
+impl fmt::Display for Lvalue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&quote(self.0.as_bytes()))
+    }
+}
+
+impl fmt::Display for Scaled {
+    /// `scaled(count[, "elem"])`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "scaled({}", self.count)?;
+        if let Some(e) = &self.elem {
+            write!(f, ", {e}")?;
+        }
+        f.write_str(")")
+    }
+}
+
+impl fmt::Display for HostAddr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HostAddr::Of(l) => write!(f, "of {l}"),
+            HostAddr::Value(l) => write!(f, "value {l}"),
+            HostAddr::Offset { ptr, by } => write!(f, "offset({ptr}, {by})"),
+            HostAddr::Bytes(terms) => {
+                f.write_str("bytes(")?;
+                for (k, t) in terms.iter().enumerate() {
+                    if k > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{t}")?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}
+
+impl fmt::Display for HostBytes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HostBytes::Zero => f.write_str("zero"),
+            HostBytes::SizeOf(l) => write!(f, "sizeof {l}"),
+            HostBytes::Scaled(s) => write!(f, "{s}"),
+        }
+    }
+}
+
+impl fmt::Display for AsyncSpec {
+    /// ` async[(…)]`, ` wait[(…)]`, ` wait_dev(…)`, ` bind "v"`: each only
+    /// when set.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.queue {
+            None => {}
+            Some(Queue::NoVal) => f.write_str(" async")?,
+            Some(Queue::Expr(e)) => write!(f, " async({e})")?,
+            Some(Queue::Bound(v)) => write!(f, " async(bound {})", quote(v.as_bytes()))?,
+        }
+        match &self.waits {
+            None => {}
+            Some(w) if w.is_empty() => f.write_str(" wait")?,
+            Some(w) => {
+                f.write_str(" wait(")?;
+                for (k, e) in w.iter().enumerate() {
+                    if k > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{e}")?;
+                }
+                f.write_str(")")?;
+            }
+        }
+        if let Some(d) = &self.wait_dev {
+            write!(f, " wait_dev({d})")?;
+        }
+        if let Some(b) = &self.bind {
+            write!(f, " bind {}", quote(b.as_bytes()))?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for HostMap {
+    /// `map KIND "name" ADDR BYTES flags=N [guard(EXPR)]`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "map {} {} {} {} flags={}",
+            self.kind.clause(),
+            quote(self.name.as_bytes()),
+            self.start,
+            self.bytes,
+            self.flags
+        )?;
+        if let Some(g) = &self.extent_guard {
+            write!(f, " guard({g})")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for UpdateItem {
+    /// `item device|self [block] "name" ADDR BYTES`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "item {}{} {} {} {}",
+            if self.to_device { "device" } else { "self" },
+            if self.block { " block" } else { "" },
+            quote(self.name.as_bytes()),
+            self.start,
+            self.bytes
+        )
+    }
+}
+
+impl fmt::Display for HostArg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HostArg::Value { var } => write!(f, "arg value {}", quote(var.as_bytes())),
+            HostArg::Size { bytes } => write!(f, "arg size {bytes}"),
+            HostArg::DevicePtr {
+                name,
+                ptr,
+                section,
+                if_present,
+            } => {
+                write!(f, "arg deviceptr {} {ptr}", quote(name.as_bytes()))?;
+                if let Some(s) = section {
+                    write!(f, " section={s}")?;
+                }
+                if *if_present {
+                    f.write_str(" if_present")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// The names of [`DeviceOp`]s in the text.
+pub(super) const DEVICE_OPS: [(DeviceOp, &str); 3] = [
+    (DeviceOp::Init, "init"),
+    (DeviceOp::Shutdown, "shutdown"),
+    (DeviceOp::Set, "set"),
+];
+
+impl fmt::Display for DeviceDirective {
+    /// `init|shutdown|set ["name"=value …] [num(…)] [default_async(…)]`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let op = DEVICE_OPS
+            .iter()
+            .find(|(o, _)| *o == self.op)
+            .map_or("set", |(_, n)| n);
+        f.write_str(op)?;
+        for t in &self.types {
+            write!(f, " {}={}", quote(t.name.as_bytes()), t.value)?;
+        }
+        if let Some(n) = &self.num {
+            write!(f, " num({n})")?;
+        }
+        if let Some(d) = &self.default_async {
+            write!(f, " default_async({d})")?;
+        }
+        Ok(())
+    }
+}
+
+/// Prints the plan: its constructs in order, then the file-scope declares.
+pub(super) fn print_plan(out: &mut String, plan: &HostPlan) {
+    for c in &plan.constructs {
+        print_construct(out, c);
+    }
+    for d in &plan.declares {
+        print_declare(out, d);
+    }
+}
+
+fn print_construct(out: &mut String, c: &Construct) {
+    let _ = write!(
+        out,
+        "construct {} {} stmt={}..{}",
+        quote(c.name.as_bytes()),
+        At(&c.loc),
+        c.stmt.start,
+        c.stmt.end
+    );
+    if let Some(e) = &c.cond {
+        let _ = write!(out, " if({e})");
+    }
+    let _ = write!(out, "\n  ");
+    match &c.kind {
+        ConstructKind::Compute {
+            kernel,
+            args,
+            asyncs,
+        } => {
+            let _ = writeln!(out, "compute kernel={kernel}{asyncs}");
+            for a in args {
+                let _ = writeln!(out, "  {a}");
+            }
+        }
+        ConstructKind::Data { asyncs } => {
+            let _ = writeln!(out, "data{asyncs}");
+        }
+        ConstructKind::Wait { asyncs } => {
+            let _ = writeln!(out, "wait_directive{asyncs}");
+        }
+        ConstructKind::Atomic { text } => {
+            let _ = writeln!(out, "atomic {}", quote(text.as_bytes()));
+        }
+        ConstructKind::DeclareLocal => {
+            let _ = writeln!(out, "declare_local");
+        }
+        ConstructKind::EnterData { asyncs } => {
+            let _ = writeln!(out, "enter_data{asyncs}");
+        }
+        ConstructKind::ExitData { finalize, asyncs } => {
+            let fin = if *finalize { " finalize" } else { "" };
+            let _ = writeln!(out, "exit_data{fin}{asyncs}");
+        }
+        ConstructKind::Update {
+            items,
+            if_present,
+            asyncs,
+        } => {
+            let ip = if *if_present { " if_present" } else { "" };
+            let _ = writeln!(out, "update{ip}{asyncs}");
+            for i in items {
+                let _ = writeln!(out, "  {i}");
+            }
+        }
+        ConstructKind::HostData { vars, if_present } => {
+            let ip = if *if_present { " if_present" } else { "" };
+            let _ = writeln!(out, "host_data{ip}");
+            for v in vars {
+                let _ = writeln!(out, "  use_device {}", quote(v.as_bytes()));
+            }
+        }
+        ConstructKind::Device(d) => {
+            let _ = writeln!(out, "{d}");
+        }
+    }
+    for m in &c.maps {
+        let _ = writeln!(out, "  {m}");
+    }
+}
+
+fn print_declare(out: &mut String, d: &GlobalDeclare) {
+    let _ = writeln!(
+        out,
+        "declare {} {} {} kind={} {}",
+        quote(d.name.as_bytes()),
+        d.start,
+        d.bytes,
+        d.kind,
+        At(&d.loc)
+    );
+}
