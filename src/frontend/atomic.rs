@@ -574,13 +574,14 @@ impl Walker<'_> {
             match recognize(self.text, spec.kind, &node, &err) {
                 Ok(f) => {
                     let text = host_text(self.text, &f, &node, spec.cond.as_deref());
-                    self.plan.constructs.push(Construct {
+                    self.plan.insert(Construct {
                         kind: ConstructKind::Atomic { text },
                         name: format!("atomic {}", spec.kind.as_str()),
                         loc: spec.loc.clone(),
                         stmt: node.span.start..node.span.end,
                         cond: None,
                         maps: vec![],
+                        body: vec![],
                     });
                 }
                 Err(d) => self.errors.extend(d.0),

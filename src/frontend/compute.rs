@@ -404,13 +404,14 @@ impl Walker<'_> {
         if outer.queue.is_some() {
             outer.bind = Some(queue_var(s));
         }
-        self.plan.constructs.push(Construct {
+        self.plan.insert(Construct {
             kind: ConstructKind::Data { asyncs: outer },
             name: c.name.to_string(),
             loc: c.loc.clone(),
             stmt: s.span.start..s.span.end,
             cond: c.cond.clone(),
             maps,
+            body: vec![],
         });
         let mut visible: Vec<Visible> = vars
             .iter()
@@ -501,7 +502,7 @@ impl Walker<'_> {
         } else {
             c.asyncs.clone()
         };
-        self.plan.constructs.push(Construct {
+        self.plan.insert(Construct {
             kind: ConstructKind::Compute {
                 kernel,
                 args,
@@ -512,6 +513,7 @@ impl Walker<'_> {
             stmt: seg.span.start..seg.span.end,
             cond: c.cond.clone(),
             maps,
+            body: vec![],
         });
     }
 }

@@ -214,13 +214,14 @@ impl Walker<'_> {
         maps: Vec<HostMap>,
     ) {
         let d = &self.dirs[p];
-        self.plan.constructs.push(Construct {
+        self.plan.insert(Construct {
             kind,
             name: d.kind.name().to_string(),
             loc: self.pragma_loc(p, d.kind_span.start),
             stmt,
             cond,
             maps,
+            body: vec![],
         });
     }
 

@@ -221,6 +221,8 @@ pub struct Construct {
     pub cond: Option<UserExpr>,
     /// Data clause items, in clause order (implicit ones last).
     pub maps: Vec<HostMap>,
+    /// The constructs inside `stmt`, by statement start (`hosttree.rs`).
+    pub body: Vec<Construct>,
 }
 
 /// A global variable in a file-scope `declare` directive, registered with
@@ -240,10 +242,12 @@ pub struct GlobalDeclare {
 /// `PTXRT_DECLARE_LINK`.
 pub const DECLARE_LINK: i32 = 100;
 
-/// All constructs of a translation unit, ordered by statement start; when two
-/// constructs apply to one statement the outer comes first.
+/// All constructs of a translation unit: a tree ([`Construct::body`],
+/// built by [`HostPlan::insert`], walked by [`HostPlan::walk`]); each list
+/// is ordered by statement start.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct HostPlan {
+    /// The outermost constructs.
     pub constructs: Vec<Construct>,
     /// The file-scope `declare`d globals.
     pub declares: Vec<GlobalDeclare>,

@@ -2,10 +2,14 @@
 //! [`print_module`](super::print_module) and read back by `read/plan.rs`:
 //!
 //! ```text
-//! construct "parallel loop" at "t.c":3:9 stmt=120..340 if=bool ((n > 1)) at "t.c":3:30
-//!   compute kernel=0 async(i32 ((q)) at "t.c":3:40) wait(i32 ((1)) at "t.c":3:50)
-//!   map copyin "a[0:n]" of "(a)[(0)]" scaled(ulong ((n)) at "t.c":3:60, "(a)[0]") flags=0
-//!   arg deviceptr "a" value "a" section=of "(a)[(0)]"
+//! construct "data" at "t.c":2:9 stmt=100..360
+//!   data
+//!   map copyin "a[0:n]" of "(a)[(0)]" scaled(ulong ((n)) at "t.c":2:30, "(a)[0]") flags=0
+//!   {
+//!     construct "parallel loop" at "t.c":3:9 stmt=120..340 if(bool ((n > 1)) at "t.c":3:30)
+//!       compute kernel=0 async(i32 ((q)) at "t.c":3:40) wait(i32 ((1)) at "t.c":3:50)
+//!       arg deviceptr "a" value "a" section=of "(a)[(0)]"
+//!   }
 //! declare "g" of "g" sizeof "g" kind=1 at "t.c":1:9
 //! ```
 //!
@@ -20,7 +24,7 @@ use super::host::{
     HostMap, HostPlan, Queue, UpdateItem,
 };
 use super::print::quote;
-use super::{HostAddr, HostBytes, Lvalue, Scaled, SrcLoc};
+use super::{HostAddr, HostBytes, Lvalue, Scaled, SrcLoc, Visit};
 use std::fmt::{self, Write};
 
 /// `at "file":line:col`.
@@ -200,11 +204,28 @@ impl fmt::Display for DeviceDirective {
     }
 }
 
-/// Prints the plan: its constructs in order, then the file-scope declares.
+/// Prints the plan: its constructs in order, each construct's body after
+/// its maps in `{ … }` and indented by four columns a level; then the
+/// file-scope declares.
 pub(super) fn print_plan(out: &mut String, plan: &HostPlan) {
-    for c in &plan.constructs {
-        print_construct(out, c);
-    }
+    plan.walk(&mut |v| match v {
+        Visit::Enter(c, depth) => {
+            let pad = "    ".repeat(depth);
+            let mut own = String::new();
+            print_construct(&mut own, c);
+            for line in own.lines() {
+                let _ = writeln!(out, "{pad}{line}");
+            }
+            if !c.body.is_empty() {
+                let _ = writeln!(out, "{pad}  {{");
+            }
+        }
+        Visit::Leave(c, depth) => {
+            if !c.body.is_empty() {
+                let _ = writeln!(out, "{}  }}", "    ".repeat(depth));
+            }
+        }
+    });
     for d in &plan.declares {
         print_declare(out, d);
     }

@@ -6,7 +6,8 @@
 //! which [`flatten_indices`] turns into pointer arithmetic for the back
 //! ends), the host expressions a kernel's launch is computed with
 //! ([`HostExpr`], [`LaunchPlan`]; `hostexpr.rs`), the host ranges of the
-//! host plan ([`HostAddr`], [`HostBytes`]; `hostrange.rs`), their text form ([`print_module`], shown by
+//! host plan ([`HostAddr`], [`HostBytes`]; `hostrange.rs`), the host plan's
+//! nesting ([`Visit`], `hosttree.rs`), their text form ([`print_module`], shown by
 //! `--emit=ir`, and [`read_module`], its inverse) and the validator
 //! ([`validate`]). May call: nothing else in accc — front ends
 //! build it, `schedule` rewrites it, back ends read it.
@@ -31,6 +32,7 @@ pub mod host;
 mod hostexpr;
 mod hostrange;
 mod hosttext;
+mod hosttree;
 mod index;
 mod module;
 mod print;
@@ -45,6 +47,7 @@ pub use flatten::{flatten_indices, flattened};
 pub use function::{Function, Local, LocalId};
 pub use hostexpr::{HostExpr, HostType, LaunchPlan, UserExpr};
 pub use hostrange::{HostAddr, HostBytes, Lvalue, Scaled};
+pub use hosttree::Visit;
 pub use index::{Extent, Index};
 pub use module::{
     Cell, DeviceFunction, GridSize, Kernel, Launch, Linkage, Module, Param, ParamMode,

@@ -74,8 +74,10 @@ pub fn read_module(text: &str) -> std::result::Result<Module, ReadError> {
         } else if c.tok("kernel") {
             let k = kernel(&mut c, &m.cells, &names)?;
             m.kernels.push(k);
-        } else if c.tok("construct") {
-            m.host.constructs.push(plan::construct(&mut c)?);
+        } else if c.rest().starts_with("construct") {
+            let prev = m.host.constructs.last();
+            let top = plan::nested(&mut c, 0..usize::MAX, prev)?;
+            m.host.constructs.push(top);
         } else if c.tok("declare") {
             m.host.declares.push(plan::declare(&mut c)?);
         } else {

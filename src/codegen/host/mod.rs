@@ -24,12 +24,9 @@ pub const IMAGE: &str = "__accc_image";
 /// on the include path.
 pub fn write(text: &str, module: &Module) -> String {
     let plan = &module.host;
-    let mut constructs: Vec<&Construct> = plan.constructs.iter().collect();
-    constructs.sort_by_key(|c| c.stmt.start); // stable: outer first on ties
     let mut w = Writer {
         text,
         module,
-        constructs,
         next: 0,
     };
     let mut o = CWriter::new(Layout::OneLine);
@@ -37,7 +34,7 @@ pub fn write(text: &str, module: &Module) -> String {
     if !module.kernels.is_empty() {
         o.raw(&format!("static struct __ptxrt_image {IMAGE};\n"));
     }
-    w.range(&mut o, 0..text.len());
+    w.range(&mut o, 0..text.len(), &plan.constructs);
     let mut out = o.finish();
     if !plan.declares.is_empty() {
         let items: Vec<String> = plan
@@ -68,18 +65,16 @@ pub fn write(text: &str, module: &Module) -> String {
 struct Writer<'a> {
     text: &'a str,
     module: &'a Module,
-    constructs: Vec<&'a Construct>,
+    /// Constructs rewritten so far: each one's number names its locals.
     next: usize,
 }
 
 impl Writer<'_> {
-    /// Copies `range` of the text, rewriting the constructs that start in it.
-    fn range(&mut self, out: &mut CWriter, range: std::ops::Range<usize>) {
+    /// Copies `range` of the text, rewriting `inside`, the constructs in it
+    /// (the plan's top level, or a construct's body).
+    fn range(&mut self, out: &mut CWriter, range: std::ops::Range<usize>, inside: &[Construct]) {
         let mut pos = range.start;
-        while let Some(c) = self.constructs.get(self.next).copied() {
-            if c.stmt.start >= range.end {
-                break;
-            }
+        for c in inside {
             out.raw(&self.text[pos..c.stmt.start]);
             self.next += 1;
             let id = self.next;
@@ -132,7 +127,7 @@ impl Writer<'_> {
                     "void *__accc_r{id} __attribute__((cleanup(__ptxrt_data_cleanup))) = __ptxrt_use_device({cond}) ? __ptxrt_data_begin(&__accc_loc{id}, {}, {a}) : (void *)0;",
                     Self::maps_args(c, id)
                 ));
-                self.range(out, c.stmt.clone());
+                self.range(out, c.stmt.clone(), &c.body);
                 out.close();
             }
             ConstructKind::DeclareLocal => {
@@ -225,7 +220,7 @@ impl Writer<'_> {
                 for (k, v) in vars.iter().enumerate() {
                     out.line(&format!("{} {v} = __accc_hd{id}_{k};", ptr_type(v)));
                 }
-                self.range(out, c.stmt.clone());
+                self.range(out, c.stmt.clone(), &c.body);
                 out.close();
                 out.close();
             }
@@ -331,7 +326,7 @@ impl Writer<'_> {
                 }
                 out.line(&format!("__ptxrt_data_end(__accc_r{id});"));
                 out.reopen("else");
-                self.range(out, c.stmt.clone());
+                self.range(out, c.stmt.clone(), &c.body);
                 close_if(out);
             }
         }

@@ -1,7 +1,9 @@
 //! Reading the host plan (`construct …` and `declare …` after the
 //! kernels): the inverse of `ir/hosttext.rs`.
 //!
-//! Owns: [`construct`], [`declare`]. May call: the cursor, `read/host.rs`
+//! Nested constructs follow their parent's maps in `{ … }`.
+//!
+//! Owns: [`nested`], [`construct`], [`declare`]. May call: the cursor, `read/host.rs`
 //! (user expressions), `ir` types.
 
 use super::cursor::{Cursor, Result};
@@ -12,6 +14,7 @@ use crate::ir::host::{
 };
 use crate::ir::hosttext::DEVICE_OPS;
 use crate::ir::{HostAddr, HostBytes, Lvalue, Scaled};
+use std::ops::Range;
 
 const MAP_KINDS: [MapKind; 11] = [
     MapKind::Copy,
@@ -227,7 +230,7 @@ fn device(c: &mut Cursor, at: usize, w: &str) -> Result<DeviceDirective> {
 
 /// A construct, after `construct`: its header line, its kind's line and
 /// the lines of its arguments or items, then its maps.
-pub(super) fn construct(c: &mut Cursor) -> Result<Construct> {
+fn construct(c: &mut Cursor) -> Result<Construct> {
     let name = c.quoted()?;
     let loc = loc_at(c)?;
     c.expect("stmt")?;
@@ -317,6 +320,25 @@ pub(super) fn construct(c: &mut Cursor) -> Result<Construct> {
     while kw(c, "map") {
         maps.push(map(c)?);
     }
+    // `{ construct … }`: the constructs inside the statement, in order.
+    let mut body: Vec<Construct> = vec![];
+    if c.tok("{") {
+        let holds = matches!(
+            kind,
+            ConstructKind::Data { .. }
+                | ConstructKind::HostData { .. }
+                | ConstructKind::Compute { .. }
+        );
+        if !holds {
+            return Err(c.error_at(
+                c.pos,
+                "only data, host_data and compute constructs hold others",
+            ));
+        }
+        while !c.tok("}") {
+            body.push(nested(c, start..end, body.last())?);
+        }
+    }
     Ok(Construct {
         kind,
         name,
@@ -324,7 +346,32 @@ pub(super) fn construct(c: &mut Cursor) -> Result<Construct> {
         stmt: start..end,
         cond,
         maps,
+        body,
     })
+}
+
+/// `construct …` inside `within` (a parent's statement; the whole text at
+/// the top level), after `prev`, its sibling before it: the plan's tree
+/// must be what `HostPlan::insert` builds, or the host rewrite would cut
+/// the text wrongly.
+pub(super) fn nested(
+    c: &mut Cursor,
+    within: Range<usize>,
+    prev: Option<&Construct>,
+) -> Result<Construct> {
+    c.skip_ws();
+    let at = c.pos;
+    c.expect("construct")?;
+    let inner = construct(c)?;
+    let after = prev.map_or(within.start, |p| p.stmt.end);
+    if inner.stmt.start < after || inner.stmt.end > within.end || inner.stmt.start > inner.stmt.end
+    {
+        return Err(c.error_at(
+            at,
+            "a construct's statement must lie in its parent's, after its sibling's",
+        ));
+    }
+    Ok(inner)
 }
 
 /// A file-scope declare, after `declare`.

@@ -94,12 +94,14 @@ construct "kernels" at "a.c":30:9 stmt=10..90 if(bool ((n > 1)) at "a.c":30:30)
   map rows "a[0:n][1:m]" bytes(scaled(ilong ((1)) at "a.c":30:60, "((a)[0])[0]"), scaled(ilong (k) at "a.c":1:1, "x")) scaled(ulong ((m)) at "a.c":30:60, "((a)[0])[0]") flags=0
   map present "p[0:?]" offset("p", scaled(ulong (0LL) at "a.c":30:9)) scaled(ulong ((8LL) - 0LL > 0 ? (8LL) - 0LL : 0LL) at "a.c":30:9, "(p)[0]") flags=16 guard(bool ((long long)(n) >= 0LL) at "a.c":30:9)
   map attach "s.p" of "(s).p" sizeof "(s).p" flags=0
-construct "kernels" at "a.c":31:9 stmt=20..40
-  compute kernel=0 async(bound "__accc_q7")
-  arg value "n"
-  arg size sizeof "(*(b))"
-  arg deviceptr "a" value "a" section=of "(a)[(2)]" if_present
-  arg deviceptr "x" of "x"
+  {
+    construct "kernels" at "a.c":31:9 stmt=20..40
+      compute kernel=0 async(bound "__accc_q7")
+      arg value "n"
+      arg size sizeof "(*(b))"
+      arg deviceptr "a" value "a" section=of "(a)[(2)]" if_present
+      arg deviceptr "x" of "x"
+  }
 construct "update" at "a.c":40:9 stmt=100..120
   update if_present async wait
   item device "a[0:n]" of "(a)[(0)]" scaled(ulong ((n)) at "a.c":40:30, "(a)[0]")
@@ -140,7 +142,8 @@ fn every_form_reads_back() {
     assert_eq!(round(ALL_FORMS), ALL_FORMS);
     let m = read_module(ALL_FORMS).expect("reads");
     assert_eq!(m.functions.len(), 3);
-    assert_eq!(m.host.constructs.len(), 12);
+    assert_eq!(m.host.constructs.len(), 11);
+    assert_eq!(m.host.constructs[0].body.len(), 1);
     assert_eq!(m.host.declares.len(), 1);
     assert_eq!(m.functions[1].loc.file, "dir/c:d.c");
     assert_eq!(m.source, "dir/a \"b\".c");
@@ -285,4 +288,38 @@ fn no_input_panics() {
     assert!(read_module(&deep).is_err());
     let deep_ty = format!("module \"a\"\ncell @c \"c\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 x: {}i32\n", "ptr<".repeat(100_000));
     assert!(read_module(&deep_ty).is_err());
+}
+
+/// The plan's tree must be the one the front end builds: a construct lies
+/// in its parent's statement, after its sibling, and only data, host_data
+/// and compute constructs hold others; else the host rewrite would cut the
+/// text wrongly.
+#[test]
+fn misplaced_constructs_are_errors() {
+    let head = "module \"a.c\"\n";
+    let upd = |at: &str| format!("construct \"update\" at \"a.c\":1:1 stmt={at}\n  update\n");
+    // Flat, but the second lies in the first.
+    let flat = format!("{head}{}{}", upd("10..90"), upd("20..40"));
+    assert!(
+        round(&flat).contains("after its sibling's"),
+        "{}",
+        round(&flat)
+    );
+    // Nested, but outside its parent.
+    let data = "construct \"data\" at \"a.c\":1:1 stmt=10..20\n  data\n";
+    let out = format!("{head}{data}  {{\n{}  }}\n", upd("15..30"));
+    assert!(
+        round(&out).contains("lie in its parent's"),
+        "{}",
+        round(&out)
+    );
+    // Inside an update.
+    let holds = format!("{head}{}  {{\n{}  }}\n", upd("10..90"), upd("20..40"));
+    assert!(round(&holds).contains("hold others"), "{}", round(&holds));
+    // The same, well formed, reads back.
+    let good = format!(
+        "{head}{data}  {{\n    {}  }}\n",
+        upd("12..18").replace("\n  ", "\n      ")
+    );
+    assert_eq!(round(&good), good);
 }

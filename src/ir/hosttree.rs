@@ -1,0 +1,124 @@
+//! The nesting of the host plan: each [`Construct`] holds, in
+//! [`Construct::body`], the constructs whose statements lie inside its
+//! statement (a `data` region's launches, updates and nested regions; a
+//! multi-kernel `kernels` construct's implicit data region's kernels; a
+//! compute construct's host-fallback atomics), ordered by statement start.
+//!
+//! The front end finishes constructs inside out (a `data` region is pushed
+//! after the constructs of its body, the atomics of a compute construct
+//! after it), so the tree is built by range as constructs arrive
+//! ([`HostPlan::insert`]) rather than by each front-end module keeping a
+//! stack of open regions: one rule, in one place. On equal statements the
+//! construct inserted first is the outer (a `data` construct whose
+//! statement is a compute construct).
+//!
+//! Passes walk the tree with [`HostPlan::walk`] (pre-order, with an event
+//! on leaving each construct); the printer uses it, and PACC pipelines
+//! will split the tree into chunks with it.
+//!
+//! Owns: [`HostPlan::insert`], [`HostPlan::walk`], [`Visit`]. May call:
+//! the `ir::host` types.
+
+use super::host::{Construct, HostPlan};
+
+/// One event of [`HostPlan::walk`]: entering a construct (before its
+/// body) or leaving it (after), with its depth (0: top level).
+#[derive(Clone, Copy, Debug)]
+pub enum Visit<'a> {
+    Enter(&'a Construct, usize),
+    Leave(&'a Construct, usize),
+}
+
+impl HostPlan {
+    /// Adds `c` where its statement belongs: inside the construct whose
+    /// statement holds it, and holding the constructs already added whose
+    /// statements lie inside its own.
+    pub fn insert(&mut self, c: Construct) {
+        nest(&mut self.constructs, c);
+    }
+
+    /// Calls `f` on entering and leaving every construct, in statement
+    /// order, outer before inner.
+    pub fn walk<'a>(&'a self, f: &mut impl FnMut(Visit<'a>)) {
+        walk_list(&self.constructs, 0, f);
+    }
+}
+
+fn holds(outer: &std::ops::Range<usize>, inner: &std::ops::Range<usize>) -> bool {
+    outer.start <= inner.start && inner.end <= outer.end
+}
+
+fn nest(list: &mut Vec<Construct>, mut c: Construct) {
+    if let Some(outer) = list.iter_mut().find(|o| holds(&o.stmt, &c.stmt)) {
+        return nest(&mut outer.body, c);
+    }
+    let (inside, rest): (Vec<Construct>, Vec<Construct>) = std::mem::take(list)
+        .into_iter()
+        .partition(|o| holds(&c.stmt, &o.stmt));
+    *list = rest;
+    for o in inside {
+        nest(&mut c.body, o);
+    }
+    let at = list.partition_point(|o| o.stmt.start <= c.stmt.start);
+    list.insert(at, c);
+}
+
+fn walk_list<'a>(list: &'a [Construct], depth: usize, f: &mut impl FnMut(Visit<'a>)) {
+    for c in list {
+        f(Visit::Enter(c, depth));
+        walk_list(&c.body, depth + 1, f);
+        f(Visit::Leave(c, depth));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Visit;
+    use crate::ir::host::{Construct, ConstructKind, HostPlan};
+    use crate::ir::SrcLoc;
+
+    fn c(name: &str, stmt: std::ops::Range<usize>) -> Construct {
+        Construct {
+            kind: ConstructKind::DeclareLocal,
+            name: name.to_string(),
+            loc: SrcLoc::default(),
+            stmt,
+            cond: None,
+            maps: vec![],
+            body: vec![],
+        }
+    }
+
+    /// `name@depth` of the walk's entries, and the leaves as `/name`.
+    fn shape(p: &HostPlan) -> String {
+        let mut out = vec![];
+        p.walk(&mut |v| match v {
+            Visit::Enter(c, d) => out.push(format!("{}@{d}", c.name)),
+            Visit::Leave(c, _) => out.push(format!("/{}", c.name)),
+        });
+        out.join(" ")
+    }
+
+    /// The same tree whatever order the constructs arrive in (a `data`
+    /// region before its body, atomics after their compute construct);
+    /// on equal statements the first is the outer.
+    #[test]
+    fn nests_by_statement_in_any_order() {
+        let all = [
+            c("data", 10..100),
+            c("same", 10..100),
+            c("k1", 20..40),
+            c("atomic", 25..30),
+            c("k2", 50..60),
+            c("after", 120..130),
+        ];
+        let want = "data@0 same@1 k1@2 atomic@3 /atomic /k1 k2@2 /k2 /same /data after@0 /after";
+        for order in [[0, 1, 2, 3, 4, 5], [5, 3, 2, 4, 0, 1], [0, 1, 4, 2, 5, 3]] {
+            let mut p = HostPlan::default();
+            for i in order {
+                p.insert(all[i].clone());
+            }
+            assert_eq!(shape(&p), want, "{order:?}");
+        }
+    }
+}
