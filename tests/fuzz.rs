@@ -363,7 +363,8 @@ fn compile(text: &str) -> Result<Outcome, String> {
                 };
             }
         };
-        accc::schedule::schedule(&mut t.module);
+        let info = accc::analysis::analyze(&t.module);
+        accc::schedule::schedule(&mut t.module, &info, &accc::schedule::Target::gpu(90));
         accc::schedule::specialize(&mut t.module);
         let problems = accc::ir::validate(&t.module, true);
         if !problems.is_empty() {

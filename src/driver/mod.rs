@@ -410,7 +410,11 @@ fn device(
         return Ok(None);
     }
     if lowered {
-        crate::schedule::schedule(m);
+        crate::schedule::schedule(
+            m,
+            &info,
+            &crate::schedule::Target::for_arch(&args.own.gpu_arch),
+        );
         crate::schedule::specialize(m);
         check_ir(m, true, file)?;
     }

@@ -15,7 +15,8 @@ fn ir(src: &str) -> Module {
         Ok(t) => t,
         Err(d) => panic!("{}", d.render(false)),
     };
-    crate::schedule::schedule(&mut t.module);
+    let info = crate::analysis::analyze(&t.module);
+    crate::schedule::schedule(&mut t.module, &info, &crate::schedule::Target::gpu(90));
     crate::schedule::specialize(&mut t.module);
     assert!(crate::ir::validate(&t.module, true).is_empty());
     t.module
