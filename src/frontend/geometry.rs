@@ -42,15 +42,11 @@ fn literal(e: &str) -> Option<i64> {
     digits.parse::<i64>().ok()
 }
 
-/// What a launch dimension's clause says (C text the host evaluates at
-/// `loc`), with the size used where it is not positive.
-fn clause(expr: &str, loc: &SrcLoc, default: GridSize) -> GridSize {
+/// What a launch dimension's clause says (a host expression, located at
+/// the clause), with the size used where it is not positive.
+fn clause(expr: &UserExpr, default: GridSize) -> GridSize {
     GridSize::Clause {
-        expr: UserExpr {
-            text: expr.to_string(),
-            loc: loc.clone(),
-            ty: HostType::LongLong,
-        },
+        expr: expr.clone(),
         default: Box::new(default),
         warp: false,
     }
@@ -167,8 +163,8 @@ impl RegionPlan {
                     _ => GridSize::Const(defaults[k]),
                 };
                 block[k] = match (k, &sizes.vector_length, explicit) {
-                    (_, _, Some(e)) => clause(&e, loc, default),
-                    (0, Some(e), None) => clause(e, loc, default),
+                    (_, _, Some(e)) => clause(&e, default),
+                    (0, Some(e), None) => clause(e, default),
                     _ => default,
                 };
             }
@@ -199,8 +195,8 @@ impl RegionPlan {
                 _ => GridSize::Const(4),
             };
             block[1] = match (&sizes.num_workers, explicit) {
-                (Some(e), _) => clause(e, loc, default),
-                (None, Some(e)) => clause(&e, loc, default),
+                (Some(e), _) => clause(e, default),
+                (None, Some(e)) => clause(&e, default),
                 (None, None) => default,
             };
         }
@@ -238,13 +234,13 @@ impl RegionPlan {
                 // A kernels region's code outside gang loops runs once,
                 // not once per gang (num_gangs applies to its gang loops).
                 (Some(_), _) if self.kind == RegionKind::Kernels && !gdims[k] => one(),
-                (Some(e), _) => clause(e, loc, default),
+                (Some(e), _) => clause(e, default),
                 (
                     None,
                     Some(Decision {
                         gang_num: Some(e), ..
                     }),
-                ) if gdims[k] => clause(e, loc, default),
+                ) if gdims[k] => clause(e, default),
                 _ => default,
             };
         }
