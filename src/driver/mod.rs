@@ -295,7 +295,12 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
     if args.target == Target::Host {
         return host_only(tools, args, &file, &text, out);
     }
-    let mut t = frontend::translate(text, &file).map_err(|d| report(d, colour(args)))?;
+    let mut t = frontend::translate(
+        text,
+        &file,
+        &crate::schedule::Target::for_arch(&args.own.gpu_arch),
+    )
+    .map_err(|d| report(d, colour(args)))?;
     if std::env::var_os("ACCC_SHOW_OPAQUE").is_some_and(|v| v != "0") {
         for (loc, why) in &t.opaque {
             eprintln!("{loc}: accc: left to the host compiler: {why}");

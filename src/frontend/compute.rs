@@ -477,6 +477,7 @@ impl Walker<'_> {
             &c.sizes,
             call_levels(&body.body, |f| self.routines.level_of(f)),
             &kloc,
+            self.target.gpu_limits(),
         );
         self.remarks.extend(plan.sized_remarks(&launch));
         let kernel = self.module.kernels.len();

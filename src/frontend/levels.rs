@@ -363,7 +363,11 @@ impl Walker<'_> {
             )
         {
             d.vector_len = Some(UserExpr {
-                text: tile.iter().product::<u32>().min(1024).to_string(),
+                text: tile
+                    .iter()
+                    .product::<u32>()
+                    .min(self.target.gpu_limits().max_threads_per_block)
+                    .to_string(),
                 loc: c.loc.clone(),
                 ty: HostType::LongLong,
             });

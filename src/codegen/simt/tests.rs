@@ -11,10 +11,12 @@ use std::sync::Mutex;
 
 /// The scheduled IR of `src`.
 fn ir(src: &str) -> Module {
-    let mut t = match crate::frontend::translate(src.to_string(), "t.c") {
-        Ok(t) => t,
-        Err(d) => panic!("{}", d.render(false)),
-    };
+    let mut t =
+        match crate::frontend::translate(src.to_string(), "t.c", &crate::schedule::Target::gpu(90))
+        {
+            Ok(t) => t,
+            Err(d) => panic!("{}", d.render(false)),
+        };
     let info = crate::analysis::analyze(&t.module);
     crate::schedule::schedule(&mut t.module, &info, &crate::schedule::Target::gpu(90));
     crate::schedule::specialize(&mut t.module);
