@@ -29,7 +29,8 @@ type Pass = fn(&mut Module, &str) -> Result<String, String>;
 const RUNS: &[(&str, &str, Pass)] = &[
     ("schedule", "ir", |m, _| {
         valid(m, false, "input")?;
-        accc::schedule::schedule(m);
+        let info = accc::analysis::analyze(m);
+        accc::schedule::schedule(m, &info, &accc::schedule::Target::gpu(90));
         valid(m, true, "output")?;
         Ok(print_module(m))
     }),
@@ -62,7 +63,7 @@ fn analyze(m: &mut Module) -> Result<String, String> {
     let mut info = accc::analysis::analyze(m);
     accc::analysis::add_sections(m, &mut info);
     let mut scheduled = m.clone();
-    accc::schedule::schedule(&mut scheduled);
+    accc::schedule::schedule(&mut scheduled, &info, &accc::schedule::Target::gpu(90));
     accc::schedule::specialize(&mut scheduled);
     let after = accc::analysis::analyze(&scheduled);
     for (k, (before, now)) in info.kernels.iter().zip(&after.kernels).enumerate() {

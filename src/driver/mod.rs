@@ -282,6 +282,13 @@ fn check_ir(m: &crate::ir::Module, scheduled: bool, file: &str) -> Result<()> {
     Err(Reported.into())
 }
 
+/// What the device code is scheduled for: the GPU `-gpu=ccXY` names. (With
+/// `-acc=multicore`, `args::Target::Host`, no device code is made; the
+/// host-multicore variant of `ir::Target` will come from it.)
+fn gpu_target(args: &Args) -> crate::ir::Target {
+    crate::ir::Target::for_arch(&args.own.gpu_arch)
+}
+
 /// Compiles one source: to the object `out` (with `-S`: the assembly
 /// `out`, and the device code's PTX beside it), or (with `--emit`) to the
 /// requested form.
@@ -295,7 +302,8 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
     if args.target == Target::Host {
         return host_only(tools, args, &file, &text, out);
     }
-    let mut t = frontend::translate(text, &file).map_err(|d| report(d, colour(args)))?;
+    let mut t =
+        frontend::translate(text, &file, &gpu_target(args)).map_err(|d| report(d, colour(args)))?;
     if std::env::var_os("ACCC_SHOW_OPAQUE").is_some_and(|v| v != "0") {
         for (loc, why) in &t.opaque {
             eprintln!("{loc}: accc: left to the host compiler: {why}");
@@ -410,7 +418,7 @@ fn device(
         return Ok(None);
     }
     if lowered {
-        crate::schedule::schedule(m);
+        crate::schedule::schedule(m, &info, &gpu_target(args));
         crate::schedule::specialize(m);
         check_ir(m, true, file)?;
     }

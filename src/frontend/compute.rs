@@ -26,7 +26,7 @@ use crate::analysis::sections::Use;
 use crate::diag::{DResult, Diagnostics};
 use crate::directive::{ClauseKind, DefaultKind, DirectiveKind};
 use crate::ir::host::{AsyncSpec, Construct, ConstructKind, MapKind, Queue};
-use crate::ir::{Function, HostAddr, Kernel, Lvalue, Param, SrcLoc, Stmt, UserExpr};
+use crate::ir::{Function, HostAddr, HostType, Kernel, Lvalue, Param, SrcLoc, Stmt, UserExpr};
 use lang_c::ast::*;
 use lang_c::span::Node;
 use std::collections::{HashMap, HashSet};
@@ -152,11 +152,15 @@ impl Walker<'_> {
                 ClauseKind::Default(DefaultKind::Present) => default_present = true,
                 ClauseKind::NumGangs(v) => {
                     for e in v {
-                        sizes.num_gangs.push(ctx.check_expr(e)?);
+                        sizes.num_gangs.push(ctx.user_expr(e, HostType::LongLong)?);
                     }
                 }
-                ClauseKind::NumWorkers(e) => sizes.num_workers = Some(ctx.check_expr(e)?),
-                ClauseKind::VectorLength(e) => sizes.vector_length = Some(ctx.check_expr(e)?),
+                ClauseKind::NumWorkers(e) => {
+                    sizes.num_workers = Some(ctx.user_expr(e, HostType::LongLong)?)
+                }
+                ClauseKind::VectorLength(e) => {
+                    sizes.vector_length = Some(ctx.user_expr(e, HostType::LongLong)?)
+                }
                 ClauseKind::Default(DefaultKind::None) => default_none = true,
                 // The loop clauses of a combined construct: see `levels`.
                 ClauseKind::Gang(_)
@@ -474,6 +478,7 @@ impl Walker<'_> {
             &c.sizes,
             call_levels(&body.body, |f| self.routines.level_of(f)),
             &kloc,
+            self.target.gpu_limits(),
         );
         self.remarks.extend(plan.sized_remarks(&launch));
         let kernel = self.module.kernels.len();

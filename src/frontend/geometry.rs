@@ -9,30 +9,31 @@
 //! more than a short worker loop has iterations; gangs enough for the
 //! outermost gang loop (along x at most a wave of resident blocks, chosen
 //! by the runtime). Sizes the clauses give: where not positive, the
-//! default; constants beyond the device's limits (1024 threads a block,
-//! 65535 gangs along y and z) are reduced here with a remark, the others
+//! default; constants beyond the target's limits (`schedule::Gpu`: 1024
+//! threads a block, 65535 gangs along y and z) are reduced here with a
+//! remark, the others
 //! at run time (`__ptxrt_size_or`, `__ptxrt_fit_block`), so no launch of
-//! a size the driver refuses is ever made. May call: `levels`, `ir`.
+//! a size the driver refuses is ever made. May call: `levels`, `ir`,
+//! `schedule::Gpu` (the limits).
 
 use super::levels::Levels;
 use super::levels::{Decision, RegionKind, RegionPlan, Sizes, DIM};
+use crate::ir::Gpu;
 use crate::ir::{GridSize, HostType, Launch, Parallelism, SrcLoc, UserExpr};
 
-/// `n` lanes rounded up to a power of two when at most 32, else to a
-/// multiple of 32 (at most 1024); 0 stays 0. Mirrors `__ptxrt_warp_friendly`.
-pub fn warp_friendly(n: u32) -> u32 {
+/// `n` lanes rounded up to a power of two when at most a warp, else to a
+/// multiple of the warp (at most a block's threads); 0 stays 0. Mirrors
+/// `__ptxrt_warp_friendly`.
+fn warp_friendly(n: u32, gpu: &Gpu) -> u32 {
     match n {
         0 => 0,
-        1..=32 => n.next_power_of_two(),
-        _ => n.div_ceil(32).saturating_mul(32).min(1024),
+        _ if n <= gpu.warp => n.next_power_of_two(),
+        _ => n
+            .div_ceil(gpu.warp)
+            .saturating_mul(gpu.warp)
+            .min(gpu.max_threads_per_block),
     }
 }
-
-/// Threads a block may have, and per dimension (every NVIDIA GPU accc
-/// targets); the most blocks along grid x, and along y and z.
-pub const MAX_BLOCK_THREADS: u32 = 1024;
-const MAX_BLOCK_DIM: [u32; 3] = [1024, 1024, 64];
-const MAX_GRID_DIM: [u32; 3] = [i32::MAX as u32, 65535, 65535];
 
 /// The size a clause's text gives: its value when it is an integer
 /// literal (`None` when it is not one).
@@ -42,15 +43,11 @@ fn literal(e: &str) -> Option<i64> {
     digits.parse::<i64>().ok()
 }
 
-/// What a launch dimension's clause says (C text the host evaluates at
-/// `loc`), with the size used where it is not positive.
-fn clause(expr: &str, loc: &SrcLoc, default: GridSize) -> GridSize {
+/// What a launch dimension's clause says (a host expression, located at
+/// the clause), with the size used where it is not positive.
+fn clause(expr: &UserExpr, default: GridSize) -> GridSize {
     GridSize::Clause {
-        expr: UserExpr {
-            text: expr.to_string(),
-            loc: loc.clone(),
-            ty: HostType::LongLong,
-        },
+        expr: expr.clone(),
         default: Box::new(default),
         warp: false,
     }
@@ -95,8 +92,15 @@ impl RegionPlan {
     /// trip counts of the loops on each grid dimension; `used` adds the
     /// levels of routines the region calls. Also what was changed in sizes
     /// the clauses give (not positive, or beyond the device's limits), as
-    /// remarks. `loc` is the construct's, where the host evaluates sizes.
-    pub fn launch(&self, sizes: &Sizes, used: Levels, loc: &SrcLoc) -> (Launch, Vec<String>) {
+    /// remarks. `loc` is the construct's, where the host evaluates sizes;
+    /// `gpu`: the limits of the target.
+    pub fn launch(
+        &self,
+        sizes: &Sizes,
+        used: Levels,
+        loc: &SrcLoc,
+        gpu: &Gpu,
+    ) -> (Launch, Vec<String>) {
         if self.kind == RegionKind::Serial {
             return (Launch::single(), vec![]);
         }
@@ -167,8 +171,8 @@ impl RegionPlan {
                     _ => GridSize::Const(defaults[k]),
                 };
                 block[k] = match (k, &sizes.vector_length, explicit) {
-                    (_, _, Some(e)) => clause(&e, loc, default),
-                    (0, Some(e), None) => clause(e, loc, default),
+                    (_, _, Some(e)) => clause(&e, default),
+                    (0, Some(e), None) => clause(e, default),
                     _ => default,
                 };
             }
@@ -182,8 +186,12 @@ impl RegionPlan {
             // No more workers than a short worker loop has iterations.
             let default = match &block[0] {
                 GridSize::Const(x) if *x >= 1 => {
-                    let most = (MAX_BLOCK_THREADS / x).max(1);
-                    let cap = if *x > 32 { 15 } else { 32 };
+                    let most = (gpu.max_threads_per_block / x).max(1);
+                    let cap = if *x > gpu.warp {
+                        gpu.named_barriers - 1
+                    } else {
+                        32
+                    };
                     let trips: Option<Vec<u64>> = self
                         .decisions
                         .iter()
@@ -199,8 +207,8 @@ impl RegionPlan {
                 _ => GridSize::Const(4),
             };
             block[1] = match (&sizes.num_workers, explicit) {
-                (Some(e), _) => clause(e, loc, default),
-                (None, Some(e)) => clause(&e, loc, default),
+                (Some(e), _) => clause(e, default),
+                (None, Some(e)) => clause(&e, default),
                 (None, None) => default,
             };
         }
@@ -238,13 +246,13 @@ impl RegionPlan {
                 // A kernels region's code outside gang loops runs once,
                 // not once per gang (num_gangs applies to its gang loops).
                 (Some(_), _) if self.kind == RegionKind::Kernels && !gdims[k] => one(),
-                (Some(e), _) => clause(e, loc, default),
+                (Some(e), _) => clause(e, default),
                 (
                     None,
                     Some(Decision {
                         gang_num: Some(e), ..
                     }),
-                ) if gdims[k] => clause(e, loc, default),
+                ) if gdims[k] => clause(e, default),
                 _ => default,
             };
         }
@@ -290,12 +298,12 @@ impl RegionPlan {
         // vector_length; loops stride, so more lanes are always correct).
         if self.reduces {
             match &mut block[0] {
-                GridSize::Const(n) => *n = warp_friendly(*n),
+                GridSize::Const(n) => *n = warp_friendly(*n, gpu),
                 GridSize::Clause { warp, .. } => *warp = true,
                 GridSize::FromTrip { .. } => {}
             }
         }
-        fit_constants(&mut grid, &mut block, &mut notes);
+        fit_constants(&mut grid, &mut block, &mut notes, gpu);
         (Launch { grid, block }, notes)
     }
 }
@@ -305,18 +313,22 @@ impl RegionPlan {
 /// beyond a grid dimension's limit (the loops stride, so fewer is
 /// correct), and blocks of more than 1024 threads — fewer workers first,
 /// then fewer threads along z, then fewer vector lanes (kept whole warps).
-/// Named barriers a block has for rows (one of the 16 is the block's).
-const MAX_ROWS: u32 = 15;
-
-fn fit_constants(grid: &mut [GridSize; 3], block: &mut [GridSize; 3], notes: &mut Vec<String>) {
+fn fit_constants(
+    grid: &mut [GridSize; 3],
+    block: &mut [GridSize; 3],
+    notes: &mut Vec<String>,
+    gpu: &Gpu,
+) {
+    // Named barriers a block has for rows (one of them is the block's).
+    let max_rows = gpu.named_barriers - 1;
     for k in 0..3 {
         if let GridSize::Const(n) = &mut grid[k] {
-            if *n > MAX_GRID_DIM[k] {
+            if *n > gpu.max_grid[k] {
                 notes.push(format!(
                     "{n} gangs along {} is more than the device allows: using {}",
-                    DIM[k], MAX_GRID_DIM[k]
+                    DIM[k], gpu.max_grid[k]
                 ));
-                *n = MAX_GRID_DIM[k];
+                *n = gpu.max_grid[k];
             }
         }
     }
@@ -325,9 +337,9 @@ fn fit_constants(grid: &mut [GridSize; 3], block: &mut [GridSize; 3], notes: &mu
         _ => 1,
     };
     let before: Vec<u32> = block.iter().map(value).collect();
-    for k in 0..3 {
-        if let GridSize::Const(n) = &mut block[k] {
-            *n = (*n).min(MAX_BLOCK_DIM[k]);
+    for (g, most) in block.iter_mut().zip(gpu.max_block) {
+        if let GridSize::Const(n) = g {
+            *n = (*n).min(most);
         }
     }
     for k in [1, 2, 0] {
@@ -336,9 +348,13 @@ fn fit_constants(grid: &mut [GridSize; 3], block: &mut [GridSize; 3], notes: &mu
             .map(|j| value(&block[j]))
             .product();
         if let GridSize::Const(n) = &mut block[k] {
-            let most = (MAX_BLOCK_THREADS / others.max(1)).max(1);
+            let most = (gpu.max_threads_per_block / others.max(1)).max(1);
             if *n > most {
-                *n = if k == 0 { lanes_at_most(most) } else { most };
+                *n = if k == 0 {
+                    lanes_at_most(most, gpu.warp)
+                } else {
+                    most
+                };
             }
         }
     }
@@ -348,10 +364,10 @@ fn fit_constants(grid: &mut [GridSize; 3], block: &mut [GridSize; 3], notes: &mu
     // at run time).
     if let (GridSize::Const(x), GridSize::Const(w)) = (&block[0], &block[1]) {
         let z = value(&block[2]).max(1);
-        if *x > 32 && w * z > MAX_ROWS {
-            let fewer = (MAX_ROWS / z).max(1);
+        if *x > gpu.warp && w * z > max_rows {
+            let fewer = (max_rows / z).max(1);
             notes.push(format!(
-                "{w} workers of {x} vector lanes: rows wider than a warp synchronise on named barriers, of which a block has {MAX_ROWS}: using {fewer} workers"
+                "{w} workers of {x} vector lanes: rows wider than a warp synchronise on named barriers, of which a block has {max_rows}: using {fewer} workers"
             ));
             block[1] = GridSize::Const(fewer);
         }
@@ -359,18 +375,19 @@ fn fit_constants(grid: &mut [GridSize; 3], block: &mut [GridSize; 3], notes: &mu
     if before != after {
         let dims = |v: &[u32]| format!("{}x{}x{}", v[0], v[1], v[2]);
         notes.push(format!(
-            "a block of {} threads is more than the device's {MAX_BLOCK_THREADS}: using {} (vector lanes x workers x z)",
+            "a block of {} threads is more than the device's {}: using {} (vector lanes x workers x z)",
             dims(&before),
+            gpu.max_threads_per_block,
             dims(&after)
         ));
     }
 }
 
-/// The most vector lanes, at most `n`, that keep rows whole warps (or a
-/// power of two below 32).
-fn lanes_at_most(n: u32) -> u32 {
-    if n >= 32 {
-        n / 32 * 32
+/// The most vector lanes, at most `n`, that keep rows whole warps of
+/// `warp` lanes (or a power of two below a warp).
+fn lanes_at_most(n: u32, warp: u32) -> u32 {
+    if n >= warp {
+        n / warp * warp
     } else {
         1 << (31 - n.max(1).leading_zeros())
     }

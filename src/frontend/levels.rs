@@ -21,7 +21,7 @@ use super::lower::{LoopReduction, LoopSpec, Private};
 use super::unit::Walker;
 use crate::diag::{DResult, Diagnostics};
 use crate::directive::DirectiveKind;
-use crate::ir::{Parallelism, SrcLoc};
+use crate::ir::{HostType, Parallelism, SrcLoc, UserExpr};
 use lang_c::ast::*;
 use lang_c::span::Node;
 use std::collections::HashMap;
@@ -65,10 +65,11 @@ pub(super) struct Decision {
     /// Trip count as host C text, when the bounds can be evaluated where
     /// the construct is.
     pub(super) trip: Option<String>,
-    /// `gang(num:)` / `vector(len)` / `worker(num)`.
-    pub(super) gang_num: Option<String>,
-    pub(super) worker_num: Option<String>,
-    pub(super) vector_len: Option<String>,
+    /// `gang(num:)` / `vector(len)` / `worker(num)`, each located at
+    /// its clause's argument.
+    pub(super) gang_num: Option<UserExpr>,
+    pub(super) worker_num: Option<UserExpr>,
+    pub(super) vector_len: Option<UserExpr>,
     pub(super) why: String,
     /// Its reductions.
     pub(super) reductions: Vec<LoopReduction>,
@@ -95,12 +96,13 @@ pub struct RegionPlan {
 }
 
 /// The construct-level sizes: `num_gangs(…)`, `num_workers`,
-/// `vector_length`, as host C text.
+/// `vector_length`, as the clauses give them (host expressions located at
+/// each clause's argument, so what is said about a size points there).
 #[derive(Clone, Debug, Default)]
 pub struct Sizes {
-    pub num_gangs: Vec<String>,
-    pub num_workers: Option<String>,
-    pub vector_length: Option<String>,
+    pub num_gangs: Vec<UserExpr>,
+    pub num_workers: Option<UserExpr>,
+    pub vector_length: Option<UserExpr>,
 }
 
 pub(super) const DIM: [&str; 3] = ["x", "y", "z"];
@@ -360,7 +362,15 @@ impl Walker<'_> {
                 }
             )
         {
-            d.vector_len = Some(tile.iter().product::<u32>().min(1024).to_string());
+            d.vector_len = Some(UserExpr {
+                text: tile
+                    .iter()
+                    .product::<u32>()
+                    .min(self.target.gpu_limits().max_threads_per_block)
+                    .to_string(),
+                loc: c.loc.clone(),
+                ty: HostType::LongLong,
+            });
         }
         if !tile.is_empty() {
             // As written: the innermost loop's size first.

@@ -8,7 +8,7 @@ use super::lower::{LoopReduction, Private};
 use super::unit::Walker;
 use crate::diag::{DResult, Diagnostics};
 use crate::directive::{ClauseKind, DirectiveKind, ReductionOp, SizeExpr, VarRef};
-use crate::ir::RedOp;
+use crate::ir::{HostType, RedOp, UserExpr};
 
 /// The IR operator of a clause's operator.
 pub(super) fn red_op(op: ReductionOp) -> RedOp {
@@ -30,13 +30,13 @@ pub(super) fn red_op(op: ReductionOp) -> RedOp {
 pub(super) struct Clauses {
     pub(super) gang: bool,
     /// `gang(num:n)`.
-    pub(super) gang_num: Option<String>,
+    pub(super) gang_num: Option<UserExpr>,
     /// `gang(dim:n)`, as a grid dimension index.
     pub(super) gang_dim: Option<u8>,
     pub(super) worker: bool,
-    pub(super) worker_num: Option<String>,
+    pub(super) worker_num: Option<UserExpr>,
     pub(super) vector: bool,
-    pub(super) vector_len: Option<String>,
+    pub(super) vector_len: Option<UserExpr>,
     pub(super) seq: bool,
     pub(super) independent: bool,
     pub(super) collapse: u32,
@@ -181,7 +181,7 @@ impl Walker<'_> {
                 ClauseKind::Gang(g) => {
                     c.gang = true;
                     if let Some(n) = &g.num {
-                        c.gang_num = Some(ctx.check_expr(n)?);
+                        c.gang_num = Some(ctx.user_expr(n, HostType::LongLong)?);
                     }
                     if let Some(dim) = &g.dim {
                         match ctx
@@ -222,13 +222,13 @@ impl Walker<'_> {
                 ClauseKind::Worker(n) => {
                     c.worker = true;
                     if let Some(n) = n {
-                        c.worker_num = Some(ctx.check_expr(n)?);
+                        c.worker_num = Some(ctx.user_expr(n, HostType::LongLong)?);
                     }
                 }
                 ClauseKind::Vector(n) => {
                     c.vector = true;
                     if let Some(n) = n {
-                        c.vector_len = Some(ctx.check_expr(n)?);
+                        c.vector_len = Some(ctx.user_expr(n, HostType::LongLong)?);
                     }
                 }
                 ClauseKind::Seq => c.seq = true,

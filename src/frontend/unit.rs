@@ -20,6 +20,7 @@ use crate::diag::{DResult, Diagnostic, Diagnostics};
 use crate::directive::{self, Directive, DirectiveKind};
 use crate::ir::host::HostPlan;
 use crate::ir::Module;
+use crate::ir::Target;
 use lang_c::ast::*;
 use lang_c::span::Node;
 
@@ -37,8 +38,9 @@ pub struct Translated {
     pub opaque: Vec<(crate::ir::SrcLoc, String)>,
 }
 
-/// Translates preprocessed C text; `main_file` names the source file.
-pub fn translate(mut text: String, main_file: &str) -> DResult<Translated> {
+/// Translates preprocessed C text; `main_file` names the source file;
+/// `target`'s limits bound the launch sizes written as constants.
+pub fn translate(mut text: String, main_file: &str, target: &Target) -> DResult<Translated> {
     let pragmas = pragma::capture(&mut text);
     let sm = SourceMap::new(&text, main_file);
     let parse = parse::parse_unit(&text, &pragmas, &sm)?;
@@ -127,6 +129,7 @@ pub fn translate(mut text: String, main_file: &str) -> DResult<Translated> {
         data_stack: vec![],
         function: String::new(),
         unit_tag: unit_tag(main_file),
+        target: target.clone(),
         in_routine: false,
         standalone_done: Default::default(),
         remarks: vec![],
@@ -186,6 +189,8 @@ fn unit_tag(file: &str) -> String {
 
 /// The walk over host code.
 pub struct Walker<'a> {
+    /// The machine the module is for (its limits on launch sizes).
+    pub target: Target,
     /// Device functions: requested by calls, declared by routine directives.
     pub routines: super::routine::Routines,
     /// The function definitions of the translation unit, by name.

@@ -7,7 +7,8 @@
 //! ends), the host expressions a kernel's launch is computed with
 //! ([`HostExpr`], [`LaunchPlan`]; `hostexpr.rs`), the host ranges of the
 //! host plan ([`HostAddr`], [`HostBytes`]; `hostrange.rs`), the host plan's
-//! nesting ([`Visit`], `hosttree.rs`), their text form ([`print_module`], shown by
+//! nesting ([`Visit`], `hosttree.rs`), the machine compiled for ([`Target`],
+//! `target.rs`), their text form ([`print_module`], shown by
 //! `--emit=ir`, and [`read_module`], its inverse) and the validator
 //! ([`validate`]). May call: nothing else in accc — front ends
 //! build it, `schedule` rewrites it, back ends read it.
@@ -39,6 +40,7 @@ mod print;
 mod read;
 mod reduce;
 mod stmt;
+mod target;
 mod types;
 mod validate;
 
@@ -60,6 +62,7 @@ pub use stmt::{
     walk_stmts, AtomicOp, BarrierScope, Block, Loop, LoopCmp, LoopHeader, Parallelism, Stmt,
     SwitchArm,
 };
+pub use target::{Gpu, Target};
 pub use types::{FloatKind, IntKind, Type};
 pub use validate::{validate, ExprProblem, Owner, ValidationError, ValidationErrorKind};
 

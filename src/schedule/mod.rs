@@ -1,7 +1,9 @@
 //! Scheduling: maps parallel loops onto the GPU's thread hierarchy and turns
 //! every counted loop into an explicit loop, so back ends only translate.
 //!
-//! Owns: [`schedule`] and [`specialize`]. May call: `ir` only. Files:
+//! Owns: [`schedule`] and [`specialize`], for a [`Target`] (`ir::target`:
+//! the machine's limits, which the front end's remarks read too). May call: `ir`; `analysis` for
+//! its side table ([`ModuleInfo`]), which it only reads. Files:
 //! * `mod.rs` — the walk over every kernel's statements;
 //! * `par.rs` — parallel loops: trip count, 64-bit thread-strided counter,
 //!   each thread's start and stride per level;
@@ -29,6 +31,9 @@ mod reduce;
 mod seq;
 mod tile;
 
+pub use crate::ir::{Gpu, Target};
+
+use crate::analysis::ModuleInfo;
 use crate::ir::{
     BarrierScope, Block, Expr, Function, IntKind, Module, Parallelism, Param, ParamMode, Stmt, Type,
 };
@@ -44,13 +49,15 @@ use std::collections::HashSet;
 /// after it when code beside it touches memory (that code's stores are one
 /// thread's: see `frontend::lower`): a block barrier in code every thread of
 /// the block runs, a row barrier inside worker (block y) loops; none at the
-/// very start and end of a kernel.
-pub fn schedule(m: &mut Module) {
+/// very start and end of a kernel. `target`'s limits bound what it
+/// makes; `_info` is the lowered module's side table (`analysis`), for the
+/// decisions of later steps that read it.
+pub fn schedule(m: &mut Module, _info: &ModuleInfo, target: &Target) {
     for k in &mut m.kernels {
         k.host_launch = Some(launch::plan(&k.launch));
         let own = fences::own_locals(&k.body);
         let body = std::mem::take(&mut k.body.body);
-        let mut st = RedState::default();
+        let mut st = RedState::new(target);
         let one = crate::ir::GridSize::Const(1);
         // A block of one thread has no redundant threads to fence.
         let alone = k.launch.block.iter().all(|g| *g == one);
@@ -93,7 +100,7 @@ pub fn schedule(m: &mut Module) {
             &mut f.body,
             body,
             here,
-            &mut RedState::default(),
+            &mut RedState::new(target),
             &mut Pending::default(),
         );
     }

@@ -40,12 +40,12 @@ use crate::ir::{
 };
 use gangs::across_gangs;
 
-/// Threads a block has at most, hence rows (and warps) per block.
-const MAX_ROWS: u64 = 1024;
-
 /// What the reductions of one function use beyond its statements.
 #[derive(Debug, Default)]
 pub(super) struct RedState {
+    /// Threads a block has at most (the target's), hence rows (and warps)
+    /// per block: the length of each shared array.
+    rows: u64,
     /// Shared arrays made for reductions, by element type and by which
     /// value of an element they hold (see [`RedOp::width`]).
     shared: Vec<((Type, u64), u32)>,
@@ -59,6 +59,14 @@ pub(super) struct RedState {
 }
 
 impl RedState {
+    /// No reductions yet, for a kernel or routine of `target`.
+    pub fn new(target: &super::Target) -> RedState {
+        RedState {
+            rows: u64::from(target.gpu_limits().max_threads_per_block),
+            ..RedState::default()
+        }
+    }
+
     /// The layout of the scratch memory, if any reduction needs it.
     pub fn layout(&self) -> Option<Scratch> {
         self.scratch.map(|_| Scratch {
@@ -470,7 +478,7 @@ pub(super) fn first_thread(e: &mut Emit, dims: &[u8]) -> ExprId {
     }
 }
 
-/// The shared arrays of `MAX_ROWS` elements of `ty` for the `width`
+/// The shared arrays of `st.rows` elements of `ty` for the `width`
 /// values of an element (made on first use).
 fn shared_of(e: &mut Emit, st: &mut RedState, ty: &Type, width: usize) -> Vec<u32> {
     (0..width as u64)
@@ -480,7 +488,7 @@ fn shared_of(e: &mut Emit, st: &mut RedState, ty: &Type, width: usize) -> Vec<u3
                 return *n;
             }
             let n = e.f.shared.len() as u32;
-            e.f.shared.push(Type::Array(Box::new(ty.clone()), MAX_ROWS));
+            e.f.shared.push(Type::Array(Box::new(ty.clone()), st.rows));
             st.shared.push((key, n));
             n
         })

@@ -82,7 +82,8 @@ fn module(kernels: Vec<Kernel>) -> Module {
         cells: vec![],
         host: Default::default(),
     };
-    crate::schedule::schedule(&mut m);
+    let info = crate::analysis::analyze(&m);
+    crate::schedule::schedule(&mut m, &info, &crate::ir::Target::gpu(90));
     m
 }
 

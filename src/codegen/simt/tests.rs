@@ -11,11 +11,13 @@ use std::sync::Mutex;
 
 /// The scheduled IR of `src`.
 fn ir(src: &str) -> Module {
-    let mut t = match crate::frontend::translate(src.to_string(), "t.c") {
-        Ok(t) => t,
-        Err(d) => panic!("{}", d.render(false)),
-    };
-    crate::schedule::schedule(&mut t.module);
+    let mut t =
+        match crate::frontend::translate(src.to_string(), "t.c", &crate::ir::Target::gpu(90)) {
+            Ok(t) => t,
+            Err(d) => panic!("{}", d.render(false)),
+        };
+    let info = crate::analysis::analyze(&t.module);
+    crate::schedule::schedule(&mut t.module, &info, &crate::ir::Target::gpu(90));
     crate::schedule::specialize(&mut t.module);
     assert!(crate::ir::validate(&t.module, true).is_empty());
     t.module

@@ -103,7 +103,8 @@ fn module(body: Function, a: LocalId) -> Module {
 }
 
 fn scheduled(mut m: Module) -> Module {
-    schedule(&mut m);
+    let info = crate::analysis::analyze(&m);
+    schedule(&mut m, &info, &crate::schedule::Target::gpu(90));
     let errs = validate(&m, true);
     assert!(errs.is_empty(), "{errs:?}\n{}", print_module(&m));
     m
