@@ -42,7 +42,8 @@ pub struct Translated {
 /// `target`'s limits bound the launch sizes written as constants.
 pub fn translate(mut text: String, main_file: &str, target: &Target) -> DResult<Translated> {
     let pragmas = pragma::capture(&mut text);
-    let sm = SourceMap::new(&text, main_file);
+    let mut sm = SourceMap::new(&text, main_file);
+    sm.note_pragmas(pragmas.iter().map(|p| (p.text_start, p.text.clone())));
     let parse = parse::parse_unit(&text, &pragmas, &sm)?;
     let opaque_report = parse
         .opaque
