@@ -76,7 +76,7 @@ impl Sets {
     fn of(f: &Function) -> Sets {
         let (mut reads, mut writes, mut flows) = (vec![], vec![], vec![]);
         walk_stmts(&f.body, &mut |s| {
-            for root in roots(s) {
+            for root in s.roots() {
                 loads(f, root, &mut reads);
             }
             match s {
@@ -147,39 +147,5 @@ fn loads(f: &Function, id: ExprId, out: &mut Vec<LocalId>) {
     }
     for c in f.children(id) {
         loads(f, c, out);
-    }
-}
-
-/// The expression trees a statement holds itself (not those of the
-/// statements nested in it), in evaluation order.
-pub(super) fn roots(s: &Stmt) -> Vec<ExprId> {
-    match s {
-        Stmt::Assign { value, .. } => vec![*value],
-        Stmt::Store { ptr, value } | Stmt::AtomicStore { ptr, value } => vec![*ptr, *value],
-        Stmt::If { cond, .. } | Stmt::While { cond, .. } => vec![*cond],
-        Stmt::Loop(l) => {
-            let mut v = vec![l.init, l.limit, l.step];
-            for h in &l.collapsed {
-                v.extend([h.init, h.limit, h.step]);
-            }
-            v.extend(l.reductions.iter().filter_map(|r| match r.target {
-                RedTarget::Memory(p) => Some(p),
-                RedTarget::Local(_) => None,
-            }));
-            v
-        }
-        Stmt::Switch { value, .. } => vec![*value],
-        Stmt::Return(v) => v.iter().copied().collect(),
-        Stmt::Call { args, .. } | Stmt::Print { args, .. } => args.clone(),
-        Stmt::Copy { dst, src, .. } => vec![*dst, *src],
-        Stmt::AtomicRmw { ptr, value, .. } => vec![*ptr, *value],
-        Stmt::AtomicCas {
-            ptr,
-            expected,
-            desired,
-            ..
-        } => vec![*ptr, *expected, *desired],
-        Stmt::AtomicLoad { ptr, .. } => vec![*ptr],
-        Stmt::Break | Stmt::Continue | Stmt::Barrier(_) | Stmt::Fence | Stmt::Block(_) => vec![],
     }
 }

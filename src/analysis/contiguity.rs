@@ -181,7 +181,7 @@ pub(super) fn collect(f: &Function, b: &[Stmt], out: &mut Vec<(ExprId, Use)>) {
                 _ => Use::Address,
             }
         };
-        for root in super::access::roots(s) {
+        for root in s.roots() {
             visit(f, root, at(root), out);
         }
     });

@@ -386,7 +386,7 @@ fn uses(f: &Function, b: &Block, l: LocalId) -> usize {
         *n += r.iter().filter(|x| **x == l).count();
     };
     crate::ir::walk_stmts(b, &mut |s| {
-        for e in stmt_exprs(s) {
+        for e in s.roots() {
             count(e, &mut n);
         }
         let assigns = match s {
@@ -401,34 +401,4 @@ fn uses(f: &Function, b: &Block, l: LocalId) -> usize {
         n += usize::from(assigns);
     });
     n
-}
-
-/// The expressions a statement evaluates itself (not those of the blocks
-/// nested in it).
-fn stmt_exprs(s: &Stmt) -> Vec<ExprId> {
-    match s {
-        Stmt::Assign { value, .. } => vec![*value],
-        Stmt::Store { ptr, value } | Stmt::AtomicStore { ptr, value } => vec![*ptr, *value],
-        Stmt::If { cond, .. } | Stmt::While { cond, .. } => vec![*cond],
-        Stmt::Switch { value, .. } => vec![*value],
-        Stmt::Loop(l) => {
-            let mut v = vec![l.init, l.limit, l.step];
-            for h in &l.collapsed {
-                v.extend([h.init, h.limit, h.step]);
-            }
-            v
-        }
-        Stmt::Return(e) => e.iter().copied().collect(),
-        Stmt::Call { args, .. } | Stmt::Print { args, .. } => args.clone(),
-        Stmt::Copy { dst, src, .. } => vec![*dst, *src],
-        Stmt::AtomicRmw { ptr, value, .. } => vec![*ptr, *value],
-        Stmt::AtomicCas {
-            ptr,
-            expected,
-            desired,
-            ..
-        } => vec![*ptr, *expected, *desired],
-        Stmt::AtomicLoad { ptr, .. } => vec![*ptr],
-        Stmt::Break | Stmt::Continue | Stmt::Barrier(_) | Stmt::Fence | Stmt::Block(_) => vec![],
-    }
 }

@@ -205,6 +205,45 @@ pub enum Stmt {
     Block(Block),
 }
 
+impl Stmt {
+    /// The expression trees this statement holds itself (not those of the
+    /// statements nested in it), in evaluation order: what every walk that
+    /// asks "which expressions does this statement evaluate" reads.
+    pub fn roots(&self) -> Vec<ExprId> {
+        match self {
+            Stmt::Assign { value, .. } => vec![*value],
+            Stmt::Store { ptr, value } | Stmt::AtomicStore { ptr, value } => vec![*ptr, *value],
+            Stmt::If { cond, .. } | Stmt::While { cond, .. } => vec![*cond],
+            Stmt::Loop(l) => {
+                let mut v = vec![l.init, l.limit, l.step];
+                for h in &l.collapsed {
+                    v.extend([h.init, h.limit, h.step]);
+                }
+                v.extend(l.reductions.iter().filter_map(|r| match r.target {
+                    super::RedTarget::Memory(p) => Some(p),
+                    super::RedTarget::Local(_) => None,
+                }));
+                v
+            }
+            Stmt::Switch { value, .. } => vec![*value],
+            Stmt::Return(v) => v.iter().copied().collect(),
+            Stmt::Call { args, .. } | Stmt::Print { args, .. } => args.clone(),
+            Stmt::Copy { dst, src, .. } => vec![*dst, *src],
+            Stmt::AtomicRmw { ptr, value, .. } => vec![*ptr, *value],
+            Stmt::AtomicCas {
+                ptr,
+                expected,
+                desired,
+                ..
+            } => vec![*ptr, *expected, *desired],
+            Stmt::AtomicLoad { ptr, .. } => vec![*ptr],
+            Stmt::Break | Stmt::Continue | Stmt::Barrier(_) | Stmt::Fence | Stmt::Block(_) => {
+                vec![]
+            }
+        }
+    }
+}
+
 /// The operation of a [`Stmt::AtomicRmw`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AtomicOp {

@@ -122,7 +122,7 @@ fn walk(f: &Function, own: &HashSet<LocalId>, s: &Stmt, single: bool, a: &mut Ac
         Stmt::AtomicLoad { .. } => a.loads |= !single,
         _ => {}
     }
-    if !single && stmt_exprs(s).into_iter().any(|e| loads_shared(f, own, e)) {
+    if !single && s.roots().into_iter().any(|e| loads_shared(f, own, e)) {
         a.loads = true;
     }
     let inner_single = |cond: ExprId, otherwise: &Block| {
@@ -247,26 +247,5 @@ pub(super) fn own_locals(f: &Function) -> HashSet<LocalId> {
             return own;
         }
         own = next;
-    }
-}
-
-/// The expressions a statement evaluates itself (not those of statements
-/// inside it).
-fn stmt_exprs(s: &Stmt) -> Vec<ExprId> {
-    match s {
-        Stmt::Assign { value, .. } => vec![*value],
-        Stmt::Store { ptr, value } => vec![*ptr, *value],
-        Stmt::If { cond, .. } | Stmt::While { cond, .. } => vec![*cond],
-        Stmt::Switch { value, .. } => vec![*value],
-        Stmt::Return(Some(v)) => vec![*v],
-        Stmt::Loop(l) => {
-            let mut v = vec![l.init, l.limit, l.step];
-            for h in &l.collapsed {
-                v.extend([h.init, h.limit, h.step]);
-            }
-            v
-        }
-        Stmt::Print { args, .. } => args.clone(),
-        _ => vec![],
     }
 }
