@@ -2,7 +2,7 @@
 //! text is a valid literal), integers with the suffix of their type, and
 //! floating values that read back to the same bits.
 //!
-//! Owns: [`c_str`], [`uint`], [`int`], [`ull`], [`float`]. May call:
+//! Owns: [`c_str`], [`c_bytes`], [`uint`], [`int`], [`ull`], [`float`]. May call:
 //! [`super::CExpr`].
 
 use super::{CExpr, CUnOp};
@@ -10,19 +10,20 @@ use super::{CExpr, CUnOp};
 /// A C string literal of `s`: quotes, backslashes and newlines escaped,
 /// bytes outside printable ASCII as octal escapes.
 pub fn c_str(s: &str) -> String {
+    c_bytes(s.as_bytes())
+}
+
+/// A C string literal of the bytes `b` (which need not be UTF-8), escaped
+/// as [`c_str`] escapes.
+pub fn c_bytes(b: &[u8]) -> String {
     let mut out = String::from("\"");
-    for c in s.chars() {
+    for &c in b {
         match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c if c.is_ascii() && !c.is_ascii_control() => out.push(c),
-            c => {
-                let mut buf = [0u8; 4];
-                for b in c.encode_utf8(&mut buf).bytes() {
-                    out.push_str(&format!("\\{b:03o}"));
-                }
-            }
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            c if c.is_ascii() && !c.is_ascii_control() => out.push(char::from(c)),
+            c => out.push_str(&format!("\\{c:03o}")),
         }
     }
     out.push('"');
@@ -101,6 +102,7 @@ mod tests {
     fn strings_escape_every_byte_c_would_misread() {
         assert_eq!(c_str("a\"b\\c\nd"), "\"a\\\"b\\\\c\\nd\"");
         assert_eq!(c_str("é\t"), "\"\\303\\251\\011\"");
+        assert_eq!(c_bytes(b"%d\xff\0"), "\"%d\\377\\000\"");
     }
 
     #[test]

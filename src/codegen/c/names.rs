@@ -151,6 +151,15 @@ impl Namer {
         if let Some(id) = self.given.get(name) {
             return id.clone();
         }
+        let id = self.fresh(name);
+        self.given.insert(name.to_string(), id.clone());
+        id
+    }
+
+    /// A new identifier for `name`, distinct from every one given before
+    /// (two locals of one source name, `red.e` and `red.e`, get `red_e`
+    /// and `red_e_1`); [`Namer::name`] of the same name is not affected.
+    pub fn fresh(&mut self, name: &str) -> String {
         let base = legal(name);
         let mut id = base.clone();
         let mut n = 1;
@@ -159,7 +168,6 @@ impl Namer {
             n += 1;
         }
         self.taken.insert(id.clone());
-        self.given.insert(name.to_string(), id.clone());
         id
     }
 }
@@ -233,5 +241,15 @@ mod tests {
         // The same name, the same identifier.
         assert_eq!(n.name("a.b"), "a_b");
         assert_eq!(n.name("tmp"), "tmp_1");
+    }
+
+    #[test]
+    fn fresh_names_are_always_new() {
+        let mut n = Namer::new();
+        assert_eq!(n.fresh("red.e"), "red_e");
+        assert_eq!(n.fresh("red.e"), "red_e_1");
+        assert_eq!(n.name("red.e"), "red_e_2");
+        assert_eq!(n.fresh("int"), "int_");
+        assert_eq!(n.name("red.e"), "red_e_2");
     }
 }

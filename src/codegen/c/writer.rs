@@ -20,6 +20,7 @@ pub struct CWriter {
     out: String,
     depth: usize,
     layout: Layout,
+    newlines: usize,
 }
 
 impl CWriter {
@@ -28,6 +29,7 @@ impl CWriter {
             out: String::new(),
             depth: 0,
             layout,
+            newlines: 0,
         }
     }
 
@@ -48,11 +50,17 @@ impl CWriter {
     }
 
     fn end(&mut self) {
-        self.out.push(if self.layout == Layout::Lines {
-            '\n'
+        if self.layout == Layout::Lines {
+            self.out.push('\n');
+            self.newlines += 1;
         } else {
-            ' '
-        });
+            self.out.push(' ');
+        }
+    }
+
+    /// The number of lines ended so far (for `#line` bookkeeping).
+    pub fn lines(&self) -> usize {
+        self.newlines
     }
 
     /// One statement or declaration, `;` included.
@@ -96,6 +104,7 @@ impl CWriter {
     /// Text written as it is (the user's code, spliced in).
     pub fn raw(&mut self, text: &str) {
         self.out.push_str(text);
+        self.newlines += text.matches('\n').count();
     }
 
     /// What was written.
@@ -122,6 +131,11 @@ mod tests {
 
     #[test]
     fn lines_are_indented() {
+        let mut w = CWriter::new(Layout::Lines);
+        w.open("if (c)");
+        w.raw("#line 3\n");
+        w.close();
+        assert_eq!(w.lines(), 3);
         assert_eq!(
             sample(Layout::Lines),
             "if (c) {\n    x = 1;\n} else {\n    {\n        y = 2;\n    }\n}\n"
@@ -139,6 +153,7 @@ mod tests {
         w.open("");
         w.raw("f();");
         w.close();
+        assert_eq!(w.lines(), 1);
         assert_eq!(w.finish(), "int a;\n{ f(); } ");
     }
 }
