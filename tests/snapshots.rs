@@ -1,5 +1,6 @@
 //! Snapshot tests: `tests/in/<name>.c` compiled with `accc --emit=ir` must
-//! print exactly `tests/out/ir/<name>.ir`, and the inputs of
+//! print exactly `tests/out/ir/<name>.ir`, with `--emit=cuda` exactly
+//! `tests/out/cuda/<name>.cu`, and the inputs of
 //! [`SIMT_SNAPSHOTS`] with `accc --emit=simt` exactly
 //! `tests/out/simt/<name>.simt` (the emulated device's bytecode). Run with
 //! `BLESS=1` to rewrite the expected files after an intended change (and
@@ -47,53 +48,37 @@ fn simt_snapshots() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
-#[test]
-fn ir_snapshots() {
+/// `accc --emit=<emit>` of every `tests/in/*.c` must print
+/// `tests/out/<dir>/<name>.<ext>`.
+fn every_input(emit: &str, dir: &str, ext: &str) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let bless = std::env::var_os("BLESS").is_some();
-    let mut failures = vec![];
-    let mut count = 0;
-    let mut inputs: Vec<_> = std::fs::read_dir(root.join("tests/in"))
+    let mut inputs: Vec<String> = std::fs::read_dir(root.join("tests/in"))
         .expect("tests/in exists")
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .map(|p| {
+            p.file_stem()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .to_string()
+        })
         .collect();
     inputs.sort();
-    for input in inputs {
-        count += 1;
-        let name = input
-            .file_stem()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .to_string();
-        let out = Command::new(env!("CARGO_BIN_EXE_accc"))
-            .current_dir(root)
-            .arg("--emit=ir")
-            .arg(format!("tests/in/{name}.c"))
-            .output()
-            .expect("accc runs");
-        let got = String::from_utf8_lossy(&out.stdout).to_string();
-        if !out.status.success() {
-            failures.push(format!(
-                "{name}: accc failed:\n{}",
-                String::from_utf8_lossy(&out.stderr)
-            ));
-            continue;
-        }
-        let expected_path = root.join(format!("tests/out/ir/{name}.ir"));
-        if bless {
-            std::fs::write(&expected_path, &got).expect("write snapshot");
-            continue;
-        }
-        match std::fs::read_to_string(&expected_path) {
-            Ok(expected) if expected == got => {}
-            Ok(expected) => failures.push(format!(
-                "{name}: IR differs from {} (BLESS=1 to update)\n--- expected\n{expected}\n--- got\n{got}",
-                expected_path.display()
-            )),
-            Err(_) => failures.push(format!("{name}: no snapshot {} (run with BLESS=1)", expected_path.display())),
-        }
-    }
-    assert!(count > 0, "no inputs in tests/in");
+    assert!(!inputs.is_empty(), "no inputs in tests/in");
+    let failures: Vec<String> = inputs
+        .iter()
+        .filter_map(|n| check_snapshot(n, emit, dir, ext).err())
+        .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn ir_snapshots() {
+    every_input("ir", "ir", "ir");
+}
+
+/// The CUDA C of the nvcc path (`tests/nvcc.rs` compiles it with nvcc).
+#[test]
+fn cuda_snapshots() {
+    every_input("cuda", "cuda", "cu");
 }

@@ -36,12 +36,13 @@ OpenACC switches of other compilers (accepted):
   -gpu=ccXY[,…], -ta=tesla:ccXY[,…]     GPU architecture sm_XY (as --gpu-arch)
   -gpu=emu                       also embed SIMT bytecode for the emulated device (run with
                                  PTXRT_PLUGIN=.../libptxrt-emu.so ACC_DEVICE_TYPE=nvidia)
+  -gpu=nvcc                      compile the kernels with nvcc (as --backend=cuda)
   -Minfo, -Minfo=accel           remarks: data movement, loop schedules (as --remarks)
   -fast                          -O3
   -foffload=…                    ignored
 
 Environment: ACCC_HOST_CC (host compiler, default cc), ACCC_PTXAS, ACCC_LIBDEVICE,
-ACCC_INCLUDE; at run time ACC_DEVICE_TYPE, ACC_DEVICE_NUM, PTXRT_NOTIFY=1 (one line per
+ACCC_INCLUDE, ACCC_NVCC (nvcc for --backend=cuda; else nvcc on PATH); at run time ACC_DEVICE_TYPE, ACC_DEVICE_NUM, PTXRT_NOTIFY=1 (one line per
 launch and transfer), PTXRT_TIME=1 (a profile per construct at exit), PTXRT_DEBUG=1.";
 
 /// accc's own options (everything else on the command line is a cc flag).
@@ -58,10 +59,15 @@ pub struct Own {
     /// loop IR (scheduled; ir-unscheduled: as the front end lowers it, the
     /// input of the schedule passes), the analysis side table (info:
     /// parameters' read/write access, loops' contiguity and reuse), LLVM IR
-    /// for NVPTX, PTX, the emulated device's SIMT bytecode (text form), or
-    /// the rewritten host C.
-    #[arg(long, value_parser = ["ir", "ir-unscheduled", "info", "llvm", "ptx", "simt", "host-c"])]
+    /// for NVPTX, PTX, the emulated device's SIMT bytecode (text form),
+    /// the rewritten host C, or the CUDA C of the nvcc path.
+    #[arg(long, value_parser = ["ir", "ir-unscheduled", "info", "llvm", "ptx", "simt", "host-c", "cuda"])]
     pub emit: Option<String>,
+    /// What compiles the kernels: LLVM's NVPTX back end (the default), or
+    /// nvcc from the CUDA C of the same IR (also -gpu=nvcc; nvcc is
+    /// $ACCC_NVCC, else nvcc on PATH).
+    #[arg(long, value_parser = ["llvm", "cuda"])]
+    pub backend: Option<String>,
     /// GPU architecture of the embedded cubin and the PTX target.
     #[arg(long = "gpu-arch", default_value = DEFAULT_ARCH)]
     pub gpu_arch: String,
@@ -83,6 +89,17 @@ pub struct Own {
 
 /// The GPU architecture when none is asked for.
 pub const DEFAULT_ARCH: &str = "sm_90";
+
+/// What compiles the kernels.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Backend {
+    /// LLVM's NVPTX back end (`codegen::nvptx`).
+    #[default]
+    Llvm,
+    /// nvcc, from the CUDA C of `codegen::cuda` (`--backend=cuda`,
+    /// `-gpu=nvcc`).
+    Cuda,
+}
 
 /// Where compute constructs run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -148,6 +165,8 @@ pub struct Args {
     pub target: Target,
     /// `-gpu=emu`: embed SIMT bytecode for the emulated device too.
     pub emu: bool,
+    /// `--backend` (or `-gpu=nvcc`).
+    pub backend: Backend,
     pub colour: Colour,
     /// `-w`: no warnings.
     pub no_warnings: bool,
@@ -191,6 +210,18 @@ fn own_takes_value(arg: &str) -> bool {
     Own::command()
         .get_arguments()
         .any(|a| a.get_long() == Some(name) && a.get_action().takes_values())
+}
+
+impl Args {
+    /// `-g` (any level but `-g0`): debug information, and line numbers in
+    /// the device code nvcc makes.
+    pub fn debug_info(&self) -> bool {
+        self.cc_flags
+            .iter()
+            .rev()
+            .find(|f| f.starts_with("-g") && !f.starts_with("-gpu"))
+            .is_some_and(|f| f != "-g0")
+    }
 }
 
 /// Parses the command line (without the program name).
@@ -319,6 +350,9 @@ pub fn parse(argv: &[String]) -> Result<Args, String> {
             if g.split(',').any(|o| o == "emu") {
                 a.emu = true;
             }
+            if g.split(',').any(|o| o == "nvcc") {
+                a.backend = Backend::Cuda;
+            }
         } else if arg == "-fdiagnostics-color" || arg == "-fdiagnostics-color=always" {
             a.colour = Colour::Always;
             a.cc_flags.push(arg.clone());
@@ -346,6 +380,12 @@ pub fn parse(argv: &[String]) -> Result<Args, String> {
         i += 1;
     }
     a.own = Own::try_parse_from(&own).map_err(|e| e.to_string())?;
+    // --backend wins over -gpu=nvcc.
+    match a.own.backend.as_deref() {
+        Some("cuda") => a.backend = Backend::Cuda,
+        Some(_) => a.backend = Backend::Llvm,
+        None => {}
+    }
     if let Some(s) = arch {
         if !own.iter().any(|o| o.starts_with("--gpu-arch")) {
             a.own.gpu_arch = s;
@@ -450,6 +490,24 @@ mod tests {
             ["-mcmodel=medium", "-fPIC", "-std=c99", "-Wall", "-w"]
         );
         assert!(a.no_warnings);
+    }
+
+    #[test]
+    fn backends() {
+        assert_eq!(p(&["x.c"]).backend, Backend::Llvm);
+        assert_eq!(p(&["--backend=cuda", "x.c"]).backend, Backend::Cuda);
+        assert_eq!(p(&["--backend", "cuda", "x.c"]).backend, Backend::Cuda);
+        let a = p(&["-gpu=cc80,nvcc", "x.c"]);
+        assert_eq!(
+            (a.backend, a.own.gpu_arch.as_str()),
+            (Backend::Cuda, "sm_80")
+        );
+        assert_eq!(
+            p(&["-gpu=nvcc", "--backend=llvm", "x.c"]).backend,
+            Backend::Llvm
+        );
+        assert!(parse(&["--backend=gcc".into(), "x.c".into()]).is_err());
+        assert_eq!(p(&["--emit=cuda", "x.c"]).own.emit.as_deref(), Some("cuda"));
     }
 
     #[test]

@@ -14,7 +14,15 @@ use anyhow::{bail, Context, Result};
 use std::path::Path;
 
 /// The forms an IR input can be taken to (no host C: an IR file has none).
-const FORMS: &[&str] = &["ir", "ir-unscheduled", "info", "llvm", "ptx", "simt"];
+const FORMS: &[&str] = &[
+    "ir",
+    "ir-unscheduled",
+    "info",
+    "llvm",
+    "ptx",
+    "simt",
+    "cuda",
+];
 
 /// True for a file the driver reads as IR.
 pub(super) fn is_ir(path: &Path) -> bool {

@@ -1,6 +1,7 @@
 //! The driver: a drop-in `cc`. Runs the phases for each source (preprocess
-//! with the host compiler, translate, analyse, schedule, NVPTX codegen,
-//! ptxas, host rewrite + embed, host compile) and links; with `--emit`, also
+//! with the host compiler, translate, analyse, schedule, NVPTX codegen and
+//! ptxas — or with `--backend=cuda` CUDA C and nvcc —, host rewrite +
+//! embed, host compile) and links; with `--emit`, also
 //! takes an IR file (`irfile.rs`).
 //!
 //! Owns: phase order, temporary files, the commands run and exit codes.
@@ -10,11 +11,11 @@ mod args;
 mod irfile;
 mod tools;
 
-use crate::codegen::{embed, host, nvptx, simt};
+use crate::codegen::{cuda, embed, host, nvptx, simt};
 use crate::diag::Diagnostics;
 use crate::frontend;
 use anyhow::{anyhow, bail, Context, Result};
-use args::{Args, Colour, Target};
+use args::{Args, Backend, Colour, Target};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use tools::Tools;
@@ -92,7 +93,7 @@ fn run(args: &Args) -> Result<()> {
         }
         if irfile::is_ir(s) && args.own.emit.is_none() {
             bail!(
-                "{}: an IR input needs --emit (ir, ir-unscheduled, info, llvm, ptx or simt)",
+                "{}: an IR input needs --emit (ir, ir-unscheduled, info, llvm, ptx, simt or cuda)",
                 s.display()
             );
         }
@@ -432,6 +433,10 @@ fn device(
         write_out(out, crate::ir::print_module(m).as_bytes())?;
         return Ok(None);
     }
+    if emit == Some("cuda") {
+        write_out(out, cuda_text(m, &info, file)?.as_bytes())?;
+        return Ok(None);
+    }
     let opts = nvptx::Options {
         arch: args.own.gpu_arch.clone(),
         opt_level: args.opt_level.max(2),
@@ -447,21 +452,37 @@ fn device(
     // is assembled relocatable and linked by the runtime.
     let relocatable = m.relocatable();
     let has_kernels = !m.kernels.is_empty() || relocatable;
-    let ptx = if has_kernels {
-        nvptx::write_ptx(m, &info, &opts).map_err(|e| anyhow!("{file}: {e}"))?
-    } else {
-        String::new()
-    };
-    let cubin = match (&tools.ptxas, has_kernels) {
-        (Some(ptxas), true) => Some(
-            nvptx::ptxas::assemble(&ptx, &opts.arch, ptxas, relocatable).map_err(|e| {
-                anyhow!("{file}: internal compiler error: ptxas rejected the generated PTX: {e}")
-            })?,
-        ),
-        (None, true) if std::env::var_os("ACCC_REQUIRE_PTXAS").is_some_and(|v| v != "0") => {
-            bail!("ACCC_REQUIRE_PTXAS is set but ptxas was not found (set ACCC_PTXAS or run scripts/setup.sh)")
+    let (ptx, cubin) = match (args.backend, has_kernels) {
+        (_, false) => (String::new(), None),
+        (Backend::Llvm, true) => {
+            let ptx = nvptx::write_ptx(m, &info, &opts).map_err(|e| anyhow!("{file}: {e}"))?;
+            let cubin = match &tools.ptxas {
+                Some(ptxas) => Some(
+                    nvptx::ptxas::assemble(&ptx, &opts.arch, ptxas, relocatable).map_err(|e| {
+                        anyhow!("{file}: internal compiler error: ptxas rejected the generated PTX: {e}")
+                    })?,
+                ),
+                None if std::env::var_os("ACCC_REQUIRE_PTXAS").is_some_and(|v| v != "0") => {
+                    bail!("ACCC_REQUIRE_PTXAS is set but ptxas was not found (set ACCC_PTXAS or run scripts/setup.sh)")
+                }
+                None => None,
+            };
+            (ptx, cubin)
         }
-        _ => None,
+        (Backend::Cuda, true) => {
+            let nvcc = tools.nvcc().map_err(|e| anyhow!(e))?;
+            let text = cuda_text(m, &info, file)?;
+            let flags = cuda::nvcc::Flags {
+                arch: opts.arch.clone(),
+                opt_level: opts.opt_level,
+                line_info: args.debug_info(),
+                relocatable,
+            };
+            let o = cuda::nvcc::compile(&text, nvcc, &flags, args.own.verbose).map_err(|e| {
+                anyhow!("{file}: internal compiler error: nvcc rejected the generated CUDA C: {e}")
+            })?;
+            (o.ptx, Some(o.cubin))
+        }
     };
     if emit == Some("ptx") {
         write_out(out, ptx.as_bytes())?;
@@ -483,6 +504,19 @@ fn device(
         relocatable,
         has_kernels,
     }))
+}
+
+/// The CUDA C of a scheduled module (`#line` directives naming `file`'s
+/// lines).
+fn cuda_text(
+    m: &crate::ir::Module,
+    info: &crate::analysis::ModuleInfo,
+    file: &str,
+) -> Result<String> {
+    let o = cuda::Options {
+        line_directives: true,
+    };
+    cuda::write_cuda(m, info, &o).map_err(|e| anyhow!("{file}: {e}"))
 }
 
 /// `-acc=host`: the program as written, compute constructs running on the

@@ -14,6 +14,10 @@ pub struct Tools {
     /// The host compiler (`$ACCC_HOST_CC`, default `cc`).
     pub host_cc: String,
     pub ptxas: Option<PathBuf>,
+    /// nvcc for `--backend=cuda`: `$ACCC_NVCC` (even when it names no
+    /// file: [`Tools::nvcc`] then says so), else `nvcc` on PATH, else the
+    /// one `scripts/setup.sh` installs beside ptxas.
+    pub nvcc: Option<PathBuf>,
     pub libdevice: Option<PathBuf>,
     /// Folder of libptxrt.a (and libptxrt-cuda.so).
     pub lib_dir: Option<PathBuf>,
@@ -69,6 +73,13 @@ impl Tools {
                     .chain(on_path("ptxas"))
                     .chain([PathBuf::from("/usr/local/cuda/bin/ptxas")]),
             ),
+            nvcc: env_path("ACCC_NVCC").or_else(|| {
+                first_file(
+                    on_path("nvcc")
+                        .into_iter()
+                        .chain([pip("bin/nvcc"), PathBuf::from("/usr/local/cuda/bin/nvcc")]),
+                )
+            }),
             libdevice: first_file(env_path("ACCC_LIBDEVICE").into_iter().chain([
                 pip("nvvm/libdevice/libdevice.10.bc"),
                 up1.join("lib/accc/libdevice.10.bc"),
@@ -77,5 +88,40 @@ impl Tools {
             lib_dir,
             include_dir,
         }
+    }
+}
+
+impl Tools {
+    /// The nvcc `--backend=cuda` runs, or the error saying how to name one.
+    pub fn nvcc(&self) -> Result<&Path, String> {
+        const NEEDS: &str = "--backend=cuda needs nvcc";
+        match &self.nvcc {
+            Some(p) if p.is_file() => Ok(p),
+            Some(p) => Err(format!(
+                "{NEEDS}: ACCC_NVCC={} is not a file (set ACCC_NVCC or put nvcc on PATH)",
+                p.display()
+            )),
+            None => Err(format!("{NEEDS}: set ACCC_NVCC or put nvcc on PATH")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nvcc_missing_says_how_to_name_one() {
+        let mut t = Tools::find();
+        t.nvcc = None;
+        assert_eq!(
+            t.nvcc().unwrap_err(),
+            "--backend=cuda needs nvcc: set ACCC_NVCC or put nvcc on PATH"
+        );
+        t.nvcc = Some(PathBuf::from("/nonexistent/nvcc"));
+        assert!(t
+            .nvcc()
+            .unwrap_err()
+            .contains("ACCC_NVCC=/nonexistent/nvcc is not a file"));
     }
 }

@@ -1,0 +1,76 @@
+//! The CUDA-C back end (the "nvcc path"): scheduled IR → CUDA C text, and
+//! nvcc to turn it into the PTX and cubin of the device image.
+//!
+//! Owns: [`Options`], [`Error`], [`write_cuda`] (takes the module, its
+//! `analysis::ModuleInfo` and the options, and only translates) and
+//! [`nvcc::compile`]. Shapes of the output, so that the runtime launches
+//! its kernels exactly as it launches the NVPTX back end's:
+//! * each kernel is an `extern "C" __global__` function of the kernel's
+//!   name with the parameters of [`Kernel::params`] in order, each of its
+//!   local's type (a blob by value as a struct of its size and alignment:
+//!   the same `.param` bytes); `__launch_bounds__` of a block size fixed at
+//!   compile time, else at most 64 registers (`__maxnreg__`), as the NVPTX
+//!   back end bounds them;
+//! * each device function is a `__device__` function: `static` when
+//!   internal, `extern "C"` of its symbol name when exported or imported
+//!   (nvcc then compiles with `-rdc=true`);
+//! * declared globals' cells are `extern "C" __device__ void *` of their
+//!   symbols, shared arrays `__shared__` arrays of the kernel;
+//! * statements keep their structure (`while`/`for`, `if`, `switch`),
+//!   locals their source names (legalised, see [`crate::codegen::c::Namer`])
+//!   and statements their source lines (`#line`).
+//!
+//! `types.rs` spells types, `expr.rs` writes expressions, `writer.rs` the
+//! module and statements, `atomic.rs` atomics and barriers, `names.rs` the
+//! names the output uses itself. May call: `ir`, `codegen::c`, and
+//! `analysis` for the [`ModuleInfo`] type.
+//!
+//! [`Kernel::params`]: crate::ir::Kernel::params
+
+mod atomic;
+mod expr;
+mod names;
+pub mod nvcc;
+mod types;
+mod writer;
+
+use crate::analysis::ModuleInfo;
+use crate::ir::Module;
+
+/// Back-end options (the writer's; nvcc's are [`nvcc::Flags`]).
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Write `#line` directives naming the source (on by default in the
+    /// driver; off gives text that numbers its own lines).
+    pub line_directives: bool,
+}
+
+/// A back-end failure.
+#[derive(Debug)]
+pub enum Error {
+    /// The IR broke an invariant the back end relies on (a compiler bug).
+    Internal(String),
+    /// The program needs something this back end cannot express yet.
+    Unsupported(String),
+    /// nvcc failed or could not run.
+    Nvcc(String),
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::Internal(m) => write!(f, "internal compiler error in the CUDA back end: {m}"),
+            Error::Unsupported(m) => write!(f, "not supported by the CUDA back end: {m}"),
+            Error::Nvcc(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// The CUDA C of the module's kernels and device functions. Expects
+/// scheduled IR; flattens its indexed accesses first (`ir::flattened`).
+pub fn write_cuda(m: &Module, info: &ModuleInfo, o: &Options) -> Result<String, Error> {
+    let flat = crate::ir::flattened(m);
+    writer::write_module(&flat, info, o)
+}

@@ -1,0 +1,131 @@
+//! Running nvcc: CUDA C → the PTX and the cubin of the device image, in
+//! one run (`-cubin -keep`: the PTX nvcc made the cubin from is kept).
+//!
+//! Owns: [`Flags`], [`compile`] and the nvcc command line, which follows
+//! the NVPTX path's: NVVM at accc's device optimisation level (`-Xcicc
+//! -O<n>`), ptxas at `-O3` (as `nvptx::ptxas` runs it), no floating
+//! contraction (`-fmad=false`: the NVPTX back end emits no `contract`),
+//! IEEE division and square root and no flush to zero (nvcc's defaults),
+//! `-lineinfo` with `-g`, `-rdc=true` for relocatable code (device
+//! functions shared with other translation units). May call: nothing else
+//! in accc.
+
+use super::Error;
+use std::path::Path;
+use std::process::Command;
+
+/// How to compile.
+#[derive(Clone, Debug)]
+pub struct Flags {
+    /// GPU architecture (`sm_90`).
+    pub arch: String,
+    /// NVVM's optimisation level (0..3).
+    pub opt_level: u8,
+    /// `-lineinfo` (the driver sets it with `-g`).
+    pub line_info: bool,
+    /// Relocatable device code (`-rdc=true`).
+    pub relocatable: bool,
+}
+
+/// What nvcc made of one translation unit.
+#[derive(Debug)]
+pub struct Output {
+    pub ptx: String,
+    pub cubin: Vec<u8>,
+}
+
+/// The nvcc arguments for compiling `src` to `out` with `keep` as the
+/// folder of intermediate files.
+pub fn args(f: &Flags, src: &Path, out: &Path, keep: &Path) -> Vec<String> {
+    let mut v: Vec<String> = vec![
+        format!("-arch={}", f.arch),
+        "-cubin".into(),
+        "-fmad=false".into(),
+        "-Xcicc".into(),
+        format!("-O{}", f.opt_level.min(3)),
+        "-Xptxas".into(),
+        "-O3".into(),
+        "-keep".into(),
+        "-keep-dir".into(),
+        keep.to_string_lossy().into_owned(),
+    ];
+    if f.line_info {
+        v.push("-lineinfo".into());
+    }
+    if f.relocatable {
+        v.push("-rdc=true".into());
+    }
+    v.extend([
+        "-o".to_string(),
+        out.to_string_lossy().into_owned(),
+        src.to_string_lossy().into_owned(),
+    ]);
+    v
+}
+
+/// Compiles the CUDA C `cuda` with the nvcc at `nvcc`.
+pub fn compile(cuda: &str, nvcc: &Path, f: &Flags, verbose: bool) -> Result<Output, Error> {
+    let fail = |m: String| Error::Nvcc(m);
+    let dir = tempfile::Builder::new()
+        .prefix("accc-nvcc")
+        .tempdir()
+        .map_err(|e| fail(format!("cannot create a temporary folder: {e}")))?;
+    let src = dir.path().join("k.cu");
+    let out = dir.path().join("k.cubin");
+    let keep = dir.path().join("keep");
+    std::fs::create_dir(&keep)
+        .and_then(|()| std::fs::write(&src, cuda))
+        .map_err(|e| fail(format!("cannot write {}: {e}", src.display())))?;
+    let mut cmd = Command::new(nvcc);
+    cmd.args(args(f, &src, &out, &keep));
+    if verbose {
+        eprintln!("accc: {cmd:?}");
+    }
+    let r = cmd
+        .output()
+        .map_err(|e| fail(format!("cannot run {}: {e}", nvcc.display())))?;
+    if !r.status.success() {
+        return Err(fail(format!(
+            "{} failed: {}{}",
+            nvcc.display(),
+            String::from_utf8_lossy(&r.stdout),
+            String::from_utf8_lossy(&r.stderr).trim()
+        )));
+    }
+    let ptx_file = keep.join("k.ptx");
+    let ptx = std::fs::read_to_string(&ptx_file)
+        .map_err(|e| fail(format!("nvcc left no PTX ({}): {e}", ptx_file.display())))?;
+    let cubin =
+        std::fs::read(&out).map_err(|e| fail(format!("cannot read {}: {e}", out.display())))?;
+    Ok(Output { ptx, cubin })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flags_follow_accc() {
+        let f = Flags {
+            arch: "sm_80".into(),
+            opt_level: 2,
+            line_info: true,
+            relocatable: true,
+        };
+        let a = args(&f, Path::new("k.cu"), Path::new("k.cubin"), Path::new("d"));
+        let s = a.join(" ");
+        assert!(
+            s.starts_with("-arch=sm_80 -cubin -fmad=false -Xcicc -O2 -Xptxas -O3"),
+            "{s}"
+        );
+        assert!(s.contains("-lineinfo") && s.contains("-rdc=true"), "{s}");
+        assert!(s.ends_with("-o k.cubin k.cu"), "{s}");
+        let f = Flags {
+            line_info: false,
+            relocatable: false,
+            ..f
+        };
+        let s = args(&f, Path::new("k.cu"), Path::new("k.cubin"), Path::new("d")).join(" ");
+        assert!(!s.contains("-lineinfo") && !s.contains("-rdc"), "{s}");
+    }
+}

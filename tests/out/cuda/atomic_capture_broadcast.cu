@@ -1,0 +1,145 @@
+// CUDA C of tests/in/atomic_capture_broadcast.c, written by accc from the scheduled loop IR (the nvcc path).
+
+static __device__ __forceinline__ void __accc_row_barrier(void)
+{
+    unsigned int nx = blockDim.x, ny = blockDim.y, nz = blockDim.z;
+    unsigned int row = threadIdx.y + threadIdx.z * ny;
+    if (nx % 32u == 0u && ny * nz <= 15u) {
+        asm volatile("barrier.sync %0, %1;" :: "r"(row + 1u), "r"(nx) : "memory");
+    } else if (32u % nx == 0u) {
+        unsigned int lane = (threadIdx.x + nx * row) % 32u;
+        unsigned int base = lane - threadIdx.x;
+        __syncwarp((unsigned int)((((1ULL << nx) - 1ULL) << base) & 0xffffffffULL));
+    }
+}
+
+// parallel loop at tests/in/atomic_capture_broadcast.c:8:13
+#line 8 "tests/in/atomic_capture_broadcast.c"
+extern "C" __global__ void __launch_bounds__(64) __accc_slots_0_l8_1e4be54a(int n, int *next, int *log_1, int *out)
+#line 20 "tests/in/atomic_capture_broadcast.c.cu"
+{
+    int g;
+    int slot;
+    int *tmp;
+    int tmp_1;
+    int tmp_2;
+    unsigned long long tmp_3;
+    int tmp_4;
+    int *tmp_5;
+    int tmp_6;
+    int tmp_7;
+    int tmp_8;
+    int w;
+    int mine;
+    int *tmp_9;
+    int tmp_10;
+    int tmp_11;
+    unsigned long long tmp_12;
+    int tmp_13;
+    int j;
+    int tmp_14;
+    int init;
+    int limit;
+    int step;
+    unsigned long long trip;
+    unsigned long long k;
+    unsigned long long stride;
+    int init_1;
+    int limit_1;
+    int step_1;
+    unsigned long long trip_1;
+    unsigned long long k_1;
+    unsigned long long stride_1;
+    int init_2;
+    int limit_2;
+    int step_2;
+    unsigned long long trip_2;
+    unsigned long long k_2;
+    unsigned long long stride_2;
+    __shared__ __align__(16) int __accc_shared0[1];
+    __shared__ __align__(16) int __accc_shared1[1024];
+    {
+        init_2 = 0;
+        limit_2 = n;
+        step_2 = 1;
+        trip_2 = 0ULL;
+        if (init_2 < limit_2) {
+            trip_2 = ((unsigned long long)limit_2 - (unsigned long long)init_2 - 1ULL) / (unsigned long long)step_2 + 1ULL;
+        }
+        k_2 = (unsigned long long)blockIdx.x;
+        stride_2 = (unsigned long long)gridDim.x;
+        for (; k_2 < trip_2; k_2 = k_2 + stride_2) {
+            g = init_2 + (int)k_2 * step_2;
+            tmp_3 = (unsigned long long)0u;
+            if (threadIdx.x == 0u && threadIdx.y == 0u && 0u == 0u) {
+                tmp = next + (long long)0;
+                tmp_1 = 1;
+                tmp_2 = (int)atomicAdd(tmp, tmp_1);
+                __accc_shared0[tmp_3] = tmp_2;
+            }
+            __syncthreads();
+            tmp_2 = __accc_shared0[tmp_3];
+            __syncthreads();
+            tmp_4 = tmp_2;
+            slot = tmp_4;
+            __syncthreads();
+            if (threadIdx.x == 0u && threadIdx.y == 0u && 0u == 0u) {
+                tmp_5 = next + (long long)0;
+                tmp_6 = 1;
+                tmp_7 = (int)atomicAdd(tmp_5, tmp_6);
+            }
+            tmp_8 = tmp_7;
+            if (threadIdx.x == 0u && threadIdx.y == 0u && 0u == 0u) {
+                log_1[(long long)g] = tmp_8;
+            }
+            __syncthreads();
+            {
+                init_1 = 0;
+                limit_1 = 2;
+                step_1 = 1;
+                trip_1 = 0ULL;
+                if (init_1 < limit_1) {
+                    trip_1 = ((unsigned long long)limit_1 - (unsigned long long)init_1 - 1ULL) / (unsigned long long)step_1 + 1ULL;
+                }
+                k_1 = (unsigned long long)threadIdx.y;
+                stride_1 = (unsigned long long)2u;
+                for (; k_1 < trip_1; k_1 = k_1 + stride_1) {
+                    w = init_1 + (int)k_1 * step_1;
+                    tmp_12 = (unsigned long long)(threadIdx.y + 0u * 2u);
+                    if (threadIdx.x == 0u && 0u == 0u) {
+                        tmp_9 = next + (long long)0;
+                        tmp_10 = 2;
+                        tmp_11 = (int)atomicAdd(tmp_9, tmp_10);
+                        __accc_shared1[tmp_12] = tmp_11;
+                    }
+                    __accc_row_barrier();
+                    tmp_11 = __accc_shared1[tmp_12];
+                    __accc_row_barrier();
+                    tmp_13 = tmp_11;
+                    mine = tmp_13;
+                    __accc_row_barrier();
+                    {
+                        init = 0;
+                        limit = 32;
+                        step = 1;
+                        trip = 0ULL;
+                        if (init < limit) {
+                            trip = ((unsigned long long)limit - (unsigned long long)init - 1ULL) / (unsigned long long)step + 1ULL;
+                        }
+                        k = (unsigned long long)threadIdx.x;
+                        stride = (unsigned long long)32u;
+                        for (; k < trip; k = k + stride) {
+                            j = init + (int)k * step;
+                            tmp_14 = g;
+                            if (0u == 0u) {
+                                out[(long long)((slot + mine) * 32 + j)] = tmp_14;
+                            }
+                        }
+                    }
+                    __accc_row_barrier();
+                }
+            }
+            __syncthreads();
+        }
+    }
+}

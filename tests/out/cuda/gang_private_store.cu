@@ -1,0 +1,74 @@
+// CUDA C of tests/in/gang_private_store.c, written by accc from the scheduled loop IR (the nvcc path).
+
+// parallel loop at tests/in/gang_private_store.c:6:13
+#line 6 "tests/in/gang_private_store.c"
+extern "C" __global__ void __launch_bounds__(64) __accc_f_0_l6_ec446d5f(int n, double *g, double (*r)[64])
+#line 7 "tests/in/gang_private_store.c.cu"
+{
+    int j;
+    double v[2];
+    double tmp;
+    double tmp_1;
+    double *tmp_2;
+    double tmp_3;
+    double tmp_4;
+    int i;
+    double tmp_5;
+    int init;
+    int limit;
+    int step;
+    unsigned long long trip;
+    unsigned long long k;
+    unsigned long long stride;
+    int init_1;
+    int limit_1;
+    int step_1;
+    unsigned long long trip_1;
+    unsigned long long k_1;
+    unsigned long long stride_1;
+    {
+        init_1 = 0;
+        limit_1 = n;
+        step_1 = 1;
+        trip_1 = 0ULL;
+        if (init_1 < limit_1) {
+            trip_1 = ((unsigned long long)limit_1 - (unsigned long long)init_1 - 1ULL) / (unsigned long long)step_1 + 1ULL;
+        }
+        k_1 = (unsigned long long)blockIdx.x;
+        stride_1 = (unsigned long long)gridDim.x;
+        for (; k_1 < trip_1; k_1 = k_1 + stride_1) {
+            j = init_1 + (int)k_1 * step_1;
+            tmp = (double)j;
+            v[(long long)0] = tmp;
+            tmp_1 = v[(long long)0] * 2.0;
+            v[(long long)1] = tmp_1;
+            tmp_2 = v + (long long)1;
+            tmp_3 = *tmp_2 + 1.0;
+            *tmp_2 = tmp_3;
+            tmp_4 = v[(long long)0];
+            if (threadIdx.x == 0u && 0u == 0u && 0u == 0u) {
+                g[(long long)j] = tmp_4;
+            }
+            __syncthreads();
+            {
+                init = 0;
+                limit = 64;
+                step = 1;
+                trip = 0ULL;
+                if (init < limit) {
+                    trip = ((unsigned long long)limit - (unsigned long long)init - 1ULL) / (unsigned long long)step + 1ULL;
+                }
+                k = (unsigned long long)threadIdx.x;
+                stride = (unsigned long long)64u;
+                for (; k < trip; k = k + stride) {
+                    i = init + (int)k * step;
+                    tmp_5 = v[(long long)(i % 2)];
+                    if (0u == 0u && 0u == 0u) {
+                        ((double *)(r + (long long)j))[(long long)i] = tmp_5;
+                    }
+                }
+            }
+            __syncthreads();
+        }
+    }
+}
