@@ -5,8 +5,10 @@
 #   system (apt):  LLVM 22 development files (inkwell links LLVM statically), the
 #                  libraries llvm-config-22 --system-libs names, a host C compiler
 #   rust:          rustup components rustfmt and clippy
-#   .tools/pip:    ptxas and libdevice from PyPI (nvidia-cuda-nvcc, nvidia-nvvm),
-#                  pinned to CUDA 13.0 to match the GPU machine's driver
+#   .tools/pip:    ptxas, nvcc and libdevice from PyPI (nvidia-cuda-nvcc, nvidia-nvvm),
+#                  and the CUDA runtime headers nvcc includes (nvidia-cuda-runtime,
+#                  nvidia-cuda-crt: the nvcc path, --backend=cuda), pinned to
+#                  CUDA 13.0 to match the GPU machine's driver
 #   cargo:         cargo fetch, then the stub libcuda (scripts/stub-libcuda.sh) so the
 #                  CUDA plugin links without a CUDA toolkit
 set -euo pipefail
@@ -19,6 +21,7 @@ CUDA_PIP_VERSION="13.0.88"
 PIP_DIR="$ROOT/.tools/pip"
 PTXAS="$PIP_DIR/nvidia/cu13/bin/ptxas"
 LIBDEVICE="$PIP_DIR/nvidia/cu13/nvvm/libdevice/libdevice.10.bc"
+CUDA_RUNTIME_H="$PIP_DIR/nvidia/cu13/include/cuda_runtime.h"
 PIP_STAMP="$PIP_DIR/.accc-cuda-$CUDA_PIP_VERSION"
 
 APT_PACKAGES=(
@@ -104,18 +107,21 @@ else
 fi
 
 # --- ptxas and libdevice from PyPI -----------------------------------------
-if [ -f "$PIP_STAMP" ] && [ -x "$PTXAS" ] && [ -f "$LIBDEVICE" ]; then
-    say "ptxas and libdevice present (CUDA $CUDA_PIP_VERSION)"
+if [ -f "$PIP_STAMP" ] && [ -x "$PTXAS" ] && [ -f "$LIBDEVICE" ] && [ -f "$CUDA_RUNTIME_H" ]; then
+    say "ptxas, nvcc and libdevice present (CUDA $CUDA_PIP_VERSION)"
 else
-    say "installing ptxas and libdevice (nvidia-cuda-nvcc, nvidia-nvvm $CUDA_PIP_VERSION) into .tools/pip"
+    say "installing ptxas, nvcc, libdevice and the CUDA headers (CUDA $CUDA_PIP_VERSION) into .tools/pip"
     rm -rf "$PIP_DIR"
     mkdir -p "$PIP_DIR"
-    # --no-deps: only ptxas and libdevice are needed, not the CUDA runtime wheels.
+    # --no-deps: only the compilers, libdevice and the headers nvcc includes
+    # (all four wheels install into nvidia/cu13, where nvcc.profile looks).
     python3 -m pip install --quiet --disable-pip-version-check --no-deps \
         --target "$PIP_DIR" \
-        "nvidia-cuda-nvcc==$CUDA_PIP_VERSION" "nvidia-nvvm==$CUDA_PIP_VERSION"
+        "nvidia-cuda-nvcc==$CUDA_PIP_VERSION" "nvidia-nvvm==$CUDA_PIP_VERSION" \
+        "nvidia-cuda-runtime==$CUDA_PIP_VERSION" "nvidia-cuda-crt==$CUDA_PIP_VERSION"
     [ -x "$PTXAS" ] || die "ptxas not found at $PTXAS after pip install"
     [ -f "$LIBDEVICE" ] || die "libdevice not found at $LIBDEVICE after pip install"
+    [ -f "$CUDA_RUNTIME_H" ] || die "cuda_runtime.h not found at $CUDA_RUNTIME_H after pip install"
     touch "$PIP_STAMP"
 fi
 

@@ -78,7 +78,8 @@ pub fn write_module(m: &Module, info: &ModuleInfo, o: &Options) -> Result<String
         .functions
         .iter()
         .map(|f| match f.linkage {
-            Linkage::Internal => top.fresh(&f.name),
+            // accc's own names are unique in the module and reserved.
+            Linkage::Internal if !f.name.starts_with("__accc_") => top.fresh(&f.name),
             _ => f.name.clone(),
         })
         .collect();
