@@ -6,7 +6,9 @@
 
 use crate::ir::MathFunc;
 
-/// Functions and objects of CUDA C the writer calls or reads.
+/// Functions and objects of CUDA C the writer calls or reads, and macros
+/// the headers nvcc includes define (a local of such a name would be
+/// expanded).
 pub const BUILTINS: &[&str] = &[
     "min",
     "max",
@@ -30,6 +32,28 @@ pub const BUILTINS: &[&str] = &[
     "__uint_as_float",
     "__double_as_longlong",
     "__longlong_as_double",
+    // Macros of the C headers CUDA's runtime header includes.
+    "NULL",
+    "EOF",
+    "BUFSIZ",
+    "stdin",
+    "stdout",
+    "stderr",
+    "errno",
+    "assert",
+    "offsetof",
+    "INFINITY",
+    "NAN",
+    "HUGE_VAL",
+    "HUGE_VALF",
+    "RAND_MAX",
+    "EXIT_SUCCESS",
+    "EXIT_FAILURE",
+    "isnan",
+    "isinf",
+    "isfinite",
+    "signbit",
+    "fpclassify",
 ];
 
 /// Every identifier the output may use of its own: [`BUILTINS`] and the

@@ -101,8 +101,9 @@ pub fn write_module(m: &Module, info: &ModuleInfo, o: &Options) -> Result<String
         protos.push_str(&format!("{head};\n"));
         if f.linkage != Linkage::Import {
             let mut w = FnWriter::new(&shared, &f.body, &mut helpers);
-            bodies.push_str(&w.function(&head, &f.loc, &f.params, &[])?);
+            let text = w.function(&head, &f.loc, &f.params, &[], &f.ret)?;
             bodies.push('\n');
+            bodies.push_str(&text);
         }
     }
     for (i, k) in m.kernels.iter().enumerate() {
@@ -136,11 +137,8 @@ pub fn write_module(m: &Module, info: &ModuleInfo, o: &Options) -> Result<String
     if !protos.is_empty() {
         out.push('\n');
         out.push_str(&protos);
-        out.push('\n');
-        out.push_str(&bodies);
-    } else {
-        out.push_str(&bodies);
     }
+    out.push_str(&bodies);
     Ok(number_lines(&out, &format!("{}.cu", m.source)))
 }
 
@@ -301,9 +299,20 @@ impl<'a> FnWriter<'a> {
         loc: &SrcLoc,
         params: &[LocalId],
         launch_note: &[String],
+        ret: &Type,
     ) -> Result<String, Error> {
         self.w.open("");
         self.block(&self.f.body)?;
+        // Falling off the end of a value-returning function: C leaves the
+        // result undefined, C++ the whole call; return anything (as the
+        // NVPTX back end does).
+        if *ret != Type::Void && !matches!(self.f.body.last(), Some(Stmt::Return(_))) {
+            let zero = super::expr::int_literal(0, &Type::I32)?;
+            self.w.line(&format!(
+                "return {};",
+                CExpr::cast(c_type(ret), zero).to_c()
+            ));
+        }
         self.w.close();
         let body = std::mem::replace(&mut self.w, CWriter::new(Layout::Lines)).finish();
         let mut w = CWriter::new(Layout::Lines);
@@ -381,7 +390,7 @@ impl<'a> FnWriter<'a> {
         );
         let note = vec![format!("// {} at {}", k.construct, k.loc)];
         let locals: Vec<LocalId> = k.params.iter().map(|p| p.local).collect();
-        self.function(&head, &k.loc, &locals, &note)
+        self.function(&head, &k.loc, &locals, &note, &Type::Void)
     }
 
     fn block(&mut self, b: &[Stmt]) -> Result<(), Error> {
