@@ -34,6 +34,9 @@ pub mod nvcc;
 mod types;
 mod writer;
 
+#[cfg(test)]
+mod tests;
+
 use crate::analysis::ModuleInfo;
 use crate::ir::Module;
 
