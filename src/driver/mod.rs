@@ -477,6 +477,7 @@ fn device(
                 opt_level: opts.opt_level,
                 line_info: args.debug_info(),
                 relocatable,
+                keep_files: args.own.keep,
             };
             let o = cuda::nvcc::compile(&text, nvcc, &flags, args.own.verbose).map_err(|e| {
                 anyhow!("{file}: internal compiler error: nvcc rejected the generated CUDA C: {e}")

@@ -25,6 +25,9 @@ pub struct Flags {
     pub line_info: bool,
     /// Relocatable device code (`-rdc=true`).
     pub relocatable: bool,
+    /// Keep the folder of the CUDA C and nvcc's files (`--keep`; its
+    /// path is printed).
+    pub keep_files: bool,
 }
 
 /// What nvcc made of one translation unit.
@@ -97,6 +100,12 @@ pub fn compile(cuda: &str, nvcc: &Path, f: &Flags, verbose: bool) -> Result<Outp
         .map_err(|e| fail(format!("nvcc left no PTX ({}): {e}", ptx_file.display())))?;
     let cubin =
         std::fs::read(&out).map_err(|e| fail(format!("cannot read {}: {e}", out.display())))?;
+    if f.keep_files {
+        eprintln!(
+            "accc: CUDA C and nvcc's files kept in {}",
+            dir.keep().display()
+        );
+    }
     Ok(Output { ptx, cubin })
 }
 
@@ -111,6 +120,7 @@ mod tests {
             opt_level: 2,
             line_info: true,
             relocatable: true,
+            keep_files: false,
         };
         let a = args(&f, Path::new("k.cu"), Path::new("k.cubin"), Path::new("d"));
         let s = a.join(" ");
