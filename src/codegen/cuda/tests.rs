@@ -116,3 +116,13 @@ fn routines_return_on_every_path_and_blobs_are_structs() {
     has(&t, "memcpy(&y, x, 16ULL);");
     has(&t, "    return (double)0;\n}");
 }
+
+#[test]
+fn parameters_keep_the_names_their_bodies_use() {
+    // Local %0 is named like parameter %1 and comes first.
+    let t = cuda(
+        "module \"t.c\"\n\nfunction internal Seq @__accc_r_f(%1 x: i32) -> i32 at t.c:1:1\n  local %0 x: i32\n{\n    %0 x = 1\n    return add.i32(%0 x, %1 x)\n  }\n",
+    );
+    has(&t, "static __device__ int __accc_r_f(int x_1);");
+    has(&t, "static __device__ int __accc_r_f(int x_1)\n{\n    int x;\n    x = 1;\n    return x + x_1;\n}");
+}

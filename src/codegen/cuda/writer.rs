@@ -47,7 +47,7 @@ pub(super) fn internal<T>(what: &str) -> Result<T, Error> {
 }
 
 /// What every function's writer of one module shares.
-struct Module_<'a> {
+struct Shared<'a> {
     /// The identifier of each device function, by index.
     fns: Vec<String>,
     /// The symbol of each cell, by index.
@@ -84,7 +84,7 @@ pub fn write_module(m: &Module, info: &ModuleInfo, o: &Options) -> Result<String
         })
         .collect();
     globals.extend(fns.iter().cloned());
-    let shared = Module_ {
+    let shared = Shared {
         fns,
         cells,
         globals,
@@ -97,10 +97,10 @@ pub fn write_module(m: &Module, info: &ModuleInfo, o: &Options) -> Result<String
     for (i, f) in m.functions.iter().enumerate() {
         note_blobs(&f.body, &mut blobs);
         collect_blobs(&f.ret, &mut blobs);
-        let head = function_head(&shared, i, f)?;
+        let mut w = FnWriter::new(&shared, &f.body, &mut helpers);
+        let head = function_head(&shared, i, f, &w.names)?;
         protos.push_str(&format!("{head};\n"));
         if f.linkage != Linkage::Import {
-            let mut w = FnWriter::new(&shared, &f.body, &mut helpers);
             let text = w.function(&head, &f.loc, &f.params, &[], &f.ret)?;
             bodies.push('\n');
             bodies.push_str(&text);
@@ -153,18 +153,21 @@ fn note_blobs(f: &Function, out: &mut Vec<(u64, u64)>) {
 }
 
 /// `static __device__ double f(double x)` (or `extern "C" …` of its
-/// symbol when exported or imported).
-fn function_head(s: &Module_, i: usize, f: &DeviceFunction) -> Result<String, Error> {
-    let mut names = Namer::new();
-    for g in &s.globals {
-        names.reserve(g);
-    }
+/// symbol when exported or imported); `names`: the identifiers of the
+/// body's locals.
+fn function_head(
+    s: &Shared,
+    i: usize,
+    f: &DeviceFunction,
+    names: &[String],
+) -> Result<String, Error> {
     let mut params = vec![];
     for p in &f.params {
-        let Some(l) = f.body.locals.get(p.0 as usize) else {
+        let (Some(l), Some(name)) = (f.body.locals.get(p.0 as usize), names.get(p.0 as usize))
+        else {
             return internal("parameter bound to a missing local");
         };
-        params.push(declare(&l.ty, &names.fresh(&l.name)));
+        params.push(declare(&l.ty, name));
     }
     let params = if params.is_empty() {
         "void".to_string()
@@ -198,7 +201,7 @@ pub(super) struct FnWriter<'a> {
     pub shared: Vec<String>,
     /// The helper functions the module needs.
     pub helpers: &'a mut BTreeSet<Helper>,
-    s: &'a Module_<'a>,
+    s: &'a Shared<'a>,
     names: Vec<String>,
     used: Vec<bool>,
     w: CWriter,
@@ -211,7 +214,7 @@ pub(super) struct FnWriter<'a> {
 }
 
 impl<'a> FnWriter<'a> {
-    fn new(s: &'a Module_<'a>, f: &'a Function, helpers: &'a mut BTreeSet<Helper>) -> Self {
+    fn new(s: &'a Shared<'a>, f: &'a Function, helpers: &'a mut BTreeSet<Helper>) -> Self {
         let mut namer = Namer::new();
         for g in &s.globals {
             namer.reserve(g);
