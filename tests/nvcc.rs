@@ -196,3 +196,43 @@ fn backend_cuda_builds_programs() {
         "{ptx}"
     );
 }
+
+/// A program whose files share routines (`tests/programs/routine_files`):
+/// each file through nvcc with `-rdc=true` (`accc -v` shows it), linked
+/// as accc links any objects; it runs and passes (on the host here).
+#[test]
+fn backend_cuda_compiles_routines_across_files() {
+    let Some(nvcc) = nvcc("backend_cuda_compiles_routines_across_files") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let src = root().join("tests/programs/routine_files");
+    let mut objs = vec![];
+    for f in ["main.c", "vecops.c"] {
+        let obj = dir.join(f).with_extension("o");
+        let mut cmd = accc();
+        cmd.current_dir(dir)
+            .env("ACCC_NVCC", &nvcc)
+            .args(["-gpu=nvcc", "-O2", "-v", "-c"])
+            .arg(src.join(f))
+            .arg("-o")
+            .arg(&obj);
+        let r = run(cmd, dir, "accc", COMPILE_TIMEOUT);
+        assert!(r.ok(), "{f}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("\"-rdc=true\""),
+            "{f}: no -rdc=true:\n{}",
+            r.stderr
+        );
+        objs.push(obj);
+    }
+    let mut cmd = accc();
+    cmd.current_dir(dir).args(&objs).args(["-o", "prog", "-lm"]);
+    assert!(run(cmd, dir, "link", COMPILE_TIMEOUT).ok());
+    let out = std::process::Command::new(dir.join("prog"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && stdout.contains("PASS"), "{stdout}");
+}
