@@ -236,3 +236,40 @@ fn backend_cuda_compiles_routines_across_files() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success() && stdout.contains("PASS"), "{stdout}");
 }
+
+/// An nvcc without the CUDA headers is a setup problem, said so; any other
+/// failure of nvcc is accc's (the CUDA C is accc's), an internal compiler
+/// error quoting nvcc. Neither writes the object.
+#[test]
+fn nvcc_failures_are_reported() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::write(dir.join("p.c"), PROG).unwrap();
+    for (said, want) in [
+        (
+            "k.cu: fatal error: cuda_runtime.h: No such file or directory",
+            "has no CUDA headers (cuda_runtime.h): run scripts/setup.sh",
+        ),
+        (
+            "k.cu(3): error: identifier \"x\" is undefined",
+            "internal compiler error: nvcc rejected the generated CUDA C",
+        ),
+    ] {
+        let fake = dir.join("nvcc");
+        std::fs::write(&fake, format!("#!/bin/sh\necho '{said}' >&2\nexit 1\n")).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let mut cmd = accc();
+        cmd.current_dir(dir).env("ACCC_NVCC", &fake).args([
+            "--backend=cuda",
+            "-c",
+            "p.c",
+            "-o",
+            "p.o",
+        ]);
+        let r = run(cmd, dir, "accc", COMPILE_TIMEOUT);
+        assert!(!r.ok() && !panicked(&r.stderr), "{}", r.stderr);
+        assert!(r.stderr.contains(want), "no '{want}' in:\n{}", r.stderr);
+        assert!(!dir.join("p.o").exists());
+    }
+}

@@ -479,9 +479,14 @@ fn device(
                 relocatable,
                 keep_files: args.own.keep,
             };
-            let o = cuda::nvcc::compile(&text, nvcc, &flags, args.own.verbose).map_err(|e| {
-                anyhow!("{file}: internal compiler error: nvcc rejected the generated CUDA C: {e}")
-            })?;
+            let o = cuda::nvcc::compile(&text, nvcc, &flags, args.own.verbose).map_err(
+                |e| match e {
+                    cuda::Error::Nvcc(m) => anyhow!(
+                        "{file}: internal compiler error: nvcc rejected the generated CUDA C: {m}"
+                    ),
+                    e => anyhow!("{file}: {e}"),
+                },
+            )?;
             (o.ptx, Some(o.cubin))
         }
     };

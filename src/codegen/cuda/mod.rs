@@ -55,8 +55,11 @@ pub enum Error {
     Internal(String),
     /// The program needs something this back end cannot express yet.
     Unsupported(String),
-    /// nvcc failed or could not run.
+    /// nvcc rejected the CUDA C (a compiler bug, since accc wrote it).
     Nvcc(String),
+    /// nvcc cannot run here: missing, or without the CUDA headers it
+    /// includes (the message says how to fix it).
+    Setup(String),
 }
 
 impl std::fmt::Display for Error {
@@ -64,7 +67,7 @@ impl std::fmt::Display for Error {
         match self {
             Error::Internal(m) => write!(f, "internal compiler error in the CUDA back end: {m}"),
             Error::Unsupported(m) => write!(f, "not supported by the CUDA back end: {m}"),
-            Error::Nvcc(m) => write!(f, "{m}"),
+            Error::Nvcc(m) | Error::Setup(m) => write!(f, "{m}"),
         }
     }
 }

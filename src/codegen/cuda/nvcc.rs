@@ -68,7 +68,7 @@ pub fn args(f: &Flags, src: &Path, out: &Path, keep: &Path) -> Vec<String> {
 
 /// Compiles the CUDA C `cuda` with the nvcc at `nvcc`.
 pub fn compile(cuda: &str, nvcc: &Path, f: &Flags, verbose: bool) -> Result<Output, Error> {
-    let fail = |m: String| Error::Nvcc(m);
+    let fail = |m: String| Error::Setup(m);
     let dir = tempfile::Builder::new()
         .prefix("accc-nvcc")
         .tempdir()
@@ -88,7 +88,14 @@ pub fn compile(cuda: &str, nvcc: &Path, f: &Flags, verbose: bool) -> Result<Outp
         .output()
         .map_err(|e| fail(format!("cannot run {}: {e}", nvcc.display())))?;
     if !r.status.success() {
-        return Err(fail(format!(
+        let said = String::from_utf8_lossy(&r.stderr);
+        if said.contains("cuda_runtime.h: No such file") {
+            return Err(fail(format!(
+                "{} has no CUDA headers (cuda_runtime.h): run scripts/setup.sh, or set ACCC_NVCC to the nvcc of a CUDA toolkit",
+                nvcc.display()
+            )));
+        }
+        return Err(Error::Nvcc(format!(
             "{} failed: {}{}",
             nvcc.display(),
             String::from_utf8_lossy(&r.stdout),
