@@ -31,6 +31,11 @@
 #   compare.py             token-wise comparison with tolerance
 #   run.sh                 runs everything with ACC_DEVICE_TYPE=nvidia, PTXRT_NOTIFY=1
 #
+# Variants: ACCC_BUNDLE_FLAGS adds flags to every accc invocation and ACCC_BUNDLE_DIR
+# names the folder (default .gpu/bundle). The nvcc path's bundle, whose programs must
+# print the same as the default path's (the same expected/ files):
+#   ACCC_BUNDLE_FLAGS=--backend=cuda ACCC_BUNDLE_DIR=.gpu/bundle-nvcc bash scripts/gpu-bundle.sh
+#
 # Needs on the GPU machine: glibc (libc, libm, libdl, libpthread), libgcc_s, python3
 # and the driver's libcuda.so.1. Exits non-zero when a program did not compile (the
 # bundle is still written; run.sh reports those programs as failed).
@@ -54,8 +59,13 @@ if [ -x "$ROOT/.tools/pip/nvidia/cu13/bin/ptxas" ]; then
     export ACCC_REQUIRE_PTXAS=1
 fi
 HOST_CC="${ACCC_HOST_CC:-cc}"
+read -r -a EXTRA <<<"${ACCC_BUNDLE_FLAGS:-}"
+if [ -z "${ACCC_NVCC:-}" ] && ! command -v nvcc >/dev/null 2>&1 && [ -x "$ROOT/.tools/pip/nvidia/cu13/bin/nvcc" ]; then
+    export ACCC_NVCC="$ROOT/.tools/pip/nvidia/cu13/bin/nvcc"
+fi
 
-BUNDLE="$ROOT/.gpu/bundle"
+BUNDLE="${ACCC_BUNDLE_DIR:-.gpu/bundle}"
+case "$BUNDLE" in /*) ;; *) BUNDLE="$ROOT/$BUNDLE" ;; esac
 rm -rf "$BUNDLE"
 mkdir -p "$BUNDLE/bin" "$BUNDLE/expected" "$BUNDLE/src"
 WORK="$(mktemp -d)"
@@ -84,13 +94,13 @@ build_accc() {
     if [ -d "$src" ]; then
         local objs=() f i=0
         for f in "$src"/*.c; do
-            "$ACCC" -O2 -c "$f" -o "$WORK/obj.$i.o" 2>>"$err" || return 1
+            "$ACCC" -O2 "${EXTRA[@]}" -c "$f" -o "$WORK/obj.$i.o" 2>>"$err" || return 1
             objs+=("$WORK/obj.$i.o")
             i=$((i + 1))
         done
-        "$ACCC" "${objs[@]}" -o "$exe" -lm 2>>"$err"
+        "$ACCC" "${EXTRA[@]}" "${objs[@]}" -o "$exe" -lm 2>>"$err"
     else
-        "$ACCC" -O2 "$src" -o "$exe" -lm 2>"$err"
+        "$ACCC" -O2 "${EXTRA[@]}" "$src" -o "$exe" -lm 2>"$err"
     fi
 }
 
