@@ -363,10 +363,12 @@ impl Walker<'_> {
                 if let Some(top) = self.data_stack.last_mut() {
                     top.extend(Self::visible(&items));
                 }
+                // The region: from the directive to the end of the block.
+                let end = self.block_ends.last().copied().unwrap_or(line.end);
                 self.push_construct(
                     p,
                     ConstructKind::DeclareLocal,
-                    line,
+                    line.start..end.max(line.end),
                     None,
                     Self::maps_of(&items),
                 );

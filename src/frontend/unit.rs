@@ -128,6 +128,7 @@ pub fn translate(mut text: String, main_file: &str, target: &Target) -> DResult<
         plan: HostPlan::default(),
         errors: vec![],
         data_stack: vec![],
+        block_ends: vec![],
         function: String::new(),
         unit_tag: unit_tag(main_file),
         target: target.clone(),
@@ -208,6 +209,9 @@ pub struct Walker<'a> {
     /// Sections mapped by the enclosing data constructs: (variable, C
     /// expression of the section's start).
     pub data_stack: Vec<Vec<super::data::Visible>>,
+    /// Where each enclosing compound statement's closing brace is (a local
+    /// `declare`'s data region runs from the directive to there).
+    pub block_ends: Vec<usize>,
     /// The host function being walked.
     pub function: String,
     /// A short hash of the source file's name, part of every kernel name so
@@ -508,6 +512,7 @@ impl<'a> Walker<'a> {
             Statement::Compound(items) => {
                 self.scope.push();
                 self.data_stack.push(vec![]); // what `declare`s here map
+                self.block_ends.push(s.span.end.saturating_sub(1));
                 for item in items {
                     match &item.node {
                         BlockItem::Declaration(d) => {
@@ -532,6 +537,7 @@ impl<'a> Walker<'a> {
                 for i in trailing {
                     self.standalone_once(i);
                 }
+                self.block_ends.pop();
                 self.data_stack.pop();
                 self.scope.pop();
             }
