@@ -677,7 +677,11 @@ impl Walk<'_> {
                     self.value(*a);
                 }
             }
-            Stmt::Block(b) => self.block(b),
+            // One thread performs what the others run redundantly: not a
+            // condition on whether it happens.
+            Stmt::Block(b) | Stmt::Single(b) | Stmt::Broadcast { performed: b, .. } => {
+                self.block(b)
+            }
             Stmt::Return(None) | Stmt::Break | Stmt::Continue | Stmt::Barrier(_) | Stmt::Fence => {}
         }
     }
