@@ -95,6 +95,7 @@ fn module(body: Function, a: LocalId) -> Module {
             },
             scratch: None,
             host_launch: None,
+            one_thread: false,
         }],
         functions: vec![],
         cells: vec![],
