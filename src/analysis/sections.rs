@@ -699,7 +699,8 @@ impl Walk<'_> {
 }
 
 /// Whether `cond` only says which thread performs a statement (thread
-/// index 0 along some block dimensions), as lowering guards side effects.
+/// index 0 along some block dimensions), as `schedule` guards
+/// [`Stmt::Single`] code (IR written with the guards already resolved).
 fn single_guard(f: &Function, cond: ExprId) -> bool {
     match f.expr(cond) {
         Expr::Logical {

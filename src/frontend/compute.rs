@@ -74,7 +74,8 @@ impl Walker<'_> {
         // which needs rows of whole warps or of a power of two lanes, as
         // reductions do.
         for (plan, (body, _, _)) in plans.iter_mut().zip(&lowered) {
-            plan.reduces |= c.kind != RegionKind::Serial && crate::ir::broadcasts_in_rows(&body.body);
+            plan.reduces |=
+                c.kind != RegionKind::Serial && crate::ir::broadcasts_in_rows(&body.body);
         }
         if c.default_none {
             self.check_default_none(&c, &plans, &lowered)?;

@@ -605,7 +605,8 @@ impl<'a> Walker<'a> {
             lower.f.new_local("sret", t)
         });
         params.extend(sret_local);
-        params.extend(["single.x", "single.y", "single.z"].map(|g| lower.f.new_local(g, Type::BOOL)));
+        params
+            .extend(["single.x", "single.y", "single.z"].map(|g| lower.f.new_local(g, Type::BOOL)));
         lower.mode = Mode::Routine {
             name: name.to_string(),
             ret: sig.ret.clone(),

@@ -142,9 +142,9 @@ fn print_function(out: &mut String, f: &DeviceFunction, m: &Module) {
             format!("{p} {}: {}", l.name, l.ty)
         })
         .collect();
-    let guards = f.guards.map_or(String::new(), |[x, y, z]| {
-        format!(" guards({x}, {y}, {z})")
-    });
+    let guards = f
+        .guards
+        .map_or(String::new(), |[x, y, z]| format!(" guards({x}, {y}, {z})"));
     let _ = writeln!(
         out,
         "\nfunction {} {:?} @{}({}) -> {}{guards} at {}",

@@ -50,7 +50,7 @@ use std::collections::HashSet;
 /// loop becomes a [`Stmt::Block`] holding its setup and a [`Stmt::While`].
 /// A loop partitioned over threads gets a [`Stmt::Barrier`] before and
 /// after it when code beside it touches memory (that code's stores are one
-/// thread's: see `frontend::lower`): a block barrier in code every thread of
+/// thread's: see `single.rs`, which resolves single-thread code first): a block barrier in code every thread of
 /// the block runs, a row barrier inside worker (block y) loops; none at the
 /// very start and end of a kernel. `target`'s limits bound what it
 /// makes; `_info` is the lowered module's side table (`analysis`), for the

@@ -229,7 +229,10 @@ impl Resolver {
         out.push(Stmt::Barrier(scope));
         let p = slot(f);
         let got = f.add(Expr::Load(p), ty);
-        out.push(Stmt::Assign { local: value, value: got });
+        out.push(Stmt::Assign {
+            local: value,
+            value: got,
+        });
         out.push(Stmt::Barrier(scope));
     }
 }

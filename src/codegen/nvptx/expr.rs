@@ -481,7 +481,9 @@ impl<'c> Writer<'_, 'c> {
             Special::BlockDim(d) => ("ntid", d),
             Special::GridDim(d) => ("nctaid", d),
             Special::Performs(_) => {
-                return internal("'performs' reached the back end unresolved (schedule resolves it)")
+                return internal(
+                    "'performs' reached the back end unresolved (schedule resolves it)",
+                )
             }
         };
         let Some(dim) = ["x", "y", "z"].get(d as usize) else {

@@ -593,7 +593,9 @@ impl<'c> Writer<'_, 'c> {
             crate::ir::Special::BlockDim(d) => ("ntid", d),
             crate::ir::Special::GridDim(d) => ("nctaid", d),
             crate::ir::Special::Performs(_) => {
-                return internal("'performs' reached the back end unresolved (schedule resolves it)")
+                return internal(
+                    "'performs' reached the back end unresolved (schedule resolves it)",
+                )
             }
         };
         let dim = ["x", "y", "z"].get(usize::from(d)).copied().unwrap_or("x");

@@ -9,7 +9,8 @@
 //! reductions). Lowering decides nothing about threads: a side effect that
 //! one thread performs where several run the code is a [`Stmt::Single`] (a
 //! captured value every thread needs a [`Stmt::Broadcast`], a routine
-//! call's guard arguments [`Special::Performs`]), which `schedule` resolves.
+//! call's guard arguments [`crate::ir::Special::Performs`]), which
+//! `schedule` resolves.
 //! `expr.rs` lowers expressions, `access.rs` addresses (subscripts, members,
 //! pointer arithmetic), `call.rs` calls, `init.rs` initialisers, `stmt.rs`
 //! statements and loops, `infer.rs` the base type of a declaration,
