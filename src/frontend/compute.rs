@@ -74,11 +74,8 @@ impl Walker<'_> {
         // which needs rows of whole warps or of a power of two lanes, as
         // reductions do.
         for (plan, (body, _, _)) in plans.iter_mut().zip(&lowered) {
-            let mut row = false;
-            crate::ir::walk_stmts(&body.body, &mut |st| {
-                row |= matches!(st, Stmt::Barrier(crate::ir::BarrierScope::Row));
-            });
-            plan.reduces |= row;
+            plan.reduces |=
+                c.kind != RegionKind::Serial && crate::ir::broadcasts_in_rows(&body.body);
         }
         if c.default_none {
             self.check_default_none(&c, &plans, &lowered)?;
@@ -335,7 +332,6 @@ impl Walker<'_> {
         lower.text = self.text;
         lower.by_ref = by_ref.clone();
         lower.by_ref_all = all;
-        lower.one_thread = c.kind == RegionKind::Serial;
         if c.region_reds.is_empty() && c.region_privs.is_empty() {
             lower.stmt(seg)?;
         } else {
@@ -496,6 +492,7 @@ impl Walker<'_> {
             launch,
             scratch: None,
             host_launch: None,
+            one_thread: c.kind == RegionKind::Serial,
         });
         // In a region of several kernels: the region's queue (its data
         // region did the waits).

@@ -186,6 +186,15 @@ fn parameters(d: &Node<Declarator>) -> Vec<&Node<ParameterDeclaration>> {
     vec![]
 }
 
+/// The guard parameters of a device function of parameters `params`: the
+/// last three (see [`ir_signature`]).
+fn guard_params(params: &[LocalId]) -> Option<[LocalId; 3]> {
+    match params {
+        [.., x, y, z] => Some([*x, *y, *z]),
+        _ => None,
+    }
+}
+
 /// The IR types of a device function's parameters and result for C
 /// signature `sig`: scalars as themselves, structs by address; a struct
 /// result becomes a hidden pointer parameter after the others, and three
@@ -443,6 +452,7 @@ impl<'a> Walker<'a> {
             |body: Function, params: Vec<LocalId>, linkage, sym: String| DeviceFunction {
                 name: sym,
                 loc: loc.clone(),
+                guards: guard_params(&params),
                 params,
                 ret: ret.clone(),
                 level,
@@ -595,17 +605,12 @@ impl<'a> Walker<'a> {
             lower.f.new_local("sret", t)
         });
         params.extend(sret_local);
-        let guards = [
-            lower.f.new_local("single.x", Type::BOOL),
-            lower.f.new_local("single.y", Type::BOOL),
-            lower.f.new_local("single.z", Type::BOOL),
-        ];
-        params.extend(guards);
+        params
+            .extend(["single.x", "single.y", "single.z"].map(|g| lower.f.new_local(g, Type::BOOL)));
         lower.mode = Mode::Routine {
             name: name.to_string(),
             ret: sig.ret.clone(),
             level,
-            guards,
             sret: sret_local,
         };
         // Variable-length array parameters: their sizes from the lengths.

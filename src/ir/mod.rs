@@ -59,8 +59,8 @@ pub use print::{print_expr, print_module, print_parallelism};
 pub use read::{read_module, ReadError};
 pub use reduce::{reducible, RedOp, RedPart, RedTarget, Reduction};
 pub use stmt::{
-    walk_stmts, AtomicOp, BarrierScope, Block, Loop, LoopCmp, LoopHeader, Parallelism, Stmt,
-    SwitchArm,
+    broadcast_scope, broadcasts_in_rows, walk_stmts, AtomicOp, BarrierScope, Block, Loop, LoopCmp,
+    LoopHeader, Parallelism, Stmt, SwitchArm,
 };
 pub use target::{Gpu, Target};
 pub use types::{FloatKind, IntKind, Type};

@@ -96,6 +96,11 @@ pub struct Kernel {
     pub scratch: Option<Scratch>,
     /// How the host computes `launch` (set by `schedule`; `None` before).
     pub host_launch: Option<LaunchPlan>,
+    /// One thread runs the body (a `serial` construct): no other thread
+    /// runs it redundantly, so [`Stmt::Broadcast`] has nothing to share.
+    ///
+    /// [`Stmt::Broadcast`]: super::Stmt::Broadcast
+    pub one_thread: bool,
 }
 
 /// The layout of a kernel's reduction scratch memory: `counters` 32-bit
@@ -153,6 +158,15 @@ pub struct DeviceFunction {
     pub ret: super::Type,
     pub level: RoutineLevel,
     pub linkage: Linkage,
+    /// The hidden `bool` parameters (three of `params`) by which the caller
+    /// says, per block dimension (x, y, z), whether this thread performs the
+    /// side effects of code the function's own loops do not partition
+    /// along it (what [`Special::Performs`] and [`Stmt::Single`] become in
+    /// the body). `None`: the thread always performs them.
+    ///
+    /// [`Special::Performs`]: super::Special::Performs
+    /// [`Stmt::Single`]: super::Stmt::Single
+    pub guards: Option<[LocalId; 3]>,
     /// The body (for [`Linkage::Import`], empty but for the parameter locals).
     pub body: Function,
 }

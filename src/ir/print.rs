@@ -85,6 +85,7 @@ pub(super) fn special_name(s: Special) -> (&'static str, u8) {
         Special::BlockIdx(d) => ("ctaid", d),
         Special::BlockDim(d) => ("ntid", d),
         Special::GridDim(d) => ("nctaid", d),
+        Special::Performs(d) => ("performs", d),
     }
 }
 
@@ -141,9 +142,12 @@ fn print_function(out: &mut String, f: &DeviceFunction, m: &Module) {
             format!("{p} {}: {}", l.name, l.ty)
         })
         .collect();
+    let guards = f
+        .guards
+        .map_or(String::new(), |[x, y, z]| format!(" guards({x}, {y}, {z})"));
     let _ = writeln!(
         out,
-        "\nfunction {} {:?} @{}({}) -> {} at {}",
+        "\nfunction {} {:?} @{}({}) -> {}{guards} at {}",
         linkage_name(f.linkage),
         f.level,
         f.name,
@@ -209,6 +213,9 @@ fn print_kernel(out: &mut String, k: &Kernel, m: &Module) {
         grid(&k.launch.block[1]),
         grid(&k.launch.block[2])
     );
+    if k.one_thread {
+        let _ = writeln!(out, "  one_thread");
+    }
     if let Some(h) = &k.host_launch {
         let _ = writeln!(out, "  host {h}");
     }
@@ -441,6 +448,14 @@ impl Printer<'_> {
             Stmt::Block(b) => {
                 let _ = write!(out, "{ind}");
                 self.block(out, b, depth);
+            }
+            Stmt::Single(b) => {
+                let _ = write!(out, "{ind}single ");
+                self.block(out, b, depth);
+            }
+            Stmt::Broadcast { value, performed } => {
+                let _ = write!(out, "{ind}broadcast {} ", self.local(*value));
+                self.block(out, performed, depth);
             }
         }
     }

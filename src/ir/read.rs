@@ -294,6 +294,25 @@ fn function(c: &mut Cursor, cells: &[Cell], names: &[&str]) -> Result<DeviceFunc
     }
     c.expect("->")?;
     let ret = c.ty()?;
+    let guards = if c.tok("guards") {
+        c.expect("(")?;
+        let mut g = [LocalId(0); 3];
+        for (i, x) in g.iter_mut().enumerate() {
+            if i > 0 {
+                c.expect(",")?;
+            }
+            c.skip_ws();
+            let at = c.pos;
+            *x = LocalId(c.local_id()?);
+            if !params.contains(x) {
+                return Err(c.error_at(at, format!("guard {x} is not a parameter")));
+            }
+        }
+        c.expect(")")?;
+        Some(g)
+    } else {
+        None
+    };
     c.expect("at")?;
     let loc = line_loc(c)?;
     let body = if linkage == Linkage::Import {
@@ -311,6 +330,7 @@ fn function(c: &mut Cursor, cells: &[Cell], names: &[&str]) -> Result<DeviceFunc
         ret,
         level,
         linkage,
+        guards,
         body,
     })
 }
@@ -327,6 +347,7 @@ fn kernel(c: &mut Cursor, cells: &[Cell], names: &[&str]) -> Result<Kernel> {
     c.expect("block")?;
     c.expect("=")?;
     let block = host::grid3(c)?;
+    let one_thread = c.tok("one_thread");
     let host_launch = if c.tok("host") {
         Some(host::launch_plan(c)?)
     } else {
@@ -371,6 +392,7 @@ fn kernel(c: &mut Cursor, cells: &[Cell], names: &[&str]) -> Result<Kernel> {
         launch: Launch { grid, block },
         scratch,
         host_launch,
+        one_thread,
     })
 }
 

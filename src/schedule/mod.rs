@@ -7,6 +7,8 @@
 //! * `mod.rs` — the walk over every kernel's statements;
 //! * `par.rs` — parallel loops: trip count, 64-bit thread-strided counter,
 //!   each thread's start and stride per level;
+//! * `single.rs` — single-thread code: which thread performs a side effect
+//!   where several run the code (guards, broadcasts of captured values);
 //! * `seq.rs` — sequential loops (C semantics);
 //! * `build.rs` — the expression/statement builder both use;
 //! * `tile.rs` — tiled and `gang(static:)` loops;
@@ -29,6 +31,7 @@ mod launch;
 mod par;
 mod reduce;
 mod seq;
+mod single;
 mod tile;
 
 pub use crate::ir::{Gpu, Target};
@@ -47,7 +50,7 @@ use std::collections::HashSet;
 /// loop becomes a [`Stmt::Block`] holding its setup and a [`Stmt::While`].
 /// A loop partitioned over threads gets a [`Stmt::Barrier`] before and
 /// after it when code beside it touches memory (that code's stores are one
-/// thread's: see `frontend::lower`): a block barrier in code every thread of
+/// thread's: see `single.rs`, which resolves single-thread code first): a block barrier in code every thread of
 /// the block runs, a row barrier inside worker (block y) loops; none at the
 /// very start and end of a kernel. `target`'s limits bound what it
 /// makes; `_info` is the lowered module's side table (`analysis`), for the
@@ -55,6 +58,12 @@ use std::collections::HashSet;
 pub fn schedule(m: &mut Module, _info: &ModuleInfo, target: &Target) {
     for k in &mut m.kernels {
         k.host_launch = Some(launch::plan(&k.launch));
+        single::resolve(
+            &mut k.body,
+            single::Performer::Kernel {
+                one_thread: k.one_thread,
+            },
+        );
         let own = fences::own_locals(&k.body);
         let body = std::mem::take(&mut k.body.body);
         let mut st = RedState::new(target);
@@ -86,6 +95,7 @@ pub fn schedule(m: &mut Module, _info: &ModuleInfo, target: &Target) {
         k.body.body = b;
     }
     for f in &mut m.functions {
+        single::resolve(&mut f.body, single::Performer::Routine(f.guards));
         let body = std::mem::take(&mut f.body.body);
         // The front end allows no reduction across gangs in a routine.
         let own = HashSet::new();
@@ -152,18 +162,6 @@ fn specialize_kernel(k: &mut crate::ir::Kernel) {
     }
 }
 
-/// The block dimensions a loop partitions over threads.
-fn thread_dims(par: Parallelism) -> [bool; 3] {
-    let mut d = [false; 3];
-    if let Parallelism::Par { worker, vector, .. } = par {
-        d[1] |= worker;
-        if let Some(v) = vector {
-            d[usize::from(v).min(2)] = true;
-        }
-    }
-    d
-}
-
 /// The barrier around a loop partitioning `dims` inside loops partitioning
 /// `outer`: block-wide outside every thread loop; per row inside loops
 /// that partition only y and z, for a loop on x; else none (no barrier
@@ -226,7 +224,7 @@ fn block(
     let mut out = vec![];
     for (i, s) in b.into_iter().enumerate() {
         let scope = match &s {
-            Stmt::Loop(l) => fence(outer, thread_dims(l.par)),
+            Stmt::Loop(l) => fence(outer, l.par.thread_dims()),
             _ => None,
         };
         let others = busy.iter().enumerate().any(|(j, t)| j != i && *t);
@@ -261,7 +259,7 @@ fn stmt(f: &mut Function, s: Stmt, here: Here, st: &mut RedState, pending: &mut 
     let outer = here.outer;
     match s {
         Stmt::Loop(mut l) => {
-            let mine = thread_dims(l.par);
+            let mine = l.par.thread_dims();
             let inner = Here {
                 outer: std::array::from_fn(|d| outer[d] || mine[d]),
                 ..here
@@ -281,7 +279,7 @@ fn stmt(f: &mut Function, s: Stmt, here: Here, st: &mut RedState, pending: &mut 
             let mut inner_yz = false;
             crate::ir::walk_stmts(&l.body, &mut |x| {
                 if let Stmt::Loop(il) = x {
-                    let d = thread_dims(il.par);
+                    let d = il.par.thread_dims();
                     inner_yz |= d[1] || d[2];
                 }
             });
@@ -456,7 +454,10 @@ fn stmt(f: &mut Function, s: Stmt, here: Here, st: &mut RedState, pending: &mut 
         | Stmt::AtomicLoad { .. }
         | Stmt::AtomicStore { .. }
         | Stmt::Fence
-        | Stmt::Barrier(_)) => s,
+        | Stmt::Barrier(_)
+        // (Resolved before the walk, by `single`.)
+        | Stmt::Single(_)
+        | Stmt::Broadcast { .. }) => s,
     }
 }
 

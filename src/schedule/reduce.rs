@@ -222,7 +222,7 @@ pub(super) fn epilogue(
     outer: [bool; 3],
 ) {
     let gang = matches!(par, Parallelism::Par { gang: Some(_), .. });
-    let dims = super::thread_dims(par);
+    let dims = par.thread_dims();
     let scope = if outer.iter().any(|d| *d) {
         BarrierScope::Row
     } else {

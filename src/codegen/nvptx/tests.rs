@@ -71,6 +71,7 @@ fn kernel(name: &str, params: Vec<Param>, body: Function) -> Kernel {
         },
         scratch: None,
         host_launch: None,
+        one_thread: false,
     }
 }
 

@@ -565,6 +565,9 @@ impl<'a, 'c> Writer<'a, 'c> {
             Stmt::AtomicStore { ptr, value } => self.atomic_store(*ptr, *value)?,
             Stmt::Block(b) => self.block(b)?,
             Stmt::Loop(_) => return internal("counted loop reached the back end unscheduled"),
+            Stmt::Single(_) | Stmt::Broadcast { .. } => {
+                return internal("single-thread code reached the back end unresolved")
+            }
         }
         Ok(())
     }
@@ -589,6 +592,11 @@ impl<'c> Writer<'_, 'c> {
             crate::ir::Special::BlockIdx(d) => ("ctaid", d),
             crate::ir::Special::BlockDim(d) => ("ntid", d),
             crate::ir::Special::GridDim(d) => ("nctaid", d),
+            crate::ir::Special::Performs(_) => {
+                return internal(
+                    "'performs' reached the back end unresolved (schedule resolves it)",
+                )
+            }
         };
         let dim = ["x", "y", "z"].get(usize::from(d)).copied().unwrap_or("x");
         let f = self.intrinsic_fn(&format!("llvm.nvvm.read.ptx.sreg.{reg}.{dim}"))?;

@@ -47,6 +47,18 @@ impl Parser<'_, '_> {
                 }
             }
             "loop" => Stmt::Loop(self.counted_loop()?),
+            "single" => {
+                self.c.expect("{")?;
+                Stmt::Single(self.block()?)
+            }
+            "broadcast" => {
+                let value = self.local()?;
+                self.c.expect("{")?;
+                Stmt::Broadcast {
+                    value,
+                    performed: self.block()?,
+                }
+            }
             "while" => {
                 let cond = self.expr(Some(&Type::BOOL))?;
                 self.c.expect("{")?;

@@ -79,6 +79,9 @@ pub enum ValidationErrorKind {
     StoreType { value: Type, ptr: Type },
     /// A counted loop in IR that claims to be scheduled.
     LoopLeftAfterSchedule { loc: SrcLoc },
+    /// A `single`, `broadcast` or `performs` in IR that claims to be
+    /// scheduled (schedule resolves them into guards).
+    LeftAfterSchedule { what: &'static str },
     /// A loop's init, limit or step not of its index's type.
     LoopBoundType { bound: ExprId },
     /// A reduction whose parts do not fit its private or operator.
@@ -153,6 +156,7 @@ impl fmt::Display for ValidationErrorKind {
             K::LoopLeftAfterSchedule { loc } => {
                 write!(f, "counted loop at {loc} left after schedule")
             }
+            K::LeftAfterSchedule { what } => write!(f, "'{what}' left after schedule"),
             K::LoopBoundType { bound } => {
                 write!(f, "loop bound {bound} does not have the index type")
             }
@@ -209,6 +213,8 @@ impl fmt::Display for ValidationErrorKind {
 pub enum ExprProblem {
     /// A cell past the module's cells, or read as a non-pointer.
     CellOutOfRange,
+    /// A `performs` not typed `bool`.
+    PerformsNotBool,
     /// A local read typed otherwise than the local.
     LocalReadType,
     /// A local's address typed otherwise than a pointer to it (or to its
@@ -258,6 +264,7 @@ impl fmt::Display for ExprProblem {
         use ExprProblem as P;
         let s = match self {
             P::CellOutOfRange => "cell out of range or not a pointer",
+            P::PerformsNotBool => "'performs' not typed bool",
             P::LocalReadType => "local read with the wrong type",
             P::LocalAddrType => "address of a local with the wrong type",
             P::LoadType => "load type differs from pointee",

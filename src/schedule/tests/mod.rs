@@ -95,6 +95,7 @@ fn module(body: Function, a: LocalId) -> Module {
             },
             scratch: None,
             host_launch: None,
+            one_thread: false,
         }],
         functions: vec![],
         cells: vec![],
@@ -522,7 +523,7 @@ fn tiled_and_chunked_loops_visit_each_point_once() {
 }
 
 /// `store a <- 1; t = load a; store a <- t` in code every thread runs
-/// redundantly (the stores single, as lowering guards them), inside a gang
+/// redundantly (the stores single, as `single.rs` guards them), inside a gang
 /// loop: barriers between the store and the load after it, and between the
 /// load and the store after it, and at the loop's start (the previous
 /// iteration's store).
