@@ -291,9 +291,9 @@ fn no_input_panics() {
 }
 
 /// The plan's tree must be the one the front end builds: a construct lies
-/// in its parent's statement, after its sibling, and only data, host_data
-/// and compute constructs hold others; else the host rewrite would cut the
-/// text wrongly.
+/// in its parent's statement, after its sibling, and only data, declare,
+/// host_data and compute constructs hold others; else the host rewrite
+/// would cut the text wrongly.
 #[test]
 fn misplaced_constructs_are_errors() {
     let head = "module \"a.c\"\n";
