@@ -234,7 +234,7 @@ impl Walker<'_> {
         {
             self.remarks.push((
                 loc.clone(),
-                format!("generating {}({})", m.kind.clause(), m.name),
+                format!("generating {}({})", m.kind.clause(), m.name).into(),
             ));
         }
     }
@@ -552,11 +552,11 @@ impl Walker<'_> {
             for m in first.iter().chain(&implicit) {
                 self.remarks.push((
                     loc.clone(),
-                    format!("generating implicit {}({})", m.kind.clause(), m.name),
+                    format!("generating implicit {}({})", m.kind.clause(), m.name).into(),
                 ));
             }
             for r in underived {
-                self.remarks.push((loc.clone(), r));
+                self.remarks.push((loc.clone(), r.into()));
             }
         }
         let mut maps = first;

@@ -104,14 +104,6 @@ impl Routines {
             .map_or_else(|| "?".into(), |e| e.name.clone())
     }
 
-    /// The level of device function `func` (by index) as known so far.
-    pub fn level_of(&self, func: usize) -> RoutineLevel {
-        self.entries
-            .get(func)
-            .and_then(|e| self.info.get(&e.name))
-            .map_or(RoutineLevel::Seq, |i| i.level)
-    }
-
     /// Records a global of a file-scope `declare` directive.
     pub fn declare_global(&mut self, name: &str) {
         self.declared.insert(name.to_string());
@@ -622,7 +614,7 @@ impl<'a> Walker<'a> {
         }
         lower.stmt(&def.node.statement)?;
         if let Some(at) = lower.narrowed.take() {
-            self.remarks.push((at, super::lower::NARROWED.to_string()));
+            self.remarks.push((at, super::lower::NARROWED.into()));
         }
         let (body, _, _) = lower.finish();
         Ok((body, params))

@@ -20,7 +20,6 @@ use crate::diag::{DResult, Diagnostic, Diagnostics};
 use crate::directive::{self, Directive, DirectiveKind};
 use crate::ir::host::HostPlan;
 use crate::ir::Module;
-use crate::ir::Target;
 use lang_c::ast::*;
 use lang_c::span::Node;
 
@@ -31,16 +30,18 @@ pub struct Translated {
     pub module: Module,
     /// The preprocessed text with the `#pragma acc` lines blanked.
     pub text: String,
-    /// What was decided where (`-Minfo=accel`), in source order.
-    pub remarks: Vec<(crate::ir::SrcLoc, String)>,
+    /// What was decided where (`-Minfo=accel`), in source order; their
+    /// text names the launch sizes once `schedule` has computed them
+    /// (`ir::render_remarks`).
+    pub remarks: Vec<(crate::ir::SrcLoc, crate::ir::Remark)>,
     /// The declarations accc could not parse and left to the host compiler:
     /// where the parser gave up, and why.
     pub opaque: Vec<(crate::ir::SrcLoc, String)>,
 }
 
-/// Translates preprocessed C text; `main_file` names the source file;
-/// `target`'s limits bound the launch sizes written as constants.
-pub fn translate(mut text: String, main_file: &str, target: &Target) -> DResult<Translated> {
+/// Translates preprocessed C text; `main_file` names the source file.
+/// (What the device's limits decide is `schedule`'s.)
+pub fn translate(mut text: String, main_file: &str) -> DResult<Translated> {
     let pragmas = pragma::capture(&mut text);
     let mut sm = SourceMap::new(&text, main_file);
     sm.note_pragmas(pragmas.iter().map(|p| (p.text_start, p.text.clone())));
@@ -131,7 +132,6 @@ pub fn translate(mut text: String, main_file: &str, target: &Target) -> DResult<
         block_ends: vec![],
         function: String::new(),
         unit_tag: unit_tag(main_file),
-        target: target.clone(),
         in_routine: false,
         standalone_done: Default::default(),
         remarks: vec![],
@@ -191,8 +191,6 @@ fn unit_tag(file: &str) -> String {
 
 /// The walk over host code.
 pub struct Walker<'a> {
-    /// The machine the module is for (its limits on launch sizes).
-    pub target: Target,
     /// Device functions: requested by calls, declared by routine directives.
     pub routines: super::routine::Routines,
     /// The function definitions of the translation unit, by name.
@@ -219,7 +217,7 @@ pub struct Walker<'a> {
     /// together (static functions of the same name and line).
     pub unit_tag: String,
     /// Remarks (`-Minfo=accel`): what was decided, where.
-    pub remarks: Vec<(crate::ir::SrcLoc, String)>,
+    pub remarks: Vec<(crate::ir::SrcLoc, crate::ir::Remark)>,
     /// Standalone directives already handled.
     pub standalone_done: std::collections::HashSet<usize>,
     /// The function being walked is a routine: its loop directives are

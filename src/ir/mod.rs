@@ -39,6 +39,7 @@ mod module;
 mod print;
 mod read;
 mod reduce;
+mod remark;
 mod stmt;
 mod target;
 mod types;
@@ -53,14 +54,15 @@ pub use hosttree::Visit;
 pub use index::{Extent, Index};
 pub use module::{
     Cell, DeviceFunction, GridSize, Kernel, Launch, Linkage, Module, Param, ParamMode,
-    RoutineLevel, Scratch,
+    RoutineLevel, Scratch, SizeClauses,
 };
 pub use print::{print_expr, print_module, print_parallelism};
 pub use read::{read_module, ReadError};
 pub use reduce::{reducible, RedOp, RedPart, RedTarget, Reduction};
+pub use remark::{render as render_remarks, Remark};
 pub use stmt::{
     broadcast_scope, broadcasts_in_rows, walk_stmts, AtomicOp, BarrierScope, Block, Loop, LoopCmp,
-    LoopHeader, Parallelism, Stmt, SwitchArm,
+    LoopHeader, LoopSizes, Parallelism, Stmt, SwitchArm,
 };
 pub use target::{Gpu, Target};
 pub use types::{FloatKind, IntKind, Type};

@@ -1,7 +1,7 @@
 //! The IR module: the kernels of one translation unit and how to launch them.
 //!
-//! Owns: [`Module`], [`Kernel`], [`Param`], [`Launch`], and the device
-//! functions ([`DeviceFunction`]) that kernels call.
+//! Owns: [`Module`], [`Kernel`], [`Param`], [`Launch`], [`SizeClauses`],
+//! and the device functions ([`DeviceFunction`]) that kernels call.
 
 use super::function::{Function, LocalId};
 use super::hostexpr::{LaunchPlan, UserExpr};
@@ -79,6 +79,24 @@ impl Launch {
     }
 }
 
+/// The size clauses of a kernel's construct, as written (host expressions
+/// located at each clause's argument): facts the launch geometry
+/// (`schedule::geometry`) reads, which `schedule` consumes.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SizeClauses {
+    /// `num_gangs(…)`: one size per grid dimension given, x first.
+    pub num_gangs: Vec<UserExpr>,
+    pub num_workers: Option<UserExpr>,
+    pub vector_length: Option<UserExpr>,
+}
+
+impl SizeClauses {
+    /// No size clause.
+    pub fn is_empty(&self) -> bool {
+        self.num_gangs.is_empty() && self.num_workers.is_none() && self.vector_length.is_none()
+    }
+}
+
 /// One compute construct outlined as a kernel.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Kernel {
@@ -90,7 +108,13 @@ pub struct Kernel {
     pub loc: SrcLoc,
     pub params: Vec<Param>,
     pub body: Function,
-    pub launch: Launch,
+    /// The construct's size clauses (emptied by `schedule`, which reads
+    /// them into `launch`).
+    pub sizes: SizeClauses,
+    /// Its launch geometry: set by `schedule` (`schedule::geometry`) from
+    /// the loops and `sizes`, unless given (the text form may give one);
+    /// `None` before.
+    pub launch: Option<Launch>,
     /// The scratch memory its reductions across gangs use, if any (then a
     /// parameter of mode [`ParamMode::Scratch`] receives it).
     pub scratch: Option<Scratch>,

@@ -5,6 +5,7 @@
 
 use super::expr::ExprId;
 use super::function::LocalId;
+use super::hostexpr::UserExpr;
 use super::reduce::Reduction;
 use super::SrcLoc;
 
@@ -121,6 +122,32 @@ pub struct Loop {
     pub reductions: Vec<Reduction>,
     /// Where the loop is in the source (for remarks and errors).
     pub loc: SrcLoc,
+    /// On the loops the front end planned (the construct's loops, with a
+    /// loop directive or partitioned in `kernels`): what the launch
+    /// geometry reads of them (`schedule::geometry`). `None` on loops
+    /// lowering makes (a region's loop over gangs for its reductions).
+    pub sizes: Option<Box<LoopSizes>>,
+}
+
+/// What a planned loop tells the launch geometry: facts of the source,
+/// not decisions. Host expressions are located at the loop (`trip`) or at
+/// the clause's argument.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LoopSizes {
+    /// The trip count (of the whole nest, when collapsed: the outer loop's)
+    /// as a host expression, when its bounds can be evaluated where the
+    /// construct is (free of side effects and of the region's names).
+    pub trip: Option<UserExpr>,
+    /// The trip count when the bounds and steps are integer literals (the
+    /// product over a collapsed nest).
+    pub const_trip: Option<u64>,
+    /// The size the loop's clauses ask for its gang level (`gang(num:)`;
+    /// in `kernels` also `worker(n)`, which names gangs there).
+    pub gang: Option<UserExpr>,
+    /// `worker(num:)`.
+    pub worker: Option<UserExpr>,
+    /// `vector(length:)`.
+    pub vector: Option<UserExpr>,
 }
 
 /// A statement.

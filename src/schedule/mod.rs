@@ -12,6 +12,8 @@
 //! * `seq.rs` — sequential loops (C semantics);
 //! * `build.rs` — the expression/statement builder both use;
 //! * `tile.rs` — tiled and `gang(static:)` loops;
+//! * `geometry.rs` — each kernel's launch geometry ([`crate::ir::Launch`])
+//!   from its loops and size clauses, and the remarks on sizes it changed;
 //! * `launch.rs` — how the host computes each kernel's launch sizes
 //!   ([`crate::ir::LaunchPlan`]): defaults, clamps, fitting to the device;
 //! * `reduce.rs` (+ `reduce/gangs.rs`) — reductions: private copies set to
@@ -27,6 +29,7 @@
 
 mod build;
 mod fences;
+pub mod geometry;
 mod launch;
 mod par;
 mod reduce;
@@ -52,12 +55,22 @@ use std::collections::HashSet;
 /// after it when code beside it touches memory (that code's stores are one
 /// thread's: see `single.rs`, which resolves single-thread code first): a block barrier in code every thread of
 /// the block runs, a row barrier inside worker (block y) loops; none at the
-/// very start and end of a kernel. `target`'s limits bound what it
-/// makes; `_info` is the lowered module's side table (`analysis`), for the
-/// decisions of later steps that read it.
-pub fn schedule(m: &mut Module, _info: &ModuleInfo, target: &Target) {
+/// very start and end of a kernel. Each kernel's launch is computed first
+/// (`geometry`; kept where the module gives one), consuming its size
+/// clauses. `target`'s limits bound what it makes; `_info` is the lowered
+/// module's side table (`analysis`), for the decisions of later steps that
+/// read it. Returns, by kernel, what it changed in the sizes the clauses
+/// give (the text of [`crate::ir::Remark::Launch`]).
+pub fn schedule(m: &mut Module, _info: &ModuleInfo, target: &Target) -> Vec<Vec<String>> {
+    let mut notes = vec![];
     for k in &mut m.kernels {
-        k.host_launch = Some(launch::plan(&k.launch));
+        let (launch, said) = match k.launch.take() {
+            Some(l) => (l, vec![]),
+            None => geometry::launch(k, &m.functions, target.gpu_limits()),
+        };
+        notes.push(said);
+        k.sizes = Default::default();
+        k.host_launch = Some(launch::plan(&launch));
         single::resolve(
             &mut k.body,
             single::Performer::Kernel {
@@ -69,14 +82,15 @@ pub fn schedule(m: &mut Module, _info: &ModuleInfo, target: &Target) {
         let mut st = RedState::new(target);
         let one = crate::ir::GridSize::Const(1);
         // A block of one thread has no redundant threads to fence.
-        let alone = k.launch.block.iter().all(|g| *g == one);
+        let alone = launch.block.iter().all(|g| *g == one);
         let here = Here {
             outer: [false; 3],
             fence_stores: !alone,
             redundant: (!alone).then_some(BarrierScope::Block),
             own: &own,
-            workers: k.launch.block[1] != one || k.launch.block[2] != one,
+            workers: launch.block[1] != one || launch.block[2] != one,
         };
+        k.launch = Some(launch);
         let mut b = block(&mut k.body, body, here, &mut st, &mut Pending::default());
         if let Some(local) = st.scratch {
             k.params.push(Param {
@@ -114,6 +128,7 @@ pub fn schedule(m: &mut Module, _info: &ModuleInfo, target: &Target) {
             &mut Pending::default(),
         );
     }
+    notes
 }
 
 /// Folds the launch sizes each kernel's launch fixes at compile time into

@@ -342,8 +342,8 @@ impl<'a, 'c> Writer<'a, 'c> {
         // of that size may use: the launch never lacks resources.
         let sizes: Vec<u32> = k
             .launch
-            .block
             .iter()
+            .flat_map(|l| &l.block)
             .filter_map(|g| match g {
                 crate::ir::GridSize::Const(n) => Some(*n),
                 _ => None,

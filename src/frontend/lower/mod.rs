@@ -70,6 +70,8 @@ pub struct LoopSpec {
     pub reductions: Vec<LoopReduction>,
     /// `private(…)` / `firstprivate(…)` variables.
     pub privates: Vec<Private>,
+    /// What the launch geometry reads of it (see [`crate::ir::Loop::sizes`]).
+    pub sizes: crate::ir::LoopSizes,
 }
 
 /// A variable of a `private` or `firstprivate` clause: the loop (or

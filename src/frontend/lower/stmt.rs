@@ -618,6 +618,7 @@ impl Lower<'_> {
             par,
             reductions,
             loc: spec.loc.clone(),
+            sizes: Some(Box::new(spec.sizes.clone())),
         }));
         Ok(())
     }

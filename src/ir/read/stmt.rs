@@ -292,6 +292,11 @@ impl Parser<'_, '_> {
         while self.c.tok("reduction") {
             reductions.push(self.reduction()?);
         }
+        let sizes = if self.c.tok("sizes") {
+            Some(Box::new(super::host::loop_sizes(self.c)?))
+        } else {
+            None
+        };
         self.c.expect("at")?;
         let file = self.c.quoted()?;
         self.c.expect_here(":")?;
@@ -313,6 +318,7 @@ impl Parser<'_, '_> {
             par,
             reductions,
             loc: SrcLoc { file, line, col },
+            sizes,
         })
     }
 

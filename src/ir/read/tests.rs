@@ -149,7 +149,7 @@ fn every_form_reads_back() {
     assert_eq!(m.source, "dir/a \"b\".c");
     let k = &m.kernels[0];
     assert_eq!(k.params[2].name, "(reduction scratch)");
-    match &k.launch.grid[1] {
+    match &k.launch.as_ref().expect("a launch").grid[1] {
         crate::ir::GridSize::Clause { expr, .. } => assert_eq!(expr.text, "f(a, \")\"), b[2]"),
         g => panic!("{g:?}"),
     }
