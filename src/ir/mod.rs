@@ -8,7 +8,8 @@
 //! ([`HostExpr`], [`LaunchPlan`]; `hostexpr.rs`), the host ranges of the
 //! host plan ([`HostAddr`], [`HostBytes`]; `hostrange.rs`), the host plan's
 //! nesting ([`Visit`], `hosttree.rs`), the machine compiled for ([`Target`],
-//! `target.rs`), their text form ([`print_module`], shown by
+//! `target.rs`), the remarks that name launch sizes ([`Remark`],
+//! `remark.rs`), their text form ([`print_module`], shown by
 //! `--emit=ir`, and [`read_module`], its inverse) and the validator
 //! ([`validate`]). May call: nothing else in accc — front ends
 //! build it, `schedule` rewrites it, back ends read it.

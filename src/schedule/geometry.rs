@@ -436,3 +436,85 @@ fn lanes_at_most(n: u32, warp: u32) -> u32 {
         1 << (31 - n.max(1).leading_zeros())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{read_module, Target};
+
+    /// The launch and remarks of the one kernel of a module whose kernel
+    /// header line is `header` (construct, size clauses) around a loop
+    /// `loop_head` over `%0 i` up to `%1 n`.
+    fn geometry(header: &str, loop_head: &str) -> (Launch, Vec<String>) {
+        let text = format!(
+            "module \"t.c\"\n\nkernel @k {header}\n  param %1 n: i32 value\n  local %0 i: i32\n{{\n    loop {loop_head} at \"t.c\":2:1 {{\n    }}\n  }}\n"
+        );
+        let m = read_module(&text).expect("reads");
+        launch(&m.kernels[0], &m.functions, Target::gpu(90).gpu_limits())
+    }
+
+    #[test]
+    fn lanes_round_to_warps() {
+        let gpu = Target::gpu(90).gpu_limits().clone();
+        assert_eq!(warp_friendly(0, &gpu), 0);
+        assert_eq!(warp_friendly(5, &gpu), 8);
+        assert_eq!(warp_friendly(33, &gpu), 64);
+        assert_eq!(warp_friendly(5000, &gpu), 1024);
+        assert_eq!(lanes_at_most(1000, 32), 992);
+        assert_eq!(lanes_at_most(20, 32), 16);
+        assert_eq!(literal("(128)"), Some(128));
+        assert_eq!(literal("(n)"), None);
+    }
+
+    #[test]
+    fn short_constant_vector_loop_takes_a_warp() {
+        let (l, notes) = geometry(
+            "\"parallel loop\" at t.c:1:1",
+            "vector.x %0 i = 0; < %1 n; += 1 sizes(const: 20)",
+        );
+        assert_eq!(l.block[0], GridSize::Const(32));
+        assert_eq!(
+            l.grid,
+            [GridSize::Const(1), GridSize::Const(1), GridSize::Const(1)]
+        );
+        assert!(notes.is_empty(), "{notes:?}");
+    }
+
+    #[test]
+    fn constant_clauses_beyond_the_limits_are_reduced() {
+        let (l, notes) = geometry(
+            "\"parallel loop\" at t.c:1:1\n  sizes num_gangs(i64 ((0)) at \"t.c\":1:30) vector_length(i64 ((2048)) at \"t.c\":1:50)",
+            "gang.x vector.x %0 i = 0; < %1 n; += 1 sizes(trip: u64 (n) at \"t.c\":2:1)",
+        );
+        assert_eq!(l.block[0], GridSize::Const(1024));
+        // Not positive: the default, enough gangs for the loop, whose
+        // trip count is evaluated where the construct is.
+        match &l.grid[0] {
+            GridSize::FromTrip {
+                trip: Some(t),
+                threads,
+            } => {
+                assert_eq!((t.text.as_str(), t.loc.line), ("n", 1));
+                assert_eq!(threads, &[0]);
+            }
+            g => panic!("{g:?}"),
+        }
+        assert_eq!(
+            notes,
+            [
+                "gangs along x given as 0, which is not positive: using the default",
+                "a block of 2048x1x1 threads is more than the device's 1024: using 1024x1x1 (vector lanes x workers x z)"
+            ]
+        );
+    }
+
+    #[test]
+    fn serial_is_one_thread() {
+        let (l, notes) = geometry(
+            "\"serial loop\" at t.c:1:1",
+            "seq %0 i = 0; < %1 n; += 1 sizes()",
+        );
+        assert_eq!(l, Launch::single());
+        assert!(notes.is_empty());
+    }
+}

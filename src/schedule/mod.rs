@@ -2,8 +2,8 @@
 //! every counted loop into an explicit loop, so back ends only translate.
 //!
 //! Owns: [`schedule`] and [`specialize`], for a [`Target`] (`ir::target`:
-//! the machine's limits, which the front end's remarks read too). May call: `ir`; `analysis` for
-//! its side table ([`ModuleInfo`]), which it only reads. Files:
+//! the machine's limits). May call: `ir`; `analysis` for its side table
+//! ([`ModuleInfo`]), which it only reads. Files:
 //! * `mod.rs` — the walk over every kernel's statements;
 //! * `par.rs` — parallel loops: trip count, 64-bit thread-strided counter,
 //!   each thread's start and stride per level;

@@ -82,6 +82,9 @@ pub enum ValidationErrorKind {
     /// A `single`, `broadcast` or `performs` in IR that claims to be
     /// scheduled (schedule resolves them into guards).
     LeftAfterSchedule { what: &'static str },
+    /// A kernel of scheduled IR without a launch (`schedule` gives every
+    /// kernel one).
+    NoLaunch,
     /// A loop's init, limit or step not of its index's type.
     LoopBoundType { bound: ExprId },
     /// A reduction whose parts do not fit its private or operator.
@@ -153,6 +156,7 @@ impl fmt::Display for ValidationErrorKind {
                 local_ty,
             } => write!(f, "assign of {value} to {local} of type {local_ty}"),
             K::StoreType { value, ptr } => write!(f, "store of {value} through {ptr}"),
+            K::NoLaunch => write!(f, "no launch after schedule"),
             K::LoopLeftAfterSchedule { loc } => {
                 write!(f, "counted loop at {loc} left after schedule")
             }

@@ -73,6 +73,13 @@ pub fn validate(m: &Module, scheduled: bool) -> Vec<ValidationError> {
         }
         errors.extend(v.errors);
     }
+    for k in m.kernels.iter().filter(|k| scheduled && k.launch.is_none()) {
+        errors.push(ValidationError {
+            kind: K::NoLaunch,
+            owner: Owner::Kernel(k.name.clone()),
+            at: known(&k.loc),
+        });
+    }
     for f in &m.functions {
         for p in &f.params {
             let kind = match f.body.locals.get(p.0 as usize).map(|l| &l.ty) {
