@@ -415,9 +415,12 @@ fn device(
     // The side table of the lowered module (see `analysis`): the back ends
     // read it for the scheduled one.
     let mut info = crate::analysis::analyze(m);
-    if matches!(emit, Some("info" | "ir-unscheduled")) || !lowered {
-        // Not scheduled here: no launch size is known.
-        print_remarks(args, remarks, m, &[]);
+    if matches!(emit, Some("info" | "ir-unscheduled")) && lowered && args.own.remarks {
+        // Not scheduled here: the remarks name the launch sizes that
+        // schedule would compute (on a copy; the output is the lowered IR).
+        let mut scheduled = m.clone();
+        let notes = crate::schedule::schedule(&mut scheduled, &info, &gpu_target(args));
+        print_remarks(args, remarks, &scheduled, &notes);
     }
     if emit == Some("info") {
         crate::analysis::add_sections(m, &mut info);
