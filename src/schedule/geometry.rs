@@ -510,9 +510,10 @@ mod tests {
 
     #[test]
     fn serial_is_one_thread() {
+        // (Even with a loop that asks for lanes.)
         let (l, notes) = geometry(
-            "\"serial loop\" at t.c:1:1",
-            "seq %0 i = 0; < %1 n; += 1 sizes()",
+            "\"serial loop\" at t.c:1:1\n  one_thread",
+            "vector.x %0 i = 0; < %1 n; += 1 sizes()",
         );
         assert_eq!(l, Launch::single());
         assert!(notes.is_empty());
