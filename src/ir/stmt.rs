@@ -1,6 +1,7 @@
 //! IR statements: structured control flow over locals and device memory.
 //!
-//! Owns: [`Stmt`], [`Block`], the counted [`Loop`] with its [`Parallelism`],
+//! Owns: [`Stmt`], [`Block`], the counted [`Loop`] with its [`Parallelism`]
+//! and, on planned loops, what the launch geometry reads ([`LoopSizes`]),
 //! the [`SwitchArm`]s of a `switch`.
 
 use super::expr::ExprId;
