@@ -3,7 +3,9 @@
 table) and results.png (bar chart of the ratios).
 
 Ratios are speed ratios: accc/CUDA = t_CUDA / t_accc (1.0 = as fast as the
-hand-written CUDA reference, above 1 = faster), accc/GCC = t_GCC / t_accc.
+hand-written CUDA reference, above 1 = faster), accc/GCC = t_GCC / t_accc,
+LLVM/nvcc = t_nvcc / t_accc (accc's two code generators on the same program:
+the LLVM NVPTX default and `--backend=cuda`; above 1 = the LLVM path faster).
 "% of copy" is accc's achieved GB/s over the device-to-device copy bandwidth
 measured in the same run. Only PASSing measurements give ratios.
 
@@ -12,7 +14,7 @@ usage: report.py results.tsv results.md results.png
 import csv
 import sys
 
-VARIANTS = ["accc", "cuda", "gcc", "serial"]
+VARIANTS = ["accc", "nvcc", "cuda", "gcc", "serial"]
 
 
 def fmt_time(s):
@@ -56,16 +58,17 @@ def main(tsv, md, png):
         return fmt_time(r["seconds"]), float(r["seconds"])
 
     lines = []
-    head = ["benchmark", "size", "accc", "CUDA", "GCC", "serial", "accc/CUDA", "accc/GCC", "accc rate", "% of copy"]
+    head = ["benchmark", "size", "accc", "accc nvcc", "CUDA", "GCC", "serial", "accc/CUDA", "accc/GCC", "LLVM/nvcc", "accc rate", "% of copy"]
     lines.append("| " + " | ".join(head) + " |")
     lines.append("|" + "---|" * len(head))
     chart = []
     for prog, bench in order:
         cells = {v: cell(prog, bench, v) for v in VARIANTS}
         size = next((results[(bench, v)]["size"] for v in VARIANTS if (bench, v) in results), "-")
-        ta, tc, tg = cells["accc"][1], cells["cuda"][1], cells["gcc"][1]
+        ta, tc, tg, tn = cells["accc"][1], cells["cuda"][1], cells["gcc"][1], cells["nvcc"][1]
         r_c = f"{tc / ta:.2f}" if ta and tc else "-"
         r_g = f"{tg / ta:.2f}" if ta and tg else "-"
+        r_n = f"{tn / ta:.2f}" if ta and tn else "-"
         rate, pct = "-", "-"
         acc = results.get((bench, "accc"))
         if acc is not None and acc["status"] == "PASS":
@@ -74,7 +77,7 @@ def main(tsv, md, png):
                 pct = f"{100 * float(acc['rate']) / ceiling:.0f}%"
         lines.append(
             "| "
-            + " | ".join([bench, size] + [cells[v][0] for v in VARIANTS] + [r_c, r_g, rate, pct])
+            + " | ".join([bench, size] + [cells[v][0] for v in VARIANTS] + [r_c, r_g, r_n, rate, pct])
             + " |"
         )
         chart.append((bench, tc / ta if ta and tc else None, tg / ta if ta and tg else None))
@@ -83,7 +86,8 @@ def main(tsv, md, png):
         "# Benchmark results\n\n"
         f"Device-to-device copy (bytes read + written), same run: {copy}.\n\n"
         "Times are medians of the timed repetitions. accc/CUDA = t_CUDA / t_accc and "
-        "accc/GCC = t_GCC / t_accc (1.00 = equal speed, higher = accc faster).\n\n"
+        "accc/GCC = t_GCC / t_accc (1.00 = equal speed, higher = accc faster); "
+        "accc nvcc is the same program built with `--backend=cuda`, LLVM/nvcc = t_nvcc / t_accc.\n\n"
         + "\n".join(lines)
         + "\n"
     )

@@ -4,6 +4,11 @@
 # device-to-device copy ceiling, runs every variant of every benchmark, and
 # writes results.tsv, results.md and results.png (into $OUT when set, else
 # next to this script). Exit status 0; failures are rows in the table.
+#
+#   run.sh --kernels   instead: runs the accc and nvcc builds once each with
+#                      PTXRT_TIME=1 and writes kernels.md, the kernel time of
+#                      every compute construct through both code generators
+#                      side by side (LLVM/nvcc), from the runtime's profile.
 set -uo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$HERE"
@@ -13,6 +18,37 @@ LOG="$DEST/bench.log"
 : >"$LOG"
 NVCC="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
 nvidia-smi -L 2>&1 | tee -a "$LOG"
+
+if [ "${1:-}" = "--kernels" ]; then
+    mkdir -p "$DEST/prof"
+    while read -r name; do
+        [ -n "$name" ] || continue
+        runs="$(cat "src/$name/runs")"
+        [ -n "$runs" ] || runs=" "
+        n=0
+        while IFS= read -r line; do
+            n=$((n + 1))
+            args=() skip=""
+            for tok in $line; do
+                case "$tok" in
+                    serial_reps=* | serial_warmup=*) ;;
+                    skip=*) skip="$skip ${tok#skip=}" ;;
+                    *) args+=("$tok") ;;
+                esac
+            done
+            for v in accc nvcc; do
+                [[ " $skip " == *" $v "* || " $skip " == *" accc "* ]] && continue
+                [ -x "bin/$name.$v" ] || continue
+                timeout 300 env ACC_DEVICE_TYPE=nvidia PTXRT_TIME=1 BENCH_REPS=3 BENCH_WARMUP=1 \
+                    "bin/$name.$v" "${args[@]}" >"$DEST/prof/$name.$n.$v.out" 2>"$DEST/prof/$name.$n.$v.prof"
+                echo "$name.$n.$v exit $?" >>"$LOG"
+            done
+        done <<<"$runs"
+    done <benchmarks.txt
+    python3 kernels.py "$DEST/prof" "$DEST/kernels.md" 2>>"$LOG"
+    cat "$DEST/kernels.md"
+    exit 0
+fi
 mkdir -p cuda
 printf 'program\tbenchmark\tsize\tvariant\tstatus\tseconds\trate\tunit\n' >"$TSV"
 
@@ -63,7 +99,7 @@ while read -r name; do
             esac
         done
         label="$name${args[0]:+ ${args[*]}}"
-        for v in cuda accc gcc serial; do
+        for v in cuda accc nvcc gcc serial; do
             case "$v" in
                 cuda) exe="cuda/$name" ;;
                 *) exe="bin/$name.$v" ;;
@@ -78,7 +114,7 @@ while read -r name; do
             fi
             case "$v" in
                 cuda) run cuda "$label" 300 "$exe" "${args[@]}" ;;
-                accc) run accc "$label" 300 ACC_DEVICE_TYPE=nvidia "$exe" "${args[@]}" ;;
+                accc | nvcc) run "$v" "$label" 300 ACC_DEVICE_TYPE=nvidia "$exe" "${args[@]}" ;;
                 gcc) run gcc "$label" 300 ACC_DEVICE_TYPE=nvidia LD_LIBRARY_PATH="$HERE/lib" "$exe" "${args[@]}" ;;
                 serial) run serial "$label" 300 BENCH_REPS="$sreps" BENCH_WARMUP="$swarm" "$exe" "${args[@]}" ;;
             esac

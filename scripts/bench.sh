@@ -4,6 +4,8 @@
 #
 # For every benchmarks/<name>/<name>.c this builds, here:
 #   bin/<name>.accc    accc -O3                                  (libptxrt-cuda.so beside it)
+#   bin/<name>.nvcc    accc -O3 --backend=cuda: the same program, kernels through nvcc
+#                      (the nvcc path; needs nvcc here: $ACCC_NVCC, PATH or .tools/pip)
 #   bin/<name>.gcc     gcc -O3 -fopenacc -foffload=nvptx-none    (lib/: libgomp + its nvptx plugin)
 #   bin/<name>.serial  cc -O3, pragmas ignored
 # A variant that does not build is recorded in build/<name>.<variant>.log and
@@ -38,8 +40,11 @@ for lib in libgomp.so.1 libgomp-plugin-nvptx.so.1; do
     cp -L "$path" "$OUT/lib/$lib"
 done
 cp benchmarks/common/bench.h benchmarks/common/devcopy.cu "$OUT/src/common/"
-cp benchmarks/report.py "$OUT/"
+cp benchmarks/report.py benchmarks/kernels.py "$OUT/"
 [ -x .tools/pip/nvidia/cu13/bin/ptxas ] && export ACCC_REQUIRE_PTXAS=1
+if [ -z "${ACCC_NVCC:-}" ] && ! command -v nvcc >/dev/null 2>&1 && [ -x .tools/pip/nvidia/cu13/bin/nvcc ]; then
+    export ACCC_NVCC="$ROOT/.tools/pip/nvidia/cu13/bin/nvcc"
+fi
 
 : >"$OUT/benchmarks.txt"
 for dir in benchmarks/*/; do
@@ -62,6 +67,8 @@ for dir in benchmarks/*/; do
     build accc "$ROOT/target/release/accc" -O3 "$src" -o "$OUT/bin/$name.accc" -lm
     # The runtime's symbols are most of an unstripped binary (the bundle must fit a device call).
     [ -f "$OUT/bin/$name.accc" ] && strip "$OUT/bin/$name.accc"
+    build nvcc "$ROOT/target/release/accc" -O3 --backend=cuda "$src" -o "$OUT/bin/$name.nvcc" -lm
+    [ -f "$OUT/bin/$name.nvcc" ] && strip "$OUT/bin/$name.nvcc"
     build gcc gcc -O3 -fopenacc -foffload=nvptx-none -foffload=-lm -foffload=-O3 "$src" -o "$OUT/bin/$name.gcc" -lm
     build serial cc -O3 "$src" -o "$OUT/bin/$name.serial" -lm
 done

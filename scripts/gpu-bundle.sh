@@ -31,12 +31,10 @@
 #   compare.py             token-wise comparison with tolerance
 #   run.sh                 runs everything with ACC_DEVICE_TYPE=nvidia, PTXRT_NOTIFY=1
 #
-# With --cuda-path (the nvcc path, issue 17), every program of tests/programs and
-# tests/difftest is also built with `accc --backend=cuda` (kernels compiled by nvcc
-# from accc's CUDA C) as dtbin/<name>@nvcc, listed in programs.txt as <name>@nvcc and
-# checked against the same expected/<name>.* files; run.sh then prints a summary line
-# per path (llvm, nvcc). A program the nvcc path cannot compile has
-# expected/<name>@nvcc.compile-error.
+# Variants: ACCC_BUNDLE_FLAGS adds flags to every accc invocation and ACCC_BUNDLE_DIR
+# names the folder (default .gpu/bundle). The nvcc path's bundle, whose programs must
+# print the same as the default path's (the same expected/ files):
+#   ACCC_BUNDLE_FLAGS=--backend=cuda ACCC_BUNDLE_DIR=.gpu/bundle-nvcc bash scripts/gpu-bundle.sh
 #
 # Needs on the GPU machine: glibc (libc, libm, libdl, libpthread), libgcc_s, python3
 # and the driver's libcuda.so.1. Exits non-zero when a program did not compile (the
@@ -45,14 +43,6 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
-
-CUDA_PATH=0
-for arg in "$@"; do
-    case "$arg" in
-        --cuda-path) CUDA_PATH=1 ;;
-        *) echo "gpu-bundle: unknown argument '$arg' (only --cuda-path)" >&2; exit 2 ;;
-    esac
-done
 
 bash scripts/setup.sh
 if ! command -v cargo >/dev/null 2>&1; then export PATH="$HOME/.cargo/bin:$PATH"; fi
@@ -69,8 +59,13 @@ if [ -x "$ROOT/.tools/pip/nvidia/cu13/bin/ptxas" ]; then
     export ACCC_REQUIRE_PTXAS=1
 fi
 HOST_CC="${ACCC_HOST_CC:-cc}"
+read -r -a EXTRA <<<"${ACCC_BUNDLE_FLAGS:-}"
+if [ -z "${ACCC_NVCC:-}" ] && ! command -v nvcc >/dev/null 2>&1 && [ -x "$ROOT/.tools/pip/nvidia/cu13/bin/nvcc" ]; then
+    export ACCC_NVCC="$ROOT/.tools/pip/nvidia/cu13/bin/nvcc"
+fi
 
-BUNDLE="$ROOT/.gpu/bundle"
+BUNDLE="${ACCC_BUNDLE_DIR:-.gpu/bundle}"
+case "$BUNDLE" in /*) ;; *) BUNDLE="$ROOT/$BUNDLE" ;; esac
 rm -rf "$BUNDLE"
 mkdir -p "$BUNDLE/bin" "$BUNDLE/expected" "$BUNDLE/src"
 WORK="$(mktemp -d)"
@@ -93,30 +88,20 @@ cp "$PLUGIN" "$BUNDLE/bin/libptxrt_cuda.so"
 compile_failures=0
 : >"$BUNDLE/programs.txt"
 # accc-builds $1 (a .c file, or a folder of .c files making one program: each
-# compiled with -c, then linked) into $2; its messages go to $3; more arguments
-# are accc flags (--backend=cuda).
+# compiled with -c, then linked) into $2; its messages go to $3.
 build_accc() {
     local src="$1" exe="$2" err="$3"
-    shift 3
     if [ -d "$src" ]; then
         local objs=() f i=0
         for f in "$src"/*.c; do
-            "$ACCC" -O2 "$@" -c "$f" -o "$WORK/obj.$i.o" 2>>"$err" || return 1
+            "$ACCC" -O2 "${EXTRA[@]}" -c "$f" -o "$WORK/obj.$i.o" 2>>"$err" || return 1
             objs+=("$WORK/obj.$i.o")
             i=$((i + 1))
         done
-        "$ACCC" "${objs[@]}" -o "$exe" -lm 2>>"$err"
+        "$ACCC" "${EXTRA[@]}" "${objs[@]}" -o "$exe" -lm 2>>"$err"
     else
-        "$ACCC" -O2 "$@" "$src" -o "$exe" -lm 2>"$err"
+        "$ACCC" -O2 "${EXTRA[@]}" "$src" -o "$exe" -lm 2>"$err"
     fi
-}
-
-# Strips program $1's binary $2 (a difftest program of everything).
-strip_bin() {
-    case "$1" in
-        difftest_*) strip "$2" 2>/dev/null || true ;;
-        *) strip --strip-debug "$2" 2>/dev/null || true ;;
-    esac
 }
 
 for src in "$ROOT"/tests/programs/*.c "$ROOT"/tests/programs/*/ "$WORK"/difftest/*.c; do
@@ -160,7 +145,10 @@ for src in "$ROOT"/tests/programs/*.c "$ROOT"/tests/programs/*/ "$WORK"/difftest
 
     : >"$WORK/$name.err"
     if build_accc "$src" "$bin" "$WORK/$name.err"; then
-        strip_bin "$name" "$bin"
+        case "$name" in
+            difftest_*) strip "$bin" 2>/dev/null || true ;;
+            *) strip --strip-debug "$bin" 2>/dev/null || true ;;
+        esac
         echo "compiled $name"
     else
         compile_failures=$((compile_failures + 1))
@@ -168,20 +156,6 @@ for src in "$ROOT"/tests/programs/*.c "$ROOT"/tests/programs/*/ "$WORK"/difftest
         rm -f "$bin"
         echo "gpu-bundle: accc failed on $name:" >&2
         sed 's/^/    /' "$WORK/$name.err" | head -n 20 >&2
-    fi
-    if [ "$CUDA_PATH" -eq 1 ]; then
-        echo "$name@nvcc" >>"$BUNDLE/programs.txt"
-        : >"$WORK/$name@nvcc.err"
-        if build_accc "$src" "$bin@nvcc" "$WORK/$name@nvcc.err" --backend=cuda; then
-            strip_bin "$name" "$bin@nvcc"
-            echo "compiled $name@nvcc"
-        else
-            compile_failures=$((compile_failures + 1))
-            cp "$WORK/$name@nvcc.err" "$BUNDLE/expected/$name@nvcc.compile-error"
-            rm -f "$bin@nvcc"
-            echo "gpu-bundle: accc --backend=cuda failed on $name:" >&2
-            sed 's/^/    /' "$WORK/$name@nvcc.err" | head -n 20 >&2
-        fi
     fi
 done
 if [ -n "$(ls -A "$WORK/dtbin")" ]; then
@@ -232,31 +206,21 @@ unset PTXRT_DEBUG
 
 passed=0
 failed=0
-# Per path (llvm; nvcc: the <name>@nvcc builds of --cuda-path):
-declare -A p_passed p_failed
-declare -A dt_ran       # difftest programs that launched kernels
-declare -A dt_disagreed # ... and whose exit status or output differs from cc's
-declare -A dt_norun     # difftest programs that did not compile or launched nothing
-for path in llvm nvcc; do
-    p_passed[$path]=0 p_failed[$path]=0 dt_ran[$path]=0 dt_disagreed[$path]=0 dt_norun[$path]=0
-done
+dt_ran=0       # difftest programs that launched kernels
+dt_disagreed=0 # ... and whose exit status or output differs from cc's
+dt_norun=0     # difftest programs that did not compile or launched nothing
 while read -r name; do
     [ -n "$name" ] || continue
-    # <name>@nvcc: the nvcc path's build of <name>, checked against <name>'s files.
-    base="${name%@nvcc}"
-    path=llvm
-    [ "$base" != "$name" ] && path=nvcc
-    exp="$here/expected/$base"
-    case "$base" in
+    exp="$here/expected/$name"
+    case "$name" in
         difftest_*) difftest=1 bin="$dtbin/$name" ;;
         rdc_*) difftest=0 bin="$here/bin/$name" ;;
         *) difftest=0 bin="$dtbin/$name" ;;
     esac
-    if [ -f "$here/expected/$name.compile-error" ]; then
-        echo "FAIL $name: accc could not compile it ($(head -n1 "$here/expected/$name.compile-error"))"
+    if [ -f "$exp.compile-error" ]; then
+        echo "FAIL $name: accc could not compile it ($(head -n1 "$exp.compile-error"))"
         failed=$((failed + 1))
-        p_failed[$path]=$((p_failed[$path] + 1))
-        dt_norun[$path]=$((dt_norun[$path] + difftest))
+        dt_norun=$((dt_norun + difftest))
         continue
     fi
     rc=0
@@ -268,9 +232,9 @@ while read -r name; do
     grep -qi '^ACC_DEVICE_TYPE=host$' "$exp.env" 2>/dev/null && on_host=1
     want_rc="$(cat "$exp.rc")"
     if [ "$launches" -gt 0 ]; then
-        dt_ran[$path]=$((dt_ran[$path] + difftest))
+        dt_ran=$((dt_ran + difftest))
     else
-        dt_norun[$path]=$((dt_norun[$path] + difftest))
+        dt_norun=$((dt_norun + difftest))
     fi
     if [ "$rc" != "$want_rc" ]; then
         why="exit status $rc (expected $want_rc): $(grep -v '^ptxrt: ' "$logs/$name.err" | tail -n 3 | tr '\n' ' ')"
@@ -289,29 +253,19 @@ while read -r name; do
     if [ -z "$why" ]; then
         echo "PASS $name ($launches launches)"
         passed=$((passed + 1))
-        p_passed[$path]=$((p_passed[$path] + 1))
     else
         echo "FAIL $name: $why"
         failed=$((failed + 1))
-        p_failed[$path]=$((p_failed[$path] + 1))
-        if [ "$launches" -gt 0 ]; then dt_disagreed[$path]=$((dt_disagreed[$path] + difftest)); fi
+        if [ "$launches" -gt 0 ]; then dt_disagreed=$((dt_disagreed + difftest)); fi
     fi
 done <"$here/programs.txt"
 
-for path in llvm nvcc; do
-    # The LLVM path's lines read as before; the nvcc path's name it.
-    tag=""
-    [ "$path" = nvcc ] && tag=" (nvcc path)"
-    if [ $((dt_ran[$path] + dt_norun[$path])) -gt 0 ]; then
-        echo "difftest$tag: ${dt_ran[$path]} ran on the GPU, ${dt_disagreed[$path]} disagreed"
-        if [ "${dt_norun[$path]}" -gt 0 ]; then
-            echo "difftest$tag: ${dt_norun[$path]} did not run on the GPU (not compiled, or no launches)"
-        fi
+if [ $((dt_ran + dt_norun)) -gt 0 ]; then
+    echo "difftest: $dt_ran ran on the GPU, $dt_disagreed disagreed"
+    if [ "$dt_norun" -gt 0 ]; then
+        echo "difftest: $dt_norun did not run on the GPU (not compiled, or no launches)"
     fi
-    if [ "$path" = nvcc ] && [ $((p_passed[nvcc] + p_failed[nvcc])) -gt 0 ]; then
-        echo "gpu-bundle$tag: ${p_passed[nvcc]} passed, ${p_failed[nvcc]} failed (llvm path: ${p_passed[llvm]} passed, ${p_failed[llvm]} failed)"
-    fi
-done
+fi
 echo "gpu-bundle: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
 SH

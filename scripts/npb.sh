@@ -5,7 +5,7 @@
 # build time next to that of gcc -O3 -fopenacc -foffload=disable.
 #
 #   scripts/npb.sh SUITE_DIR [--classes "S W A B C"] [--bench "BT CG EP FT LU MG SP"]
-#                  [--accc PATH] [--no-gcc] [--jobs N] [--timeout SECONDS]
+#                  [--accc PATH] [--accc-flags FLAGS] [--no-gcc] [--jobs N] [--timeout SECONDS]
 #                  [--build-only OUTDIR [--pack]] [--out OUTDIR] [--keep-work]
 #
 # SUITE_DIR is NPB-ACC's folder (../shared/suites/NPB-ACC). Each build is
@@ -14,6 +14,8 @@
 # to both flags (FT's arrays pass 2 GiB). The gcc build uses the same make line with
 # CC=CLINK=gcc and -fopenacc -foffload=disable added (NPB-ACC calls acc_init, so
 # plain gcc does not link it); only its build time is reported (--no-gcc: none).
+# --accc-flags adds flags to accc's CFLAGS and CLINKFLAGS (e.g. --backend=cuda: the
+# nvcc path, whose table is set beside the default path's).
 # Build times are the whole make's wall time (sys/setparams and common/ included);
 # with --jobs N > 1 builds run side by side and the times include that load.
 #
@@ -33,13 +35,14 @@
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-usage() { sed -n '2,32p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,34p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 die() { echo "npb.sh: $*" >&2; exit 2; }
 
 suite=""
 classes="S W A B C"
 benches="BT CG EP FT LU MG SP"
 accc=""
+accc_flags=""
 gcc_too=1
 jobs=1
 timeout_s=900
@@ -52,6 +55,7 @@ while [ $# -gt 0 ]; do
         --classes) classes="${2:-}"; shift 2 ;;
         --bench) benches="${2:-}"; shift 2 ;;
         --accc) accc="${2:-}"; shift 2 ;;
+        --accc-flags) accc_flags="${2:-}"; shift 2 ;;
         --no-gcc) gcc_too=0; shift ;;
         --jobs) jobs="${2:-}"; shift 2 ;;
         --timeout) timeout_s="${2:-}"; shift 2 ;;
@@ -128,6 +132,8 @@ make_one() {
         ldflags="$ldflags -fopenacc -foffload=disable"
     else
         cc="$accc"
+        cflags="$cflags $accc_flags"
+        ldflags="$ldflags $accc_flags"
     fi
     case "$class" in B|C) cflags="$cflags -mcmodel=medium"; ldflags="$ldflags -mcmodel=medium" ;; esac
     local start

@@ -406,12 +406,13 @@ fn info_and_ir_files() {
         r.stderr
     );
     assert!(!d.join("bad.ptx").exists());
-    // A read error is positioned too.
+    // A read error is positioned too (line 4: the unscheduled kernel has
+    // no launch line, `schedule` computes it).
     fs::write(d.join("typo.ir"), text.replace("i32 value", "i32 valu")).unwrap();
     let r = fails(d, &["--emit=ptx", "typo.ir", "-o", "typo.ptx"]);
     assert!(
         r.stderr
-            .contains("typo.ir:5:19: error: unknown parameter mode 'valu'"),
+            .contains("typo.ir:4:19: error: unknown parameter mode 'valu'"),
         "{}",
         r.stderr
     );

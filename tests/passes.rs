@@ -9,8 +9,9 @@
 //! ```
 //!
 //! The module is read with `ir::read_module`, the pass runs, and its
-//! result — the module printed, for `validate` the list of problems, for
-//! `analyze` the side table — must equal `tests/out/<run>/<name>.ir`
+//! result — the module printed (for `schedule`, then its remarks on launch
+//! sizes as `; remark @kernel: text` lines), for `validate` the list of
+//! problems, for `analyze` the side table — must equal `tests/out/<run>/<name>.ir`
 //! (`.txt` for `validate` and `analyze`), contain
 //! every `; check:` text and no `; not:` text. `BLESS=1` rewrites the
 //! expected files (review the diff).
@@ -30,9 +31,16 @@ const RUNS: &[(&str, &str, Pass)] = &[
     ("schedule", "ir", |m, _| {
         valid(m, false, "input")?;
         let info = accc::analysis::analyze(m);
-        accc::schedule::schedule(m, &info, &accc::schedule::Target::gpu(90));
+        let notes = accc::schedule::schedule(m, &info, &accc::schedule::Target::gpu(90));
         valid(m, true, "output")?;
-        Ok(print_module(m))
+        // What it changed in launch sizes the clauses give (-Minfo's remarks).
+        let mut out = print_module(m);
+        for (k, said) in m.kernels.iter().zip(&notes) {
+            for n in said {
+                out.push_str(&format!("; remark @{}: {n}\n", k.name));
+            }
+        }
+        Ok(out)
     }),
     ("specialize", "ir", |m, _| {
         valid(m, true, "input")?;

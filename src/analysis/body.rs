@@ -411,6 +411,20 @@ impl Walker<'_, '_> {
                 self.store(*ptr, None, st);
             }
             Stmt::Block(b) => self.block(b, st),
+            // One thread of those that run this code performs it: its
+            // locals are assigned in that thread only.
+            Stmt::Single(b) => {
+                let mut a = st.clone();
+                self.block(b, &mut a);
+                *st = State::meet(a, st.clone());
+            }
+            // Every thread then holds the value.
+            Stmt::Broadcast { value, performed } => {
+                let mut a = st.clone();
+                self.block(performed, &mut a);
+                *st = State::meet(a, st.clone());
+                self.other(*value, st);
+            }
         }
     }
 

@@ -677,7 +677,11 @@ impl Walk<'_> {
                     self.value(*a);
                 }
             }
-            Stmt::Block(b) => self.block(b),
+            // One thread performs what the others run redundantly: not a
+            // condition on whether it happens.
+            Stmt::Block(b) | Stmt::Single(b) | Stmt::Broadcast { performed: b, .. } => {
+                self.block(b)
+            }
             Stmt::Return(None) | Stmt::Break | Stmt::Continue | Stmt::Barrier(_) | Stmt::Fence => {}
         }
     }
@@ -695,7 +699,8 @@ impl Walk<'_> {
 }
 
 /// Whether `cond` only says which thread performs a statement (thread
-/// index 0 along some block dimensions), as lowering guards side effects.
+/// index 0 along some block dimensions), as `schedule` guards
+/// [`Stmt::Single`] code (IR written with the guards already resolved).
 fn single_guard(f: &Function, cond: ExprId) -> bool {
     match f.expr(cond) {
         Expr::Logical {

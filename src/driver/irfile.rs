@@ -71,7 +71,7 @@ pub(super) fn compile(tools: &Tools, args: &Args, src: &Path) -> Result<()> {
             crate::ir::print_module(&m).as_bytes(),
         );
     }
-    device(tools, args, &file, &mut m, lowered)?;
+    device(tools, args, &file, &mut m, lowered, &[])?;
     Ok(())
 }
 

@@ -303,20 +303,14 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
     if args.target == Target::Host {
         return host_only(tools, args, &file, &text, out);
     }
-    let mut t =
-        frontend::translate(text, &file, &gpu_target(args)).map_err(|d| report(d, colour(args)))?;
+    let mut t = frontend::translate(text, &file).map_err(|d| report(d, colour(args)))?;
     if std::env::var_os("ACCC_SHOW_OPAQUE").is_some_and(|v| v != "0") {
         for (loc, why) in &t.opaque {
             eprintln!("{loc}: accc: left to the host compiler: {why}");
         }
     }
-    if args.own.remarks {
-        for (loc, text) in &t.remarks {
-            eprintln!("{}:{}: {text}", loc.file, loc.line);
-        }
-    }
     check_ir(&t.module, false, &file)?;
-    let Some(d) = device(tools, args, &file, &mut t.module, true)? else {
+    let Some(d) = device(tools, args, &file, &mut t.module, true, &t.remarks)? else {
         return Ok(());
     };
     let Device {
@@ -388,22 +382,47 @@ struct Device {
     has_kernels: bool,
 }
 
+/// Prints `remarks` (`-Minfo`) about module `m`, with what `schedule` said
+/// about each kernel's launch (`notes`; none before it runs, when no
+/// launch size is named either).
+fn print_remarks(
+    args: &Args,
+    remarks: &[(crate::ir::SrcLoc, crate::ir::Remark)],
+    m: &crate::ir::Module,
+    notes: &[Vec<String>],
+) {
+    if args.own.remarks {
+        for (loc, text) in crate::ir::render_remarks(remarks, m, notes) {
+            eprintln!("{}:{}: {text}", loc.file, loc.line);
+        }
+    }
+}
+
 /// The device stages of a module that validated (`lowered`: as the front
 /// end lowers it, else already scheduled): analysis, schedule, the back
-/// ends, ptxas. Writes the form `--emit` asks for and gives `None`, or
-/// gives what the object needs.
+/// ends, ptxas; `remarks` (the front end's) are printed once the launch
+/// sizes they name are known. Writes the form `--emit` asks for and gives
+/// `None`, or gives what the object needs.
 fn device(
     tools: &Tools,
     args: &Args,
     file: &str,
     m: &mut crate::ir::Module,
     lowered: bool,
+    remarks: &[(crate::ir::SrcLoc, crate::ir::Remark)],
 ) -> Result<Option<Device>> {
     let emit = args.own.emit.as_deref();
     let out = args.output.as_deref();
     // The side table of the lowered module (see `analysis`): the back ends
     // read it for the scheduled one.
     let mut info = crate::analysis::analyze(m);
+    if matches!(emit, Some("info" | "ir-unscheduled")) && lowered && args.own.remarks {
+        // Not scheduled here: the remarks name the launch sizes that
+        // schedule would compute (on a copy; the output is the lowered IR).
+        let mut scheduled = m.clone();
+        let notes = crate::schedule::schedule(&mut scheduled, &info, &gpu_target(args));
+        print_remarks(args, remarks, &scheduled, &notes);
+    }
     if emit == Some("info") {
         crate::analysis::add_sections(m, &mut info);
         write_out(out, crate::analysis::print_info(m, &info).as_bytes())?;
@@ -419,7 +438,8 @@ fn device(
         return Ok(None);
     }
     if lowered {
-        crate::schedule::schedule(m, &info, &gpu_target(args));
+        let notes = crate::schedule::schedule(m, &info, &gpu_target(args));
+        print_remarks(args, remarks, m, &notes);
         crate::schedule::specialize(m);
         check_ir(m, true, file)?;
     }

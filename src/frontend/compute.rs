@@ -6,27 +6,30 @@
 //! * check `default(none)` ([`Walker::check_default_none`]);
 //! * plan the data: one data region for a `kernels` construct of several
 //!   kernels ([`Walker::region_data`]), else each kernel's own maps;
-//! * plan each kernel's launch and host construct ([`Walker::emit_kernel`]).
+//! * make each kernel (its size clauses; `schedule` computes its launch)
+//!   and host construct ([`Walker::emit_kernel`]).
 //!
 //! Each segment is lowered once: in a `kernels` region every host scalar
 //! is lowered by reference and those never written are demoted to values
 //! after (`lower::demote`); gang reductions inside other loops are read
 //! off the plan before lowering.
 //!
-//! Owns: `Walker::compute` and its steps. May call: `lower`, `levels`
-//! (and `geometry`), `clauses`, `data`, `analysis::sections`, `ir`.
+//! Owns: `Walker::compute` and its steps. May call: `lower`, `levels`,
+//! `clauses`, `data`, `analysis::sections`, `ir`.
 
 use super::clauses::{ClauseCtx, DataItem};
 use super::ctype::CType;
 use super::data::Visible;
-use super::levels::{Levels, RegionKind, RegionPlan, Sizes};
+use super::levels::{Levels, RegionKind, RegionPlan};
 use super::lower::{HostVar, LoopReduction, Lower, Private};
 use super::unit::Walker;
 use crate::analysis::sections::Use;
 use crate::diag::{DResult, Diagnostics};
 use crate::directive::{ClauseKind, DefaultKind, DirectiveKind};
 use crate::ir::host::{AsyncSpec, Construct, ConstructKind, MapKind, Queue};
-use crate::ir::{Function, HostAddr, HostType, Kernel, Lvalue, Param, SrcLoc, Stmt, UserExpr};
+use crate::ir::{
+    Function, HostAddr, HostType, Kernel, Lvalue, Param, Remark, SizeClauses, SrcLoc, UserExpr,
+};
 use lang_c::ast::*;
 use lang_c::span::Node;
 use std::collections::{HashMap, HashSet};
@@ -37,7 +40,7 @@ struct Compute {
     /// A combined construct (`parallel loop`, …).
     combined: bool,
     kind: RegionKind,
-    sizes: Sizes,
+    sizes: SizeClauses,
     default_none: bool,
     default_present: bool,
     /// `reduction` on the construct itself, and the gang reductions inside
@@ -68,18 +71,8 @@ impl Walker<'_> {
             vec![s]
         };
         let top_dirs: Vec<usize> = if c.combined { vec![p] } else { rest.to_vec() };
-        let mut plans = self.plan_segments(&segments, &top_dirs, &c)?;
+        let plans = self.plan_segments(&segments, &top_dirs, &c)?;
         let lowered = self.outline(s, &segments, &plans, &mut c)?;
-        // A value broadcast to a worker's lanes meets at a row barrier,
-        // which needs rows of whole warps or of a power of two lanes, as
-        // reductions do.
-        for (plan, (body, _, _)) in plans.iter_mut().zip(&lowered) {
-            let mut row = false;
-            crate::ir::walk_stmts(&body.body, &mut |st| {
-                row |= matches!(st, Stmt::Barrier(crate::ir::BarrierScope::Row));
-            });
-            plan.reduces |= row;
-        }
         if c.default_none {
             self.check_default_none(&c, &plans, &lowered)?;
         }
@@ -126,7 +119,7 @@ impl Walker<'_> {
             scope: &self.scope,
             base: self.pragmas[p].text_start,
         };
-        let mut sizes = Sizes::default();
+        let mut sizes = SizeClauses::default();
         let (mut default_none, mut default_present) = (false, false);
         // `reduction` on the construct itself (on a combined one: the loop's).
         let mut region_reds = vec![];
@@ -211,7 +204,7 @@ impl Walker<'_> {
                     .unwrap_or_default()
             };
             let shared = c.items.iter().map(|i| i.var.clone()).collect();
-            let mut plan = self.plan_loops(
+            let plan = self.plan_loops(
                 seg,
                 &dirs,
                 c.kind,
@@ -219,7 +212,6 @@ impl Walker<'_> {
                 &c.region_reds,
                 shared,
             )?;
-            plan.reduces |= !c.region_reds.is_empty();
             plans.push(plan);
         }
         for r in &c.region_reds {
@@ -229,7 +221,8 @@ impl Walker<'_> {
                     "reduction({}:{}) across the gangs of the construct",
                     r.op.symbol(),
                     r.var
-                ),
+                )
+                .into(),
             ));
         }
         Ok(plans)
@@ -282,7 +275,8 @@ impl Walker<'_> {
                     "reduction({}:{}) across gangs inside another loop: each gang accumulates every run of the loop, combined at the end of the construct",
                     r.op.symbol(),
                     r.var
-                ),
+                )
+                .into(),
             ));
         }
         c.region_reds.extend(promoted);
@@ -306,7 +300,7 @@ impl Walker<'_> {
             demote_unwritten(&mut out, &by_ref);
         }
         for at in narrowed {
-            self.remarks.push((at, super::lower::NARROWED.to_string()));
+            self.remarks.push((at, super::lower::NARROWED.into()));
         }
         Ok(out)
     }
@@ -335,7 +329,6 @@ impl Walker<'_> {
         lower.text = self.text;
         lower.by_ref = by_ref.clone();
         lower.by_ref_all = all;
-        lower.one_thread = c.kind == RegionKind::Serial;
         if c.region_reds.is_empty() && c.region_privs.is_empty() {
             lower.stmt(seg)?;
         } else {
@@ -474,16 +467,15 @@ impl Walker<'_> {
         } else {
             c.loc.clone()
         };
-        let (launch, notes) = plan.launch(
-            &c.sizes,
-            call_levels(&body.body, |f| self.routines.level_of(f)),
-            &kloc,
-            self.target.gpu_limits(),
-        );
-        self.remarks.extend(plan.sized_remarks(&launch));
+        // The loops' remarks name the launch's thread counts, and what
+        // `schedule` changes in the sizes follows them.
         let kernel = self.module.kernels.len();
-        self.remarks
-            .extend(notes.into_iter().map(|n| (kloc.clone(), n)));
+        self.remarks.extend(
+            plan.remarks
+                .iter()
+                .map(|(l, r)| (l.clone(), r.clone().of_kernel(kernel))),
+        );
+        self.remarks.push((kloc.clone(), Remark::Launch { kernel }));
         self.module.kernels.push(Kernel {
             name: format!(
                 "__accc_{}_{}_l{}_{}",
@@ -493,9 +485,11 @@ impl Walker<'_> {
             loc: kloc.clone(),
             params,
             body,
-            launch,
+            sizes: c.sizes.clone(),
+            launch: None,
             scratch: None,
             host_launch: None,
+            one_thread: c.kind == RegionKind::Serial,
         });
         // In a region of several kernels: the region's queue (its data
         // region did the waits).
@@ -604,19 +598,4 @@ fn nested_gang_reductions(seg: &Node<Statement>, plan: &RegionPlan) -> Vec<LoopR
     };
     lang_c::visit::Visit::visit_statement(&mut v, &seg.node, &seg.span);
     v.out
-}
-
-/// The levels the routines the body calls use (their `level_of`).
-fn call_levels(b: &[Stmt], level_of: impl Fn(usize) -> crate::ir::RoutineLevel) -> Levels {
-    use crate::ir::RoutineLevel as R;
-    let mut used = Levels::default();
-    crate::ir::walk_stmts(b, &mut |s| {
-        if let Stmt::Call { func, .. } = s {
-            let l = level_of(*func);
-            used.gang |= l >= R::Gang;
-            used.worker |= l >= R::Worker;
-            used.vector |= l >= R::Vector;
-        }
-    });
-    used
 }

@@ -234,7 +234,7 @@ impl Walker<'_> {
         {
             self.remarks.push((
                 loc.clone(),
-                format!("generating {}({})", m.kind.clause(), m.name),
+                format!("generating {}({})", m.kind.clause(), m.name).into(),
             ));
         }
     }
@@ -363,10 +363,12 @@ impl Walker<'_> {
                 if let Some(top) = self.data_stack.last_mut() {
                     top.extend(Self::visible(&items));
                 }
+                // The region: from the directive to the end of the block.
+                let end = self.block_ends.last().copied().unwrap_or(line.end);
                 self.push_construct(
                     p,
                     ConstructKind::DeclareLocal,
-                    line,
+                    line.start..end.max(line.end),
                     None,
                     Self::maps_of(&items),
                 );
@@ -550,11 +552,11 @@ impl Walker<'_> {
             for m in first.iter().chain(&implicit) {
                 self.remarks.push((
                     loc.clone(),
-                    format!("generating implicit {}({})", m.kind.clause(), m.name),
+                    format!("generating implicit {}({})", m.kind.clause(), m.name).into(),
                 ));
             }
             for r in underived {
-                self.remarks.push((loc.clone(), r));
+                self.remarks.push((loc.clone(), r.into()));
             }
         }
         let mut maps = first;

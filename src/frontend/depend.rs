@@ -50,6 +50,7 @@ impl Walker<'_> {
                     chunk: None,
                     reductions: vec![],
                     privates: vec![],
+                    sizes: Default::default(),
                 },
             );
             for k in &c.children {

@@ -259,7 +259,7 @@ impl Walker<'_> {
                 Parallelism::Seq
             };
             let why = match (&i.why, par) {
-                (Some(w), _) => w.clone(),
+                (Some(w), _) => w.clone().into(),
                 (None, p) => {
                     let how = if cl.explicit() {
                         ""
@@ -268,12 +268,15 @@ impl Walker<'_> {
                     } else {
                         " (independent: no dependence found)"
                     };
-                    format!("{}{how}", describe(p, cl.collapse, cl.collapse_force))
+                    let mut r = describe(p, cl.collapse, cl.collapse_force);
+                    r.push_str(how);
+                    r
                 }
             };
             if i.parallel && (cl.independent || cl.explicit()) {
                 for v in self.shared_scalars(i.c, &i.privates, &i.reductions) {
-                    plan.remarks.push((i.c.loc.clone(), shared_warning(&v)));
+                    plan.remarks
+                        .push((i.c.loc.clone(), shared_warning(&v).into()));
                 }
             }
             let d = Decision {

@@ -1,6 +1,7 @@
 //! Loop levels: which loops of a compute region are partitioned, over which
-//! levels and launch axes (the launch geometry that follows is in
-//! `geometry`).
+//! levels and launch axes; each planned loop's [`LoopSizes`] (its trip
+//! count, its size clauses), from which `schedule::geometry` computes the
+//! launch.
 //!
 //! Owns: [`RegionPlan`], `Walker::plan_loops` and the mapping strategies.
 //! * `parallel`: gang → grid x (`gang(dim:n)`: grid dimension n), worker →
@@ -12,7 +13,8 @@
 //!
 //! Partitioned loops also privatise scalars and take the reductions of the
 //! loops around them (`loopvars`). Every decision is a remark
-//! (`-Minfo=accel`). May call: `canon`, `effects`, `clauses`, `loopvars`,
+//! (`-Minfo=accel`; a partitioned loop's names the thread counts of the
+//! launch, [`Remark::Levels`]). May call: `canon`, `effects`, `clauses`, `loopvars`,
 //! `kernels_nest`, `ir`.
 
 use super::canon::{canonical, trip_text};
@@ -21,7 +23,7 @@ use super::lower::{LoopReduction, LoopSpec, Private};
 use super::unit::Walker;
 use crate::diag::{DResult, Diagnostics};
 use crate::directive::DirectiveKind;
-use crate::ir::{HostType, Parallelism, SrcLoc, UserExpr};
+use crate::ir::{HostType, LoopSizes, Parallelism, Remark, SrcLoc, UserExpr};
 use lang_c::ast::*;
 use lang_c::span::Node;
 use std::collections::HashMap;
@@ -70,7 +72,7 @@ pub(super) struct Decision {
     pub(super) gang_num: Option<UserExpr>,
     pub(super) worker_num: Option<UserExpr>,
     pub(super) vector_len: Option<UserExpr>,
-    pub(super) why: String,
+    pub(super) why: Remark,
     /// Its reductions.
     pub(super) reductions: Vec<LoopReduction>,
     /// Private variables beyond its clauses' (see `loopvars`).
@@ -84,28 +86,11 @@ pub struct RegionPlan {
     /// Loop specs by the offset of their `for` statements.
     pub loops: HashMap<usize, LoopSpec>,
     /// `file:line: text` remarks, in source order.
-    pub remarks: Vec<(SrcLoc, String)>,
-    /// Some loop (or the construct) reduces: block x must suit warp
-    /// shuffles (see [`RegionPlan::launch`]).
-    pub reduces: bool,
-    pub(super) kind: RegionKind,
-    pub(super) decisions: Vec<Decision>,
+    pub remarks: Vec<(SrcLoc, Remark)>,
     /// The variables the construct's data clauses name: shared on purpose
     /// (`copy(stop)` of a flag every iteration may set), never privatised.
     pub(super) shared: Vec<String>,
 }
-
-/// The construct-level sizes: `num_gangs(…)`, `num_workers`,
-/// `vector_length`, as the clauses give them (host expressions located at
-/// each clause's argument, so what is said about a size points there).
-#[derive(Clone, Debug, Default)]
-pub struct Sizes {
-    pub num_gangs: Vec<UserExpr>,
-    pub num_workers: Option<UserExpr>,
-    pub vector_length: Option<UserExpr>,
-}
-
-pub(super) const DIM: [&str; 3] = ["x", "y", "z"];
 
 /// The identifiers of an expression.
 fn idents(e: &Node<Expression>) -> Vec<String> {
@@ -316,9 +301,6 @@ impl Walker<'_> {
         let mut plan = RegionPlan {
             loops: HashMap::new(),
             remarks: vec![],
-            reduces: false,
-            kind,
-            decisions: vec![],
             shared,
         };
         match kind {
@@ -350,28 +332,7 @@ impl Walker<'_> {
                 Some(t?.checked_mul(const_trip(&f.node)?))
             })
             .flatten();
-        // A tiled loop's vector lanes take a tile's elements: a block is a tile.
         let tile = tile_sizes(&c.clauses.tile);
-        if !tile.is_empty()
-            && d.vector_len.is_none()
-            && matches!(
-                d.par,
-                Parallelism::Par {
-                    vector: Some(_),
-                    ..
-                }
-            )
-        {
-            d.vector_len = Some(UserExpr {
-                text: tile
-                    .iter()
-                    .product::<u32>()
-                    .min(self.target.gpu_limits().max_threads_per_block)
-                    .to_string(),
-                loc: c.loc.clone(),
-                ty: HostType::LongLong,
-            });
-        }
         if !tile.is_empty() {
             // As written: the innermost loop's size first.
             let sizes: Vec<String> = tile.iter().rev().map(u32::to_string).collect();
@@ -388,7 +349,6 @@ impl Walker<'_> {
             };
             d.why
                 .push_str(&format!(", reduction({}:{what})", r.op.symbol()));
-            plan.reduces = true;
         }
         plan.remarks.push((c.loc.clone(), d.why.clone()));
         for p in &d.privates {
@@ -397,13 +357,25 @@ impl Walker<'_> {
                 format!(
                     "'{}' is private to the loop: it is assigned before it is read in every iteration",
                     p.var
-                ),
+                )
+                .into(),
             ));
         }
         // A loop without directive that stays sequential keeps C's semantics.
         if !c.directive && d.par == Parallelism::Seq {
             return;
         }
+        let sizes = LoopSizes {
+            trip: d.trip.map(|text| UserExpr {
+                text,
+                loc: c.loc.clone(),
+                ty: HostType::ULongLong,
+            }),
+            const_trip: d.const_trip,
+            gang: d.gang_num,
+            worker: d.worker_num,
+            vector: d.vector_len,
+        };
         plan.loops.insert(
             c.stmt.span.start,
             LoopSpec {
@@ -413,7 +385,7 @@ impl Walker<'_> {
                 collapse_force: c.clauses.collapse_force,
                 tile,
                 chunk: c.clauses.chunk,
-                reductions: d.reductions.clone(),
+                reductions: d.reductions,
                 privates: c
                     .clauses
                     .privates
@@ -421,9 +393,9 @@ impl Walker<'_> {
                     .chain(&d.privates)
                     .cloned()
                     .collect(),
+                sizes,
             },
         );
-        plan.decisions.push(d);
     }
 
     fn plan_serial(&self, cands: &[Cand], names: &[String], plan: &mut RegionPlan) {
@@ -457,9 +429,9 @@ impl Walker<'_> {
     ) -> DResult<()> {
         let cl = &c.clauses;
         let (mut gang, mut worker, mut vector) = (cl.gang, cl.worker, cl.vector);
-        let mut why = String::new();
+        let mut why = None;
         if cl.seq {
-            why = "loop run sequentially: seq clause".into();
+            why = Some("loop run sequentially: seq clause".into());
         } else if !cl.explicit() {
             // Auto: the free levels, outermost first when loops nest in it.
             let nested = !c.children.is_empty();
@@ -476,7 +448,7 @@ impl Walker<'_> {
                 _ => (false, !outer.worker && !nested, true),
             };
             if !(gang || worker || vector) {
-                why = "loop run sequentially: every level is used by enclosing loops".into();
+                why = Some("loop run sequentially: every level is used by enclosing loops".into());
             }
         }
         let nest_err = |what: &str| -> DResult<()> {
@@ -505,9 +477,7 @@ impl Walker<'_> {
         } else {
             Parallelism::Seq
         };
-        if why.is_empty() {
-            why = describe(par, cl.collapse, cl.collapse_force);
-        }
+        let why = why.unwrap_or_else(|| describe(par, cl.collapse, cl.collapse_force));
         let (privates, implicit) = if par == Parallelism::Seq {
             (vec![], vec![])
         } else {
@@ -523,14 +493,16 @@ impl Walker<'_> {
                     r.op.symbol(),
                     r.var,
                     origin.line
-                ),
+                )
+                .into(),
             ));
         }
         let mut reductions = cl.reductions.clone();
         reductions.extend(implicit.iter().map(|(r, _)| r.clone()));
         if par != Parallelism::Seq {
             for v in self.shared_scalars(c, &privates, &reductions) {
-                plan.remarks.push((c.loc.clone(), shared_warning(&v)));
+                plan.remarks
+                    .push((c.loc.clone(), shared_warning(&v).into()));
             }
         }
         // Private to a loop around already: no second copy, no remark.
@@ -635,30 +607,13 @@ fn tile_sizes(t: &[Option<u32>]) -> Vec<u32> {
         .collect()
 }
 
-/// A remark's description of a loop's parallelism.
-pub(super) fn describe(par: Parallelism, collapse: u32, force: bool) -> String {
-    let Parallelism::Par {
-        gang,
-        worker,
-        vector,
-    } = par
-    else {
-        return "loop run sequentially".into();
-    };
-    let mut parts = vec![];
-    if let Some(d) = gang {
-        parts.push(format!("gangs(grid.{})", DIM[usize::from(d).min(2)]));
-    }
-    if worker {
-        parts.push("workers(block.y)".into());
-    }
-    if let Some(d) = vector {
-        parts.push(format!("vector(block.{})", DIM[usize::from(d).min(2)]));
-    }
-    let mut s = format!("loop parallelized across {}", parts.join(" and "));
-    if collapse > 1 {
+/// A remark's description of a loop's parallelism (the thread counts
+/// named once the launch is known).
+pub(super) fn describe(par: Parallelism, collapse: u32, force: bool) -> Remark {
+    let mut r = Remark::levels(par);
+    if par != Parallelism::Seq && collapse > 1 {
         let force = if force { "force:" } else { "" };
-        s.push_str(&format!(", collapse({force}{collapse})"));
+        r.push_str(&format!(", collapse({force}{collapse})"));
     }
-    s
+    r
 }

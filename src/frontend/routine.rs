@@ -104,14 +104,6 @@ impl Routines {
             .map_or_else(|| "?".into(), |e| e.name.clone())
     }
 
-    /// The level of device function `func` (by index) as known so far.
-    pub fn level_of(&self, func: usize) -> RoutineLevel {
-        self.entries
-            .get(func)
-            .and_then(|e| self.info.get(&e.name))
-            .map_or(RoutineLevel::Seq, |i| i.level)
-    }
-
     /// Records a global of a file-scope `declare` directive.
     pub fn declare_global(&mut self, name: &str) {
         self.declared.insert(name.to_string());
@@ -184,6 +176,15 @@ fn parameters(d: &Node<Declarator>) -> Vec<&Node<ParameterDeclaration>> {
         }
     }
     vec![]
+}
+
+/// The guard parameters of a device function of parameters `params`: the
+/// last three (see [`ir_signature`]).
+fn guard_params(params: &[LocalId]) -> Option<[LocalId; 3]> {
+    match params {
+        [.., x, y, z] => Some([*x, *y, *z]),
+        _ => None,
+    }
 }
 
 /// The IR types of a device function's parameters and result for C
@@ -443,6 +444,7 @@ impl<'a> Walker<'a> {
             |body: Function, params: Vec<LocalId>, linkage, sym: String| DeviceFunction {
                 name: sym,
                 loc: loc.clone(),
+                guards: guard_params(&params),
                 params,
                 ret: ret.clone(),
                 level,
@@ -595,17 +597,12 @@ impl<'a> Walker<'a> {
             lower.f.new_local("sret", t)
         });
         params.extend(sret_local);
-        let guards = [
-            lower.f.new_local("single.x", Type::BOOL),
-            lower.f.new_local("single.y", Type::BOOL),
-            lower.f.new_local("single.z", Type::BOOL),
-        ];
-        params.extend(guards);
+        params
+            .extend(["single.x", "single.y", "single.z"].map(|g| lower.f.new_local(g, Type::BOOL)));
         lower.mode = Mode::Routine {
             name: name.to_string(),
             ret: sig.ret.clone(),
             level,
-            guards,
             sret: sret_local,
         };
         // Variable-length array parameters: their sizes from the lengths.
@@ -617,7 +614,7 @@ impl<'a> Walker<'a> {
         }
         lower.stmt(&def.node.statement)?;
         if let Some(at) = lower.narrowed.take() {
-            self.remarks.push((at, super::lower::NARROWED.to_string()));
+            self.remarks.push((at, super::lower::NARROWED.into()));
         }
         let (body, _, _) = lower.finish();
         Ok((body, params))

@@ -4,14 +4,14 @@
 use super::translate;
 
 fn ir(src: &str) -> String {
-    match translate(src.to_string(), "t.c", &crate::ir::Target::gpu(90)) {
+    match translate(src.to_string(), "t.c") {
         Ok(t) => crate::ir::print_module(&t.module),
         Err(d) => format!("ERROR {d}"),
     }
 }
 
 fn err(src: &str) -> String {
-    match translate(src.to_string(), "t.c", &crate::ir::Target::gpu(90)) {
+    match translate(src.to_string(), "t.c") {
         Ok(_) => "no error".into(),
         Err(d) => {
             d.0.iter()

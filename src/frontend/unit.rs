@@ -20,7 +20,6 @@ use crate::diag::{DResult, Diagnostic, Diagnostics};
 use crate::directive::{self, Directive, DirectiveKind};
 use crate::ir::host::HostPlan;
 use crate::ir::Module;
-use crate::ir::Target;
 use lang_c::ast::*;
 use lang_c::span::Node;
 
@@ -31,16 +30,18 @@ pub struct Translated {
     pub module: Module,
     /// The preprocessed text with the `#pragma acc` lines blanked.
     pub text: String,
-    /// What was decided where (`-Minfo=accel`), in source order.
-    pub remarks: Vec<(crate::ir::SrcLoc, String)>,
+    /// What was decided where (`-Minfo=accel`), in source order; their
+    /// text names the launch sizes once `schedule` has computed them
+    /// (`ir::render_remarks`).
+    pub remarks: Vec<(crate::ir::SrcLoc, crate::ir::Remark)>,
     /// The declarations accc could not parse and left to the host compiler:
     /// where the parser gave up, and why.
     pub opaque: Vec<(crate::ir::SrcLoc, String)>,
 }
 
-/// Translates preprocessed C text; `main_file` names the source file;
-/// `target`'s limits bound the launch sizes written as constants.
-pub fn translate(mut text: String, main_file: &str, target: &Target) -> DResult<Translated> {
+/// Translates preprocessed C text; `main_file` names the source file.
+/// (What the device's limits decide is `schedule`'s.)
+pub fn translate(mut text: String, main_file: &str) -> DResult<Translated> {
     let pragmas = pragma::capture(&mut text);
     let mut sm = SourceMap::new(&text, main_file);
     sm.note_pragmas(pragmas.iter().map(|p| (p.text_start, p.text.clone())));
@@ -128,9 +129,9 @@ pub fn translate(mut text: String, main_file: &str, target: &Target) -> DResult<
         plan: HostPlan::default(),
         errors: vec![],
         data_stack: vec![],
+        block_ends: vec![],
         function: String::new(),
         unit_tag: unit_tag(main_file),
-        target: target.clone(),
         in_routine: false,
         standalone_done: Default::default(),
         remarks: vec![],
@@ -190,8 +191,6 @@ fn unit_tag(file: &str) -> String {
 
 /// The walk over host code.
 pub struct Walker<'a> {
-    /// The machine the module is for (its limits on launch sizes).
-    pub target: Target,
     /// Device functions: requested by calls, declared by routine directives.
     pub routines: super::routine::Routines,
     /// The function definitions of the translation unit, by name.
@@ -208,6 +207,9 @@ pub struct Walker<'a> {
     /// Sections mapped by the enclosing data constructs: (variable, C
     /// expression of the section's start).
     pub data_stack: Vec<Vec<super::data::Visible>>,
+    /// Where each enclosing compound statement's closing brace is (a local
+    /// `declare`'s data region runs from the directive to there).
+    pub block_ends: Vec<usize>,
     /// The host function being walked.
     pub function: String,
     /// A short hash of the source file's name, part of every kernel name so
@@ -215,7 +217,7 @@ pub struct Walker<'a> {
     /// together (static functions of the same name and line).
     pub unit_tag: String,
     /// Remarks (`-Minfo=accel`): what was decided, where.
-    pub remarks: Vec<(crate::ir::SrcLoc, String)>,
+    pub remarks: Vec<(crate::ir::SrcLoc, crate::ir::Remark)>,
     /// Standalone directives already handled.
     pub standalone_done: std::collections::HashSet<usize>,
     /// The function being walked is a routine: its loop directives are
@@ -508,6 +510,7 @@ impl<'a> Walker<'a> {
             Statement::Compound(items) => {
                 self.scope.push();
                 self.data_stack.push(vec![]); // what `declare`s here map
+                self.block_ends.push(s.span.end.saturating_sub(1));
                 for item in items {
                     match &item.node {
                         BlockItem::Declaration(d) => {
@@ -532,6 +535,7 @@ impl<'a> Walker<'a> {
                 for i in trailing {
                     self.standalone_once(i);
                 }
+                self.block_ends.pop();
                 self.data_stack.pop();
                 self.scope.pop();
             }

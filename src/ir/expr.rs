@@ -74,13 +74,22 @@ pub enum UnOp {
     Not,
 }
 
-/// Hardware index registers of the launch (the `dim` is 0 = x, 1 = y, 2 = z).
+/// Hardware index registers of the launch (the `dim` is 0 = x, 1 = y, 2 = z),
+/// all `u32`, and one `bool` that `schedule` resolves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Special {
     ThreadIdx(u8),
     BlockIdx(u8),
     BlockDim(u8),
     GridDim(u8),
+    /// (`bool`) Whether this thread performs the side effects of the code
+    /// here as far as block dimension `dim` goes: where the enclosing loops
+    /// do not partition `dim`, the threads along it run the code redundantly
+    /// and one of them performs. Lowering writes it (the guard arguments of
+    /// a call); `schedule`, which knows the loops' mapping, replaces it by
+    /// `true`, `tid.dim == 0`, or a routine's guard parameter. Only before
+    /// `schedule`.
+    Performs(u8),
 }
 
 /// `<math.h>` functions the device provides (through libdevice on NVPTX).

@@ -185,8 +185,9 @@ pub enum ConstructKind {
     /// the statement) replaces it.
     Atomic { text: String },
     /// A `declare` directive in a function: a data region from the
-    /// directive to the end of the enclosing block (`stmt` is the
-    /// directive's own line).
+    /// directive to the end of the enclosing block (`stmt`: from the
+    /// directive's line to the block's closing brace, so the constructs
+    /// that follow are its body).
     DeclareLocal,
     /// `enter data` (`stmt` is the directive's own line, replaced).
     EnterData { asyncs: AsyncSpec },

@@ -8,7 +8,8 @@
 //! ([`HostExpr`], [`LaunchPlan`]; `hostexpr.rs`), the host ranges of the
 //! host plan ([`HostAddr`], [`HostBytes`]; `hostrange.rs`), the host plan's
 //! nesting ([`Visit`], `hosttree.rs`), the machine compiled for ([`Target`],
-//! `target.rs`), their text form ([`print_module`], shown by
+//! `target.rs`), the remarks that name launch sizes ([`Remark`],
+//! `remark.rs`), their text form ([`print_module`], shown by
 //! `--emit=ir`, and [`read_module`], its inverse) and the validator
 //! ([`validate`]). May call: nothing else in accc — front ends
 //! build it, `schedule` rewrites it, back ends read it.
@@ -39,6 +40,7 @@ mod module;
 mod print;
 mod read;
 mod reduce;
+mod remark;
 mod stmt;
 mod target;
 mod types;
@@ -53,14 +55,15 @@ pub use hosttree::Visit;
 pub use index::{Extent, Index};
 pub use module::{
     Cell, DeviceFunction, GridSize, Kernel, Launch, Linkage, Module, Param, ParamMode,
-    RoutineLevel, Scratch,
+    RoutineLevel, Scratch, SizeClauses,
 };
 pub use print::{print_expr, print_module, print_parallelism};
 pub use read::{read_module, ReadError};
 pub use reduce::{reducible, RedOp, RedPart, RedTarget, Reduction};
+pub use remark::{render as render_remarks, Remark};
 pub use stmt::{
-    walk_stmts, AtomicOp, BarrierScope, Block, Loop, LoopCmp, LoopHeader, Parallelism, Stmt,
-    SwitchArm,
+    broadcast_scope, broadcasts_in_rows, walk_stmts, AtomicOp, BarrierScope, Block, Loop, LoopCmp,
+    LoopHeader, LoopSizes, Parallelism, Stmt, SwitchArm,
 };
 pub use target::{Gpu, Target};
 pub use types::{FloatKind, IntKind, Type};

@@ -1,7 +1,7 @@
 //! The IR module: the kernels of one translation unit and how to launch them.
 //!
-//! Owns: [`Module`], [`Kernel`], [`Param`], [`Launch`], and the device
-//! functions ([`DeviceFunction`]) that kernels call.
+//! Owns: [`Module`], [`Kernel`], [`Param`], [`Launch`], [`SizeClauses`],
+//! and the device functions ([`DeviceFunction`]) that kernels call.
 
 use super::function::{Function, LocalId};
 use super::hostexpr::{LaunchPlan, UserExpr};
@@ -79,6 +79,24 @@ impl Launch {
     }
 }
 
+/// The size clauses of a kernel's construct, as written (host expressions
+/// located at each clause's argument): facts the launch geometry
+/// (`schedule::geometry`) reads, which `schedule` consumes.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SizeClauses {
+    /// `num_gangs(…)`: one size per grid dimension given, x first.
+    pub num_gangs: Vec<UserExpr>,
+    pub num_workers: Option<UserExpr>,
+    pub vector_length: Option<UserExpr>,
+}
+
+impl SizeClauses {
+    /// No size clause.
+    pub fn is_empty(&self) -> bool {
+        self.num_gangs.is_empty() && self.num_workers.is_none() && self.vector_length.is_none()
+    }
+}
+
 /// One compute construct outlined as a kernel.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Kernel {
@@ -90,12 +108,23 @@ pub struct Kernel {
     pub loc: SrcLoc,
     pub params: Vec<Param>,
     pub body: Function,
-    pub launch: Launch,
+    /// The construct's size clauses (emptied by `schedule`, which reads
+    /// them into `launch`).
+    pub sizes: SizeClauses,
+    /// Its launch geometry: set by `schedule` (`schedule::geometry`) from
+    /// the loops and `sizes`, unless given (the text form may give one);
+    /// `None` before.
+    pub launch: Option<Launch>,
     /// The scratch memory its reductions across gangs use, if any (then a
     /// parameter of mode [`ParamMode::Scratch`] receives it).
     pub scratch: Option<Scratch>,
     /// How the host computes `launch` (set by `schedule`; `None` before).
     pub host_launch: Option<LaunchPlan>,
+    /// One thread runs the body (a `serial` construct): no other thread
+    /// runs it redundantly, so [`Stmt::Broadcast`] has nothing to share.
+    ///
+    /// [`Stmt::Broadcast`]: super::Stmt::Broadcast
+    pub one_thread: bool,
 }
 
 /// The layout of a kernel's reduction scratch memory: `counters` 32-bit
@@ -153,6 +182,15 @@ pub struct DeviceFunction {
     pub ret: super::Type,
     pub level: RoutineLevel,
     pub linkage: Linkage,
+    /// The hidden `bool` parameters (three of `params`) by which the caller
+    /// says, per block dimension (x, y, z), whether this thread performs the
+    /// side effects of code the function's own loops do not partition
+    /// along it (what [`Special::Performs`] and [`Stmt::Single`] become in
+    /// the body). `None`: the thread always performs them.
+    ///
+    /// [`Special::Performs`]: super::Special::Performs
+    /// [`Stmt::Single`]: super::Stmt::Single
+    pub guards: Option<[LocalId; 3]>,
     /// The body (for [`Linkage::Import`], empty but for the parameter locals).
     pub body: Function,
 }

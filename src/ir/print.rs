@@ -85,6 +85,7 @@ pub(super) fn special_name(s: Special) -> (&'static str, u8) {
         Special::BlockIdx(d) => ("ctaid", d),
         Special::BlockDim(d) => ("ntid", d),
         Special::GridDim(d) => ("nctaid", d),
+        Special::Performs(d) => ("performs", d),
     }
 }
 
@@ -141,9 +142,12 @@ fn print_function(out: &mut String, f: &DeviceFunction, m: &Module) {
             format!("{p} {}: {}", l.name, l.ty)
         })
         .collect();
+    let guards = f
+        .guards
+        .map_or(String::new(), |[x, y, z]| format!(" guards({x}, {y}, {z})"));
     let _ = writeln!(
         out,
-        "\nfunction {} {:?} @{}({}) -> {} at {}",
+        "\nfunction {} {:?} @{}({}) -> {}{guards} at {}",
         linkage_name(f.linkage),
         f.level,
         f.name,
@@ -198,17 +202,40 @@ fn grid(g: &GridSize) -> String {
 fn print_kernel(out: &mut String, k: &Kernel, m: &Module) {
     let _ = writeln!(
         out,
-        "\nkernel @{} {} at {}\n  launch grid=({}, {}, {}) block=({}, {}, {})",
+        "\nkernel @{} {} at {}",
         k.name,
         quote(k.construct.as_bytes()),
-        k.loc,
-        grid(&k.launch.grid[0]),
-        grid(&k.launch.grid[1]),
-        grid(&k.launch.grid[2]),
-        grid(&k.launch.block[0]),
-        grid(&k.launch.block[1]),
-        grid(&k.launch.block[2])
+        k.loc
     );
+    if let Some(l) = &k.launch {
+        let _ = writeln!(
+            out,
+            "  launch grid=({}, {}, {}) block=({}, {}, {})",
+            grid(&l.grid[0]),
+            grid(&l.grid[1]),
+            grid(&l.grid[2]),
+            grid(&l.block[0]),
+            grid(&l.block[1]),
+            grid(&l.block[2])
+        );
+    }
+    if k.one_thread {
+        let _ = writeln!(out, "  one_thread");
+    }
+    if !k.sizes.is_empty() {
+        let _ = write!(out, "  sizes");
+        if !k.sizes.num_gangs.is_empty() {
+            let g: Vec<String> = k.sizes.num_gangs.iter().map(|e| e.to_string()).collect();
+            let _ = write!(out, " num_gangs({})", g.join(", "));
+        }
+        if let Some(e) = &k.sizes.num_workers {
+            let _ = write!(out, " num_workers({e})");
+        }
+        if let Some(e) = &k.sizes.vector_length {
+            let _ = write!(out, " vector_length({e})");
+        }
+        let _ = writeln!(out);
+    }
     if let Some(h) = &k.host_launch {
         let _ = writeln!(out, "  host {h}");
     }
@@ -442,6 +469,14 @@ impl Printer<'_> {
                 let _ = write!(out, "{ind}");
                 self.block(out, b, depth);
             }
+            Stmt::Single(b) => {
+                let _ = write!(out, "{ind}single ");
+                self.block(out, b, depth);
+            }
+            Stmt::Broadcast { value, performed } => {
+                let _ = write!(out, "{ind}broadcast {} ", self.local(*value));
+                self.block(out, performed, depth);
+            }
         }
     }
 
@@ -484,6 +519,25 @@ impl Printer<'_> {
         }
         for r in &l.reductions {
             self.reduction(out, r);
+        }
+        if let Some(z) = &l.sizes {
+            let mut parts = vec![];
+            if let Some(t) = &z.trip {
+                parts.push(format!("trip: {t}"));
+            }
+            if let Some(n) = z.const_trip {
+                parts.push(format!("const: {n}"));
+            }
+            for (what, e) in [
+                ("gang", &z.gang),
+                ("worker", &z.worker),
+                ("vector", &z.vector),
+            ] {
+                if let Some(e) = e {
+                    parts.push(format!("{what}: {e}"));
+                }
+            }
+            let _ = write!(out, "sizes({}) ", parts.join(", "));
         }
         let _ = write!(
             out,

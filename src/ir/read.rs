@@ -32,6 +32,7 @@ use super::expr::{BinOp, CmpOp, ExprId, UnOp};
 use super::function::{Function, Local, LocalId};
 use super::module::{
     Cell, DeviceFunction, Kernel, Launch, Linkage, Module, Param, ParamMode, RoutineLevel, Scratch,
+    SizeClauses,
 };
 use super::print::linkage_name;
 use super::reduce::RedOp;
@@ -294,6 +295,25 @@ fn function(c: &mut Cursor, cells: &[Cell], names: &[&str]) -> Result<DeviceFunc
     }
     c.expect("->")?;
     let ret = c.ty()?;
+    let guards = if c.tok("guards") {
+        c.expect("(")?;
+        let mut g = [LocalId(0); 3];
+        for (i, x) in g.iter_mut().enumerate() {
+            if i > 0 {
+                c.expect(",")?;
+            }
+            c.skip_ws();
+            let at = c.pos;
+            *x = LocalId(c.local_id()?);
+            if !params.contains(x) {
+                return Err(c.error_at(at, format!("guard {x} is not a parameter")));
+            }
+        }
+        c.expect(")")?;
+        Some(g)
+    } else {
+        None
+    };
     c.expect("at")?;
     let loc = line_loc(c)?;
     let body = if linkage == Linkage::Import {
@@ -311,6 +331,7 @@ fn function(c: &mut Cursor, cells: &[Cell], names: &[&str]) -> Result<DeviceFunc
         ret,
         level,
         linkage,
+        guards,
         body,
     })
 }
@@ -320,13 +341,23 @@ fn kernel(c: &mut Cursor, cells: &[Cell], names: &[&str]) -> Result<Kernel> {
     let construct = c.quoted()?;
     c.expect("at")?;
     let loc = line_loc(c)?;
-    c.expect("launch")?;
-    c.expect("grid")?;
-    c.expect("=")?;
-    let grid = host::grid3(c)?;
-    c.expect("block")?;
-    c.expect("=")?;
-    let block = host::grid3(c)?;
+    let launch = if c.tok("launch") {
+        c.expect("grid")?;
+        c.expect("=")?;
+        let grid = host::grid3(c)?;
+        c.expect("block")?;
+        c.expect("=")?;
+        let block = host::grid3(c)?;
+        Some(Launch { grid, block })
+    } else {
+        None
+    };
+    let one_thread = c.tok("one_thread");
+    let sizes = if c.tok("sizes") {
+        host::size_clauses(c)?
+    } else {
+        SizeClauses::default()
+    };
     let host_launch = if c.tok("host") {
         Some(host::launch_plan(c)?)
     } else {
@@ -368,9 +399,11 @@ fn kernel(c: &mut Cursor, cells: &[Cell], names: &[&str]) -> Result<Kernel> {
         loc,
         params,
         body,
-        launch: Launch { grid, block },
+        sizes,
+        launch,
         scratch,
         host_launch,
+        one_thread,
     })
 }
 

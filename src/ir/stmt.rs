@@ -1,10 +1,12 @@
 //! IR statements: structured control flow over locals and device memory.
 //!
-//! Owns: [`Stmt`], [`Block`], the counted [`Loop`] with its [`Parallelism`],
+//! Owns: [`Stmt`], [`Block`], the counted [`Loop`] with its [`Parallelism`]
+//! and, on planned loops, what the launch geometry reads ([`LoopSizes`]),
 //! the [`SwitchArm`]s of a `switch`.
 
 use super::expr::ExprId;
 use super::function::LocalId;
+use super::hostexpr::UserExpr;
 use super::reduce::Reduction;
 use super::SrcLoc;
 
@@ -62,6 +64,19 @@ impl Parallelism {
         }
     }
 
+    /// The block dimensions (x, y, z) the loop partitions over threads:
+    /// its vector dimension and, for workers, y.
+    pub fn thread_dims(self) -> [bool; 3] {
+        let mut d = [false; 3];
+        if let Parallelism::Par { worker, vector, .. } = self {
+            d[1] |= worker;
+            if let Some(v) = vector {
+                d[usize::from(v).min(2)] = true;
+            }
+        }
+        d
+    }
+
     /// (gang, worker, vector) as flags.
     pub fn flags(self) -> (bool, bool, bool) {
         match self {
@@ -108,6 +123,32 @@ pub struct Loop {
     pub reductions: Vec<Reduction>,
     /// Where the loop is in the source (for remarks and errors).
     pub loc: SrcLoc,
+    /// On the loops the front end planned (the construct's loops, with a
+    /// loop directive or partitioned in `kernels`): what the launch
+    /// geometry reads of them (`schedule::geometry`). `None` on loops
+    /// lowering makes (a region's loop over gangs for its reductions).
+    pub sizes: Option<Box<LoopSizes>>,
+}
+
+/// What a planned loop tells the launch geometry: facts of the source,
+/// not decisions. Host expressions are located at the loop (`trip`) or at
+/// the clause's argument.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LoopSizes {
+    /// The trip count (of the whole nest, when collapsed: the outer loop's)
+    /// as a host expression, when its bounds can be evaluated where the
+    /// construct is (free of side effects and of the region's names).
+    pub trip: Option<UserExpr>,
+    /// The trip count when the bounds and steps are integer literals (the
+    /// product over a collapsed nest).
+    pub const_trip: Option<u64>,
+    /// The size the loop's clauses ask for its gang level (`gang(num:)`;
+    /// in `kernels` also `worker(n)`, which names gangs there).
+    pub gang: Option<UserExpr>,
+    /// `worker(num:)`.
+    pub worker: Option<UserExpr>,
+    /// `vector(length:)`.
+    pub vector: Option<UserExpr>,
 }
 
 /// A statement.
@@ -203,6 +244,55 @@ pub enum Stmt {
     Fence,
     /// A nested block.
     Block(Block),
+    /// Statements performed by one thread where several run this code
+    /// redundantly (a store, an atomic, a `printf` outside the loops that
+    /// partition the threads): `schedule` guards them with the
+    /// [`Special::Performs`] conditions of their position, or leaves them
+    /// unguarded where every thread runs its own iteration. Only before
+    /// `schedule`.
+    ///
+    /// [`Special::Performs`]: super::Special::Performs
+    Single(Block),
+    /// `performed` is single code ([`Stmt::Single`]) that computes `value`
+    /// (an atomic capture into a variable of each thread); afterwards every
+    /// thread that runs this code holds it. `schedule` passes it through a
+    /// slot of shared memory between two barriers of the threads that run
+    /// the code redundantly (see [`broadcast_scope`]), or, where no barrier
+    /// covers exactly them (or one thread runs the code, or a routine's
+    /// caller decides who performs), makes it plain single code: there only
+    /// the performing thread holds the value. Only before `schedule`.
+    Broadcast { value: LocalId, performed: Block },
+}
+
+/// The barrier at which the threads that run code redundantly meet to
+/// share a [`Stmt::Broadcast`]'s value, inside loops partitioning the block
+/// dimensions `outer` (see [`Parallelism::thread_dims`]): the whole block
+/// outside loops partitioned over threads; a worker's vector lanes (one
+/// row: they share their block y and z indices) inside a worker loop
+/// (block y; block z is 1 but in kernels mappings that partition it
+/// outside); else none.
+pub fn broadcast_scope(outer: [bool; 3]) -> Option<BarrierScope> {
+    match outer {
+        [false, false, false] => Some(BarrierScope::Block),
+        [false, true, _] => Some(BarrierScope::Row),
+        _ => None,
+    }
+}
+
+/// Whether a [`Stmt::Broadcast`] of `b` (a body outside every loop) meets at
+/// a row barrier.
+pub fn broadcasts_in_rows(b: &[Stmt]) -> bool {
+    fn walk(b: &[Stmt], outer: [bool; 3]) -> bool {
+        b.iter().any(|s| match s {
+            Stmt::Broadcast { .. } => broadcast_scope(outer) == Some(BarrierScope::Row),
+            Stmt::Loop(l) => {
+                let mine = l.par.thread_dims();
+                walk(&l.body, std::array::from_fn(|d| outer[d] || mine[d]))
+            }
+            s => s.blocks().into_iter().any(|b| walk(b, outer)),
+        })
+    }
+    walk(b, [false; 3])
 }
 
 impl Stmt {
@@ -237,9 +327,56 @@ impl Stmt {
                 ..
             } => vec![*ptr, *expected, *desired],
             Stmt::AtomicLoad { ptr, .. } => vec![*ptr],
-            Stmt::Break | Stmt::Continue | Stmt::Barrier(_) | Stmt::Fence | Stmt::Block(_) => {
-                vec![]
-            }
+            Stmt::Break
+            | Stmt::Continue
+            | Stmt::Barrier(_)
+            | Stmt::Fence
+            | Stmt::Block(_)
+            | Stmt::Single(_)
+            | Stmt::Broadcast { .. } => vec![],
+        }
+    }
+
+    /// The blocks nested in this statement itself, to rewrite them (as
+    /// [`Stmt::blocks`]).
+    pub fn blocks_mut(&mut self) -> Vec<&mut Block> {
+        match self {
+            Stmt::If {
+                then, otherwise, ..
+            } => vec![then, otherwise],
+            Stmt::Loop(l) => vec![&mut l.body],
+            Stmt::While { body, step, .. } => vec![body, step],
+            Stmt::Switch { arms, .. } => arms.iter_mut().map(|a| &mut a.body).collect(),
+            Stmt::Block(b) | Stmt::Single(b) | Stmt::Broadcast { performed: b, .. } => vec![b],
+            _ => vec![],
+        }
+    }
+
+    /// The blocks nested in this statement itself, in order (a loop's body,
+    /// an `if`'s two branches, a `while`'s body and step, a switch's arms).
+    pub fn blocks(&self) -> Vec<&Block> {
+        match self {
+            Stmt::If {
+                then, otherwise, ..
+            } => vec![then, otherwise],
+            Stmt::Loop(l) => vec![&l.body],
+            Stmt::While { body, step, .. } => vec![body, step],
+            Stmt::Switch { arms, .. } => arms.iter().map(|a| &a.body).collect(),
+            Stmt::Block(b) | Stmt::Single(b) | Stmt::Broadcast { performed: b, .. } => vec![b],
+            Stmt::Assign { .. }
+            | Stmt::Store { .. }
+            | Stmt::Break
+            | Stmt::Continue
+            | Stmt::Return(_)
+            | Stmt::Call { .. }
+            | Stmt::Copy { .. }
+            | Stmt::Print { .. }
+            | Stmt::AtomicRmw { .. }
+            | Stmt::AtomicCas { .. }
+            | Stmt::AtomicLoad { .. }
+            | Stmt::AtomicStore { .. }
+            | Stmt::Fence
+            | Stmt::Barrier(_) => vec![],
         }
     }
 }
@@ -289,38 +426,8 @@ pub struct SwitchArm {
 pub fn walk_stmts(b: &[Stmt], f: &mut impl FnMut(&Stmt)) {
     for s in b {
         f(s);
-        match s {
-            Stmt::If {
-                then, otherwise, ..
-            } => {
-                walk_stmts(then, f);
-                walk_stmts(otherwise, f);
-            }
-            Stmt::Loop(l) => walk_stmts(&l.body, f),
-            Stmt::While { body, step, .. } => {
-                walk_stmts(body, f);
-                walk_stmts(step, f);
-            }
-            Stmt::Switch { arms, .. } => {
-                for a in arms {
-                    walk_stmts(&a.body, f);
-                }
-            }
-            Stmt::Block(b) => walk_stmts(b, f),
-            Stmt::Assign { .. }
-            | Stmt::Store { .. }
-            | Stmt::Break
-            | Stmt::Continue
-            | Stmt::Return(_)
-            | Stmt::Call { .. }
-            | Stmt::Copy { .. }
-            | Stmt::Print { .. }
-            | Stmt::AtomicRmw { .. }
-            | Stmt::AtomicCas { .. }
-            | Stmt::AtomicLoad { .. }
-            | Stmt::AtomicStore { .. }
-            | Stmt::Fence
-            | Stmt::Barrier(_) => {}
+        for inner in s.blocks() {
+            walk_stmts(inner, f);
         }
     }
 }

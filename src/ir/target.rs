@@ -1,5 +1,5 @@
 //! The machine a module is compiled for: its limits on launch sizes, which
-//! scheduling (and the front end's size remarks) read instead of constants
+//! scheduling (the launch geometry and its remarks) reads instead of constants
 //! of their own. It lives in `ir` so every stage may name it.
 //!
 //! Owns: [`Target`] and [`Gpu`]. May call: nothing.

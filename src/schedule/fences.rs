@@ -1,6 +1,6 @@
 //! Fences in redundant code: in code that every thread of a block (or of a
 //! row) runs redundantly — gang-redundant code, worker-single code — a store
-//! to memory is performed by one thread (`frontend::lower` guards it with
+//! to memory is performed by one thread (`single.rs` guards it with
 //! `tid == 0`), while loads are made by every thread. Without a barrier
 //! between them, the other threads may load a location before that store or
 //! after it (a read-after-write race: `acc[g] = 0; acc[g] += 1;`), or the

@@ -6,7 +6,7 @@
 //!   reductions need it (`__ptxrt_warp_friendly`);
 //! * a block with a size known only at run time is fitted to the device's
 //!   limits before the launch (`__ptxrt_fit_block`), keeping the constant
-//!   dimensions, which the front end fitted already (`frontend::geometry`);
+//!   dimensions, which `geometry` fitted already;
 //! * along grid x the runtime chooses enough gangs for the loop from the
 //!   device (`__ptxrt_default_gangs`: at most a wave of resident blocks, the
 //!   loop strides), every gang taking a block's worth of iterations of a

@@ -2,14 +2,18 @@
 //! every counted loop into an explicit loop, so back ends only translate.
 //!
 //! Owns: [`schedule`] and [`specialize`], for a [`Target`] (`ir::target`:
-//! the machine's limits, which the front end's remarks read too). May call: `ir`; `analysis` for
-//! its side table ([`ModuleInfo`]), which it only reads. Files:
+//! the machine's limits). May call: `ir`; `analysis` for its side table
+//! ([`ModuleInfo`]), which it only reads. Files:
 //! * `mod.rs` — the walk over every kernel's statements;
 //! * `par.rs` — parallel loops: trip count, 64-bit thread-strided counter,
 //!   each thread's start and stride per level;
+//! * `single.rs` — single-thread code: which thread performs a side effect
+//!   where several run the code (guards, broadcasts of captured values);
 //! * `seq.rs` — sequential loops (C semantics);
 //! * `build.rs` — the expression/statement builder both use;
 //! * `tile.rs` — tiled and `gang(static:)` loops;
+//! * `geometry.rs` — each kernel's launch geometry ([`crate::ir::Launch`])
+//!   from its loops and size clauses, and the remarks on sizes it changed;
 //! * `launch.rs` — how the host computes each kernel's launch sizes
 //!   ([`crate::ir::LaunchPlan`]): defaults, clamps, fitting to the device;
 //! * `reduce.rs` (+ `reduce/gangs.rs`) — reductions: private copies set to
@@ -25,10 +29,12 @@
 
 mod build;
 mod fences;
+pub mod geometry;
 mod launch;
 mod par;
 mod reduce;
 mod seq;
+mod single;
 mod tile;
 
 pub use crate::ir::{Gpu, Target};
@@ -47,27 +53,44 @@ use std::collections::HashSet;
 /// loop becomes a [`Stmt::Block`] holding its setup and a [`Stmt::While`].
 /// A loop partitioned over threads gets a [`Stmt::Barrier`] before and
 /// after it when code beside it touches memory (that code's stores are one
-/// thread's: see `frontend::lower`): a block barrier in code every thread of
+/// thread's: see `single.rs`, which resolves single-thread code first): a block barrier in code every thread of
 /// the block runs, a row barrier inside worker (block y) loops; none at the
-/// very start and end of a kernel. `target`'s limits bound what it
-/// makes; `_info` is the lowered module's side table (`analysis`), for the
-/// decisions of later steps that read it.
-pub fn schedule(m: &mut Module, _info: &ModuleInfo, target: &Target) {
+/// very start and end of a kernel. Each kernel's launch is computed first
+/// (`geometry`; kept where the module gives one), consuming its size
+/// clauses. `target`'s limits bound what it makes; `_info` is the lowered
+/// module's side table (`analysis`), for the decisions of later steps that
+/// read it. Returns, by kernel, what it changed in the sizes the clauses
+/// give (the text of [`crate::ir::Remark::Launch`]).
+pub fn schedule(m: &mut Module, _info: &ModuleInfo, target: &Target) -> Vec<Vec<String>> {
+    let mut notes = vec![];
     for k in &mut m.kernels {
-        k.host_launch = Some(launch::plan(&k.launch));
+        let (launch, said) = match k.launch.take() {
+            Some(l) => (l, vec![]),
+            None => geometry::launch(k, &m.functions, target.gpu_limits()),
+        };
+        notes.push(said);
+        k.sizes = Default::default();
+        k.host_launch = Some(launch::plan(&launch));
+        single::resolve(
+            &mut k.body,
+            single::Performer::Kernel {
+                one_thread: k.one_thread,
+            },
+        );
         let own = fences::own_locals(&k.body);
         let body = std::mem::take(&mut k.body.body);
         let mut st = RedState::new(target);
         let one = crate::ir::GridSize::Const(1);
         // A block of one thread has no redundant threads to fence.
-        let alone = k.launch.block.iter().all(|g| *g == one);
+        let alone = launch.block.iter().all(|g| *g == one);
         let here = Here {
             outer: [false; 3],
             fence_stores: !alone,
             redundant: (!alone).then_some(BarrierScope::Block),
             own: &own,
-            workers: k.launch.block[1] != one || k.launch.block[2] != one,
+            workers: launch.block[1] != one || launch.block[2] != one,
         };
+        k.launch = Some(launch);
         let mut b = block(&mut k.body, body, here, &mut st, &mut Pending::default());
         if let Some(local) = st.scratch {
             k.params.push(Param {
@@ -86,6 +109,7 @@ pub fn schedule(m: &mut Module, _info: &ModuleInfo, target: &Target) {
         k.body.body = b;
     }
     for f in &mut m.functions {
+        single::resolve(&mut f.body, single::Performer::Routine(f.guards));
         let body = std::mem::take(&mut f.body.body);
         // The front end allows no reduction across gangs in a routine.
         let own = HashSet::new();
@@ -104,6 +128,7 @@ pub fn schedule(m: &mut Module, _info: &ModuleInfo, target: &Target) {
             &mut Pending::default(),
         );
     }
+    notes
 }
 
 /// Folds the launch sizes each kernel's launch fixes at compile time into
@@ -150,18 +175,6 @@ fn specialize_kernel(k: &mut crate::ir::Kernel) {
         };
         *e = Expr::Literal(Literal::Int(i128::from(v)));
     }
-}
-
-/// The block dimensions a loop partitions over threads.
-fn thread_dims(par: Parallelism) -> [bool; 3] {
-    let mut d = [false; 3];
-    if let Parallelism::Par { worker, vector, .. } = par {
-        d[1] |= worker;
-        if let Some(v) = vector {
-            d[usize::from(v).min(2)] = true;
-        }
-    }
-    d
 }
 
 /// The barrier around a loop partitioning `dims` inside loops partitioning
@@ -226,7 +239,7 @@ fn block(
     let mut out = vec![];
     for (i, s) in b.into_iter().enumerate() {
         let scope = match &s {
-            Stmt::Loop(l) => fence(outer, thread_dims(l.par)),
+            Stmt::Loop(l) => fence(outer, l.par.thread_dims()),
             _ => None,
         };
         let others = busy.iter().enumerate().any(|(j, t)| j != i && *t);
@@ -261,7 +274,7 @@ fn stmt(f: &mut Function, s: Stmt, here: Here, st: &mut RedState, pending: &mut 
     let outer = here.outer;
     match s {
         Stmt::Loop(mut l) => {
-            let mine = thread_dims(l.par);
+            let mine = l.par.thread_dims();
             let inner = Here {
                 outer: std::array::from_fn(|d| outer[d] || mine[d]),
                 ..here
@@ -281,7 +294,7 @@ fn stmt(f: &mut Function, s: Stmt, here: Here, st: &mut RedState, pending: &mut 
             let mut inner_yz = false;
             crate::ir::walk_stmts(&l.body, &mut |x| {
                 if let Stmt::Loop(il) = x {
-                    let d = thread_dims(il.par);
+                    let d = il.par.thread_dims();
                     inner_yz |= d[1] || d[2];
                 }
             });
@@ -456,7 +469,10 @@ fn stmt(f: &mut Function, s: Stmt, here: Here, st: &mut RedState, pending: &mut 
         | Stmt::AtomicLoad { .. }
         | Stmt::AtomicStore { .. }
         | Stmt::Fence
-        | Stmt::Barrier(_)) => s,
+        | Stmt::Barrier(_)
+        // (Resolved before the walk, by `single`.)
+        | Stmt::Single(_)
+        | Stmt::Broadcast { .. }) => s,
     }
 }
 

@@ -27,7 +27,7 @@
 //! Every thread that ran the loop ends with the combined value, so code
 //! after the loop (redundant in each thread) may read it. The launch keeps
 //! block x a power of two up to 32 or a multiple of 32 in kernels that
-//! reduce (see `frontend::geometry`), which step 1 relies on; the front end
+//! reduce (see `geometry`), which step 1 relies on; the front end
 //! rejects reductions along y or z inside loops partitioned over threads,
 //! which step 2 could not synchronise.
 
@@ -222,7 +222,7 @@ pub(super) fn epilogue(
     outer: [bool; 3],
 ) {
     let gang = matches!(par, Parallelism::Par { gang: Some(_), .. });
-    let dims = super::thread_dims(par);
+    let dims = par.thread_dims();
     let scope = if outer.iter().any(|d| *d) {
         BarrierScope::Row
     } else {

@@ -46,6 +46,7 @@ void plan(int n, int m, int q, float *a, float *b, double **rows, int k) {
         float t[8];
 #pragma acc declare create(t)
         t[0] = count;
+#pragma acc update device(t[0:1])
     }
 #pragma acc exit data delete(a[0:n]) finalize
 #pragma acc shutdown device_type(*)

@@ -397,10 +397,13 @@ pub extern "C" fn acc_init_device(dev_num: c_int, devicetype: c_int) {
 /// fatal error at `at` naming `args`.
 pub(crate) fn shutdown(at: &SrcLoc, args: &str, devicetype: c_int, dev_num: Option<c_int>) {
     let kind = kind_of(at, devicetype);
+    let mut rt = lock();
     if kind == Kind::Host {
+        // The host device lets go of its present table and cells, as any
+        // device does (its memory is the program's: nothing is freed).
+        rt.host().close();
         return;
     }
-    let mut rt = lock();
     match dev_num {
         Some(n) => {
             if rt.device_count().is_ok() {

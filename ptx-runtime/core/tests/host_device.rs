@@ -40,6 +40,19 @@ int main(int argc, char **argv) {
   }
   if (!strcmp(mode, "unmap_unmapped")) { acc_unmap_data(a); return 0; }
   if (!strcmp(mode, "free_foreign")) { acc_free(a); return 0; }
+  /* acc_shutdown lets go of the device's table: mapping again is no error. */
+  if (!strcmp(mode, "shutdown")) {
+    acc_copyin(a, sizeof a);
+    acc_shutdown(acc_get_device_type());
+    /* (On shared memory the device address is the host address.) */
+    int shared = acc_deviceptr(b) == (void *)b;
+    void *m = shared ? (void *)a : acc_malloc(sizeof a);
+    acc_map_data(a, m, sizeof a);
+    SAME("mapped again after shutdown", acc_deviceptr(a) == m);
+    acc_unmap_data(a);
+    if (!shared) acc_free(m);
+    return 0;
+  }
 
   /* Reference counts and translation. */
   char *d = acc_copyin(a, sizeof a);
@@ -220,6 +233,21 @@ fn data_routine_errors_are_the_same_on_the_host_device() {
                 "{name} {mode}: {line}"
             );
         }
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn shutdown_lets_go_of_the_present_table_on_every_device() {
+    let (dir, exe) = build_c("hostdevdown", PROG);
+    for (name, env) in devices() {
+        let o = run_on(&exe, "shutdown", &env);
+        assert!(o.status.success(), "{name}: {}", stderr_of(&o));
+        assert_eq!(
+            lines(&o, "same:"),
+            "same: mapped again after shutdown: 1\n",
+            "{name}"
+        );
     }
     let _ = std::fs::remove_dir_all(dir);
 }

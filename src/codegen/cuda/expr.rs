@@ -32,6 +32,9 @@ pub fn special(s: Special) -> Result<String, Error> {
         Special::BlockIdx(d) => ("blockIdx", d),
         Special::BlockDim(d) => ("blockDim", d),
         Special::GridDim(d) => ("gridDim", d),
+        Special::Performs(_) => {
+            return internal("'performs' reached the back end unresolved (schedule resolves it)")
+        }
     };
     match ["x", "y", "z"].get(usize::from(d)) {
         Some(dim) => Ok(format!("{reg}.{dim}")),

@@ -371,8 +371,8 @@ impl<'a> FnWriter<'a> {
         // the threads per block, else registers for blocks of 1024.
         let sizes: Vec<u32> = k
             .launch
-            .block
             .iter()
+            .flat_map(|l| &l.block)
             .filter_map(|g| match g {
                 GridSize::Const(n) => Some(*n),
                 _ => None,
@@ -557,6 +557,9 @@ impl<'a> FnWriter<'a> {
             }
             Stmt::Block(b) => self.braced("", b)?,
             Stmt::Loop(_) => return internal("counted loop reached the back end unscheduled"),
+            Stmt::Single(_) | Stmt::Broadcast { .. } => {
+                return internal("single-thread code reached the back end unresolved")
+            }
         }
         Ok(())
     }

@@ -131,12 +131,14 @@ impl Writer<'_> {
                 out.close();
             }
             ConstructKind::DeclareLocal => {
-                // Until the end of the enclosing block.
+                // The region is the rest of the enclosing block (its
+                // statement), ended by the block's cleanup.
                 self.prologue(out, c, id);
                 out.line(&format!(
                     "void *__accc_r{id} __attribute__((cleanup(__ptxrt_data_cleanup))) = __ptxrt_use_device(1) ? __ptxrt_data_begin(&__accc_loc{id}, {}, (const struct __ptxrt_async *)0) : (void *)0;",
                     Self::maps_args(c, id)
                 ));
+                self.range(out, c.stmt.clone(), &c.body);
             }
             ConstructKind::EnterData { asyncs } | ConstructKind::ExitData { asyncs, .. } => {
                 open_if(out, &format!("__ptxrt_use_device({cond})"));

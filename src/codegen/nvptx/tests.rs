@@ -65,12 +65,14 @@ fn kernel(name: &str, params: Vec<Param>, body: Function) -> Kernel {
         loc: SrcLoc::default(),
         params,
         body,
-        launch: Launch {
+        sizes: Default::default(),
+        launch: Some(Launch {
             grid: [GridSize::Const(1), GridSize::Const(1), GridSize::Const(1)],
             block: [GridSize::Const(128), GridSize::Const(1), GridSize::Const(1)],
-        },
+        }),
         scratch: None,
         host_launch: None,
+        one_thread: false,
     }
 }
 
@@ -120,6 +122,7 @@ fn gv_loop(f: &mut Function, i: LocalId, n: LocalId, body: Block) {
         body,
         par: Parallelism::levels(true, false, true),
         loc: SrcLoc::default(),
+        sizes: None,
         reductions: vec![],
     })];
 }
@@ -413,6 +416,7 @@ fn control_kernel(ty: IntKind) -> Kernel {
         ],
         par: Parallelism::Seq,
         loc: SrcLoc::default(),
+        sizes: None,
         reductions: vec![],
     });
     // *out = arr[2] + x

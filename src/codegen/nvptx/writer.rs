@@ -342,8 +342,8 @@ impl<'a, 'c> Writer<'a, 'c> {
         // of that size may use: the launch never lacks resources.
         let sizes: Vec<u32> = k
             .launch
-            .block
             .iter()
+            .flat_map(|l| &l.block)
             .filter_map(|g| match g {
                 crate::ir::GridSize::Const(n) => Some(*n),
                 _ => None,
@@ -565,6 +565,9 @@ impl<'a, 'c> Writer<'a, 'c> {
             Stmt::AtomicStore { ptr, value } => self.atomic_store(*ptr, *value)?,
             Stmt::Block(b) => self.block(b)?,
             Stmt::Loop(_) => return internal("counted loop reached the back end unscheduled"),
+            Stmt::Single(_) | Stmt::Broadcast { .. } => {
+                return internal("single-thread code reached the back end unresolved")
+            }
         }
         Ok(())
     }
@@ -589,6 +592,11 @@ impl<'c> Writer<'_, 'c> {
             crate::ir::Special::BlockIdx(d) => ("ctaid", d),
             crate::ir::Special::BlockDim(d) => ("ntid", d),
             crate::ir::Special::GridDim(d) => ("nctaid", d),
+            crate::ir::Special::Performs(_) => {
+                return internal(
+                    "'performs' reached the back end unresolved (schedule resolves it)",
+                )
+            }
         };
         let dim = ["x", "y", "z"].get(usize::from(d)).copied().unwrap_or("x");
         let f = self.intrinsic_fn(&format!("llvm.nvvm.read.ptx.sreg.{reg}.{dim}"))?;

@@ -309,6 +309,9 @@ impl W<'_> {
                     Special::BlockIdx(k) => simt::Sreg::Ctaid(k),
                     Special::BlockDim(k) => simt::Sreg::Ntid(k),
                     Special::GridDim(k) => simt::Sreg::Nctaid(k),
+                    Special::Performs(_) => {
+                        return internal("'performs' reached the back end unresolved")
+                    }
                 };
                 let d = self.temp();
                 self.emit(Inst::Sreg { dst: d, sreg });

@@ -489,6 +489,9 @@ impl<'a> W<'a> {
             }
             Stmt::Block(b) => self.block(b)?,
             Stmt::Loop(_) => return internal("counted loop reached the back end unscheduled"),
+            Stmt::Single(_) | Stmt::Broadcast { .. } => {
+                return internal("single-thread code reached the back end unresolved")
+            }
         }
         Ok(())
     }

@@ -110,8 +110,8 @@ fn kernel_info(k: &Kernel, f: &simt::Function, func: u32) -> Result<simt::Kernel
     }
     let sizes: Vec<u32> = k
         .launch
-        .block
         .iter()
+        .flat_map(|l| &l.block)
         .filter_map(|g| match g {
             GridSize::Const(n) => Some(*n),
             _ => None,

@@ -198,6 +198,7 @@ impl Render<'_> {
                     Special::BlockIdx(k) => ("blockIdx", k),
                     Special::BlockDim(k) => ("blockDim", k),
                     Special::GridDim(k) => ("gridDim", k),
+                    Special::Performs(k) => ("performs", k),
                 };
                 format!(
                     "{n}.{}",

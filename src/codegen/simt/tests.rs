@@ -11,11 +11,10 @@ use std::sync::Mutex;
 
 /// The scheduled IR of `src`.
 fn ir(src: &str) -> Module {
-    let mut t =
-        match crate::frontend::translate(src.to_string(), "t.c", &crate::ir::Target::gpu(90)) {
-            Ok(t) => t,
-            Err(d) => panic!("{}", d.render(false)),
-        };
+    let mut t = match crate::frontend::translate(src.to_string(), "t.c") {
+        Ok(t) => t,
+        Err(d) => panic!("{}", d.render(false)),
+    };
     let info = crate::analysis::analyze(&t.module);
     crate::schedule::schedule(&mut t.module, &info, &crate::ir::Target::gpu(90));
     crate::schedule::specialize(&mut t.module);
@@ -81,19 +80,20 @@ fn run(src: &str, args: &[(&str, Arg)], gangs: u32, mode: RaceMode) -> Result<Ra
     let out = Mutex::new(Vec::new());
     let sink = |b: &[u8]| out.lock().unwrap().extend_from_slice(b);
     for (ki, k) in m.kernels.iter().enumerate() {
+        let geometry = k.launch.as_ref().expect("scheduled: a launch");
         let size = |g: &GridSize, open: u32| match g {
             GridSize::Const(n) => *n,
             _ => open,
         };
         let grid = [
-            size(&k.launch.grid[0], gangs),
-            size(&k.launch.grid[1], 1),
-            size(&k.launch.grid[2], 1),
+            size(&geometry.grid[0], gangs),
+            size(&geometry.grid[1], 1),
+            size(&geometry.grid[2], 1),
         ];
         let block = [
-            size(&k.launch.block[0], 32),
-            size(&k.launch.block[1], 4),
-            size(&k.launch.block[2], 1),
+            size(&geometry.block[0], 32),
+            size(&geometry.block[1], 4),
+            size(&geometry.block[2], 1),
         ];
         let mut params = vec![];
         for p in &k.params {

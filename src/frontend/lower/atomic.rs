@@ -78,14 +78,13 @@ impl Lower<'_> {
             }
             Val::R(..) => false,
         };
-        let shared = if own && !self.single_conditions().is_empty() {
-            self.broadcast(value, body.clone())
+        if own {
+            self.emit(Stmt::Broadcast {
+                value,
+                performed: body,
+            });
         } else {
-            None
-        };
-        match shared {
-            Some(stmts) => stmts.into_iter().for_each(|st| self.emit(st)),
-            None => self.emit_single_block(body),
+            self.emit_single_block(body);
         }
         let x = self.f.read(value);
         self.assign(target, x, &captured.1, v.span)?;

@@ -15,7 +15,7 @@ use super::Lower;
 use crate::diag::DResult;
 use crate::frontend::ctype::{CType, FnType};
 use crate::frontend::routine::CallSite;
-use crate::ir::{CmpOp, Expr, ExprId, FloatKind, Literal, MathFunc, Stmt, Type, UnOp};
+use crate::ir::{CmpOp, Expr, ExprId, FloatKind, Literal, MathFunc, Special, Stmt, Type, UnOp};
 use lang_c::ast::*;
 use lang_c::span::Span;
 
@@ -217,11 +217,11 @@ impl Lower<'_> {
 
     /// The hidden guard arguments: per block dimension (x, y, z), whether
     /// this thread performs the side effects of code not partitioned
-    /// along it.
+    /// along it (which `schedule` decides).
     fn guard_args(&mut self) -> [ExprId; 3] {
-        std::array::from_fn(|d| match self.single_condition(d as u8) {
-            Some(c) => c,
-            None => self.f.int(1, Type::BOOL),
+        std::array::from_fn(|d| {
+            self.f
+                .add(Expr::Special(Special::Performs(d as u8)), Type::BOOL)
         })
     }
 

@@ -5,7 +5,12 @@
 //! built, the kernel parameters (host variables a region uses, created on
 //! first use, with the hidden sizes of variable-length arrays), the body's
 //! own block scopes, the statement emission stack, and where the code is
-//! (inside which partitioned loops), which decides who performs side effects.
+//! (inside which partitioned loops, for the rules about routine calls and
+//! reductions). Lowering decides nothing about threads: a side effect that
+//! one thread performs where several run the code is a [`Stmt::Single`] (a
+//! captured value every thread needs a [`Stmt::Broadcast`], a routine
+//! call's guard arguments [`crate::ir::Special::Performs`]), which
+//! `schedule` resolves.
 //! `expr.rs` lowers expressions, `access.rs` addresses (subscripts, members,
 //! pointer arithmetic), `call.rs` calls, `init.rs` initialisers, `stmt.rs`
 //! statements and loops, `infer.rs` the base type of a declaration,
@@ -34,8 +39,8 @@ use super::scope::{Scope, SymKind};
 use super::source::SourceMap;
 use crate::diag::{DResult, Diagnostics};
 use crate::ir::{
-    BarrierScope, BinOp, Block, CmpOp, Expr, ExprId, Function, IntKind, LocalId, Parallelism,
-    Param, ParamMode, RoutineLevel, Special, SrcLoc, Stmt, Type,
+    Block, Expr, ExprId, Function, LocalId, Parallelism, Param, ParamMode, RoutineLevel, SrcLoc,
+    Stmt, Type,
 };
 use lang_c::span::Span;
 use std::collections::HashMap;
@@ -65,6 +70,8 @@ pub struct LoopSpec {
     pub reductions: Vec<LoopReduction>,
     /// `private(…)` / `firstprivate(…)` variables.
     pub privates: Vec<Private>,
+    /// What the launch geometry reads of it (see [`crate::ir::Loop::sizes`]).
+    pub sizes: crate::ir::LoopSizes,
 }
 
 /// A variable of a `private` or `firstprivate` clause: the loop (or
@@ -134,15 +141,12 @@ pub enum Mode {
     /// A compute region's body (a kernel).
     Region,
     /// The body of device function `name` (a routine of `level`) returning
-    /// `ret`; `guards` are its hidden parameters saying, per block dimension
-    /// (x, y, z), whether this thread performs the side effects of code that
-    /// the function's own loops do not partition along that dimension;
-    /// `sret` is the hidden parameter holding where a struct result goes.
+    /// `ret`; `sret` is the hidden parameter holding where a struct result
+    /// goes.
     Routine {
         name: String,
         ret: CType,
         level: RoutineLevel,
-        guards: [LocalId; 3],
         sret: Option<LocalId>,
     },
 }
@@ -164,8 +168,8 @@ pub struct Inside {
     pub gang: bool,
     pub worker: bool,
     pub vector: bool,
-    /// The block dimensions (x, y, z) the loops partition: only threads
-    /// with index 0 along each other dimension perform side effects.
+    /// The block dimensions (x, y, z) the loops partition (for the rules
+    /// about reductions).
     pub block: [bool; 3],
 }
 
@@ -217,11 +221,6 @@ pub struct Lower<'a> {
     /// Where the body first computes with `long double` (which the device
     /// does in double precision: a remark says so).
     pub narrowed: Option<SrcLoc>,
-    /// The body runs as one thread (a `serial` construct): nothing to
-    /// broadcast.
-    pub one_thread: bool,
-    /// The shared slots [`Lower::broadcast`] uses, by type and scope.
-    slots: HashMap<(Type, bool), u32>,
 }
 
 impl<'a> Lower<'a> {
@@ -255,8 +254,6 @@ impl<'a> Lower<'a> {
             elem_reds: vec![],
             promote: vec![],
             narrowed: None,
-            one_thread: false,
-            slots: HashMap::new(),
         }
     }
 
@@ -346,45 +343,8 @@ impl<'a> Lower<'a> {
         self.scopes.pop();
     }
 
-    /// The conditions (all must hold) under which this thread performs the
-    /// side effects of the current position: along each block dimension no
-    /// enclosing loop partitions (outside vector loops, outside worker
-    /// loops), only the thread of index 0 does (the others run the same
-    /// code redundantly).
-    pub fn single_conditions(&mut self) -> Vec<ExprId> {
-        (0..3u8).filter_map(|d| self.single_condition(d)).collect()
-    }
-
-    /// Whether this thread performs side effects here, as far as block
-    /// dimension `dim` goes: `None` when an enclosing loop partitions that
-    /// dimension (every thread does), else thread index 0 along it (in a
-    /// routine: the caller's say, the guard parameter).
-    pub fn single_condition(&mut self, dim: u8) -> Option<ExprId> {
-        if self.inside.block[usize::from(dim)] {
-            return None;
-        }
-        Some(match &self.mode {
-            Mode::Routine { guards, .. } => self.f.read(guards[usize::from(dim)]),
-            Mode::Region => {
-                let r = self.f.add(
-                    Expr::Special(Special::ThreadIdx(dim)),
-                    Type::Int(IntKind::U32),
-                );
-                let z = self.f.int(0, Type::Int(IntKind::U32));
-                self.f.add(
-                    Expr::Cmp {
-                        op: CmpOp::Eq,
-                        lhs: r,
-                        rhs: z,
-                    },
-                    Type::BOOL,
-                )
-            }
-        })
-    }
-
-    /// Emits `s` so that only the threads [`Self::single_conditions`] allow
-    /// run it.
+    /// Emits `s` to be performed by one thread where several run this code
+    /// ([`Stmt::Single`]: `schedule` decides which threads those are).
     pub fn emit_single(&mut self, s: Stmt) {
         self.emit_single_block(vec![s]);
     }
@@ -392,121 +352,7 @@ impl<'a> Lower<'a> {
     /// Emits `stmts` to be performed by one thread where several run this
     /// code (as [`Lower::emit_single`]).
     pub fn emit_single_block(&mut self, stmts: Block) {
-        let mut cond: Option<ExprId> = None;
-        for c in self.single_conditions() {
-            cond = Some(match cond {
-                None => c,
-                Some(p) => self.f.add(
-                    Expr::Logical {
-                        and: true,
-                        lhs: p,
-                        rhs: c,
-                    },
-                    Type::BOOL,
-                ),
-            });
-        }
-        match cond {
-            Some(cond) => self.emit(Stmt::If {
-                cond,
-                then: stmts,
-                otherwise: vec![],
-            }),
-            None => stmts.into_iter().for_each(|s| self.emit(s)),
-        }
-    }
-
-    /// `value`, which only the threads [`Self::single_conditions`] allow
-    /// computed (an atomic capture), in every thread that runs this code:
-    /// through a slot of shared memory between two barriers of the threads
-    /// that run the code redundantly — the whole block in code outside loops
-    /// partitioned over threads, a worker's vector lanes inside a worker
-    /// loop. `None` where those threads cannot meet at a barrier (a vector
-    /// loop run redundantly by several workers) or the caller decides (in a
-    /// routine): there only the performing thread holds the value.
-    pub fn broadcast(&mut self, value: LocalId, performed: Block) -> Option<Block> {
-        if !matches!(self.mode, Mode::Region) || self.one_thread {
-            return None;
-        }
-        // Rows share their block y and z indices: a worker loop (block y)
-        // partitions the block into rows whose lanes run its body
-        // redundantly (block z is 1 but in kernels mappings that partition
-        // it outside).
-        let scope = match self.inside.block {
-            [false, false, false] => BarrierScope::Block,
-            [false, true, _] => BarrierScope::Row,
-            _ => return None,
-        };
-        let ty = self.f.local(value).ty.clone();
-        let u32t = Type::Int(IntKind::U32);
-        // One slot for the block, or one per row (ntid.x lanes) of it; a
-        // slot serves every broadcast of its type (each between barriers).
-        let row = scope == BarrierScope::Row;
-        let n = match self.slots.get(&(ty.clone(), row)) {
-            Some(n) => *n as usize,
-            None => {
-                let len = if row { 1024 } else { 1 };
-                self.f.shared.push(Type::Array(Box::new(ty.clone()), len));
-                let n = self.f.shared.len() - 1;
-                self.slots.insert((ty.clone(), row), n as u32);
-                n
-            }
-        };
-        let index = match scope {
-            BarrierScope::Block => self.f.int(0, u32t.clone()),
-            BarrierScope::Row => {
-                let r = |l: &mut Self, s: Special| l.f.add(Expr::Special(s), u32t.clone());
-                let (ty_, tz, ny) = (
-                    r(self, Special::ThreadIdx(1)),
-                    r(self, Special::ThreadIdx(2)),
-                    r(self, Special::BlockDim(1)),
-                );
-                let zy = self.f.add(
-                    Expr::Binary {
-                        op: BinOp::Mul,
-                        lhs: tz,
-                        rhs: ny,
-                    },
-                    u32t.clone(),
-                );
-                self.f.add(
-                    Expr::Binary {
-                        op: BinOp::Add,
-                        lhs: ty_,
-                        rhs: zy,
-                    },
-                    u32t.clone(),
-                )
-            }
-        };
-        let index = self.f.add(Expr::Cast(index), Type::U64);
-        let index = self.hold(index);
-        let slot = |l: &mut Self| {
-            let base = l.f.add(Expr::SharedAddr(n as u32), ty.ptr_to());
-            let i = l.f.read(index);
-            l.f.add(Expr::PtrAdd { base, index: i }, ty.ptr_to())
-        };
-        let mut out = vec![];
-        let mut single = performed;
-        let (p, v) = (slot(self), self.f.read(value));
-        single.push(Stmt::Store { ptr: p, value: v });
-        let ((), guarded) = self
-            .in_block(|l| {
-                l.emit_single_block(single);
-                Ok(())
-            })
-            .ok()?;
-        out.extend(guarded);
-        out.push(Stmt::Barrier(scope));
-        let p = slot(self);
-        let got = self.f.add(Expr::Load(p), ty);
-        out.push(Stmt::Assign {
-            local: value,
-            value: got,
-        });
-        // The slot may be written again (a loop) only after every thread read it.
-        out.push(Stmt::Barrier(scope));
-        Some(out)
+        self.emit(Stmt::Single(stmts));
     }
 
     /// Resolves a name used in the body: a local of the body, or (in a

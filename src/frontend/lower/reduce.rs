@@ -324,6 +324,7 @@ impl Lower<'_> {
                 par: gang,
                 reductions,
                 loc: reds.first().map(|r| r.loc.clone()).unwrap_or_default(),
+                sizes: None,
             }));
             Ok(())
         })();

@@ -572,12 +572,8 @@ impl Lower<'_> {
             self.inside.gang |= gang.is_some();
             self.inside.worker |= worker;
             self.inside.vector |= vector.is_some();
-            if let Some(d) = vector {
-                self.inside.block[usize::from(d).min(2)] = true;
-            }
-            if worker {
-                self.inside.block[1] = true;
-            }
+            let mine = par.thread_dims();
+            self.inside.block = std::array::from_fn(|d| self.inside.block[d] || mine[d]);
         }
         // break may not leave a partitioned (or collapsed) loop; continue
         // ends this iteration of any loop (the scheduled loop's step
@@ -622,6 +618,7 @@ impl Lower<'_> {
             par,
             reductions,
             loc: spec.loc.clone(),
+            sizes: Some(Box::new(spec.sizes.clone())),
         }));
         Ok(())
     }

@@ -186,7 +186,11 @@ impl Parser<'_, '_> {
             }
             w => {
                 if let Some(s) = self.special(w)? {
-                    (Expr::Special(s), u32t)
+                    let ty = match s {
+                        Special::Performs(_) => Type::BOOL,
+                        _ => u32t,
+                    };
+                    (Expr::Special(s), ty)
                 } else if let Some(op) = named(&BIN_OPS, w, op_name) {
                     let ty = self.suffix()?;
                     let v = self.operands(2, &ty)?;
@@ -255,6 +259,7 @@ impl Parser<'_, '_> {
             Special::BlockIdx,
             Special::BlockDim,
             Special::GridDim,
+            Special::Performs,
         ];
         let Some(make) = make.into_iter().find(|m| special_name(m(0)).0 == w) else {
             return Ok(None);

@@ -2,14 +2,73 @@
 //! (`launch grid=(…) block=(…)`, [`GridSize`]) and the plan of how the
 //! host computes them (`host block=(…) … grid=(…)`, [`LaunchPlan`]), with
 //! their host expressions ([`HostExpr`], [`UserExpr`]): the inverse of
-//! their `Display` impls (`ir/hostexpr.rs`) and of `print.rs`'s `grid`.
+//! their `Display` impls (`ir/hostexpr.rs`) and of `print.rs`'s `grid`;
+//! and what the launch is computed from: the construct's size clauses
+//! (`sizes num_gangs(…) …`, [`SizeClauses`]) and a planned loop's facts
+//! (`sizes(trip: …, const: N, gang: …)`, [`LoopSizes`]).
 //!
-//! Owns: [`grid3`], [`launch_plan`], [`user`], [`loc_at`]. May call: the
-//! cursor, `ir` types.
+//! Owns: [`grid3`], [`launch_plan`], [`size_clauses`], [`loop_sizes`],
+//! [`user`], [`loc_at`]. May call: the cursor, `ir` types.
 
 use super::cursor::{Cursor, Result, MAX_DEPTH};
 use crate::ir::hostexpr::DIMS;
-use crate::ir::{GridSize, HostExpr, HostType, LaunchPlan, SrcLoc, UserExpr};
+use crate::ir::{
+    GridSize, HostExpr, HostType, LaunchPlan, LoopSizes, SizeClauses, SrcLoc, UserExpr,
+};
+
+/// `num_gangs(E, …) num_workers(E) vector_length(E)` (each optional, in
+/// that order), after `sizes`.
+pub(super) fn size_clauses(c: &mut Cursor) -> Result<SizeClauses> {
+    let mut s = SizeClauses::default();
+    if c.tok("num_gangs") {
+        c.expect("(")?;
+        loop {
+            s.num_gangs.push(user(c)?);
+            if c.tok(")") {
+                break;
+            }
+            c.expect(",")?;
+        }
+    }
+    for (what, slot) in [
+        ("num_workers", &mut s.num_workers),
+        ("vector_length", &mut s.vector_length),
+    ] {
+        if c.tok(what) {
+            c.expect("(")?;
+            *slot = Some(user(c)?);
+            c.expect(")")?;
+        }
+    }
+    Ok(s)
+}
+
+/// `(trip: E, const: N, gang: E, worker: E, vector: E)` (each optional,
+/// in that order), after a loop's `sizes`.
+pub(super) fn loop_sizes(c: &mut Cursor) -> Result<LoopSizes> {
+    let mut z = LoopSizes::default();
+    c.expect("(")?;
+    let mut first = true;
+    while !c.tok(")") {
+        if !first {
+            c.expect(",")?;
+        }
+        first = false;
+        c.skip_ws();
+        let at = c.pos;
+        let key = c.word();
+        c.expect(":")?;
+        match key {
+            "trip" => z.trip = Some(user(c)?),
+            "const" => z.const_trip = Some(c.unsigned()?),
+            "gang" => z.gang = Some(user(c)?),
+            "worker" => z.worker = Some(user(c)?),
+            "vector" => z.vector = Some(user(c)?),
+            k => return Err(c.error_at(at, format!("unknown loop size '{k}'"))),
+        }
+    }
+    Ok(z)
+}
 
 /// `(a, b, c)` of launch sizes.
 pub(super) fn grid3(c: &mut Cursor) -> Result<[GridSize; 3]> {

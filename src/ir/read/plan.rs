@@ -326,13 +326,14 @@ fn construct(c: &mut Cursor) -> Result<Construct> {
         let holds = matches!(
             kind,
             ConstructKind::Data { .. }
+                | ConstructKind::DeclareLocal
                 | ConstructKind::HostData { .. }
                 | ConstructKind::Compute { .. }
         );
         if !holds {
             return Err(c.error_at(
                 c.pos,
-                "only data, host_data and compute constructs hold others",
+                "only data, declare, host_data and compute constructs hold others",
             ));
         }
         while !c.tok("}") {

@@ -47,6 +47,18 @@ impl Parser<'_, '_> {
                 }
             }
             "loop" => Stmt::Loop(self.counted_loop()?),
+            "single" => {
+                self.c.expect("{")?;
+                Stmt::Single(self.block()?)
+            }
+            "broadcast" => {
+                let value = self.local()?;
+                self.c.expect("{")?;
+                Stmt::Broadcast {
+                    value,
+                    performed: self.block()?,
+                }
+            }
             "while" => {
                 let cond = self.expr(Some(&Type::BOOL))?;
                 self.c.expect("{")?;
@@ -280,6 +292,11 @@ impl Parser<'_, '_> {
         while self.c.tok("reduction") {
             reductions.push(self.reduction()?);
         }
+        let sizes = if self.c.tok("sizes") {
+            Some(Box::new(super::host::loop_sizes(self.c)?))
+        } else {
+            None
+        };
         self.c.expect("at")?;
         let file = self.c.quoted()?;
         self.c.expect_here(":")?;
@@ -301,6 +318,7 @@ impl Parser<'_, '_> {
             par,
             reductions,
             loc: SrcLoc { file, line, col },
+            sizes,
         })
     }
 

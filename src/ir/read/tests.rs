@@ -149,7 +149,7 @@ fn every_form_reads_back() {
     assert_eq!(m.source, "dir/a \"b\".c");
     let k = &m.kernels[0];
     assert_eq!(k.params[2].name, "(reduction scratch)");
-    match &k.launch.grid[1] {
+    match &k.launch.as_ref().expect("a launch").grid[1] {
         crate::ir::GridSize::Clause { expr, .. } => assert_eq!(expr.text, "f(a, \")\"), b[2]"),
         g => panic!("{g:?}"),
     }
@@ -291,9 +291,9 @@ fn no_input_panics() {
 }
 
 /// The plan's tree must be the one the front end builds: a construct lies
-/// in its parent's statement, after its sibling, and only data, host_data
-/// and compute constructs hold others; else the host rewrite would cut the
-/// text wrongly.
+/// in its parent's statement, after its sibling, and only data, declare,
+/// host_data and compute constructs hold others; else the host rewrite
+/// would cut the text wrongly.
 #[test]
 fn misplaced_constructs_are_errors() {
     let head = "module \"a.c\"\n";

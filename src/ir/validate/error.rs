@@ -79,6 +79,12 @@ pub enum ValidationErrorKind {
     StoreType { value: Type, ptr: Type },
     /// A counted loop in IR that claims to be scheduled.
     LoopLeftAfterSchedule { loc: SrcLoc },
+    /// A `single`, `broadcast` or `performs` in IR that claims to be
+    /// scheduled (schedule resolves them into guards).
+    LeftAfterSchedule { what: &'static str },
+    /// A kernel of scheduled IR without a launch (`schedule` gives every
+    /// kernel one).
+    NoLaunch,
     /// A loop's init, limit or step not of its index's type.
     LoopBoundType { bound: ExprId },
     /// A reduction whose parts do not fit its private or operator.
@@ -150,9 +156,11 @@ impl fmt::Display for ValidationErrorKind {
                 local_ty,
             } => write!(f, "assign of {value} to {local} of type {local_ty}"),
             K::StoreType { value, ptr } => write!(f, "store of {value} through {ptr}"),
+            K::NoLaunch => write!(f, "no launch after schedule"),
             K::LoopLeftAfterSchedule { loc } => {
                 write!(f, "counted loop at {loc} left after schedule")
             }
+            K::LeftAfterSchedule { what } => write!(f, "'{what}' left after schedule"),
             K::LoopBoundType { bound } => {
                 write!(f, "loop bound {bound} does not have the index type")
             }
@@ -209,6 +217,8 @@ impl fmt::Display for ValidationErrorKind {
 pub enum ExprProblem {
     /// A cell past the module's cells, or read as a non-pointer.
     CellOutOfRange,
+    /// A `performs` not typed `bool`.
+    PerformsNotBool,
     /// A local read typed otherwise than the local.
     LocalReadType,
     /// A local's address typed otherwise than a pointer to it (or to its
@@ -258,6 +268,7 @@ impl fmt::Display for ExprProblem {
         use ExprProblem as P;
         let s = match self {
             P::CellOutOfRange => "cell out of range or not a pointer",
+            P::PerformsNotBool => "'performs' not typed bool",
             P::LocalReadType => "local read with the wrong type",
             P::LocalAddrType => "address of a local with the wrong type",
             P::LoadType => "load type differs from pointee",

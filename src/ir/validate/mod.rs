@@ -10,7 +10,9 @@
 //! calls match their callee's signature, indices have one subscript more
 //! than extents and a base of the element or row type, returns match the
 //! function's result type, `break`/`continue` have a target, and — when
-//! `scheduled` — that no counted [`Stmt::Loop`] is left.
+//! `scheduled` — that no counted [`Stmt::Loop`] is left, nor any
+//! single-thread form ([`Stmt::Single`], [`Stmt::Broadcast`],
+//! [`super::Special::Performs`]).
 
 mod error;
 #[cfg(test)]
@@ -70,6 +72,13 @@ pub fn validate(m: &Module, scheduled: bool) -> Vec<ValidationError> {
             v.err_at(expr, K::ExprReused { expr, uses });
         }
         errors.extend(v.errors);
+    }
+    for k in m.kernels.iter().filter(|k| scheduled && k.launch.is_none()) {
+        errors.push(ValidationError {
+            kind: K::NoLaunch,
+            owner: Owner::Kernel(k.name.clone()),
+            at: known(&k.loc),
+        });
     }
     for f in &m.functions {
         for p in &f.params {
@@ -408,6 +417,19 @@ impl Validator<'_> {
                 }
             }
             Stmt::Block(b) => self.block(b),
+            Stmt::Single(b) => {
+                if self.scheduled {
+                    self.err(K::LeftAfterSchedule { what: "single" });
+                }
+                self.block(b);
+            }
+            Stmt::Broadcast { value, performed } => {
+                if self.scheduled {
+                    self.err(K::LeftAfterSchedule { what: "broadcast" });
+                }
+                self.local_ty(*value);
+                self.block(performed);
+            }
         }
     }
 
@@ -457,6 +479,14 @@ impl Validator<'_> {
         let ty = self.f.ty(id).clone();
         let bad = |v: &mut Self, problem: ExprProblem| v.err_at(id, K::Expr { expr: id, problem });
         match self.f.expr(id) {
+            Expr::Special(super::Special::Performs(_)) => {
+                if self.scheduled {
+                    self.err_at(id, K::LeftAfterSchedule { what: "performs" });
+                }
+                if ty != Type::BOOL {
+                    bad(self, ExprProblem::PerformsNotBool);
+                }
+            }
             Expr::Literal(_) | Expr::Special(_) => {}
             Expr::Cell(n) => {
                 if *n as usize >= self.m.cells.len() || !matches!(ty, Type::Ptr(_)) {

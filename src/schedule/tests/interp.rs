@@ -126,7 +126,7 @@ impl Interp<'_> {
                 panic!("interpreter: {s:?}")
             }
             Stmt::Block(b) => return self.block(b),
-            Stmt::Loop(_) => panic!("unscheduled loop"),
+            Stmt::Loop(_) | Stmt::Single(_) | Stmt::Broadcast { .. } => panic!("unscheduled {s:?}"),
         }
         Flow::Next
     }
@@ -200,6 +200,7 @@ impl Interp<'_> {
                 Special::BlockIdx(_) => self.t.ctaid,
                 Special::BlockDim(d) => self.t.ntid[d as usize],
                 Special::GridDim(_) => self.t.nctaid,
+                Special::Performs(_) => panic!("unscheduled performs"),
             }),
             e => panic!("interpreter: {e:?}"),
         };

@@ -71,6 +71,7 @@ fn kernel(par: Parallelism, k: IntKind, cmp: LoopCmp, b: [i128; 3], skip_even: b
         body,
         par,
         loc: SrcLoc::default(),
+        sizes: None,
         reductions: vec![],
     })];
     module(f, a)
@@ -89,12 +90,14 @@ fn module(body: Function, a: LocalId) -> Module {
                 mode: ParamMode::DevicePtr,
             }],
             body,
-            launch: Launch {
+            sizes: Default::default(),
+            launch: Some(Launch {
                 grid: [GridSize::Const(1), GridSize::Const(1), GridSize::Const(1)],
                 block: [GridSize::Const(128), GridSize::Const(1), GridSize::Const(1)],
-            },
+            }),
             scratch: None,
             host_launch: None,
+            one_thread: false,
         }],
         functions: vec![],
         cells: vec![],
@@ -274,6 +277,7 @@ fn nested_gang_and_vector_loops_use_their_own_levels() {
             body,
             par,
             loc: SrcLoc::default(),
+            sizes: None,
             reductions: vec![],
         })
     };
@@ -433,6 +437,7 @@ fn collapsed_nest_visits_each_point_once() {
             body: vec![Stmt::Store { ptr, value }],
             par,
             loc: SrcLoc::default(),
+            sizes: None,
             reductions: vec![],
         })];
         let m = scheduled(module(g, a));
@@ -495,6 +500,7 @@ fn tiled_and_chunked_loops_visit_each_point_once() {
         body: vec![Stmt::Store { ptr, value }],
         par: GV,
         loc: SrcLoc::default(),
+        sizes: None,
         reductions: vec![],
     };
     let want: Vec<i128> = {
@@ -522,7 +528,7 @@ fn tiled_and_chunked_loops_visit_each_point_once() {
 }
 
 /// `store a <- 1; t = load a; store a <- t` in code every thread runs
-/// redundantly (the stores single, as lowering guards them), inside a gang
+/// redundantly (the stores single, as `single.rs` guards them), inside a gang
 /// loop: barriers between the store and the load after it, and between the
 /// load and the store after it, and at the loop's start (the previous
 /// iteration's store).
@@ -619,6 +625,7 @@ fn fenced_loop(par: Parallelism) -> (String, Vec<usize>, usize, usize) {
         body: vec![store1, assign, store2],
         par,
         loc: SrcLoc::default(),
+        sizes: None,
         reductions: vec![],
     })];
     let m = scheduled(module(f, a));
@@ -659,7 +666,9 @@ fn worker_single_vector_loop_runs_on_the_first_worker() {
         [0, 100, 1],
         false,
     );
-    m.kernels[0].launch.block[1] = GridSize::Const(4);
+    if let Some(l) = &mut m.kernels[0].launch {
+        l.block[1] = GridSize::Const(4);
+    }
     let text = print_module(&scheduled(m));
     assert!(
         text.contains("if and(eq.u32(tid.y, 0), eq.u32(tid.z, 0)) {"),

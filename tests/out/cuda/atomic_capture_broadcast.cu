@@ -23,21 +23,21 @@ extern "C" __global__ void __launch_bounds__(64) __accc_slots_0_l8_1e4be54a(int 
     int *tmp;
     int tmp_1;
     int tmp_2;
-    unsigned long long tmp_3;
-    int tmp_4;
-    int *tmp_5;
+    int tmp_3;
+    int *tmp_4;
+    int tmp_5;
     int tmp_6;
     int tmp_7;
-    int tmp_8;
     int w;
     int mine;
-    int *tmp_9;
+    int *tmp_8;
+    int tmp_9;
     int tmp_10;
     int tmp_11;
-    unsigned long long tmp_12;
-    int tmp_13;
     int j;
-    int tmp_14;
+    int tmp_12;
+    unsigned long long bcast_at;
+    unsigned long long bcast_at_1;
     int init;
     int limit;
     int step;
@@ -70,27 +70,27 @@ extern "C" __global__ void __launch_bounds__(64) __accc_slots_0_l8_1e4be54a(int 
         stride_2 = (unsigned long long)gridDim.x;
         for (; k_2 < trip_2; k_2 = k_2 + stride_2) {
             g = init_2 + (int)k_2 * step_2;
-            tmp_3 = (unsigned long long)0u;
+            bcast_at = (unsigned long long)0u;
             if (threadIdx.x == 0u && threadIdx.y == 0u && 0u == 0u) {
                 tmp = next + (long long)0;
                 tmp_1 = 1;
                 tmp_2 = (int)atomicAdd(tmp, tmp_1);
-                __accc_shared0[tmp_3] = tmp_2;
+                __accc_shared0[bcast_at] = tmp_2;
             }
             __syncthreads();
-            tmp_2 = __accc_shared0[tmp_3];
+            tmp_2 = __accc_shared0[bcast_at];
             __syncthreads();
-            tmp_4 = tmp_2;
-            slot = tmp_4;
+            tmp_3 = tmp_2;
+            slot = tmp_3;
             __syncthreads();
             if (threadIdx.x == 0u && threadIdx.y == 0u && 0u == 0u) {
-                tmp_5 = next + (long long)0;
-                tmp_6 = 1;
-                tmp_7 = (int)atomicAdd(tmp_5, tmp_6);
+                tmp_4 = next + (long long)0;
+                tmp_5 = 1;
+                tmp_6 = (int)atomicAdd(tmp_4, tmp_5);
             }
-            tmp_8 = tmp_7;
+            tmp_7 = tmp_6;
             if (threadIdx.x == 0u && threadIdx.y == 0u && 0u == 0u) {
-                log_1[(long long)g] = tmp_8;
+                log_1[(long long)g] = tmp_7;
             }
             __syncthreads();
             {
@@ -105,18 +105,18 @@ extern "C" __global__ void __launch_bounds__(64) __accc_slots_0_l8_1e4be54a(int 
                 stride_1 = (unsigned long long)2u;
                 for (; k_1 < trip_1; k_1 = k_1 + stride_1) {
                     w = init_1 + (int)k_1 * step_1;
-                    tmp_12 = (unsigned long long)(threadIdx.y + 0u * 2u);
+                    bcast_at_1 = (unsigned long long)(threadIdx.y + 0u * 2u);
                     if (threadIdx.x == 0u && 0u == 0u) {
-                        tmp_9 = next + (long long)0;
-                        tmp_10 = 2;
-                        tmp_11 = (int)atomicAdd(tmp_9, tmp_10);
-                        __accc_shared1[tmp_12] = tmp_11;
+                        tmp_8 = next + (long long)0;
+                        tmp_9 = 2;
+                        tmp_10 = (int)atomicAdd(tmp_8, tmp_9);
+                        __accc_shared1[bcast_at_1] = tmp_10;
                     }
                     __accc_row_barrier();
-                    tmp_11 = __accc_shared1[tmp_12];
+                    tmp_10 = __accc_shared1[bcast_at_1];
                     __accc_row_barrier();
-                    tmp_13 = tmp_11;
-                    mine = tmp_13;
+                    tmp_11 = tmp_10;
+                    mine = tmp_11;
                     __accc_row_barrier();
                     {
                         init = 0;
@@ -130,9 +130,9 @@ extern "C" __global__ void __launch_bounds__(64) __accc_slots_0_l8_1e4be54a(int 
                         stride = (unsigned long long)32u;
                         for (; k < trip; k = k + stride) {
                             j = init + (int)k * step;
-                            tmp_14 = g;
+                            tmp_12 = g;
                             if (0u == 0u) {
-                                out[(long long)((slot + mine) * 32 + j)] = tmp_14;
+                                out[(long long)((slot + mine) * 32 + j)] = tmp_12;
                             }
                         }
                     }
