@@ -378,7 +378,7 @@ fn disproved(b: &LoopBody, lp: &Loop, range: Range, s: &Affine, t: &Affine) -> b
 }
 
 /// How many times `l` is used (read, assigned, its address taken) in `b`.
-fn uses(f: &Function, b: &Block, l: LocalId) -> usize {
+pub(super) fn uses(f: &Function, b: &Block, l: LocalId) -> usize {
     let mut n = 0;
     let count = |e: ExprId, n: &mut usize| {
         let mut r = vec![];
