@@ -48,8 +48,11 @@ const EXPLAINED: &[(&str, u32, &str, &str, &str)] = &[
     ),
 ];
 
-/// The (line, scalar) pairs each side privatises in program `file`.
-fn both_sides(file: &Path) -> Result<(BTreeSet<(u32, String)>, BTreeSet<(u32, String)>), String> {
+/// The loops (by line) and the scalars privatised in them.
+type Privates = BTreeSet<(u32, String)>;
+
+/// What each side, the AST rule and the pass, privatises in program `file`.
+fn both_sides(file: &Path) -> Result<(Privates, Privates), String> {
     let dir = file.parent().unwrap_or(Path::new("."));
     let name = file.file_name().unwrap_or_default();
     let out = common::accc()

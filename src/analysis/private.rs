@@ -37,6 +37,7 @@
 //! Owns: [`Scalar`], [`LoopScalars`], [`Scope`], [`loop_scalars`].
 //! May call: `ir`, `depend` (its use count).
 
+use super::depend::use_counts;
 use crate::ir::{Block, Expr, ExprId, Function, LocalId, Loop, RedTarget, Stmt, Type};
 use std::collections::{HashMap, HashSet};
 
@@ -211,13 +212,14 @@ pub fn loop_scalars(f: &Function, cells: &Scope, lp: &Loop) -> LoopScalars {
             own.extend(l.collapsed.iter().map(|h| h.var));
         }
     });
+    // Used outside the body too (or a parameter): of the code around.
+    let (everywhere, inside) = (use_counts(f, &f.body), use_counts(f, &lp.body));
     let outer = |l: LocalId| {
         !own.contains(&l)
             && is_scalar(&f.local(l).ty)
             && !cells.holds(l)
             && !cells.bases.contains(&l)
-            && (cells.params.contains(&l)
-                || super::depend::uses(f, &f.body, l) != super::depend::uses(f, &lp.body, l))
+            && (cells.params.contains(&l) || everywhere.get(&l) != inside.get(&l))
     };
     let mut w = Walk {
         f,
@@ -501,3 +503,6 @@ fn always_true(f: &Function, e: ExprId) -> bool {
         _ => false,
     }
 }
+
+#[cfg(test)]
+mod tests;

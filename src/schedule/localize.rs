@@ -315,3 +315,108 @@ impl Rewrite<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{print_expr, read_module, Module};
+
+    fn module(text: &str) -> Module {
+        read_module(text).expect("reads")
+    }
+
+    /// Every expression the statements of `b` hold, printed.
+    fn exprs(m: &Module, f: &Function, b: &[Stmt]) -> Vec<String> {
+        let mut out = vec![];
+        crate::ir::walk_stmts(b, &mut |s| {
+            out.extend(s.roots().into_iter().map(|e| print_expr(m, f, e)));
+        });
+        out
+    }
+
+    #[test]
+    fn firstprivate_copy_keeps_shared_trees() {
+        let m = module(include_str!("../../tests/in/priv_temp.ir"));
+        let mut f = m.kernels[0].body.clone();
+        let t = m.kernels[0].params.iter().find(|p| p.name == "t");
+        let t = t.map(|p| p.local).unwrap_or(LocalId(2));
+        let scope = Scope::function(&[t]);
+        let mut body = std::mem::take(&mut f.body);
+        // A tree the loop shares with the code after it.
+        let shared = match &body[0] {
+            Stmt::Loop(l) => l.body.iter().find_map(|s| match s {
+                Stmt::Assign { value, .. } if matches!(f.expr(*value), Expr::Binary { .. }) => {
+                    Some(*value)
+                }
+                _ => None,
+            }),
+            _ => None,
+        }
+        .expect("t * t in the loop");
+        let after = f.new_local("after", f.ty(shared).clone());
+        body.push(Stmt::Assign {
+            local: after,
+            value: shared,
+        });
+        let copy = localize(&mut f, &scope, &mut body, 0, Scalar::Local(t), Start::First);
+        assert_eq!(f.local(copy).name, "t");
+        let Stmt::Assign { local, value } = &body[0] else {
+            panic!("no initialisation before the loop")
+        };
+        assert_eq!((*local, f.expr(*value)), (copy, &Expr::Local(t)));
+        let Stmt::Loop(lp) = &body[1] else {
+            panic!("the loop moved")
+        };
+        let inside = exprs(&m, &f, &lp.body);
+        assert!(inside.iter().all(|e| !e.contains("%2 t")), "{inside:?}");
+        assert!(inside.iter().any(|e| e.contains(&format!("{copy} t"))));
+        let Stmt::Assign { value, .. } = &body[2] else {
+            panic!("the code after the loop")
+        };
+        assert_eq!(print_expr(&m, &f, *value), "mul.f32(%2 t, %2 t)");
+    }
+
+    #[test]
+    fn reduction_into_a_cell() {
+        let m = module(include_str!("../../tests/in/priv_byref.ir"));
+        let k = &m.kernels[1];
+        let mut f = k.body.clone();
+        let params: Vec<_> = k.params.iter().map(|p| p.local).collect();
+        let scope = Scope::kernel(&f, &params, &params);
+        let s = k.params.iter().find(|p| p.name == "s").map(|p| p.local);
+        let s = s.expect("s by reference");
+        let mut body = std::mem::take(&mut f.body);
+        let op = RedOp::Max;
+        let copy = localize(
+            &mut f,
+            &scope,
+            &mut body,
+            0,
+            Scalar::Cell(s),
+            Start::Reduction(op),
+        );
+        let Stmt::Loop(lp) = &body[0] else {
+            panic!("no loop")
+        };
+        let red = lp.reductions.last().expect("a reduction");
+        assert_eq!((red.op, red.private), (op, copy));
+        assert!(matches!(red.target, RedTarget::Memory(p) if f.expr(p) == &Expr::Local(s)));
+        assert!(red.scalar(&f.local(copy).ty));
+        // The inner loop reduces into the copy; no store to `*s` is left,
+        // and the assignment that was one thread's is every thread's.
+        let mut inner = vec![];
+        let mut singles = 0;
+        crate::ir::walk_stmts(&lp.body, &mut |st| match st {
+            Stmt::Loop(l) => inner.extend(l.reductions.iter().map(|r| r.target.clone())),
+            Stmt::Single(b) => {
+                singles += 1;
+                assert!(!b.iter().any(|x| matches!(x, Stmt::Assign { .. })));
+            }
+            _ => {}
+        });
+        assert_eq!(inner, [RedTarget::Local(copy)]);
+        assert_eq!(singles, 1, "the store of b[i] stays single");
+        let texts = exprs(&m, &f, &lp.body);
+        assert!(texts.iter().all(|e| !e.contains("%2 s")), "{texts:?}");
+    }
+}
