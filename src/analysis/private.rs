@@ -373,7 +373,10 @@ impl Walk<'_> {
                 for e in s.roots() {
                     self.expr(e, &st);
                 }
+                // Its `break`s and `continue`s are its own.
+                self.exits.push(Exits::default());
                 self.block(&l.body, st.clone());
+                self.exits.pop();
                 for r in &l.reductions {
                     let target = match r.target {
                         RedTarget::Local(t) => self.local(t),
