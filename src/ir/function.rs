@@ -116,8 +116,9 @@ impl Function {
     }
 
     /// Expression `id` with each operand `o` replaced by `map(o)` (in the
-    /// order of [`Function::children`]), as a new node: rewrites never
-    /// change a node in place, since a tree may be shared by several uses.
+    /// order of [`Function::children`]), as a new node (a leaf is
+    /// returned as it is): a rewrite that builds new trees leaves the old
+    /// ones, and any other use of them, as they were.
     pub fn with_operands(
         &mut self,
         id: ExprId,

@@ -7,8 +7,10 @@
 //! Owns: [`localize`], [`Start`]. May call: `ir`, `analysis::private` (the
 //! cells of a function).
 //!
-//! Expressions are rebuilt, never changed in place (a tree may be shared
-//! by uses outside the loop). A store to the cell becomes an assignment of
+//! Expressions are rebuilt, never changed in place: valid IR gives every
+//! node one parent (the validator's `ExprReused`), but a rebuilt tree
+//! cannot change a use outside the loop even where that rule is broken
+//! (the replaced nodes stay in the arena, unused). A store to the cell becomes an assignment of
 //! the copy; where lowering had put it in code one thread performs
 //! ([`Stmt::Single`]), the assignment moves out of it, in place: each
 //! thread assigns its own copy, as lowering does for a private variable.
@@ -342,7 +344,8 @@ mod tests {
         let t = t.map(|p| p.local).unwrap_or(LocalId(2));
         let scope = Scope::function(&[t]);
         let mut body = std::mem::take(&mut f.body);
-        // A tree the loop shares with the code after it.
+        // A tree the loop shares with the code after it (invalid IR: the
+        // rewrite must still leave the use after the loop as it was).
         let shared = match &body[0] {
             Stmt::Loop(l) => l.body.iter().find_map(|s| match s {
                 Stmt::Assign { value, .. } if matches!(f.expr(*value), Expr::Binary { .. }) => {
