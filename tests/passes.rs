@@ -11,7 +11,8 @@
 //! The module is read with `ir::read_module`, the pass runs, and its
 //! result — the module printed (for `schedule`, then its remarks on launch
 //! sizes as `; remark @kernel: text` lines), for `validate` the list of
-//! problems, for `analyze` the side table — must equal `tests/out/<run>/<name>.ir`
+//! problems, for `analyze` the side table, for `privatize` the scalars it
+//! privatised and the module — must equal `tests/out/<run>/<name>.ir`
 //! (`.txt` for `validate` and `analyze`), contain
 //! every `; check:` text and no `; not:` text. `BLESS=1` rewrites the
 //! expected files (review the diff).
@@ -55,6 +56,19 @@ const RUNS: &[(&str, &str, Pass)] = &[
         Ok(print_module(m))
     }),
     ("analyze", "txt", |m, _| analyze(m)),
+    ("privatize", "ir", |m, text| {
+        valid(m, false, "input")?;
+        let shared = header(text, "shared").join(" ");
+        let shared: Vec<&str> = shared.split_whitespace().collect();
+        let done = accc::schedule::privatize(m, &|_, name| shared.contains(&name));
+        valid(m, false, "output")?;
+        let mut out: String = done
+            .iter()
+            .map(|(loc, name)| format!("; private at {loc}: {name}\n"))
+            .collect();
+        out.push_str(&print_module(m));
+        Ok(out)
+    }),
     ("validate", "txt", |m, _| Ok(problems(m, false))),
     ("validate-scheduled", "txt", |m, _| Ok(problems(m, true))),
     ("depend", "txt", |m, text| {

@@ -65,6 +65,9 @@ pub struct LoopInfo {
     pub accesses: Vec<IndexedAccess>,
     /// The reads several of its threads share (partitioned loops only).
     pub reuse: Vec<super::reuse::Reuse>,
+    /// The scalars of the code around that its body assigns and reads
+    /// (filled by `private`).
+    pub scalars: super::private::LoopScalars,
 }
 
 impl LoopInfo {
@@ -111,6 +114,7 @@ pub fn loops(m: &Module, f: &Function) -> Vec<LoopInfo> {
             par: l.par,
             accesses,
             reuse: vec![],
+            scalars: Default::default(),
         };
         info.reuse = super::reuse::reuse(&forms, f, &info);
         out.push(info);

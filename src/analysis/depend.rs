@@ -25,7 +25,7 @@
 use super::affine::Affine;
 use super::body::{loop_range, Access, Ctx, LoopBody, Root, Target};
 use super::reduce::{part_reduction, reduction_of};
-use crate::ir::{Block, ExprId, Function, LocalId, Loop, RedOp, Stmt, Type};
+use crate::ir::{Block, Function, LocalId, Loop, RedOp, Stmt, Type};
 use std::collections::{HashMap, HashSet};
 
 /// What a local holding a host variable is (a kernel's parameter).
@@ -380,25 +380,50 @@ fn disproved(b: &LoopBody, lp: &Loop, range: Range, s: &Affine, t: &Affine) -> b
 /// How many times `l` is used (read, assigned, its address taken) in `b`.
 fn uses(f: &Function, b: &Block, l: LocalId) -> usize {
     let mut n = 0;
-    let count = |e: ExprId, n: &mut usize| {
-        let mut r = vec![];
-        f.locals_read(e, &mut r);
-        *n += r.iter().filter(|x| **x == l).count();
-    };
+    each_use(f, b, &mut |x| n += usize::from(x == l));
+    n
+}
+
+/// How many times each local is used in `b` (as [`uses`] counts).
+pub(super) fn use_counts(f: &Function, b: &Block) -> HashMap<LocalId, usize> {
+    let mut n = HashMap::new();
+    each_use(f, b, &mut |x| *n.entry(x).or_default() += 1);
+    n
+}
+
+/// Calls `visit` on each use of a local in `b`: each read (or address
+/// taken) in an expression, each assignment.
+fn each_use(f: &Function, b: &Block, visit: &mut dyn FnMut(LocalId)) {
     crate::ir::walk_stmts(b, &mut |s| {
         for e in s.roots() {
-            count(e, &mut n);
+            let mut r = vec![];
+            f.locals_read(e, &mut r);
+            r.into_iter().for_each(&mut *visit);
         }
-        let assigns = match s {
-            Stmt::Assign { local, .. } => *local == l,
-            Stmt::Call { result, .. } => *result == Some(l),
-            Stmt::AtomicRmw { old, .. } => *old == Some(l),
-            Stmt::AtomicCas { old, ok, .. } => *old == l || *ok == l,
-            Stmt::AtomicLoad { dst, .. } => *dst == l,
-            Stmt::Loop(lp) => lp.var == l || lp.collapsed.iter().any(|h| h.var == l),
-            _ => false,
-        };
-        n += usize::from(assigns);
+        match s {
+            Stmt::Assign { local: l, .. }
+            | Stmt::Call {
+                result: Some(l), ..
+            }
+            | Stmt::AtomicRmw { old: Some(l), .. }
+            | Stmt::AtomicLoad { dst: l, .. } => visit(*l),
+            Stmt::AtomicCas { old, ok, .. } => {
+                visit(*old);
+                if ok != old {
+                    visit(*ok);
+                }
+            }
+            Stmt::Loop(lp) => {
+                let vars = std::iter::once(lp.var).chain(lp.collapsed.iter().map(|h| h.var));
+                let mut seen = vec![];
+                for v in vars {
+                    if !seen.contains(&v) {
+                        seen.push(v);
+                        visit(v);
+                    }
+                }
+            }
+            _ => {}
+        }
     });
-    n
 }

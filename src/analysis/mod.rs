@@ -24,6 +24,9 @@
 //!   each pointer a kernel's subscripts reach, from the loop bounds (the
 //!   implicit data attributes: the front end asks it for the plain
 //!   pointers of each region, before the module is whole);
+//! * `private.rs` — per counted loop, the scalars of the code around it
+//!   (locals, and host scalars a kernel receives by reference) that its
+//!   body assigns before reading them in every iteration, assigns, reads;
 //! * `print.rs` — the text form.
 //!
 //! Where it runs: the driver analyses the lowered module, after it
@@ -46,6 +49,7 @@ mod contiguity;
 pub mod depend;
 mod poly;
 mod print;
+pub mod private;
 pub mod reduce;
 mod reuse;
 pub mod sections;
@@ -56,7 +60,7 @@ pub use poly::Poly;
 pub use print::print_info;
 pub use reuse::Reuse;
 
-use crate::ir::Module;
+use crate::ir::{Function, Module, ParamMode, Stmt};
 
 /// The facts of one kernel or device function.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -117,9 +121,18 @@ pub fn analyze(m: &Module) -> ModuleInfo {
         .iter()
         .map(|k| {
             let params: Vec<_> = k.params.iter().map(|p| p.local).collect();
+            let pointers: Vec<_> = k
+                .params
+                .iter()
+                .filter(|p| p.mode == ParamMode::DevicePtr)
+                .map(|p| p.local)
+                .collect();
+            let mut loops = contiguity::loops(m, &k.body);
+            let scope = private::Scope::kernel(&k.body, &params, &pointers);
+            add_scalars(&k.body, &scope, &mut loops);
             FunctionInfo {
                 params: access::param_access(&k.body, &params),
-                loops: contiguity::loops(m, &k.body),
+                loops,
                 sections: vec![],
             }
         })
@@ -127,13 +140,31 @@ pub fn analyze(m: &Module) -> ModuleInfo {
     let functions = m
         .functions
         .iter()
-        .map(|f| FunctionInfo {
-            params: access::param_access(&f.body, &f.params),
-            loops: contiguity::loops(m, &f.body),
-            sections: vec![],
+        .map(|f| {
+            let mut loops = contiguity::loops(m, &f.body);
+            add_scalars(&f.body, &private::Scope::function(&f.params), &mut loops);
+            FunctionInfo {
+                params: access::param_access(&f.body, &f.params),
+                loops,
+                sections: vec![],
+            }
         })
         .collect();
     ModuleInfo { kernels, functions }
+}
+
+/// Fills the scalar facts of `loops`, the counted loops of `f` in
+/// pre-order.
+fn add_scalars(f: &Function, cells: &private::Scope, loops: &mut [LoopInfo]) {
+    let mut k = 0;
+    crate::ir::walk_stmts(&f.body, &mut |s| {
+        if let Stmt::Loop(l) = s {
+            if let Some(info) = loops.get_mut(k) {
+                info.scalars = private::loop_scalars(f, cells, l);
+            }
+            k += 1;
+        }
+    });
 }
 
 #[cfg(test)]

@@ -2,10 +2,12 @@
 //! pass tests): kernels, then device functions, in module order; for each,
 //! its parameters' access, the sections its pointers' subscripts reach (by
 //! name), then its loops in pre-order with their indexed accesses (in
-//! statement order) and their reuse.
+//! statement order), the scalars of the code around that they assign
+//! before reading (`written first`), assign and read, and their reuse.
 //!
 //! Owns: [`print_info`]. May call: `ir`.
 
+use super::private::Scalar;
 use super::sections::Use as PointerUse;
 use super::{FunctionInfo, ModuleInfo, Reuse, Stride, Use};
 use crate::ir::{print_expr, print_parallelism, Function, LocalId, Module, ParamMode, Type};
@@ -82,6 +84,17 @@ fn loops(out: &mut String, m: &Module, f: &Function, fi: &FunctionInfo) {
                 strides.join(", ")
             );
         }
+        let lists = [
+            ("written first", &l.scalars.written_first),
+            ("assigned", &l.scalars.assigned),
+            ("read", &l.scalars.read),
+        ];
+        for (what, list) in lists {
+            if !list.is_empty() {
+                let names: Vec<String> = list.iter().map(|s| scalar(f, *s)).collect();
+                let _ = writeln!(out, "    scalars {what}: {}", names.join(", "));
+            }
+        }
         for r in &l.reuse {
             match r {
                 Reuse::Broadcast(e) => {
@@ -127,6 +140,14 @@ fn section(u: &PointerUse) -> String {
         let _ = write!(text, ", covers [{lo}, {end})");
     }
     text
+}
+
+/// A scalar of the code around a loop: `%2 t`, or `*%4 c` for a cell.
+fn scalar(f: &Function, s: Scalar) -> String {
+    match s {
+        Scalar::Local(l) => local(f, l),
+        Scalar::Cell(p) => format!("*{}", local(f, p)),
+    }
 }
 
 fn stride(s: Stride) -> String {

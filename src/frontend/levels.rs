@@ -390,7 +390,7 @@ impl Walker<'_> {
                     .clauses
                     .privates
                     .iter()
-                    .chain(&d.privates)
+                    .chain(d.privates.iter().filter(|_| !keep_auto_privates_shared()))
                     .cloned()
                     .collect(),
                 sizes,
@@ -616,4 +616,13 @@ pub(super) fn describe(par: Parallelism, collapse: u32, force: bool) -> Remark {
         r.push_str(&format!(", collapse({force}{collapse})"));
     }
     r
+}
+
+/// `ACCC_KEEP_AUTO_PRIVATES_SHARED=1` (a debug switch): the automatic
+/// privates are decided and reported as always, but lowered as the shared
+/// variables they are without the choice, so that the IR analysis of
+/// privatisation (`analysis::private`) can be compared with this one on
+/// the same loops (`tests/private_diff.rs`).
+fn keep_auto_privates_shared() -> bool {
+    std::env::var_os("ACCC_KEEP_AUTO_PRIVATES_SHARED").is_some_and(|v| v != "0")
 }

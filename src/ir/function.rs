@@ -115,6 +115,73 @@ impl Function {
         }
     }
 
+    /// Expression `id` with each operand `o` replaced by `map(o)` (in the
+    /// order of [`Function::children`]), as a new node (a leaf is
+    /// returned as it is): a rewrite that builds new trees leaves the old
+    /// ones, and any other use of them, as they were.
+    pub fn with_operands(
+        &mut self,
+        id: ExprId,
+        map: &mut dyn FnMut(&mut Self, ExprId) -> ExprId,
+    ) -> ExprId {
+        let mut e = self.expr(id).clone();
+        match &mut e {
+            Expr::Literal(_)
+            | Expr::Local(_)
+            | Expr::LocalAddr(_)
+            | Expr::Special(_)
+            | Expr::SharedAddr(_)
+            | Expr::Cell(_) => return id,
+            Expr::Load(a) | Expr::Cast(a) | Expr::Unary { arg: a, .. } => *a = map(self, *a),
+            Expr::PtrAdd { base: a, index: b }
+            | Expr::Binary { lhs: a, rhs: b, .. }
+            | Expr::Cmp { lhs: a, rhs: b, .. }
+            | Expr::Logical { lhs: a, rhs: b, .. } => {
+                *a = map(self, *a);
+                *b = map(self, *b);
+            }
+            Expr::Select {
+                cond,
+                then,
+                otherwise,
+            } => {
+                for x in [cond, then, otherwise] {
+                    *x = map(self, *x);
+                }
+            }
+            Expr::Math { args, .. } => {
+                for x in args {
+                    *x = map(self, *x);
+                }
+            }
+            Expr::Index(ix) => {
+                ix.base = map(self, ix.base);
+                for x in &mut ix.extents {
+                    if let super::Extent::Dyn(d) = x {
+                        *d = map(self, *d);
+                    }
+                }
+                for x in &mut ix.subs {
+                    *x = map(self, *x);
+                }
+            }
+            Expr::Shuffle {
+                value,
+                lane_xor,
+                members,
+            } => {
+                for x in [value, lane_xor, members] {
+                    *x = map(self, *x);
+                }
+            }
+        }
+        let ty = self.ty(id).clone();
+        let loc = self.expr_locs[id.0 as usize].clone();
+        let new = self.add(e, ty);
+        self.expr_locs[new.0 as usize] = loc;
+        new
+    }
+
     /// The locals an expression tree reads (or takes the address of).
     pub fn locals_read(&self, id: ExprId, out: &mut Vec<LocalId>) {
         if let Expr::Local(l) | Expr::LocalAddr(l) = self.expr(id) {

@@ -17,7 +17,11 @@
 //! * `launch.rs` — how the host computes each kernel's launch sizes
 //!   ([`crate::ir::LaunchPlan`]): defaults, clamps, fitting to the device;
 //! * `reduce.rs` (+ `reduce/gangs.rs`) — reductions: private copies set to
-//!   the identity, combined after the loop within blocks and across gangs.
+//!   the identity, combined after the loop within blocks and across gangs;
+//! * `localize.rs` — a loop's own copy of a scalar of the code around it;
+//! * `privatize.rs` — the automatic privatisation pass over the lowered
+//!   module (each partitioned loop's written-first scalars; not in the
+//!   pipeline yet: the `privatize` pass tests run it).
 //!
 //! Mapping (OpenUH, `shared/seeds/openuh-*.txt`): gang → blockIdx.x, worker →
 //! threadIdx.y, vector → threadIdx.x. Every level strides (`k += blockDim.x *
@@ -31,13 +35,16 @@ mod build;
 mod fences;
 pub mod geometry;
 mod launch;
+pub mod localize;
 mod par;
+mod privatize;
 mod reduce;
 mod seq;
 mod single;
 mod tile;
 
 pub use crate::ir::{Gpu, Target};
+pub use privatize::privatize;
 
 use crate::analysis::ModuleInfo;
 use crate::ir::{

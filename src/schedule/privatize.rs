@@ -1,0 +1,155 @@
+//! Automatic privatisation on the IR: each partitioned loop gets its own
+//! copy ([`localize`](super::localize::localize)) of every scalar of the
+//! code around it that its body assigns before it reads it in every
+//! iteration (`analysis::private`), that no clause of the loop already
+//! handles (a reduction into it) and that no loop around already made
+//! private — the rule `frontend/privatize.rs` applies on the C AST today,
+//! which this pass is to replace (not in the pipeline yet: the pass tests
+//! run it).
+//!
+//! Loops left alone: sequential ones, and the loop over the gangs that
+//! lowering makes of a construct with reductions (its limit is the grid
+//! size): it is the construct, whose scalars are the region's.
+//!
+//! Owns: [`privatize`]. May call: `ir`, `analysis::private`, `localize`.
+
+use super::localize::{localize, Start};
+use crate::analysis::private::{loop_scalars, Scalar, Scope};
+use crate::ir::{
+    Block, Expr, Function, LocalId, Loop, Module, Parallelism, ParamMode, RedTarget, Special,
+    SrcLoc, Stmt,
+};
+
+/// Privatises the written-first scalars of every partitioned loop of `m`;
+/// `shared(kernel, name)`: the host scalar `name` of kernel number
+/// `kernel` is shared on purpose (a data clause of its construct names
+/// it), never privatised. Returns what it privatised: each loop's
+/// position and the scalar's name, in pre-order.
+pub fn privatize(m: &mut Module, shared: &dyn Fn(usize, &str) -> bool) -> Vec<(SrcLoc, String)> {
+    let mut done = vec![];
+    for (n, k) in m.kernels.iter_mut().enumerate() {
+        let params: Vec<LocalId> = k.params.iter().map(|p| p.local).collect();
+        let pointers: Vec<LocalId> = k
+            .params
+            .iter()
+            .filter(|p| p.mode == ParamMode::DevicePtr)
+            .map(|p| p.local)
+            .collect();
+        let scope = Scope::kernel(&k.body, &params, &pointers);
+        let keep = |s: Scalar| match s {
+            Scalar::Cell(p) => k.params.iter().any(|q| q.local == p && shared(n, &q.name)),
+            Scalar::Local(_) => false,
+        };
+        let mut w = Walk {
+            scope: &scope,
+            keep: &keep,
+            made: vec![],
+            done: &mut done,
+        };
+        w.block(&mut k.body, &[]);
+    }
+    for f in &mut m.functions {
+        let scope = Scope::function(&f.params);
+        let mut w = Walk {
+            scope: &scope,
+            keep: &|_| false,
+            made: vec![],
+            done: &mut done,
+        };
+        w.block(&mut f.body, &[]);
+    }
+    done
+}
+
+/// Where a block is in a function's body: for each step, a statement's
+/// index and which of its blocks ([`Stmt::blocks`]).
+type Path = [(usize, usize)];
+
+fn block_at<'b>(b: &'b Block, path: &Path) -> &'b Block {
+    match path.split_first() {
+        None => b,
+        Some(((i, j), rest)) => block_at(b[*i].blocks()[*j], rest),
+    }
+}
+
+fn block_at_mut<'b>(b: &'b mut Block, path: &Path) -> &'b mut Block {
+    match path.split_first() {
+        None => b,
+        Some(((i, j), rest)) => {
+            let mut blocks = b[*i].blocks_mut();
+            block_at_mut(blocks.swap_remove(*j), rest)
+        }
+    }
+}
+
+struct Walk<'a> {
+    scope: &'a Scope,
+    keep: &'a dyn Fn(Scalar) -> bool,
+    /// The copies made for loops around (not privatised again).
+    made: Vec<LocalId>,
+    done: &'a mut Vec<(SrcLoc, String)>,
+}
+
+impl Walk<'_> {
+    /// Privatises in the loops of the block at `path` of `f`'s body.
+    fn block(&mut self, f: &mut Function, path: &Path) {
+        let mut i = 0;
+        while i < block_at(&f.body, path).len() {
+            let chosen = match &block_at(&f.body, path)[i] {
+                Stmt::Loop(lp) if partitioned(f, lp) => self.chosen(f, lp),
+                _ => vec![],
+            };
+            let made_here = self.made.len();
+            for (s, name, loc) in chosen {
+                let mut body = std::mem::take(&mut f.body);
+                let copy = localize(
+                    f,
+                    self.scope,
+                    block_at_mut(&mut body, path),
+                    i,
+                    s,
+                    Start::Undefined,
+                );
+                f.body = body;
+                self.made.push(copy);
+                self.done.push((loc, name));
+            }
+            let blocks = block_at(&f.body, path)[i].blocks().len();
+            for j in 0..blocks {
+                let mut inner = path.to_vec();
+                inner.push((i, j));
+                self.block(f, &inner);
+            }
+            self.made.truncate(made_here);
+            i += 1;
+        }
+    }
+
+    /// The scalars loop `lp` of `f` privatises, with their names and the
+    /// loop's position.
+    fn chosen(&self, f: &Function, lp: &Loop) -> Vec<(Scalar, String, SrcLoc)> {
+        let reduced = |s: &Scalar| {
+            lp.reductions.iter().any(|r| match (&r.target, s) {
+                (RedTarget::Local(l), Scalar::Local(x)) => l == x,
+                (RedTarget::Memory(p), Scalar::Cell(c)) => self.scope.at(f, *p) == Some(*c),
+                _ => false,
+            })
+        };
+        loop_scalars(f, self.scope, lp)
+            .written_first
+            .into_iter()
+            .filter(|s| !reduced(s) && !(self.keep)(*s))
+            .filter(|s| !matches!(s, Scalar::Local(l) if self.made.contains(l)))
+            .map(|s| {
+                let (Scalar::Local(l) | Scalar::Cell(l)) = s;
+                (s, f.local(l).name.clone(), lp.loc.clone())
+            })
+            .collect()
+    }
+}
+
+/// Whether `lp` is a partitioned loop of the code (not the loop over the
+/// gangs of a construct with reductions).
+fn partitioned(f: &Function, lp: &Loop) -> bool {
+    lp.par != Parallelism::Seq && !matches!(f.expr(lp.limit), Expr::Special(Special::GridDim(_)))
+}
