@@ -3,7 +3,7 @@
 //! received by value).
 
 use super::{loop_scalars, Scalar, Scope};
-use crate::ir::{Stmt, Target};
+use crate::ir::Stmt;
 
 /// Whether `v` is written first in the loop `for (i …) BODY` of a
 /// `parallel loop` region.
@@ -11,7 +11,7 @@ fn first(body: &str, v: &str) -> bool {
     let src = format!(
         "void g(int *p) {{ *p = 1; }}\nvoid f(int *a, int t, int s, int u) {{\n#pragma acc parallel loop seq copy(a[0:9])\nfor (int i = 0; i < 9; i++) {body}\n}}\n"
     );
-    let t = crate::frontend::translate(src, "t.c", &Target::gpu(90)).expect("lowers");
+    let t = crate::frontend::translate(src, "t.c").expect("lowers");
     let k = &t.module.kernels[0];
     let params: Vec<_> = k.params.iter().map(|p| p.local).collect();
     let scope = Scope::kernel(&k.body, &params, &[]);
