@@ -170,7 +170,7 @@ fn backend_cuda_builds_programs() {
     let line = r
         .stderr
         .lines()
-        .find(|l| l.contains("-cubin"))
+        .find(|l| l.contains("\"-ptx\""))
         .unwrap_or_else(|| panic!("nvcc did not run:\n{}", r.stderr));
     for want in [
         "\"-arch=sm_80\"",

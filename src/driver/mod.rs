@@ -472,21 +472,29 @@ fn device(
     // is assembled relocatable and linked by the runtime.
     let relocatable = m.relocatable();
     let has_kernels = !m.kernels.is_empty() || relocatable;
+    // Both paths' PTX is assembled alike: by `ptxas` (for the nvcc path,
+    // nvcc's own when it has one beside it), after the same rewrites of
+    // what ptxas miscompiles.
+    let assemble = |ptx: &str, ptxas: Option<&std::path::Path>| -> Result<Option<Vec<u8>>> {
+        match ptxas {
+            Some(ptxas) => Ok(Some(
+                nvptx::ptxas::assemble(ptx, &opts.arch, ptxas, relocatable).map_err(|e| {
+                    anyhow!(
+                        "{file}: internal compiler error: ptxas rejected the generated PTX: {e}"
+                    )
+                })?,
+            )),
+            None if std::env::var_os("ACCC_REQUIRE_PTXAS").is_some_and(|v| v != "0") => {
+                bail!("ACCC_REQUIRE_PTXAS is set but ptxas was not found (set ACCC_PTXAS or run scripts/setup.sh)")
+            }
+            None => Ok(None),
+        }
+    };
     let (ptx, cubin) = match (args.backend, has_kernels) {
         (_, false) => (String::new(), None),
         (Backend::Llvm, true) => {
             let ptx = nvptx::write_ptx(m, &info, &opts).map_err(|e| anyhow!("{file}: {e}"))?;
-            let cubin = match &tools.ptxas {
-                Some(ptxas) => Some(
-                    nvptx::ptxas::assemble(&ptx, &opts.arch, ptxas, relocatable).map_err(|e| {
-                        anyhow!("{file}: internal compiler error: ptxas rejected the generated PTX: {e}")
-                    })?,
-                ),
-                None if std::env::var_os("ACCC_REQUIRE_PTXAS").is_some_and(|v| v != "0") => {
-                    bail!("ACCC_REQUIRE_PTXAS is set but ptxas was not found (set ACCC_PTXAS or run scripts/setup.sh)")
-                }
-                None => None,
-            };
+            let cubin = assemble(&ptx, tools.ptxas.as_deref())?;
             (ptx, cubin)
         }
         (Backend::Cuda, true) => {
@@ -507,7 +515,13 @@ fn device(
                     e => anyhow!("{file}: {e}"),
                 },
             )?;
-            (o.ptx, Some(o.cubin))
+            let ptx = nvptx::avoid_ptxas_bugs(&o.ptx);
+            let beside = nvcc
+                .parent()
+                .map(|d| d.join("ptxas"))
+                .filter(|p| p.is_file());
+            let cubin = assemble(&ptx, beside.as_deref().or(tools.ptxas.as_deref()))?;
+            (ptx, cubin)
         }
     };
     if emit == Some("ptx") {

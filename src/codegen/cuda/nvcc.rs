@@ -1,9 +1,12 @@
-//! Running nvcc: CUDA C → the PTX and the cubin of the device image, in
-//! one run (`-cubin -keep`: the PTX nvcc made the cubin from is kept).
+//! Running nvcc: CUDA C → the PTX of the device image (`-ptx`). The driver
+//! assembles it as it assembles the NVPTX back end's: the same rewrites of
+//! instructions ptxas miscompiles (`nvptx::avoid_ptxas_bugs`: NVVM emits
+//! the same 16-bit negation LLVM does, `tests/programs/neg_narrow.c`), then
+//! `nvptx::ptxas` at `-O3`.
 //!
 //! Owns: [`Flags`], [`compile`] and the nvcc command line, which follows
 //! the NVPTX path's: NVVM at accc's device optimisation level (`-Xcicc
-//! -O<n>`), ptxas at `-O3` (as `nvptx::ptxas` runs it), no floating
+//! -O<n>`), no floating
 //! contraction (`-fmad=false`: the NVPTX back end emits no `contract`),
 //! IEEE division and square root and no flush to zero (nvcc's defaults),
 //! `-lineinfo` with `-g`, `-rdc=true` for relocatable code (device
@@ -34,7 +37,6 @@ pub struct Flags {
 #[derive(Debug)]
 pub struct Output {
     pub ptx: String,
-    pub cubin: Vec<u8>,
 }
 
 /// The nvcc arguments for compiling `src` to `out` with `keep` as the
@@ -42,12 +44,10 @@ pub struct Output {
 pub fn args(f: &Flags, src: &Path, out: &Path, keep: &Path) -> Vec<String> {
     let mut v: Vec<String> = vec![
         format!("-arch={}", f.arch),
-        "-cubin".into(),
+        "-ptx".into(),
         "-fmad=false".into(),
         "-Xcicc".into(),
         format!("-O{}", f.opt_level.min(3)),
-        "-Xptxas".into(),
-        "-O3".into(),
         "-keep".into(),
         "-keep-dir".into(),
         keep.to_string_lossy().into_owned(),
@@ -74,7 +74,7 @@ pub fn compile(cuda: &str, nvcc: &Path, f: &Flags, verbose: bool) -> Result<Outp
         .tempdir()
         .map_err(|e| fail(format!("cannot create a temporary folder: {e}")))?;
     let src = dir.path().join("k.cu");
-    let out = dir.path().join("k.cubin");
+    let out = dir.path().join("k.ptx");
     let keep = dir.path().join("keep");
     std::fs::create_dir(&keep)
         .and_then(|()| std::fs::write(&src, cuda))
@@ -102,18 +102,15 @@ pub fn compile(cuda: &str, nvcc: &Path, f: &Flags, verbose: bool) -> Result<Outp
             String::from_utf8_lossy(&r.stderr).trim()
         )));
     }
-    let ptx_file = keep.join("k.ptx");
-    let ptx = std::fs::read_to_string(&ptx_file)
-        .map_err(|e| fail(format!("nvcc left no PTX ({}): {e}", ptx_file.display())))?;
-    let cubin =
-        std::fs::read(&out).map_err(|e| fail(format!("cannot read {}: {e}", out.display())))?;
+    let ptx = std::fs::read_to_string(&out)
+        .map_err(|e| fail(format!("nvcc left no PTX ({}): {e}", out.display())))?;
     if f.keep_files {
         eprintln!(
             "accc: CUDA C and nvcc's files kept in {}",
             dir.keep().display()
         );
     }
-    Ok(Output { ptx, cubin })
+    Ok(Output { ptx })
 }
 
 #[cfg(test)]
@@ -129,20 +126,20 @@ mod tests {
             relocatable: true,
             keep_files: false,
         };
-        let a = args(&f, Path::new("k.cu"), Path::new("k.cubin"), Path::new("d"));
+        let a = args(&f, Path::new("k.cu"), Path::new("k.ptx"), Path::new("d"));
         let s = a.join(" ");
         assert!(
-            s.starts_with("-arch=sm_80 -cubin -fmad=false -Xcicc -O2 -Xptxas -O3"),
+            s.starts_with("-arch=sm_80 -ptx -fmad=false -Xcicc -O2"),
             "{s}"
         );
         assert!(s.contains("-lineinfo") && s.contains("-rdc=true"), "{s}");
-        assert!(s.ends_with("-o k.cubin k.cu"), "{s}");
+        assert!(s.ends_with("-o k.ptx k.cu"), "{s}");
         let f = Flags {
             line_info: false,
             relocatable: false,
             ..f
         };
-        let s = args(&f, Path::new("k.cu"), Path::new("k.cubin"), Path::new("d")).join(" ");
+        let s = args(&f, Path::new("k.cu"), Path::new("k.ptx"), Path::new("d")).join(" ");
         assert!(!s.contains("-lineinfo") && !s.contains("-rdc"), "{s}");
     }
 }

@@ -20,6 +20,7 @@ mod atomic;
 mod expr;
 pub mod ptxas;
 mod ptxas_bugs;
+pub use ptxas_bugs::avoid_ptxas_bugs;
 mod writer;
 
 use crate::analysis::ModuleInfo;
