@@ -85,6 +85,31 @@ fn valid_arch(arch: &str) -> bool {
 }
 
 /// The NVPTX target machine for `o.arch` at `o.opt_level`.
+/// `sqrtf` correctly rounded, as C (Annex F) and nvcc (`-prec-sqrt=true`)
+/// have it: libdevice's `__nv_sqrtf` asks `__nvvm_reflect("__CUDA_PREC_SQRT")`,
+/// which LLVM 22's NVVMReflect answers 0 (`sqrt.approx.f32`, and
+/// `1.0f / sqrtf(x)` folds to `rsqrt.approx`) unless told otherwise, and it
+/// takes that answer only from its command-line option (the module flag
+/// clang writes, `nvvm-reflect-prec-sqrt`, is not read). Set once per process.
+fn precise_sqrt() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let args = [
+            c"accc".as_ptr(),
+            c"-nvvm-reflect-add=__CUDA_PREC_SQRT=1".as_ptr(),
+        ];
+        // SAFETY: two NUL-terminated strings that live for the call; LLVM
+        // copies what it keeps.
+        unsafe {
+            inkwell::llvm_sys::support::LLVMParseCommandLineOptions(
+                2,
+                args.as_ptr(),
+                std::ptr::null(),
+            )
+        };
+    });
+}
+
 fn target_machine(o: &Options) -> Result<TargetMachine, Error> {
     if !valid_arch(&o.arch) {
         return Err(Error::Unsupported(format!(
@@ -93,6 +118,7 @@ fn target_machine(o: &Options) -> Result<TargetMachine, Error> {
         )));
     }
     Target::initialize_nvptx(&InitializationConfig::default());
+    precise_sqrt();
     let triple = TargetTriple::create(TRIPLE);
     let target = Target::from_triple(&triple).map_err(|e| Error::Llvm(e.to_string()))?;
     let level = match o.opt_level {

@@ -217,6 +217,26 @@ fn math_links_libdevice() {
     }
 }
 
+/// `sqrtf` is correctly rounded (`sqrt.rn.f32`), never libdevice's
+/// approximation, at the levels the driver uses (2 and 3; at 0 libdevice's
+/// reflection is not folded).
+#[test]
+fn sqrtf_is_correctly_rounded() {
+    let Some(lib) = options(3).libdevice else {
+        return;
+    };
+    let m = module(vec![vector_kernel("k", Some(MathFunc::Sqrt), Type::F32)]);
+    for level in [2, 3] {
+        let o = Options {
+            libdevice: Some(lib.clone()),
+            ..options(level)
+        };
+        let text = ptx(&m, &o);
+        assert!(text.contains("sqrt.rn.f32"), "{text}");
+        assert!(!text.contains(".approx"), "{text}");
+    }
+}
+
 #[test]
 fn math_without_libdevice_is_an_error() {
     let o = Options {
