@@ -5,7 +5,7 @@
 # For every benchmarks/<name>/<name>.c this builds, here:
 #   bin/<name>.accc    accc -O3                                  (libptxrt-cuda.so beside it)
 #   bin/<name>.nvcc    accc -O3 --backend=cuda: the same program, kernels through nvcc
-#                      (the nvcc path; needs nvcc here: $ACCC_NVCC, PATH or .tools/pip)
+#                      (the nvcc path; accc finds nvcc as $ACCC_NVCC, on PATH or in .tools/pip)
 #   bin/<name>.gcc     gcc -O3 -fopenacc -foffload=nvptx-none    (lib/: libgomp + its nvptx plugin)
 #   bin/<name>.serial  cc -O3, pragmas ignored
 # A variant that does not build is recorded in build/<name>.<variant>.log and
@@ -42,9 +42,6 @@ done
 cp benchmarks/common/bench.h benchmarks/common/devcopy.cu "$OUT/src/common/"
 cp benchmarks/report.py benchmarks/kernels.py "$OUT/"
 [ -x .tools/pip/nvidia/cu13/bin/ptxas ] && export ACCC_REQUIRE_PTXAS=1
-if [ -z "${ACCC_NVCC:-}" ] && ! command -v nvcc >/dev/null 2>&1 && [ -x .tools/pip/nvidia/cu13/bin/nvcc ]; then
-    export ACCC_NVCC="$ROOT/.tools/pip/nvidia/cu13/bin/nvcc"
-fi
 
 : >"$OUT/benchmarks.txt"
 for dir in benchmarks/*/; do

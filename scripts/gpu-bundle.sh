@@ -60,9 +60,6 @@ if [ -x "$ROOT/.tools/pip/nvidia/cu13/bin/ptxas" ]; then
 fi
 HOST_CC="${ACCC_HOST_CC:-cc}"
 read -r -a EXTRA <<<"${ACCC_BUNDLE_FLAGS:-}"
-if [ -z "${ACCC_NVCC:-}" ] && ! command -v nvcc >/dev/null 2>&1 && [ -x "$ROOT/.tools/pip/nvidia/cu13/bin/nvcc" ]; then
-    export ACCC_NVCC="$ROOT/.tools/pip/nvidia/cu13/bin/nvcc"
-fi
 
 BUNDLE="${ACCC_BUNDLE_DIR:-.gpu/bundle}"
 case "$BUNDLE" in /*) ;; *) BUNDLE="$ROOT/$BUNDLE" ;; esac

@@ -36,7 +36,7 @@ pub enum Start {
 /// Gives loop `block[at]` (a [`Stmt::Loop`]) its own copy of `scalar` of
 /// function `f` (whose cells `scope` knows), started as `start` says, and
 /// returns it. Inner loops' reductions into the scalar reduce into the
-/// copy. Panics if `block[at]` is no loop (a caller's error).
+/// copy. `None` (and nothing changed) when `block[at]` is no loop.
 pub fn localize(
     f: &mut Function,
     scope: &Scope,
@@ -44,7 +44,10 @@ pub fn localize(
     at: usize,
     scalar: Scalar,
     start: Start,
-) -> LocalId {
+) -> Option<LocalId> {
+    if !matches!(block.get(at), Some(Stmt::Loop(_))) {
+        return None;
+    }
     let (name, ty) = match scalar {
         Scalar::Local(l) => (f.local(l).name.clone(), f.local(l).ty.clone()),
         Scalar::Cell(p) => {
@@ -57,7 +60,7 @@ pub fn localize(
     };
     let copy = f.new_local(&name, ty.clone());
     let Some(Stmt::Loop(lp)) = block.get_mut(at) else {
-        panic!("localize: statement {at} is no loop");
+        return None;
     };
     let mut r = Rewrite {
         scope,
@@ -104,7 +107,7 @@ pub fn localize(
             }
         }
     }
-    copy
+    Some(copy)
 }
 
 /// The reductions of the loops nested in `lp`'s body whose target is the
@@ -361,7 +364,8 @@ mod tests {
             local: after,
             value: shared,
         });
-        let copy = localize(&mut f, &scope, &mut body, 0, Scalar::Local(t), Start::First);
+        let copy = localize(&mut f, &scope, &mut body, 0, Scalar::Local(t), Start::First)
+            .expect("block[0] is a loop");
         assert_eq!(f.local(copy).name, "t");
         let Stmt::Assign { local, value } = &body[0] else {
             panic!("no initialisation before the loop")
@@ -397,7 +401,8 @@ mod tests {
             0,
             Scalar::Cell(s),
             Start::Reduction(op),
-        );
+        )
+        .expect("block[0] is a loop");
         let Stmt::Loop(lp) = &body[0] else {
             panic!("no loop")
         };

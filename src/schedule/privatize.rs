@@ -111,8 +111,10 @@ impl Walk<'_> {
                     Start::Undefined,
                 );
                 f.body = body;
-                self.made.push(copy);
-                self.done.push((loc, name));
+                if let Some(copy) = copy {
+                    self.made.push(copy);
+                    self.done.push((loc, name));
+                }
             }
             let blocks = block_at(&f.body, path)[i].blocks().len();
             for j in 0..blocks {
