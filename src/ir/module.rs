@@ -68,6 +68,33 @@ pub struct Launch {
     pub block: [GridSize; 3],
 }
 
+/// What a kernel promises the assembler about its launches, so that no
+/// launch the runtime makes lacks registers: the back ends write it as
+/// `.maxntid` / `__launch_bounds__` or `.maxnreg` / `__maxnreg__`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ThreadBound {
+    /// The block size is fixed at compile time: x, y, z threads.
+    Block([u32; 3]),
+    /// A block size known only at run time may be up to 1024 threads: at
+    /// most this many registers a thread (64 of the SM's 64K each).
+    Registers(u32),
+}
+
+impl Kernel {
+    /// The kernel's bound: its block when schedule fixed every dimension
+    /// to a constant, else registers for blocks of any size.
+    pub fn thread_bound(&self) -> ThreadBound {
+        match self.launch.as_ref().map(|l| &l.block) {
+            Some([GridSize::Const(x), GridSize::Const(y), GridSize::Const(z)])
+                if *x >= 1 && *y >= 1 && *z >= 1 =>
+            {
+                ThreadBound::Block([*x, *y, *z])
+            }
+            _ => ThreadBound::Registers(64),
+        }
+    }
+}
+
 impl Launch {
     /// One gang of one thread (`serial`).
     pub fn single() -> Launch {

@@ -16,8 +16,8 @@ use super::{Error, Options};
 use crate::analysis::ModuleInfo;
 use crate::codegen::c::{lit, CBinOp, CExpr, CWriter, Layout, Namer};
 use crate::ir::{
-    BarrierScope, DeviceFunction, ExprId, Function, GridSize, Kernel, Linkage, LocalId, Module,
-    SrcLoc, Stmt, SwitchArm, Type,
+    BarrierScope, DeviceFunction, ExprId, Function, Kernel, Linkage, LocalId, Module, SrcLoc, Stmt,
+    SwitchArm, ThreadBound, Type,
 };
 use std::collections::BTreeSet;
 
@@ -367,24 +367,13 @@ impl<'a> FnWriter<'a> {
             }
             params.push(d);
         }
-        // As the NVPTX back end: a block size fixed at compile time bounds
-        // the threads per block, else registers for blocks of 1024.
-        let sizes: Vec<u32> = k
-            .launch
-            .iter()
-            .flat_map(|l| &l.block)
-            .filter_map(|g| match g {
-                GridSize::Const(n) => Some(*n),
-                _ => None,
-            })
-            .collect();
-        let bounds = if sizes.len() == 3 && sizes.iter().all(|n| *n >= 1) {
-            format!(
+        // `ir::ThreadBound`, as the NVPTX back end writes it.
+        let bounds = match k.thread_bound() {
+            ThreadBound::Block(b) => format!(
                 "__launch_bounds__({})",
-                sizes.iter().map(|n| u64::from(*n)).product::<u64>()
-            )
-        } else {
-            "__maxnreg__(64)".to_string()
+                b.iter().map(|n| u64::from(*n)).product::<u64>()
+            ),
+            ThreadBound::Registers(n) => format!("__maxnreg__({n})"),
         };
         let head = format!(
             "extern \"C\" __global__ void {bounds} {}({})",

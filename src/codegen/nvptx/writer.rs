@@ -29,7 +29,9 @@
 
 use super::{Error, Options};
 use crate::analysis::ModuleInfo;
-use crate::ir::{Block, DeviceFunction, Function, Kernel, Linkage, Module, ParamMode, Stmt, Type};
+use crate::ir::{
+    Block, DeviceFunction, Function, Kernel, Linkage, Module, ParamMode, Stmt, ThreadBound, Type,
+};
 use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::basic_block::BasicBlock;
 use inkwell::builder::Builder;
@@ -337,33 +339,15 @@ impl<'a, 'c> Writer<'a, 'c> {
         let fn_ty = self.ctx.void_type().fn_type(&params, false);
         let func = self.module.add_function(&k.name, fn_ty, None);
         func.set_call_conventions(PTX_KERNEL_CC);
-        // A block size fixed at compile time bounds the threads per block
-        // (`.maxntid`), so ptxas keeps the registers within what a block
-        // of that size may use: the launch never lacks resources.
-        let sizes: Vec<u32> = k
-            .launch
-            .iter()
-            .flat_map(|l| &l.block)
-            .filter_map(|g| match g {
-                crate::ir::GridSize::Const(n) => Some(*n),
-                _ => None,
-            })
-            .collect();
-        if sizes.len() == 3 && sizes.iter().all(|n| *n >= 1) {
-            let text = format!("{},{},{}", sizes[0], sizes[1], sizes[2]);
-            func.add_attribute(
-                AttributeLoc::Function,
-                self.ctx.create_string_attribute("nvvm.maxntid", &text),
-            );
-        } else {
-            // A block size known only at run time may be up to 1024
-            // threads: registers for that many (64 each of the SM's 64K),
-            // so a launch of any size the runtime fits never lacks them.
-            func.add_attribute(
-                AttributeLoc::Function,
-                self.ctx.create_string_attribute("nvvm.maxnreg", "64"),
-            );
-        }
+        // `ir::ThreadBound`: no launch the runtime makes lacks registers.
+        let (name, value) = match k.thread_bound() {
+            ThreadBound::Block([x, y, z]) => ("nvvm.maxntid", format!("{x},{y},{z}")),
+            ThreadBound::Registers(n) => ("nvvm.maxnreg", n.to_string()),
+        };
+        func.add_attribute(
+            AttributeLoc::Function,
+            self.ctx.create_string_attribute(name, &value),
+        );
         for (i, p) in k.params.iter().enumerate() {
             if p.mode != ParamMode::DevicePtr {
                 continue;
