@@ -151,6 +151,17 @@ impl MathFunc {
         }
     }
 
+    /// The C name of the version for `ty` (`sqrtf` for `f32`, `sqrt` for
+    /// `f64`); `None` for any other type (a malformed IR).
+    pub fn c_name_for(self, ty: &super::Type) -> Option<String> {
+        use super::{FloatKind, Type};
+        match ty {
+            Type::Float(FloatKind::F32) => Some(format!("{}f", self.c_name())),
+            Type::Float(FloatKind::F64) => Some(self.c_name().to_string()),
+            _ => None,
+        }
+    }
+
     /// Number of arguments.
     pub fn arity(self) -> usize {
         match self {

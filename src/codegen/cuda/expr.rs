@@ -138,15 +138,12 @@ impl FnWriter<'_> {
             }
             Expr::Special(s) => CExpr::atom(special(s)?),
             Expr::Math { func, args } => {
-                let single = match ty {
-                    Type::Float(FloatKind::F32) => true,
-                    Type::Float(FloatKind::F64) => false,
-                    _ => return internal(&format!("{} of type {ty}", func.c_name())),
+                let Some(name) = func.c_name_for(&ty) else {
+                    return internal(&format!("{} of type {ty}", func.c_name()));
                 };
                 if args.len() != func.arity() {
                     return internal(&format!("{} with {} arguments", func.c_name(), args.len()));
                 }
-                let name = format!("{}{}", func.c_name(), if single { "f" } else { "" });
                 let mut a = vec![];
                 for x in args {
                     a.push(self.expr(x)?);

@@ -511,15 +511,12 @@ impl<'c> Writer<'_, 'c> {
         args: &[ExprId],
         ty: &Type,
     ) -> Result<BasicValueEnum<'c>, Error> {
-        let single = match ty {
-            Type::Float(FloatKind::F32) => true,
-            Type::Float(FloatKind::F64) => false,
-            _ => return internal(&format!("{} of type {ty}", func.c_name())),
+        let Some(c_name) = func.c_name_for(ty) else {
+            return internal(&format!("{} of type {ty}", func.c_name()));
         };
         if args.len() != func.arity() {
             return internal(&format!("{} with {} arguments", func.c_name(), args.len()));
         }
-        let c_name = format!("{}{}", func.c_name(), if single { "f" } else { "" });
         let name = format!("__nv_{c_name}");
         let first = self.math.take();
         self.math.set(first.or(Some(c_name)));
