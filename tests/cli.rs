@@ -217,6 +217,38 @@ fn other_compilers_switches_and_host_only() {
     assert_eq!(run_prog(d, "where"), "host 1\n");
 }
 
+/// A kernel with a sequential inner loop of unknown trip count, which LLVM
+/// unrolls at run time unless `-mllvm -unroll-runtime=false` says not to.
+const SEQ_SUM: &str = "void f(int n, double *restrict a, const double *restrict b) {
+#pragma acc parallel loop copy(a[0:n]) copyin(b[0:n*16])
+  for (int i = 0; i < n; i++) {
+    double s = 0;
+#pragma acc loop seq
+    for (int k = 0; k < n; k++) s += b[i*16 + k];
+    a[i] = s;
+  }
+}
+";
+
+#[test]
+fn mllvm_options_reach_the_device_code_generator() {
+    let p = project();
+    let d = p.path();
+    fs::write(d.join("seq.c"), SEQ_SUM).unwrap();
+    let loads = |args: &[&str]| {
+        let mut all = vec!["-O3", "--emit=ptx", "seq.c"];
+        all.extend_from_slice(args);
+        ok(d, &all).stdout.matches("ld.global").count()
+    };
+    let unrolled = loads(&[]);
+    let rolled = loads(&["-mllvm", "-unroll-runtime=false"]);
+    assert!(
+        unrolled > 1,
+        "the default unrolls the k loop: {unrolled} loads"
+    );
+    assert_eq!(rolled, 1, "-mllvm -unroll-runtime=false keeps one load");
+}
+
 #[test]
 fn help_version_and_diagnostics() {
     let p = project();

@@ -382,6 +382,7 @@ fn compile(text: &str) -> Result<Outcome, String> {
                 arch: "sm_90".into(),
                 opt_level: 0,
                 libdevice: None,
+                llvm_options: Vec::new(),
             };
             nvptx::write_ptx(&t.module, &accc::analysis::analyze(&t.module), &opts)
                 .map_err(|e| format!("codegen failed: {e}"))?;

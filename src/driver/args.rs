@@ -37,6 +37,9 @@ OpenACC switches of other compilers (accepted):
   -gpu=emu                       also embed SIMT bytecode for the emulated device (run with
                                  PTXRT_PLUGIN=.../libptxrt-emu.so ACC_DEVICE_TYPE=nvidia)
   -gpu=nvcc                      compile the kernels with nvcc (as --backend=cuda)
+  -mllvm OPT                     an option for LLVM's code generator of the device code, as
+                                 clang's (e.g. -mllvm -unroll-threshold=600); not for -gpu=nvcc. LLVM's
+                                 C API ignores an option it does not know, silently
   -Minfo, -Minfo=accel           remarks: data movement, loop schedules (as --remarks)
   -fast                          -O3
   -foffload=…                    ignored
@@ -170,6 +173,9 @@ pub struct Args {
     pub colour: Colour,
     /// `-w`: no warnings.
     pub no_warnings: bool,
+    /// `-mllvm OPT`: options for LLVM's code generator of device code (as
+    /// clang's), in command-line order.
+    pub llvm_options: Vec<String>,
 }
 
 /// Options taking a separate argument.
@@ -189,6 +195,7 @@ const WITH_ARG: &[&str] = &[
     "-imacros",
     "-iquote",
     "-idirafter",
+    "-mllvm",
 ];
 
 /// The `sm_XY` of a `ccXY` in a comma list (`-gpu=cc90,fastmath`).
@@ -263,6 +270,7 @@ pub fn parse(argv: &[String]) -> Result<Args, String> {
                 }
                 "-L" | "-l" => a.link.push(format!("{arg}{v}")),
                 "-MF" => a.deps.file = Some(v),
+                "-mllvm" => a.llvm_options.push(v),
                 "-MT" | "-MQ" => a.deps.targets.push((arg.clone(), v)),
                 "-x" => match v.as_str() {
                     "c" | "c-header" | "cpp-output" => lang_c = true,
@@ -490,6 +498,26 @@ mod tests {
             ["-mcmodel=medium", "-fPIC", "-std=c99", "-Wall", "-w"]
         );
         assert!(a.no_warnings);
+    }
+
+    #[test]
+    fn mllvm_options_keep_their_order() {
+        let a = p(&[
+            "-mllvm",
+            "-unroll-threshold=600",
+            "x.c",
+            "-mllvm",
+            "-unroll-runtime=false",
+        ]);
+        assert_eq!(
+            a.llvm_options,
+            ["-unroll-threshold=600", "-unroll-runtime=false"]
+        );
+        assert!(
+            a.cc_flags.is_empty(),
+            "not for the host compiler: {:?}",
+            a.cc_flags
+        );
     }
 
     #[test]

@@ -461,6 +461,7 @@ fn device(
         arch: args.own.gpu_arch.clone(),
         opt_level: args.opt_level.max(2),
         libdevice: tools.libdevice.clone(),
+        llvm_options: args.llvm_options.clone(),
     };
     if emit == Some("llvm") {
         let ll = nvptx::write_llvm(m, &info, &opts).map_err(|e| anyhow!("{file}: {e}"))?;

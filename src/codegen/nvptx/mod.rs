@@ -41,6 +41,9 @@ pub struct Options {
     pub opt_level: u8,
     /// libdevice bitcode, needed when a kernel calls a math function.
     pub libdevice: Option<PathBuf>,
+    /// `-mllvm` options: LLVM command-line options for the pass pipeline
+    /// and the NVPTX back end (`-unroll-threshold=600`).
+    pub llvm_options: Vec<String>,
 }
 
 /// A back-end failure (an internal error, or a missing tool).
@@ -85,29 +88,50 @@ fn valid_arch(arch: &str) -> bool {
 }
 
 /// The NVPTX target machine for `o.arch` at `o.opt_level`.
+/// LLVM's command line, set once per process (LLVM keeps its options in
+/// globals): `sqrtf` correctly rounded, then the user's `-mllvm` options.
+///
 /// `sqrtf` correctly rounded, as C (Annex F) and nvcc (`-prec-sqrt=true`)
 /// have it: libdevice's `__nv_sqrtf` asks `__nvvm_reflect("__CUDA_PREC_SQRT")`,
 /// which LLVM 22's NVVMReflect answers 0 (`sqrt.approx.f32`, and
 /// `1.0f / sqrtf(x)` folds to `rsqrt.approx`) unless told otherwise, and it
 /// takes that answer only from its command-line option (the module flag
-/// clang writes, `nvvm-reflect-prec-sqrt`, is not read). Set once per process.
-fn precise_sqrt() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        let args = [
-            c"accc".as_ptr(),
-            c"-nvvm-reflect-add=__CUDA_PREC_SQRT=1".as_ptr(),
+/// clang writes, `nvvm-reflect-prec-sqrt`, is not read).
+///
+/// An unknown `-mllvm` option makes LLVM print its message and exit 1, as
+/// clang does. A second call with other options is an error: the driver
+/// compiles every file of one run with the same options.
+fn llvm_command_line(user: &[String]) -> Result<(), Error> {
+    static SET: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    let first = SET.get_or_init(|| {
+        let mut args = vec![
+            "accc".to_string(),
+            "-nvvm-reflect-add=__CUDA_PREC_SQRT=1".to_string(),
         ];
-        // SAFETY: two NUL-terminated strings that live for the call; LLVM
-        // copies what it keeps.
+        args.extend(user.iter().cloned());
+        let c: Vec<std::ffi::CString> = args
+            .iter()
+            .map(|a| std::ffi::CString::new(a.replace('\0', "")).unwrap_or_default())
+            .collect();
+        let ptrs: Vec<*const std::os::raw::c_char> = c.iter().map(|a| a.as_ptr()).collect();
+        // SAFETY: NUL-terminated strings that live for the call; LLVM copies
+        // what it keeps.
         unsafe {
             inkwell::llvm_sys::support::LLVMParseCommandLineOptions(
-                2,
-                args.as_ptr(),
+                ptrs.len() as i32,
+                ptrs.as_ptr(),
                 std::ptr::null(),
             )
         };
+        user.to_vec()
     });
+    if first.as_slice() != user {
+        return Err(Error::Internal(format!(
+            "LLVM options {:?} after {:?}: LLVM takes its options once per process",
+            user, first
+        )));
+    }
+    Ok(())
 }
 
 fn target_machine(o: &Options) -> Result<TargetMachine, Error> {
@@ -118,7 +142,7 @@ fn target_machine(o: &Options) -> Result<TargetMachine, Error> {
         )));
     }
     Target::initialize_nvptx(&InitializationConfig::default());
-    precise_sqrt();
+    llvm_command_line(&o.llvm_options)?;
     let triple = TargetTriple::create(TRIPLE);
     let target = Target::from_triple(&triple).map_err(|e| Error::Llvm(e.to_string()))?;
     let level = match o.opt_level {

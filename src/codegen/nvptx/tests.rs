@@ -30,6 +30,7 @@ fn options(opt_level: u8) -> Options {
         arch: "sm_90".into(),
         opt_level,
         libdevice: tool("ACCC_LIBDEVICE", "nvvm/libdevice/libdevice.10.bc"),
+        llvm_options: Vec::new(),
     }
 }
 
