@@ -32,6 +32,12 @@ pub enum Literal {
 
 /// Arithmetic and bitwise binary operators. Division and remainder follow the
 /// signedness of the operand type (C semantics: truncation toward zero).
+///
+/// `Add`, `Sub` and `Mul` on a signed integer kind of 32 or 64 bits never
+/// overflow ([`IntKind::arith_never_overflows`]): C's promise for the user's
+/// arithmetic, which back ends pass on (LLVM's `nsw`; C for nvcc) so that
+/// index arithmetic can be widened and strength-reduced. A pass that needs
+/// wrapping arithmetic computes in the unsigned kind of the same width.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BinOp {
     Add,

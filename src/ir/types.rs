@@ -40,6 +40,25 @@ impl IntKind {
         )
     }
 
+    /// The unsigned kind of the same width (`Bool` stays `Bool`).
+    pub fn unsigned(self) -> IntKind {
+        match self {
+            IntKind::I8 => IntKind::U8,
+            IntKind::I16 => IntKind::U16,
+            IntKind::I32 => IntKind::U32,
+            IntKind::I64 => IntKind::U64,
+            k => k,
+        }
+    }
+
+    /// True where `+`, `-` and `*` never overflow, as C promises for
+    /// signed integers of `int` width or wider (C11 6.5p5: an overflow is
+    /// undefined). Narrower signed kinds wrap: C computes their arithmetic
+    /// in `int` and converts back, which lowering may fold into the kind.
+    pub fn arith_never_overflows(self) -> bool {
+        self.is_signed() && self.bits() >= 32
+    }
+
     fn name(self) -> &'static str {
         match self {
             IntKind::Bool => "bool",

@@ -124,16 +124,24 @@ pub(super) fn count_all(
     headers.zip(kinds).map(|(h, &k)| count(e, h, k)).collect()
 }
 
-/// `var = init + (T)idx * step` for level `lv` and iteration `idx` (`u64`).
+/// `var = (T)((U)init + (U)idx * (U)step)` for level `lv` and iteration
+/// `idx` (`u64`), with `U` the unsigned kind of `T`'s width: the product may
+/// leave `T`'s range where the sum does not (`for (int i = INT_MAX; i >
+/// INT_MIN; i--)`), and signed arithmetic of the IR never overflows
+/// ([`BinOp`]), so this sum wraps, exactly, in `U`.
 pub(super) fn set_var(e: &mut Emit, lv: &Level, idx: ExprId) -> Stmt {
     let t = Type::Int(lv.kind);
-    let it = e.cast(idx, &t);
+    let u = Type::Int(lv.kind.unsigned());
+    let it = e.cast(idx, &u);
     let s = e.read(lv.step);
+    let s = e.cast(s, &u);
     let off = e.bin(BinOp::Mul, it, s);
     let i = e.read(lv.init);
+    let i = e.cast(i, &u);
+    let sum = e.bin(BinOp::Add, i, off);
     Stmt::Assign {
         local: lv.var,
-        value: e.bin(BinOp::Add, i, off),
+        value: e.cast(sum, &t),
     }
 }
 

@@ -209,7 +209,13 @@ impl<'c> Writer<'_, 'c> {
         match (a, b) {
             (BasicValueEnum::IntValue(x), BasicValueEnum::IntValue(y)) => {
                 let signed = matches!(ty, Type::Int(k) if k.is_signed());
+                // C's promise, kept by the IR (see `BinOp`): `nsw` lets LLVM
+                // widen 32-bit indices and strength-reduce addresses.
+                let nsw = matches!(ty, Type::Int(k) if k.arith_never_overflows());
                 let v = match op {
+                    BinOp::Add if nsw => b_.build_int_nsw_add(x, y, "add"),
+                    BinOp::Sub if nsw => b_.build_int_nsw_sub(x, y, "sub"),
+                    BinOp::Mul if nsw => b_.build_int_nsw_mul(x, y, "mul"),
                     BinOp::Add => b_.build_int_add(x, y, "add"),
                     BinOp::Sub => b_.build_int_sub(x, y, "sub"),
                     BinOp::Mul => b_.build_int_mul(x, y, "mul"),

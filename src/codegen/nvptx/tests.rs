@@ -503,6 +503,39 @@ fn control_flow_and_operators() {
     }
 }
 
+/// C's promise that signed `int`/`long` arithmetic never overflows reaches
+/// LLVM as `nsw` (it widens and strength-reduces index arithmetic with it);
+/// unsigned and narrower signed arithmetic wraps.
+#[test]
+fn signed_int_arithmetic_is_nsw() {
+    use IntKind::*;
+    for (ty, nsw) in [
+        (I8, false),
+        (I16, false),
+        (I32, true),
+        (I64, true),
+        (U32, false),
+        (U64, false),
+    ] {
+        let m = module(vec![control_kernel(ty)]);
+        let ll = write_llvm(&m, &analyze(&m), &options(0)).unwrap_or_else(|e| panic!("{e}"));
+        let width = Type::Int(ty);
+        let bits = match width {
+            Type::Int(k) => k.bits(),
+            _ => unreachable!(),
+        };
+        // `*out = arr[2] + x`, the kernel's last statement, is its last add.
+        let sum = ll
+            .lines()
+            .rev()
+            .find(|l| {
+                l.contains(" = add ") && l.contains(&format!(" i{bits} ")) && l.contains("%add")
+            })
+            .unwrap_or_else(|| panic!("no add of i{bits}:\n{ll}"));
+        assert_eq!(sum.contains("add nsw"), nsw, "{ty:?}: {sum}");
+    }
+}
+
 #[test]
 fn bad_arch_is_an_error() {
     let m = module(vec![vector_kernel("k", None, Type::F32)]);

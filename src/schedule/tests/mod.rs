@@ -312,7 +312,7 @@ fn gang_vector_loop_snapshot() {
       %6 k = add.u64(mul.u64(cast.u32.u64(ctaid.x), cast.u32.u64(ntid.x)), cast.u32.u64(tid.x))
       %7 stride = mul.u64(cast.u32.u64(nctaid.x), cast.u32.u64(ntid.x))
       while lt.u64(%6 k, %5 trip) {
-        %1 i = add.i32(%2 init, mul.i32(cast.u64.i32(%6 k), %4 step))
+        %1 i = cast.u32.i32(add.u32(cast.i32.u32(%2 init), mul.u32(cast.u64.u32(%6 k), cast.i32.u32(%4 step))))
         store %0 a <- cast.i32.i64(%1 i)
       }
       step {

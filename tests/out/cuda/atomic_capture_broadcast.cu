@@ -69,7 +69,7 @@ extern "C" __global__ void __launch_bounds__(64) __accc_slots_0_l8_1e4be54a(int 
         k_2 = (unsigned long long)blockIdx.x;
         stride_2 = (unsigned long long)gridDim.x;
         for (; k_2 < trip_2; k_2 = k_2 + stride_2) {
-            g = init_2 + (int)k_2 * step_2;
+            g = (int)((unsigned int)init_2 + (unsigned int)k_2 * (unsigned int)step_2);
             bcast_at = (unsigned long long)0u;
             if (threadIdx.x == 0u && threadIdx.y == 0u && 0u == 0u) {
                 tmp = next + (long long)0;
@@ -104,7 +104,7 @@ extern "C" __global__ void __launch_bounds__(64) __accc_slots_0_l8_1e4be54a(int 
                 k_1 = (unsigned long long)threadIdx.y;
                 stride_1 = (unsigned long long)2u;
                 for (; k_1 < trip_1; k_1 = k_1 + stride_1) {
-                    w = init_1 + (int)k_1 * step_1;
+                    w = (int)((unsigned int)init_1 + (unsigned int)k_1 * (unsigned int)step_1);
                     bcast_at_1 = (unsigned long long)(threadIdx.y + 0u * 2u);
                     if (threadIdx.x == 0u && 0u == 0u) {
                         tmp_8 = next + (long long)0;
@@ -129,7 +129,7 @@ extern "C" __global__ void __launch_bounds__(64) __accc_slots_0_l8_1e4be54a(int 
                         k = (unsigned long long)threadIdx.x;
                         stride = (unsigned long long)32u;
                         for (; k < trip; k = k + stride) {
-                            j = init + (int)k * step;
+                            j = (int)((unsigned int)init + (unsigned int)k * (unsigned int)step);
                             tmp_12 = g;
                             if (0u == 0u) {
                                 out[(long long)((slot + mine) * 32 + j)] = tmp_12;

@@ -46,7 +46,7 @@ extern "C" __global__ void __launch_bounds__(128) __accc_forms_0_l8_717d394b(int
         k = (unsigned long long)blockIdx.x * (unsigned long long)128u + (unsigned long long)threadIdx.x;
         stride = (unsigned long long)gridDim.x * (unsigned long long)128u;
         for (; k < trip; k = k + stride) {
-            i = init + (int)k * step;
+            i = (int)((unsigned int)init + (unsigned int)k * (unsigned int)step);
             if (0u == 0u && 0u == 0u) {
                 tmp = hist + (long long)key[(long long)i];
                 tmp_1 = 1.0f;

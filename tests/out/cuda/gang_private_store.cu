@@ -37,7 +37,7 @@ extern "C" __global__ void __launch_bounds__(64) __accc_f_0_l6_ec446d5f(int n, d
         k_1 = (unsigned long long)blockIdx.x;
         stride_1 = (unsigned long long)gridDim.x;
         for (; k_1 < trip_1; k_1 = k_1 + stride_1) {
-            j = init_1 + (int)k_1 * step_1;
+            j = (int)((unsigned int)init_1 + (unsigned int)k_1 * (unsigned int)step_1);
             tmp = (double)j;
             v[(long long)0] = tmp;
             tmp_1 = v[(long long)0] * 2.0;
@@ -61,7 +61,7 @@ extern "C" __global__ void __launch_bounds__(64) __accc_f_0_l6_ec446d5f(int n, d
                 k = (unsigned long long)threadIdx.x;
                 stride = (unsigned long long)64u;
                 for (; k < trip; k = k + stride) {
-                    i = init + (int)k * step;
+                    i = (int)((unsigned int)init + (unsigned int)k * (unsigned int)step);
                     tmp_5 = v[(long long)(i % 2)];
                     if (0u == 0u && 0u == 0u) {
                         ((double *)(r + (long long)j))[(long long)i] = tmp_5;

@@ -25,7 +25,7 @@ extern "C" __global__ void __launch_bounds__(128) __accc_plan_0_l18_734355b8(int
         k = (unsigned long long)blockIdx.x * (unsigned long long)128u + (unsigned long long)threadIdx.x;
         stride = (unsigned long long)gridDim.x * (unsigned long long)128u;
         for (; k < trip; k = k + stride) {
-            i = init + (int)k * step;
+            i = (int)((unsigned int)init + (unsigned int)k * (unsigned int)step);
             tmp = b + (long long)(i + 1);
             tmp_1 = *tmp + a[(long long)i];
             if (0u == 0u && 0u == 0u) {
@@ -59,7 +59,7 @@ extern "C" __global__ void __launch_bounds__(128) __accc_plan_1_l24_734355b8(int
         k = (unsigned long long)blockIdx.x * (unsigned long long)128u + (unsigned long long)threadIdx.x;
         stride = (unsigned long long)gridDim.x * (unsigned long long)128u;
         for (; k < trip; k = k + stride) {
-            i = init + (int)k * step;
+            i = (int)((unsigned int)init + (unsigned int)k * (unsigned int)step);
             tmp = 2.0f * a[(long long)i];
             if (0u == 0u && 0u == 0u) {
                 a[(long long)i] = tmp;
@@ -111,7 +111,7 @@ extern "C" __global__ void __launch_bounds__(128) __accc_plan_3_l29_734355b8(int
         k = (unsigned long long)blockIdx.x * (unsigned long long)128u + (unsigned long long)threadIdx.x;
         stride = (unsigned long long)gridDim.x * (unsigned long long)128u;
         for (; k < trip; k = k + stride) {
-            i = init + (int)k * step;
+            i = (int)((unsigned int)init + (unsigned int)k * (unsigned int)step);
             tmp = rows[(long long)i] + (long long)1;
             tmp_1 = *tmp + (double)vla[(long long)0];
             if (0u == 0u && 0u == 0u) {
@@ -145,7 +145,7 @@ extern "C" __global__ void __launch_bounds__(128) __accc_plan_4_l32_734355b8(int
         k = (unsigned long long)blockIdx.x * (unsigned long long)128u + (unsigned long long)threadIdx.x;
         stride = (unsigned long long)gridDim.x * (unsigned long long)128u;
         for (; k < trip; k = k + stride) {
-            i = init + (int)k * step;
+            i = (int)((unsigned int)init + (unsigned int)k * (unsigned int)step);
             tmp = b[(long long)(i - 2)] + 1.0f;
             if (0u == 0u && 0u == 0u) {
                 b[(long long)(i - 2)] = tmp;

@@ -26,7 +26,7 @@ extern "C" __global__ void __launch_bounds__(128) __accc_f_0_l3_aca7f1ba(long lo
         k = (unsigned long long)blockIdx.x * (unsigned long long)128u + (unsigned long long)threadIdx.x;
         stride = (unsigned long long)gridDim.x * (unsigned long long)128u;
         for (; k < trip; k = k + stride) {
-            i = init + (long long)k * step;
+            i = (long long)((unsigned long long)init + k * (unsigned long long)step);
             if ((bool)(int)(x[i] > s)) {
                 tmp = x + i;
                 tmp_1 = *tmp - s;

@@ -31,7 +31,7 @@ extern "C" __global__ void __launch_bounds__(64) __accc_init_0_l5_feb2b5a9(int m
         k_1 = (unsigned long long)blockIdx.x;
         stride_1 = (unsigned long long)gridDim.x;
         for (; k_1 < trip_1; k_1 = k_1 + stride_1) {
-            i = init_1 + (int)k_1 * step_1;
+            i = (int)((unsigned int)init_1 + (unsigned int)k_1 * (unsigned int)step_1);
             {
                 init = 0;
                 limit = 64;
@@ -43,7 +43,7 @@ extern "C" __global__ void __launch_bounds__(64) __accc_init_0_l5_feb2b5a9(int m
                 k = (unsigned long long)threadIdx.x;
                 stride = (unsigned long long)64u;
                 for (; k < trip; k = k + stride) {
-                    j = init + (int)k * step;
+                    j = (int)((unsigned int)init + (unsigned int)k * (unsigned int)step);
                     tmp = (double)i * 0.5 + (double)j;
                     if (0u == 0u && 0u == 0u) {
                         ((double *)(u + (long long)i))[(long long)j] = tmp;

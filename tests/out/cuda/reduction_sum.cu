@@ -72,7 +72,7 @@ extern "C" __global__ void __launch_bounds__(128) __accc_sum_0_l4_44d79b81(int n
         }
         c = 0ULL;
         for (; c < mine; k = k + stride, c = c + 1ULL) {
-            i = init + (int)k * step;
+            i = (int)((unsigned int)init + (unsigned int)k * (unsigned int)step);
             tmp = s_1 + x[(long long)i];
             s_1 = tmp;
         }

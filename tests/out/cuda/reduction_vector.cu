@@ -48,7 +48,7 @@ extern "C" __global__ void __launch_bounds__(4) __accc_rows_0_l3_12e2791b(int n,
         k_1 = (unsigned long long)blockIdx.x;
         stride_1 = (unsigned long long)gridDim.x;
         for (; k_1 < trip_1; k_1 = k_1 + stride_1) {
-            i = init_1 + (int)k_1 * step_1;
+            i = (int)((unsigned int)init_1 + (unsigned int)k_1 * (unsigned int)step_1);
             r = (float)0;
             __syncthreads();
             {
@@ -69,7 +69,7 @@ extern "C" __global__ void __launch_bounds__(4) __accc_rows_0_l3_12e2791b(int n,
                 }
                 c = 0ULL;
                 for (; c < mine; k = k + stride, c = c + 1ULL) {
-                    j = init + (int)k * step;
+                    j = (int)((unsigned int)init + (unsigned int)k * (unsigned int)step);
                     tmp = (bool)(int)(r_1 > a[(long long)(i * m + j)]) ? r_1 : a[(long long)(i * m + j)];
                     r_1 = tmp;
                 }

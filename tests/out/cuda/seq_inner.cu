@@ -29,7 +29,7 @@ extern "C" __global__ void __launch_bounds__(64) __accc_rowsum_0_l3_23ccedf0(int
         k = (unsigned long long)blockIdx.x * (unsigned long long)64u + (unsigned long long)threadIdx.x;
         stride = (unsigned long long)gridDim.x * (unsigned long long)64u;
         for (; k < trip; k = k + stride) {
-            i = init + (int)k * step_1;
+            i = (int)((unsigned int)init + (unsigned int)k * (unsigned int)step_1);
             s = 0.0f;
             {
                 j = 0;

@@ -24,7 +24,7 @@ extern "C" __global__ void __maxnreg__(64) __accc_scale_0_l5_c45bb06d(int n, flo
         k = ((unsigned long long)blockIdx.x * (unsigned long long)blockDim.y + (unsigned long long)threadIdx.y) * (unsigned long long)blockDim.x + (unsigned long long)threadIdx.x;
         stride = (unsigned long long)gridDim.x * (unsigned long long)blockDim.y * (unsigned long long)blockDim.x;
         for (; k < trip; k = k + stride) {
-            i = init + (int)k * step;
+            i = (int)((unsigned int)init + (unsigned int)k * (unsigned int)step);
             tmp = 2.0f * a[(long long)i];
             if (0u == 0u) {
                 a[(long long)i] = tmp;
@@ -57,7 +57,7 @@ extern "C" __global__ void __maxnreg__(64) __accc_scale_1_l8_c45bb06d(int n, flo
         k = ((unsigned long long)blockIdx.x * (unsigned long long)blockDim.y + (unsigned long long)threadIdx.y) * (unsigned long long)blockDim.x + (unsigned long long)threadIdx.x;
         stride = (unsigned long long)gridDim.x * (unsigned long long)blockDim.y * (unsigned long long)blockDim.x;
         for (; k < trip; k = k + stride) {
-            i = init + (int)k * step;
+            i = (int)((unsigned int)init + (unsigned int)k * (unsigned int)step);
             tmp = a[(long long)i] + 1.0f;
             if (0u == 0u) {
                 a[(long long)i] = tmp;

@@ -24,7 +24,7 @@ extern "C" __global__ void __launch_bounds__(128) __accc_vadd_0_l3_8337bac9(int 
         k = (unsigned long long)blockIdx.x * (unsigned long long)128u + (unsigned long long)threadIdx.x;
         stride = (unsigned long long)gridDim.x * (unsigned long long)128u;
         for (; k < trip; k = k + stride) {
-            i = init + (int)k * step;
+            i = (int)((unsigned int)init + (unsigned int)k * (unsigned int)step);
             tmp = a[(long long)i] + b[(long long)i];
             if (0u == 0u && 0u == 0u) {
                 c[(long long)i] = tmp;
