@@ -17,9 +17,9 @@ const PROG: &str = r#"
 #include <ptxrt.h>
 
 /* The layout abi::Image and abi::Code assume (x86-64). */
-_Static_assert(sizeof(struct __ptxrt_image) == 64, "size of struct __ptxrt_image");
-_Static_assert(__builtin_offsetof(struct __ptxrt_image, cells) == 48, "cells");
-_Static_assert(__builtin_offsetof(struct __ptxrt_image, code) == 16, "code");
+_Static_assert(sizeof(struct __ptxrt_image) == 72, "size of struct __ptxrt_image");
+_Static_assert(__builtin_offsetof(struct __ptxrt_image, cells) == 56, "cells");
+_Static_assert(__builtin_offsetof(struct __ptxrt_image, code) == 24, "code");
 _Static_assert(sizeof(struct __ptxrt_code) == 32, "size of struct __ptxrt_code");
 _Static_assert(sizeof(struct __ptxrt_map) == 32, "size of struct __ptxrt_map");
 _Static_assert(sizeof(struct __ptxrt_update) == 32, "size of struct __ptxrt_update");
@@ -27,8 +27,9 @@ _Static_assert(sizeof(struct __ptxrt_async) == 24, "size of struct __ptxrt_async
 _Static_assert(sizeof(struct __ptxrt_declare) == 56, "size of struct __ptxrt_declare");
 _Static_assert(__builtin_offsetof(struct __ptxrt_declare, loc) == 32, "declare loc");
 _Static_assert(__builtin_offsetof(struct __ptxrt_image, relocatable) == 4, "relocatable");
-_Static_assert(__builtin_offsetof(struct __ptxrt_image, source) == 8, "source");
-_Static_assert(__builtin_offsetof(struct __ptxrt_image, runtime_state) == 40, "runtime_state");
+_Static_assert(__builtin_offsetof(struct __ptxrt_image, flags) == 8, "flags");
+_Static_assert(__builtin_offsetof(struct __ptxrt_image, source) == 16, "source");
+_Static_assert(__builtin_offsetof(struct __ptxrt_image, runtime_state) == 48, "runtime_state");
 
 static double declared[8];
 static const struct __ptxrt_declare decl = {"declared", declared, sizeof declared, PTXRT_MAP_COPYIN,
