@@ -18,7 +18,10 @@
 //!   symbols, shared arrays `__shared__` arrays of the kernel;
 //! * statements keep their structure (`while`/`for`, `if`, `switch`),
 //!   locals their source names (legalised, see [`crate::codegen::c::Namer`])
-//!   and statements their source lines (`#line`).
+//!   and statements their source lines (`#line` before each statement whose
+//!   expressions the front end or the schedule located, a loop's control
+//!   code at its `for`, code the compiler wrote inside a statement at that
+//!   statement's line, the rest at the generated file's own lines).
 //!
 //! `types.rs` spells types, `expr.rs` writes expressions, `writer.rs` the
 //! module and statements, `atomic.rs` atomics and barriers, `names.rs` the
