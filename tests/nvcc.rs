@@ -352,3 +352,29 @@ fn nvcc_line_info_names_the_users_lines() {
         );
     }
 }
+
+/// The atomic forms no back end writes (tests/in/val_atomic_forms.ir: a
+/// 64-bit wrapping increment, an atomic load and store of a struct): the
+/// NVPTX back end and the CUDA writer reject them alike, with the
+/// validator's located errors, before either runs.
+#[test]
+fn atomic_forms_no_back_end_writes() {
+    let errors = |form: &str| {
+        let out = accc()
+            .current_dir(root())
+            .args([&format!("--emit={form}"), "tests/in/val_atomic_forms.ir"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "--emit={form}");
+        assert!(out.stdout.is_empty(), "--emit={form} wrote output");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let ptx = errors("ptx");
+    let want = [
+        "tests/in/val_atomic_forms.ir:12:1: error: invalid IR: kernel k: atomic IncWrap on a type it does not apply to (at w.c:3:9)",
+        "tests/in/val_atomic_forms.ir:12:1: error: invalid IR: kernel k: atomic load of another type (at w.c:3:9)",
+        "tests/in/val_atomic_forms.ir:12:1: error: invalid IR: kernel k: atomic store of another type (at w.c:3:9)",
+    ];
+    assert_eq!(ptx.lines().collect::<Vec<_>>(), want, "{ptx}");
+    assert_eq!(errors("cuda"), ptx);
+}

@@ -56,8 +56,6 @@ pub struct Options {
 pub enum Error {
     /// The IR broke an invariant the back end relies on (a compiler bug).
     Internal(String),
-    /// The program needs something this back end cannot express yet.
-    Unsupported(String),
     /// nvcc rejected the CUDA C (a compiler bug, since accc wrote it).
     Nvcc(String),
     /// nvcc cannot run here: missing, or without the CUDA headers it
@@ -69,7 +67,6 @@ impl std::fmt::Display for Error {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Error::Internal(m) => write!(f, "internal compiler error in the CUDA back end: {m}"),
-            Error::Unsupported(m) => write!(f, "not supported by the CUDA back end: {m}"),
             Error::Nvcc(m) | Error::Setup(m) => write!(f, "{m}"),
         }
     }
