@@ -273,3 +273,108 @@ fn nvcc_failures_are_reported() {
         assert!(!dir.join("p.o").exists());
     }
 }
+
+/// The CUDA C of tests/in/nest_2d.c: each loop's control code carries a
+/// `#line` to the loop's `for` (lines 6 and 8), and a statement of the body
+/// is on its own line (9), so nvcc `-lineinfo` and compute-sanitizer name
+/// the user's lines, not the generated file's.
+#[test]
+fn cuda_c_maps_loops_and_statements_to_their_lines() {
+    let out = accc()
+        .current_dir(root())
+        .args(["--emit=cuda", "tests/in/nest_2d.c"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let cuda = String::from_utf8_lossy(&out.stdout).into_owned();
+    // The source line each line of the CUDA C stands for, as the C
+    // preprocessor counts (`None`: the generated file's own lines).
+    let mut line: Option<u32> = None;
+    let mut at = |text: &str| -> Option<u32> {
+        cuda.lines().find_map(|l| {
+            if let Some(rest) = l.strip_prefix("#line ") {
+                let (n, file) = rest.split_once(' ').unwrap();
+                line = (file == "\"tests/in/nest_2d.c\"").then(|| n.parse::<u32>().unwrap() - 1);
+                return None;
+            }
+            line = line.map(|n| n + 1);
+            l.contains(text).then_some(line).flatten()
+        })
+    };
+    assert_eq!(at("for (; k_1 < trip_1;"), Some(6), "outer loop:\n{cuda}");
+    assert_eq!(at("stride = "), Some(8), "inner loop's stride:\n{cuda}");
+    assert_eq!(at("for (; k < trip;"), Some(8), "inner loop:\n{cuda}");
+    assert_eq!(at("tmp = (double)i * 0.5"), Some(9), "loop body:\n{cuda}");
+}
+
+/// With `-g`, nvcc's PTX locates code at the loops' and the body's lines
+/// of tests/in/nest_2d.c (`.loc` of the source file).
+#[test]
+fn nvcc_line_info_names_the_users_lines() {
+    let Some(nvcc) = nvcc("nvcc_line_info_names_the_users_lines") else {
+        return;
+    };
+    let out = accc()
+        .current_dir(root())
+        .env("ACCC_NVCC", &nvcc)
+        .args(["--emit=ptx", "--backend=cuda", "-g", "tests/in/nest_2d.c"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let ptx = String::from_utf8_lossy(&out.stdout).into_owned();
+    let file = ptx
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix(".file"))
+        .find(|l| l.trim_end().ends_with("tests/in/nest_2d.c\""))
+        .and_then(|l| l.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no .file for nest_2d.c:\n{ptx}"))
+        .to_string();
+    let lines: std::collections::BTreeSet<u32> = ptx
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix(".loc"))
+        .filter_map(|l| {
+            let mut w = l.split_whitespace();
+            (w.next() == Some(file.as_str())).then(|| w.next()?.parse().ok())?
+        })
+        .collect();
+    for want in [6, 8, 9] {
+        assert!(
+            lines.contains(&want),
+            "no .loc {file} {want} (got {lines:?}):\n{ptx}"
+        );
+    }
+}
+
+/// The atomic forms no back end writes (tests/in/val_atomic_forms.ir: a
+/// 64-bit wrapping increment, an atomic load and store of a struct): the
+/// NVPTX back end and the CUDA writer reject them alike, with the
+/// validator's located errors, before either runs.
+#[test]
+fn atomic_forms_no_back_end_writes() {
+    let errors = |form: &str| {
+        let out = accc()
+            .current_dir(root())
+            .args([&format!("--emit={form}"), "tests/in/val_atomic_forms.ir"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "--emit={form}");
+        assert!(out.stdout.is_empty(), "--emit={form} wrote output");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let ptx = errors("ptx");
+    let want = [
+        "tests/in/val_atomic_forms.ir:12:1: error: invalid IR: kernel k: atomic IncWrap on a type it does not apply to (at w.c:3:9)",
+        "tests/in/val_atomic_forms.ir:12:1: error: invalid IR: kernel k: atomic load of another type (at w.c:3:9)",
+        "tests/in/val_atomic_forms.ir:12:1: error: invalid IR: kernel k: atomic store of another type (at w.c:3:9)",
+    ];
+    assert_eq!(ptx.lines().collect::<Vec<_>>(), want, "{ptx}");
+    assert_eq!(errors("cuda"), ptx);
+}

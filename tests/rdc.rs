@@ -152,6 +152,7 @@ fn image_c(source: &str, ptx: &str, cubin: bool) -> String {
         code: &code,
         plugin_dir: None,
         relocatable,
+        recursive: false,
         cells: &[],
     })
 }

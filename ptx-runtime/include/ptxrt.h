@@ -28,8 +28,9 @@ typedef __UINT64_TYPE__ __ptxrt_u64;
  *    struct __ptxrt_image), region cleanup for early exits.
  * 4: async queues (struct __ptxrt_async, __ptxrt_wait).
  * 5: an image's device code is a list of (kind, arch, bytes) entries
- *    (struct __ptxrt_code): PTX, cubins, the emulator's SIMT bytecode. */
-#define PTXRT_ABI_VERSION 5
+ *    (struct __ptxrt_code): PTX, cubins, the emulator's SIMT bytecode.
+ * 6: struct __ptxrt_image gained `flags` (PTXRT_IMAGE_RECURSIVE). */
+#define PTXRT_ABI_VERSION 6
 
 /* Kinds of device code (the plugin ABI's CODE_* numbers). */
 #define PTXRT_CODE_PTX 0   /* PTX text, NUL-terminated (len without the NUL) */
@@ -63,10 +64,19 @@ struct __ptxrt_code {
  * all have one for the device's arch, else from their PTX; on the emulated
  * device from their SIMT bytecode). A kernel name is then looked up in that
  * module, so kernel and function names must be unique across the
- * relocatable images of a program. Other images load alone. */
+ * relocatable images of a program. Other images load alone.
+ *
+ * flags PTXRT_IMAGE_RECURSIVE: a device function of the image reaches itself
+ * through its calls, so the stack a thread needs is known only at run time
+ * (ptxas cannot size it). Before such code runs on a GPU, the runtime raises
+ * the device's per-thread stack limit (CU_LIMIT_STACK_SIZE, 1 KiB by default
+ * in CUDA) to 32 KiB, or to what PTXRT_STACK_SIZE (or
+ * nvc's NV_ACC_CUDA_STACKSIZE) says; README.md "Runtime environment". */
+#define PTXRT_IMAGE_RECURSIVE 1u
 struct __ptxrt_image {
   __ptxrt_u32 abi_version;        /* PTXRT_ABI_VERSION */
   __ptxrt_u32 relocatable;        /* 1: link with the other relocatable images; 0: load alone */
+  __ptxrt_u32 flags;              /* PTXRT_IMAGE_* bits */
   const char *source;          /* the .c file it was compiled from, for messages */
   const struct __ptxrt_code *code;   /* its device code */
   __ptxrt_size_t ncode;

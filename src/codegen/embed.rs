@@ -22,6 +22,10 @@ pub const CODE_SIMT: u32 = 2;
 /// libptxrt skips entries of kinds it does not know.
 pub const CODE_CUDA: u32 = 3;
 
+/// `PTXRT_IMAGE_RECURSIVE`, a bit of `struct __ptxrt_image`'s `flags`: the
+/// image's device code has recursion.
+pub const IMAGE_RECURSIVE: u32 = 1;
+
 /// One code entry of an image.
 pub struct Code<'a> {
     /// [`CODE_PTX`], [`CODE_CUBIN`], [`CODE_SIMT`] (or [`CODE_CUDA`]).
@@ -45,6 +49,10 @@ pub struct Image<'a> {
     /// (ptxrt.h, `struct __ptxrt_image`). The driver decides it
     /// (`ir::Module::relocatable`).
     pub relocatable: bool,
+    /// A device function of the image calls itself (`ir::Module::recursive`):
+    /// the runtime raises the per-thread stack of a device before its code
+    /// runs there (ptxrt.h, `PTXRT_IMAGE_RECURSIVE`).
+    pub recursive: bool,
     /// Device address cells: (PTX symbol of the cell, C name of the declared
     /// host global whose device address it holds).
     pub cells: &'a [(String, String)],
@@ -116,8 +124,9 @@ pub fn write_c(img: &Image) -> String {
     };
     let _ = writeln!(
         out,
-        "static struct __ptxrt_image {IMAGE} = {{PTXRT_ABI_VERSION, {}u, {}, {code}, {dir}, (void *)0, {cells}}};",
+        "static struct __ptxrt_image {IMAGE} = {{PTXRT_ABI_VERSION, {}u, {}u, {}, {code}, {dir}, (void *)0, {cells}}};",
         u32::from(img.relocatable),
+        if img.recursive { IMAGE_RECURSIVE } else { 0 },
         c_str(img.source),
     );
     let _ = writeln!(
@@ -146,8 +155,8 @@ static struct __ptxrt_image *seen;
 void __ptxrt_register_image(struct __ptxrt_image *img) {{ seen = img; }}
 int main(void) {{
   if (seen != &{IMAGE}) return 2;
-  printf("abi=%u relocatable=%u source=%s dir=%s",
-         (unsigned)seen->abi_version, (unsigned)seen->relocatable, seen->source,
+  printf("abi=%u relocatable=%u flags=%u source=%s dir=%s",
+         (unsigned)seen->abi_version, (unsigned)seen->relocatable, (unsigned)seen->flags, seen->source,
          seen->plugin_dir ? seen->plugin_dir : "-");
   for (size_t i = 0; i < seen->ncode; i++) {{
     const struct __ptxrt_code *c = &seen->code[i];
@@ -221,6 +230,7 @@ int main(void) {{
             code: &code,
             plugin_dir: Some("/opt/accc/lib"),
             relocatable: true,
+            recursive: true,
             cells: &[(
                 "__accc_cell_declared_global".into(),
                 "declared_global".into(),
@@ -228,7 +238,7 @@ int main(void) {{
         };
         assert_eq!(
             run(&img),
-            "abi=5 relocatable=1 source=dir/a \"b\".c dir=/opt/accc/lib code=0:-:18:.visible .func f() code=1:sm_90:7 code=2:-:9 cell=__accc_cell_declared_global@declared_global\n"
+            "abi=6 relocatable=1 flags=1 source=dir/a \"b\".c dir=/opt/accc/lib code=0:-:18:.visible .func f() code=1:sm_90:7 code=2:-:9 cell=__accc_cell_declared_global@declared_global\n"
         );
     }
 
@@ -244,11 +254,12 @@ int main(void) {{
             code: &code,
             plugin_dir: None,
             relocatable: false,
+            recursive: false,
             cells: &[],
         };
         assert_eq!(
             run(&img),
-            "abi=5 relocatable=0 source=a.c dir=- code=0:-:10:.entry k()\n"
+            "abi=6 relocatable=0 flags=0 source=a.c dir=- code=0:-:10:.entry k()\n"
         );
     }
 
@@ -257,7 +268,8 @@ int main(void) {{
         let text = format!(
             "#include <ptxrt.h>\n\
              typedef char kinds[(PTXRT_CODE_PTX == {CODE_PTX} && PTXRT_CODE_CUBIN == {CODE_CUBIN} \
-             && PTXRT_CODE_SIMT == {CODE_SIMT} && PTXRT_CODE_CUDA == {CODE_CUDA}) ? 1 : -1];\n\
+             && PTXRT_CODE_SIMT == {CODE_SIMT} && PTXRT_CODE_CUDA == {CODE_CUDA} \
+             && PTXRT_IMAGE_RECURSIVE == {IMAGE_RECURSIVE}) ? 1 : -1];\n\
              int main(void) {{ return (int)sizeof(kinds) - 1; }}\n"
         );
         assert_eq!(run_c(&text), "");

@@ -357,6 +357,7 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
             code: &code,
             plugin_dir: dir.as_deref(),
             relocatable,
+            recursive: t.module.recursive(),
             cells: &cells,
         }));
     }

@@ -182,6 +182,19 @@ impl Function {
         new
     }
 
+    /// Gives the expressions from arena index `first` on that have no
+    /// source position `loc`: the front end the position of the statement
+    /// they were lowered from, the schedule that of the loop whose control
+    /// code it wrote. Back ends that map code to lines read them (the CUDA
+    /// writer's `#line`); the NVPTX back end does not.
+    pub fn locate_since(&mut self, first: usize, loc: &SrcLoc) {
+        for l in self.expr_locs.iter_mut().skip(first) {
+            if l.is_none() {
+                *l = Some(loc.clone());
+            }
+        }
+    }
+
     /// The locals an expression tree reads (or takes the address of).
     pub fn locals_read(&self, id: ExprId, out: &mut Vec<LocalId>) {
         if let Expr::Local(l) | Expr::LocalAddr(l) = self.expr(id) {

@@ -258,4 +258,40 @@ impl Module {
             .iter()
             .any(|f| f.linkage != Linkage::Internal)
     }
+
+    /// True when a device function of this module reaches itself through
+    /// its calls (recursion, direct or mutual): its call depth, and so the
+    /// stack a thread needs, is known only at run time, and the runtime
+    /// raises the device's per-thread stack for the image (ptxrt.h,
+    /// `PTXRT_IMAGE_RECURSIVE`). Calls to functions of other translation
+    /// units are not followed (their bodies are not here).
+    pub fn recursive(&self) -> bool {
+        let callees: Vec<Vec<usize>> = self
+            .functions
+            .iter()
+            .map(|f| {
+                let mut v = vec![];
+                super::walk_stmts(&f.body.body, &mut |s| {
+                    if let super::Stmt::Call { func, .. } = s {
+                        v.push(*func);
+                    }
+                });
+                v
+            })
+            .collect();
+        // Depth-first search colouring: 0 unseen, 1 on the path, 2 done; a
+        // call to a function on the path closes a cycle.
+        fn cycle(f: usize, callees: &[Vec<usize>], colour: &mut [u8]) -> bool {
+            colour[f] = 1;
+            for &g in &callees[f] {
+                if colour[g] == 1 || (colour[g] == 0 && cycle(g, callees, colour)) {
+                    return true;
+                }
+            }
+            colour[f] = 2;
+            false
+        }
+        let mut colour = vec![0u8; callees.len()];
+        (0..callees.len()).any(|f| colour[f] == 0 && cycle(f, &callees, &mut colour))
+    }
 }

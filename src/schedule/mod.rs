@@ -338,6 +338,11 @@ fn stmt(f: &mut Function, s: Stmt, here: Here, st: &mut RedState, pending: &mut 
                 && !outer[1]
                 && !outer[2]
                 && !inner_yz;
+            // The loop's control code (and its reductions' and guard's)
+            // is located at the loop's `for` (where the front end located
+            // its bounds), else at its directive.
+            let loc = f.expr_locs.get(l.limit.0 as usize).cloned().flatten();
+            let (loc, first) = (loc.unwrap_or_else(|| l.loc.clone()), f.exprs.len());
             let mut e = Emit::new(f);
             reduce::prologue(&mut e, &reductions);
             let loop_at = e.out.len();
@@ -395,7 +400,9 @@ fn stmt(f: &mut Function, s: Stmt, here: Here, st: &mut RedState, pending: &mut 
                 };
                 reduce::epilogue(&mut e, st, reductions, red_par, outer);
             }
-            Stmt::Block(e.out)
+            let out = std::mem::take(&mut e.out);
+            f.locate_since(first, &loc);
+            Stmt::Block(out)
         }
         Stmt::If {
             cond,

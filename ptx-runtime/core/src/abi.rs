@@ -9,8 +9,12 @@ use std::ffi::{c_char, c_int, c_void, CStr};
 /// `PTXRT_ABI_VERSION` of ptxrt.h (2: `Image::relocatable` added; 3: the
 /// data environment: `Image::cells`, `Map::flags`; 4: async queues:
 /// [`Async`] arguments, the queue of launches and scratch, `__ptxrt_wait`;
-/// 5: an image's code is a list of [`Code`] entries).
-pub const PTXRT_ABI_VERSION: u32 = 5;
+/// 5: an image's code is a list of [`Code`] entries; 6: `Image::flags`).
+pub const PTXRT_ABI_VERSION: u32 = 6;
+
+/// `PTXRT_IMAGE_RECURSIVE`, a bit of [`Image::flags`]: the image's device
+/// code has recursion (its stack is not known before it runs).
+pub const PTXRT_IMAGE_RECURSIVE: u32 = 1;
 
 /// `struct __ptxrt_image`.
 #[repr(C)]
@@ -19,6 +23,8 @@ pub struct Image {
     /// Nonzero: link with the other relocatable images before loading
     /// (ptxrt.h says when).
     pub relocatable: u32,
+    /// `PTXRT_IMAGE_*` bits.
+    pub flags: u32,
     pub source: *const c_char,
     /// Its device code: `ncode` entries.
     pub code: *const Code,
@@ -68,11 +74,12 @@ pub struct Cell {
 #[cfg(target_pointer_width = "64")]
 const _: () = {
     assert!(std::mem::offset_of!(Image, relocatable) == 4);
-    assert!(std::mem::offset_of!(Image, source) == 8);
-    assert!(std::mem::offset_of!(Image, code) == 16);
-    assert!(std::mem::size_of::<Image>() == 64);
-    assert!(std::mem::offset_of!(Image, runtime_state) == 40);
-    assert!(std::mem::offset_of!(Image, cells) == 48);
+    assert!(std::mem::offset_of!(Image, flags) == 8);
+    assert!(std::mem::offset_of!(Image, source) == 16);
+    assert!(std::mem::offset_of!(Image, code) == 24);
+    assert!(std::mem::size_of::<Image>() == 72);
+    assert!(std::mem::offset_of!(Image, runtime_state) == 48);
+    assert!(std::mem::offset_of!(Image, cells) == 56);
     assert!(std::mem::size_of::<Code>() == 32);
     assert!(std::mem::size_of::<Map>() == 32);
     assert!(std::mem::size_of::<Update>() == 32);
@@ -143,6 +150,12 @@ impl Image {
     /// (only an image of this ABI version has the field).
     pub fn is_relocatable(&self) -> bool {
         self.abi_version == PTXRT_ABI_VERSION && self.relocatable != 0
+    }
+    /// Whether the image's device code has recursion
+    /// ([`PTXRT_IMAGE_RECURSIVE`]; only an image of this ABI version has the
+    /// field).
+    pub fn is_recursive(&self) -> bool {
+        self.abi_version == PTXRT_ABI_VERSION && self.flags & PTXRT_IMAGE_RECURSIVE != 0
     }
     /// Its code entries (none for an image of another ABI version, whose
     /// layout differs).
@@ -222,6 +235,7 @@ pub fn test_image(
     Image {
         abi_version: PTXRT_ABI_VERSION,
         relocatable: u32::from(relocatable),
+        flags: 0,
         source: source.as_ptr(),
         code: entries.as_ptr(),
         ncode: entries.len(),

@@ -14,6 +14,9 @@
 //! memory (only it may be given to `acc_free`), and `acc_map_data` maps a
 //! range only to itself.
 //! Every failure is a fatal error naming the routine and its arguments.
+//! `acc_memcpy_d2d` copies with the devices' own copy on every device type
+//! (the host device's is a `memmove`), between the devices of the current
+//! type (the host type has one, number 0).
 //! Every transfer between host and device memory (`acc_copyin`,
 //! `acc_update_*`, `acc_memcpy_to/from_device`, `acc_memcpy_d2d` between
 //! two devices, which goes through host memory, ...) goes through
@@ -23,7 +26,7 @@
 //! [`crate::error`].
 
 use crate::abi::SrcLoc;
-use crate::device::DeviceState;
+use crate::device::{DeviceId, DeviceState};
 use crate::error::{guard, report, Failure};
 use crate::mapping::{self, IfAbsent, Ref, Site};
 use crate::present::Lookup;
@@ -484,6 +487,8 @@ fn present_on(
 ) -> Result<u64, Failure> {
     match dev.present.lookup(h as usize, bytes) {
         Lookup::Contained { device, .. } => Ok(device),
+        // Shared memory: every host address is its own device address.
+        _ if dev.shares_memory() && !h.is_null() => Ok(h as u64),
         _ => Err(Failure::new(format!(
             "the {which} is not present on device {}",
             dev.ordinal
@@ -514,21 +519,31 @@ fn memcpy_d2d(
         return;
     }
     let mut rt = lock();
-    if rt.current().shares_memory() {
-        // SAFETY: shared memory: both are host ranges of `bytes` bytes.
-        unsafe { ptr::copy(src.cast::<u8>(), dst.cast::<u8>(), bytes) };
-        return;
-    }
+    // The device numbers are of the current device type: the host type has
+    // one device, the host device (whose copies are `memmove`s).
+    let on_host = rt.current().id() == DeviceId::Host;
+    let id = |n: c_int| {
+        if on_host {
+            DeviceId::Host
+        } else {
+            DeviceId::Nvidia(n)
+        }
+    };
     let mut open = |n: c_int| {
-        rt.open(n)
-            .map(|_| ())
-            .map_err(|why| Failure::with(format!("device {n} is not usable"), why))
+        let r = if on_host {
+            (n == 0)
+                .then_some(())
+                .ok_or_else(|| "the host device type has one device, 0".to_string())
+        } else {
+            rt.open(n).map(|_| ())
+        };
+        r.map_err(|why| Failure::with(format!("device {n} is not usable"), why))
     };
     open(dev_src).unwrap_or_else(|f| fail(f));
     open(dev_dst).unwrap_or_else(|f| fail(f));
     let r = (|| -> Result<(), Failure> {
         let s = rt
-            .device(dev_src)
+            .get(id(dev_src))
             .ok_or_else(|| Failure::new("no source device"))?;
         let s_addr = present_on(s, src, bytes, "source")?;
         if dev_src == dev_dst {
@@ -539,12 +554,12 @@ fn memcpy_d2d(
         // on both devices.
         if let Queue::Id(n) = q {
             queue::host_wait(s, Some(n))?;
-            if let Some(d) = rt.device(dev_dst) {
+            if let Some(d) = rt.get(id(dev_dst)) {
                 queue::host_wait(d, Some(n))?;
             }
         }
         let s = rt
-            .device(dev_src)
+            .get(id(dev_src))
             .ok_or_else(|| Failure::new("no source device"))?;
         // Through host memory: devices of a process need not reach each other.
         let mut tmp: Vec<u8> = Vec::new();
@@ -557,7 +572,7 @@ fn memcpy_d2d(
         // SAFETY: tmp holds `bytes` bytes.
         unsafe { mapping::download(s, &site, tmp.as_mut_ptr().cast(), s_addr, bytes)? };
         let d = rt
-            .device(dev_dst)
+            .get(id(dev_dst))
             .ok_or_else(|| Failure::new("no destination device"))?;
         let d_addr = present_on(d, dst, bytes, "destination")?;
         // SAFETY: as above.

@@ -80,6 +80,9 @@ pub struct DeviceState {
     pub asyncmem: AsyncMem,
     /// Timed events of `PTXRT_TIME` around async work, not read yet.
     pub timing: Timing,
+    /// The stack of each device thread the runtime last set
+    /// ([`crate::stack`]); `None`: the driver's default.
+    pub stack: Option<usize>,
 }
 
 impl DeviceState {
@@ -97,6 +100,7 @@ impl DeviceState {
             info,
             present: PresentTable::new(),
             modules: ModuleCache::new(),
+            stack: None,
             alloc: Allocator::new(cap),
             user_blocks: HashSet::new(),
             staging: Staging::default(),

@@ -363,6 +363,13 @@ unsafe extern "C" fn synchronize(_: i32) -> i32 {
     run_all();
     0
 }
+unsafe extern "C" fn set_stack_size(_: i32, bytes: usize, set: *mut usize) -> i32 {
+    run_all();
+    log(format!("stack {bytes}"));
+    // SAFETY: out-pointer from the caller.
+    unsafe { *set = bytes };
+    0
+}
 unsafe extern "C" fn stream_synchronize(_: i32, s: *mut c_void) -> i32 {
     if !s.is_null() {
         run_until(s as usize, u64::MAX);

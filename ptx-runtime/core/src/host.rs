@@ -209,6 +209,11 @@ unsafe extern "C" fn memcpy_dtoh_async(
 unsafe extern "C" fn synchronize(_: i32) -> i32 {
     0
 }
+/// The host device runs no device code (its threads' stacks are the
+/// program's own): the limit is taken as given.
+unsafe extern "C" fn set_stack_size(_: i32, bytes: usize, set: *mut usize) -> i32 {
+    put(set, bytes)
+}
 unsafe extern "C" fn mem_get_info(_: i32, free: *mut u64, total: *mut u64) -> i32 {
     match put(free, host_memory(true) as u64) {
         0 => put(total, host_memory(false) as u64),

@@ -13,9 +13,11 @@
 //! linked modules and kernel handles. Images are static data of the program;
 //! they are identified by address.
 //! When a module is loaded or linked, the device address cells of its images
-//! are bound ([`crate::declare::bind_cells`]) before any kernel of it runs.
+//! are bound ([`crate::declare::bind_cells`]) and the device's stack is
+//! made big enough for it ([`crate::stack::ensure`]) before any kernel of it
+//! runs.
 //! May call: [`crate::plugin`] (through the device state), [`crate::link`],
-//! [`crate::declare`], [`crate::error`], [`crate::notify`].
+//! [`crate::declare`], [`crate::stack`], [`crate::error`], [`crate::notify`].
 
 use crate::abi::{Image, PTXRT_ABI_VERSION};
 use crate::device::DeviceState;
@@ -328,6 +330,11 @@ fn module_of<'d>(
                 dev.modules.retired.push(module);
                 return Err(e);
             }
+            let recursive = imgs.iter().any(|i| i.is_recursive());
+            if let Err(e) = crate::stack::ensure(dev, recursive) {
+                dev.modules.retired.push(module);
+                return Err(e);
+            }
             let linked = Linked {
                 members,
                 loaded: Loaded::new(module),
@@ -347,6 +354,7 @@ fn module_of<'d>(
         let module = load_module(dev, img)?;
         dev.modules.loaded.insert(key, Loaded::new(module));
         crate::declare::bind_cells(dev, module, &[img])?;
+        crate::stack::ensure(dev, img.is_recursive())?;
     }
     dev.modules
         .loaded

@@ -88,6 +88,7 @@ pub mod queue;
 pub mod ring;
 pub mod rows;
 pub mod runtime;
+pub mod stack;
 pub mod staging;
 pub mod timing;
 pub mod update;

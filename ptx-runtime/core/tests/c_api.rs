@@ -17,9 +17,9 @@ const PROG: &str = r#"
 #include <ptxrt.h>
 
 /* The layout abi::Image and abi::Code assume (x86-64). */
-_Static_assert(sizeof(struct __ptxrt_image) == 64, "size of struct __ptxrt_image");
-_Static_assert(__builtin_offsetof(struct __ptxrt_image, cells) == 48, "cells");
-_Static_assert(__builtin_offsetof(struct __ptxrt_image, code) == 16, "code");
+_Static_assert(sizeof(struct __ptxrt_image) == 72, "size of struct __ptxrt_image");
+_Static_assert(__builtin_offsetof(struct __ptxrt_image, cells) == 56, "cells");
+_Static_assert(__builtin_offsetof(struct __ptxrt_image, code) == 24, "code");
 _Static_assert(sizeof(struct __ptxrt_code) == 32, "size of struct __ptxrt_code");
 _Static_assert(sizeof(struct __ptxrt_map) == 32, "size of struct __ptxrt_map");
 _Static_assert(sizeof(struct __ptxrt_update) == 32, "size of struct __ptxrt_update");
@@ -27,8 +27,9 @@ _Static_assert(sizeof(struct __ptxrt_async) == 24, "size of struct __ptxrt_async
 _Static_assert(sizeof(struct __ptxrt_declare) == 56, "size of struct __ptxrt_declare");
 _Static_assert(__builtin_offsetof(struct __ptxrt_declare, loc) == 32, "declare loc");
 _Static_assert(__builtin_offsetof(struct __ptxrt_image, relocatable) == 4, "relocatable");
-_Static_assert(__builtin_offsetof(struct __ptxrt_image, source) == 8, "source");
-_Static_assert(__builtin_offsetof(struct __ptxrt_image, runtime_state) == 40, "runtime_state");
+_Static_assert(__builtin_offsetof(struct __ptxrt_image, flags) == 8, "flags");
+_Static_assert(__builtin_offsetof(struct __ptxrt_image, source) == 16, "source");
+_Static_assert(__builtin_offsetof(struct __ptxrt_image, runtime_state) == 48, "runtime_state");
 
 static double declared[8];
 static const struct __ptxrt_declare decl = {"declared", declared, sizeof declared, PTXRT_MAP_COPYIN,
@@ -56,6 +57,7 @@ int main(int argc, char **argv) {
   if (strcmp(mode, "waitany") == 0) { int q[2] = {1, -7}; acc_wait_any(2, q); return 0; }
   if (strcmp(mode, "waitanycount") == 0) { acc_wait_any(-1, NULL); return 0; }
   if (strcmp(mode, "badtype") == 0) { acc_init((acc_device_t)42); return 0; }
+  if (strcmp(mode, "d2dnum") == 0) { acc_memcpy_d2d(b, a, sizeof a, 0, 1); return 0; }
   struct __ptxrt_loc set = { "t.c", 9, 13, "set" }, init = { "t.c", 8, 13, "init" };
   if (strcmp(mode, "setradeon") == 0) { __ptxrt_set(&set, PTXRT_DEVICE_OTHER, "radeon", 0, 0, 0, 0); return 0; }
   if (strcmp(mode, "initnvidia") == 0) { __ptxrt_init(&init, acc_device_nvidia, "nvidia", 1, 0); return 0; }
@@ -138,7 +140,14 @@ int main(int argc, char **argv) {
   a[5] = 5;
   acc_memcpy_device(b, a, sizeof a);
   CHECK(b[5] == 5);
+  /* acc_memcpy_d2d on the host device: its copy, a memmove. */
+  a[7] = 70;
   acc_memcpy_d2d(b, a, sizeof a, 0, 0);
+  CHECK(b[7] == 70 && b[15] == 15);
+  acc_memcpy_d2d_async(b + 1, b, 4 * sizeof *b, 0, 0, 2);
+  acc_wait(2);
+  CHECK(b[1] == 0 && b[4] == 3 && b[5] == 5 && b[7] == 70);
+  a[7] = 7;
   double *p = a;
   acc_attach((void **)&p);
   acc_detach_finalize((void **)&p);
@@ -281,6 +290,16 @@ fn api_errors_name_the_routine() {
     assert_eq!(
         stderr_of(&o).trim_end(),
         "accc runtime: error: acc_init: device type 42 is not a device type accc supports"
+    );
+    let o = run(&exe, "d2dnum", &[]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr_of(&o);
+    assert!(
+        err.starts_with("accc runtime: error: acc_memcpy_d2d: device 1 is not usable: '")
+            && err.trim_end().ends_with(
+                "dev_num_dest=0, dev_num_src=1': the host device type has one device, 0"
+            ),
+        "{err}"
     );
     let _ = std::fs::remove_dir_all(dir);
 }

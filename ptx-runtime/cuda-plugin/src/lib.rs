@@ -360,3 +360,21 @@ pub(crate) unsafe extern "C" fn synchronize(dev: i32) -> i32 {
         check("cuCtxSynchronize", unsafe { cu::cuCtxSynchronize() })
     })
 }
+
+pub(crate) unsafe extern "C" fn set_stack_size(dev: i32, bytes: usize, set: *mut usize) -> i32 {
+    entry(|| {
+        make_current(dev)?;
+        let set = out(set, "stack size")?;
+        // SAFETY: plain driver calls on the current context; out-pointer to
+        // a local.
+        check("cuCtxSetLimit(CU_LIMIT_STACK_SIZE)", unsafe {
+            cu::cuCtxSetLimit(cu::CUlimit::CU_LIMIT_STACK_SIZE, bytes)
+        })?;
+        let mut now = 0usize;
+        check("cuCtxGetLimit(CU_LIMIT_STACK_SIZE)", unsafe {
+            cu::cuCtxGetLimit(&mut now, cu::CUlimit::CU_LIMIT_STACK_SIZE)
+        })?;
+        *set = now;
+        Ok(())
+    })
+}

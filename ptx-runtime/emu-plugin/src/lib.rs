@@ -46,8 +46,8 @@ pub(crate) use module::{
 };
 pub(crate) use stream::{
     event_create, event_create_timed, event_destroy, event_elapsed, event_query, event_record,
-    event_synchronize, launch_host_func, stream_create, stream_destroy, stream_query,
-    stream_synchronize, stream_wait_event, synchronize,
+    event_synchronize, launch_host_func, set_stack_size, stream_create, stream_destroy,
+    stream_query, stream_synchronize, stream_wait_event, synchronize,
 };
 
 // The exported entry points `__ptxrt_plugin_<name>` (and the ABI version

@@ -117,6 +117,17 @@ pub(crate) unsafe extern "C" fn synchronize(dev: i32) -> i32 {
     with_device(dev, "cuCtxSynchronize", run_all)
 }
 
+/// Waits for the device's work, as the driver does, then sets the stack
+/// limit the emulator checks calls against (`ptxrt_simt::Limits::stack_bytes`).
+pub(crate) unsafe extern "C" fn set_stack_size(dev: i32, bytes: usize, set: *mut usize) -> i32 {
+    with_device(dev, "cuCtxSetLimit(CU_LIMIT_STACK_SIZE)", |d| {
+        run_all(d)?;
+        d.limits.stack_bytes = (bytes.min(1 << 30) as u32).next_multiple_of(16);
+        *out(set, "stack size")? = d.limits.stack_bytes as usize;
+        Ok(())
+    })
+}
+
 pub(crate) unsafe extern "C" fn stream_create(
     dev: i32,
     _nonblocking: i32,

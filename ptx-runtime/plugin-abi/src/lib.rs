@@ -34,8 +34,9 @@ use std::fmt;
 /// event queries, cross-stream waits and host functions run in stream order;
 /// version 5 the timing events of `PTXRT_TIME`: `event_create_timed` and
 /// `event_elapsed`; version 6 `DeviceInfo::code_kinds` (which device code
-/// a plugin loads: PTX and cubins, or the emulator's SIMT bytecode).
-pub const PLUGIN_ABI_VERSION: u32 = 6;
+/// a plugin loads: PTX and cubins, or the emulator's SIMT bytecode); version
+/// 7 `set_stack_size` (the per-thread stack of recursive device code).
+pub const PLUGIN_ABI_VERSION: u32 = 7;
 
 /// A host function run in stream order by `launch_host_func` (on a driver
 /// thread: it must not call the driver).
@@ -266,6 +267,11 @@ macro_rules! for_each_entry {
             /// `*ms` = milliseconds from `start` to `end`, two completed
             /// events from `event_create_timed` (cuEventElapsedTime).
             fn event_elapsed(dev: i32, start: *mut ::std::ffi::c_void, end: *mut ::std::ffi::c_void) -> (ms: f32);
+            /// Set the stack of each thread of `dev`'s kernels to `bytes`
+            /// (cuCtxSetLimit(CU_LIMIT_STACK_SIZE); waits for the device's
+            /// work); `*set` = the limit now in force (the driver may round
+            /// it up). A kernel whose stack ptxas sized gets at least that.
+            fn set_stack_size(dev: i32, bytes: usize) -> (set: usize);
         }
     };
 }

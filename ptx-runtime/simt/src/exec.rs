@@ -22,6 +22,13 @@ use crate::race::{Race, RaceState};
 const MAX_DEPTH: usize = 2048;
 /// Most local memory one thread may use (bytes).
 const MAX_LOCAL: usize = 64 << 20;
+/// Stack bytes a call takes besides the callee's local frame: the return
+/// address and the registers the callee saves. A model of what ptxas does:
+/// it gives a non-leaf device function a frame of at least 16 bytes (the
+/// mutually recursive routines of tests/programs/routine_seq.c: "16 bytes
+/// stack frame" each at sm_90), whose callee-saved registers the emulator
+/// keeps elsewhere.
+pub(crate) const CALL_BYTES: usize = 16;
 
 /// Where a thread is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -207,6 +214,9 @@ pub(crate) struct Ctx<'a, 'c> {
     pub block: u32,
     pub race: Option<&'a mut Checker<'c>>,
     pub out: &'a (dyn Fn(&[u8]) + Sync),
+    /// The stack of each thread (bytes): its local frames and
+    /// [`CALL_BYTES`] per call; a call beyond it faults as an overflow.
+    pub stack: usize,
 }
 
 impl Ctx<'_, '_> {
@@ -226,7 +236,7 @@ impl Ctx<'_, '_> {
         let rb = t.rbase + caller.nregs as usize;
         let lb = t.lbase + (caller.frame_bytes as usize).div_ceil(16) * 16;
         let lend = lb + callee.frame_bytes as usize;
-        if lend > MAX_LOCAL {
+        if lend > MAX_LOCAL || lend + CALL_BYTES * (t.frames.len() + 1) > self.stack {
             return Err(self.fault(t, Kind::StackOverflow, None));
         }
         if t.regs.len() < rb + callee.nregs as usize {

@@ -38,6 +38,11 @@ pub struct Limits {
     pub max_block: [u32; 3],
     pub max_grid: [u32; 3],
     pub max_shared_per_block: u32,
+    /// The stack of each thread (CU_LIMIT_STACK_SIZE, 1 KiB by default as
+    /// in CUDA). A launch gets at least what its kernel needs without
+    /// recursion ([`Program::static_stack`]), as the driver gives a kernel
+    /// the stack ptxas sized; only recursion deeper than that is held to it.
+    pub stack_bytes: u32,
 }
 
 impl Default for Limits {
@@ -47,6 +52,7 @@ impl Default for Limits {
             max_block: [1024, 1024, 64],
             max_grid: [i32::MAX as u32, 65535, 65535],
             max_shared_per_block: 48 * 1024,
+            stack_bytes: 1024,
         }
     }
 }
@@ -325,6 +331,7 @@ pub fn launch(
     let k = &p.kernels[l.kernel];
     let f = &p.funcs[k.func as usize];
     let shared_bytes = f.shared_bytes as usize + l.dyn_shared as usize;
+    let stack = (lim.stack_bytes as usize).max(p.static_stack(k.func));
     let nblocks = u64::from(l.grid[0]) * u64::from(l.grid[1]) * u64::from(l.grid[2]);
     let block_of = |b: u64| -> [u32; 3] {
         let (x, y) = (u64::from(l.grid[0]), u64::from(l.grid[1]));
@@ -375,6 +382,7 @@ pub fn launch(
                 block: blk,
                 race: if checking { Some(&mut checker) } else { None },
                 out,
+                stack,
             };
             run_block(&mut ctx, &mut ts).map_err(|fault| fault_text(p, mem, l, blk, &fault))?;
             instructions += ts.iter().map(|t| t.steps).sum::<u64>();
@@ -415,6 +423,7 @@ pub fn launch(
                         block: b as u32,
                         race: None,
                         out,
+                        stack,
                     };
                     let r = run_block(&mut ctx, &mut ts);
                     let n = ts.iter().map(|t| t.steps).sum::<u64>();

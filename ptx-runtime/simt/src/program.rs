@@ -4,7 +4,8 @@
 //!
 //! Owns: [`Program`], [`link`] (function indices of `Call` and global
 //! indices of `GlobalAddr` are rewritten to the program's), kernel lookup.
-//! May call: [`crate::code`], [`crate::module`], [`crate::mem`].
+//! May call: [`crate::code`], [`crate::module`], [`crate::mem`],
+//! [`crate::exec`] (the stack a call takes).
 
 use crate::code::Inst;
 use crate::mem::Memory;
@@ -45,6 +46,39 @@ impl Program {
             .checked_sub(1)?;
         let local = site - self.site_base[f];
         (local < self.funcs[f].sites.len() as u32).then_some((f as u32, local))
+    }
+
+    /// The stack a thread of a kernel whose body is function `func` needs
+    /// when no call recurses (what ptxas sizes; the driver gives a kernel at
+    /// least that): the deepest chain of calls, each taking its callee's
+    /// local frame and [`crate::exec::CALL_BYTES`], leaving out a call to a
+    /// function already on the chain.
+    pub fn static_stack(&self, func: u32) -> usize {
+        fn need(
+            p: &Program,
+            f: usize,
+            path: &mut Vec<usize>,
+            memo: &mut HashMap<usize, usize>,
+        ) -> usize {
+            if let Some(&n) = memo.get(&f) {
+                return n;
+            }
+            path.push(f);
+            let mut deepest = 0;
+            for i in &p.funcs[f].code {
+                if let Inst::Call { func, .. } = *i {
+                    let g = func as usize;
+                    if !path.contains(&g) {
+                        deepest = deepest.max(crate::exec::CALL_BYTES + need(p, g, path, memo));
+                    }
+                }
+            }
+            path.pop();
+            let n = (p.funcs[f].frame_bytes as usize).next_multiple_of(16) + deepest;
+            memo.insert(f, n);
+            n
+        }
+        need(self, func as usize, &mut vec![], &mut HashMap::new())
     }
 
     /// The index of kernel `name`.

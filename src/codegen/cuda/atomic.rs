@@ -131,9 +131,10 @@ impl FnWriter<'_> {
                         let d = CExpr::bin(CBinOp::Sub, CExpr::atom("0ULL"), u(v));
                         call("atomicAdd", ptr_as(p, &pt, ull), d)
                     }
-                    AtomicOp::IncWrap => {
-                        return Err(Error::Unsupported("a 64-bit wrapping increment".into()))
-                    }
+                    // `ir::validate` allows the wrapping increment on u32
+                    // only (what the schedule's gang counters use), as
+                    // the NVPTX back end relies on too.
+                    AtomicOp::IncWrap => return internal("64-bit wrapping increment"),
                     op => {
                         let f = match op {
                             AtomicOp::Add => "atomicAdd",
@@ -200,13 +201,12 @@ impl FnWriter<'_> {
 
     /// `ptr` as a pointer to a volatile scalar.
     fn volatile(&mut self, ptr: ExprId) -> Result<CExpr, Error> {
+        // `ir::validate` allows atomic loads and stores of integers and
+        // floats only (the front end rejects other types with a located
+        // error, as it does for both back ends).
         let t = match self.f.ty(ptr).pointee() {
-            Some(t @ (Type::Int(_) | Type::Float(_) | Type::Ptr(_))) => t.clone(),
-            Some(t) => {
-                return Err(Error::Unsupported(format!(
-                    "an atomic read or write of {t}"
-                )))
-            }
+            Some(t @ (Type::Int(_) | Type::Float(_))) => t.clone(),
+            Some(t) => return internal(&format!("atomic read or write of {t}")),
             None => return internal("atomic access through a non-pointer"),
         };
         let p = self.expr(ptr)?;

@@ -18,7 +18,10 @@
 //!   symbols, shared arrays `__shared__` arrays of the kernel;
 //! * statements keep their structure (`while`/`for`, `if`, `switch`),
 //!   locals their source names (legalised, see [`crate::codegen::c::Namer`])
-//!   and statements their source lines (`#line`).
+//!   and statements their source lines (`#line` before each statement whose
+//!   expressions the front end or the schedule located, a loop's control
+//!   code at its `for`, code the compiler wrote inside a statement at that
+//!   statement's line, the rest at the generated file's own lines).
 //!
 //! `types.rs` spells types, `expr.rs` writes expressions, `writer.rs` the
 //! module and statements, `atomic.rs` atomics and barriers, `names.rs` the
@@ -53,8 +56,6 @@ pub struct Options {
 pub enum Error {
     /// The IR broke an invariant the back end relies on (a compiler bug).
     Internal(String),
-    /// The program needs something this back end cannot express yet.
-    Unsupported(String),
     /// nvcc rejected the CUDA C (a compiler bug, since accc wrote it).
     Nvcc(String),
     /// nvcc cannot run here: missing, or without the CUDA headers it
@@ -66,7 +67,6 @@ impl std::fmt::Display for Error {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Error::Internal(m) => write!(f, "internal compiler error in the CUDA back end: {m}"),
-            Error::Unsupported(m) => write!(f, "not supported by the CUDA back end: {m}"),
             Error::Nvcc(m) | Error::Setup(m) => write!(f, "{m}"),
         }
     }

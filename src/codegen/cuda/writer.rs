@@ -211,6 +211,8 @@ pub(super) struct FnWriter<'a> {
     /// writer's line count after it (`None`: the generated text's own
     /// numbering).
     mapped: Option<(String, u32, usize)>,
+    /// The location of the statement being written ([`FnWriter::stmt`]).
+    enclosing: Option<SrcLoc>,
 }
 
 impl<'a> FnWriter<'a> {
@@ -235,6 +237,7 @@ impl<'a> FnWriter<'a> {
             loops: vec![],
             labels: 0,
             mapped: None,
+            enclosing: None,
         }
     }
 
@@ -306,6 +309,9 @@ impl<'a> FnWriter<'a> {
     ) -> Result<String, Error> {
         self.w.open("");
         self.block(&self.f.body)?;
+        // What follows (a default return, the closing braces) is the
+        // generated text's.
+        self.mark(None);
         // Falling off the end of a value-returning function: C leaves the
         // result undefined, C++ the whole call; return anything (as the
         // NVPTX back end does).
@@ -405,8 +411,12 @@ impl<'a> FnWriter<'a> {
         self.w.open(head);
     }
 
-    /// One statement, `;` included.
+    /// One line of a statement written over several lines (`;`
+    /// included), located at that statement: each line of it stands for
+    /// the statement's source line.
     pub fn w_line(&mut self, text: &str) {
+        let at = self.enclosing.clone();
+        self.mark(at.as_ref());
         self.w.line(text);
     }
 
@@ -429,9 +439,20 @@ impl<'a> FnWriter<'a> {
         ))
     }
 
+    /// One statement, after a `#line` to its location: the first in its
+    /// expressions (the front end locates each statement's, the schedule a
+    /// loop's control code), else that of the statement it is in (code the
+    /// compiler wrote inside a located statement), else the generated text.
     fn stmt(&mut self, s: &Stmt) -> Result<(), Error> {
-        let loc = self.loc_of(s);
+        let loc = self.loc_of(s).or_else(|| self.enclosing.clone());
         self.mark(loc.as_ref());
+        let outer = std::mem::replace(&mut self.enclosing, loc);
+        let r = self.stmt_at(s);
+        self.enclosing = outer;
+        r
+    }
+
+    fn stmt_at(&mut self, s: &Stmt) -> Result<(), Error> {
         match s {
             Stmt::Assign { local, value } => {
                 let v = self.expr(*value)?;

@@ -20,16 +20,39 @@ use lang_c::span::{Node, Span};
 impl Lower<'_> {
     /// Lowers one statement.
     pub fn stmt(&mut self, s: &Node<Statement>) -> DResult<()> {
-        if let Some(spec) = self.atomics.and_then(|m| m.get(&s.span.start)) {
-            return self.atomic(&spec.clone(), s);
+        let first = self.f.exprs.len();
+        let r = match self.atomics.and_then(|m| m.get(&s.span.start)) {
+            Some(spec) => self.atomic(&spec.clone(), s),
+            None => self.stmt_plain(s),
+        };
+        self.locate_since(first, s.span);
+        r
+    }
+
+    /// Gives the expressions added since arena index `first` that have no
+    /// source position the position of the statement at `span` (its nested
+    /// statements gave theirs first).
+    fn locate_since(&mut self, first: usize, span: Span) {
+        if self
+            .f
+            .expr_locs
+            .get(first..)
+            .is_some_and(|l| l.iter().any(Option::is_none))
+        {
+            let loc = self.sm.loc(span.start);
+            self.f.locate_since(first, &loc);
         }
-        self.stmt_plain(s)
     }
 
     /// Lowers one item of a block.
     fn block_item(&mut self, item: &Node<BlockItem>) -> DResult<()> {
         match &item.node {
-            BlockItem::Declaration(d) => self.declaration(d),
+            BlockItem::Declaration(d) => {
+                let first = self.f.exprs.len();
+                let r = self.declaration(d);
+                self.locate_since(first, d.span);
+                r
+            }
             BlockItem::Statement(st) => self.stmt(st),
             BlockItem::StaticAssert(_) => Ok(()),
         }

@@ -65,7 +65,7 @@ static double g[N], lk[N], out[N];
 static const struct __ptxrt_cell cells[2] = {{"cell_g", g}, {"cell_lk", lk}};
 static const struct __ptxrt_code declare_code[] = {
     {PTXRT_CODE_PTX, NULL, (const unsigned char *)declare_ptx, sizeof declare_ptx - 1}};
-static struct __ptxrt_image declared = {PTXRT_ABI_VERSION, 0, "declare.c", declare_code, 1,
+static struct __ptxrt_image declared = {PTXRT_ABI_VERSION, 0, 0, "declare.c", declare_code, 1,
                                         NULL, NULL, cells, 2};
 static const struct __ptxrt_declare decl_g = {"g", g, sizeof g, PTXRT_MAP_COPYIN,
                                               {"smoke.c", 1, 1, "declare"}};
@@ -76,9 +76,9 @@ static const struct __ptxrt_code good_code[] = {
     {PTXRT_CODE_PTX, NULL, (const unsigned char *)vadd_ptx, sizeof vadd_ptx - 1}};
 static const struct __ptxrt_code bad_code[] = {
     {PTXRT_CODE_PTX, NULL, (const unsigned char *)bad_ptx, sizeof bad_ptx - 1}};
-static struct __ptxrt_image good = {PTXRT_ABI_VERSION, 0, "smoke.c", good_code, 1,
+static struct __ptxrt_image good = {PTXRT_ABI_VERSION, 0, 0, "smoke.c", good_code, 1,
                                     NULL, NULL, NULL, 0};
-static struct __ptxrt_image bad = {PTXRT_ABI_VERSION, 0, "bad.c", bad_code, 1,
+static struct __ptxrt_image bad = {PTXRT_ABI_VERSION, 0, 0, "bad.c", bad_code, 1,
                                    NULL, NULL, NULL, 0};
 
 __attribute__((constructor)) static void reg(void) {
