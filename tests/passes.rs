@@ -26,22 +26,30 @@ use std::path::Path;
 /// there for the header lines a pass reads (`; noalias:` for `depend`).
 type Pass = fn(&mut Module, &str) -> Result<String, String>;
 
+/// `schedule` for `target`: the scheduled module, then what it changed in
+/// launch sizes the clauses give (-Minfo's remarks).
+fn schedule(m: &mut Module, target: &accc::schedule::Target) -> Result<String, String> {
+    valid(m, false, "input")?;
+    let info = accc::analysis::analyze(m);
+    let notes = accc::schedule::schedule(m, &info, target);
+    valid(m, true, "output")?;
+    let mut out = print_module(m);
+    for (k, said) in m.kernels.iter().zip(&notes) {
+        for n in said {
+            out.push_str(&format!("; remark @{}: {n}\n", k.name));
+        }
+    }
+    Ok(out)
+}
+
 /// The passes a test may run, each over `&mut Module`: its name, the
 /// extension of its expected output, and the pass.
 const RUNS: &[(&str, &str, Pass)] = &[
     ("schedule", "ir", |m, _| {
-        valid(m, false, "input")?;
-        let info = accc::analysis::analyze(m);
-        let notes = accc::schedule::schedule(m, &info, &accc::schedule::Target::gpu(90));
-        valid(m, true, "output")?;
-        // What it changed in launch sizes the clauses give (-Minfo's remarks).
-        let mut out = print_module(m);
-        for (k, said) in m.kernels.iter().zip(&notes) {
-            for n in said {
-                out.push_str(&format!("; remark @{}: {n}\n", k.name));
-            }
-        }
-        Ok(out)
+        schedule(m, &accc::schedule::Target::gpu(90))
+    }),
+    ("schedule-host", "ir", |m, _| {
+        schedule(m, &accc::schedule::Target::host())
     }),
     ("specialize", "ir", |m, _| {
         valid(m, true, "input")?;

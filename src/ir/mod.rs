@@ -65,7 +65,7 @@ pub use stmt::{
     broadcast_scope, broadcasts_in_rows, walk_stmts, AtomicOp, BarrierScope, Block, Loop, LoopCmp,
     LoopHeader, LoopSizes, Parallelism, Stmt, SwitchArm,
 };
-pub use target::{Gpu, Target};
+pub use target::{Gpu, HostCpu, Target};
 pub use types::{FloatKind, IntKind, Type};
 pub use validate::{validate, ExprProblem, Owner, ValidationError, ValidationErrorKind};
 

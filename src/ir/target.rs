@@ -2,21 +2,33 @@
 //! scheduling (the launch geometry and its remarks) reads instead of constants
 //! of their own. It lives in `ir` so every stage may name it.
 //!
-//! Owns: [`Target`] and [`Gpu`]. May call: nothing.
+//! Owns: [`Target`], [`Gpu`] and [`HostCpu`]. May call: nothing.
 //!
-//! Today the one target is an NVIDIA GPU ([`Target::Gpu`]), built from the
-//! driver's `-gpu=ccXY` (`--gpu-arch=sm_XY`) with [`Target::for_arch`].
-//! The host-multicore target of a later issue (OpenACC's `-acc=multicore`:
-//! gangs as host threads, no blocks) becomes a second variant here, with
-//! its own limits (the number of cores); `schedule` then maps loops by the
-//! variant it is given. There is no such variant yet, on purpose: one that
-//! did nothing would only be a branch every match had to refuse.
+//! Two targets: an NVIDIA GPU ([`Target::Gpu`]), built from the driver's
+//! `-gpu=ccXY` (`--gpu-arch=sm_XY`) with [`Target::for_arch`], and the
+//! host's cores ([`Target::Host`], OpenACC's `-acc=multicore`): every
+//! gang is a block of one thread that one of the runtime's host threads
+//! runs, so worker and vector loops run sequentially within their gang.
+//! `schedule` maps loops by the variant it is given.
 
 /// What scheduling is for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Target {
     /// An NVIDIA GPU (PTX).
     Gpu(Gpu),
+    /// The host's cores (host C compiled by the host cc): gangs on host
+    /// threads, one thread a gang.
+    Host(HostCpu),
+}
+
+/// The host-multicore target's limits on a launch: blocks of one thread
+/// (worker and vector loops are sequential), and a grid whose size the
+/// runtime bounds by nothing but the 32-bit launch arguments (it runs the
+/// gangs on its threads, as many gangs at a time as it has threads).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HostCpu {
+    /// Blocks a grid may have along x, y and z.
+    pub max_grid: [u32; 3],
 }
 
 /// An NVIDIA GPU's limits on a launch (CUDA's "compute capability"
@@ -40,17 +52,24 @@ pub struct Gpu {
     pub named_barriers: u32,
 }
 
-impl Target {
-    /// The GPU `sm_<sm>`.
-    pub fn gpu(sm: u32) -> Target {
-        Target::Gpu(Gpu {
+impl Gpu {
+    /// The limits of `sm_<sm>`.
+    pub fn new(sm: u32) -> Gpu {
+        Gpu {
             sm,
             max_threads_per_block: 1024,
             max_block: [1024, 1024, 64],
             max_grid: [i32::MAX as u32, 65535, 65535],
             warp: 32,
             named_barriers: 16,
-        })
+        }
+    }
+}
+
+impl Target {
+    /// The GPU `sm_<sm>`.
+    pub fn gpu(sm: u32) -> Target {
+        Target::Gpu(Gpu::new(sm))
     }
 
     /// The GPU an architecture name gives (`sm_90`, `sm_90a`, `sm_80`);
@@ -66,10 +85,27 @@ impl Target {
         Target::gpu(digits.parse().unwrap_or(0))
     }
 
-    /// The GPU's limits.
-    pub fn gpu_limits(&self) -> &Gpu {
+    /// The host's cores.
+    pub fn host() -> Target {
+        Target::Host(HostCpu {
+            max_grid: [i32::MAX as u32, 65535, 65535],
+        })
+    }
+
+    /// The GPU's limits (`None` for the host).
+    pub fn gpu_limits(&self) -> Option<&Gpu> {
         match self {
-            Target::Gpu(g) => g,
+            Target::Gpu(g) => Some(g),
+            Target::Host(_) => None,
+        }
+    }
+
+    /// Threads a block may have in all (1 on the host: a gang is one
+    /// thread).
+    pub fn max_threads_per_block(&self) -> u32 {
+        match self {
+            Target::Gpu(g) => g.max_threads_per_block,
+            Target::Host(_) => 1,
         }
     }
 }
@@ -80,11 +116,14 @@ mod tests {
 
     #[test]
     fn arch_names() {
-        assert_eq!(Target::for_arch("sm_90a").gpu_limits().sm, 90);
-        assert_eq!(Target::for_arch("sm_80").gpu_limits().sm, 80);
-        assert_eq!(Target::for_arch("bogus").gpu_limits().sm, 0);
+        let sm = |a: &str| Target::for_arch(a).gpu_limits().map(|g| g.sm);
+        assert_eq!(sm("sm_90a"), Some(90));
+        assert_eq!(sm("sm_80"), Some(80));
+        assert_eq!(sm("bogus"), Some(0));
         let g = Target::gpu(70);
-        assert_eq!(g.gpu_limits().max_threads_per_block, 1024);
-        assert_eq!(g.gpu_limits().max_grid[1], 65535);
+        assert_eq!(g.max_threads_per_block(), 1024);
+        assert_eq!(g.gpu_limits().map(|g| g.max_grid[1]), Some(65535));
+        assert_eq!(Target::host().max_threads_per_block(), 1);
+        assert_eq!(Target::host().gpu_limits(), None);
     }
 }

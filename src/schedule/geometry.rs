@@ -450,12 +450,16 @@ mod tests {
             "module \"t.c\"\n\nkernel @k {header}\n  param %1 n: i32 value\n  local %0 i: i32\n{{\n    loop {loop_head} at \"t.c\":2:1 {{\n    }}\n  }}\n"
         );
         let m = read_module(&text).expect("reads");
-        launch(&m.kernels[0], &m.functions, Target::gpu(90).gpu_limits())
+        launch(
+            &m.kernels[0],
+            &m.functions,
+            Target::gpu(90).gpu_limits().unwrap(),
+        )
     }
 
     #[test]
     fn lanes_round_to_warps() {
-        let gpu = Target::gpu(90).gpu_limits().clone();
+        let gpu = Target::gpu(90).gpu_limits().unwrap().clone();
         assert_eq!(warp_friendly(0, &gpu), 0);
         assert_eq!(warp_friendly(5, &gpu), 8);
         assert_eq!(warp_friendly(33, &gpu), 64);

@@ -1,4 +1,5 @@
-//! Scheduling: maps parallel loops onto the GPU's thread hierarchy and turns
+//! Scheduling: maps parallel loops onto the GPU's thread hierarchy (or the
+//! host's threads: one thread a gang) and turns
 //! every counted loop into an explicit loop, so back ends only translate.
 //!
 //! Owns: [`schedule`] and [`specialize`], for a [`Target`] (`ir::target`:
@@ -14,6 +15,8 @@
 //! * `tile.rs` — tiled and `gang(static:)` loops;
 //! * `geometry.rs` — each kernel's launch geometry ([`crate::ir::Launch`])
 //!   from its loops and size clauses, and the remarks on sizes it changed;
+//! * `multicore.rs` — the geometry for the host's cores (blocks of one
+//!   thread, gangs on the runtime's host threads);
 //! * `launch.rs` — how the host computes each kernel's launch sizes
 //!   ([`crate::ir::LaunchPlan`]): defaults, clamps, fitting to the device;
 //! * `reduce.rs` (+ `reduce/gangs.rs`) — reductions: private copies set to
@@ -36,6 +39,7 @@ mod fences;
 pub mod geometry;
 mod launch;
 pub mod localize;
+mod multicore;
 mod par;
 mod privatize;
 mod reduce;
@@ -43,7 +47,7 @@ mod seq;
 mod single;
 mod tile;
 
-pub use crate::ir::{Gpu, Target};
+pub use crate::ir::{Gpu, HostCpu, Target};
 pub use privatize::privatize;
 
 use crate::analysis::ModuleInfo;
@@ -73,7 +77,10 @@ pub fn schedule(m: &mut Module, _info: &ModuleInfo, target: &Target) -> Vec<Vec<
     for k in &mut m.kernels {
         let (launch, said) = match k.launch.take() {
             Some(l) => (l, vec![]),
-            None => geometry::launch(k, &m.functions, target.gpu_limits()),
+            None => match target {
+                Target::Gpu(gpu) => geometry::launch(k, &m.functions, gpu),
+                Target::Host(host) => multicore::launch(k, &m.functions, host),
+            },
         };
         notes.push(said);
         k.sizes = Default::default();

@@ -62,7 +62,7 @@ impl RedState {
     /// No reductions yet, for a kernel or routine of `target`.
     pub fn new(target: &super::Target) -> RedState {
         RedState {
-            rows: u64::from(target.gpu_limits().max_threads_per_block),
+            rows: u64::from(target.max_threads_per_block()),
             ..RedState::default()
         }
     }

@@ -1,0 +1,60 @@
+//! The launch geometry of a kernel for the host's cores
+//! ([`crate::ir::Target::Host`], `-acc=multicore`): the GPU's geometry
+//! (`geometry.rs`) decides how many gangs the loops and clauses ask for;
+//! here every block becomes one thread, so a gang runs its worker and
+//! vector loops sequentially, and a gang's share of a gang loop is one
+//! iteration at a time (`FromTrip` with no thread dimensions). The grid
+//! along x then defaults to what the runtime chooses for the device
+//! (`__ptxrt_default_gangs`: on the multicore device, one gang per host
+//! thread at most), as the GPU's is a wave of resident blocks.
+//!
+//! Owns: [`launch`]. May call: `ir`, `geometry`.
+
+use super::geometry;
+use crate::ir::{DeviceFunction, Gpu, GridSize, HostCpu, Kernel, Launch};
+
+/// The remarks of the GPU's geometry that are about blocks, which the
+/// host does not have (its blocks are one thread whatever the clauses
+/// say).
+const BLOCK_NOTES: [&str; 3] = ["threads along", "a block of", "vector lanes: rows wider"];
+
+/// What the host does with the kernel's loops, as a remark.
+const GANGS: &str =
+    "gangs run on the host's threads; worker and vector loops run sequentially in each gang";
+const ONE: &str = "runs on one host thread";
+
+/// The launch of kernel `k` on the host (`functions`: the module's device
+/// functions), and the remarks on it.
+pub fn launch(k: &Kernel, functions: &[DeviceFunction], host: &HostCpu) -> (Launch, Vec<String>) {
+    let gpu = Gpu {
+        max_grid: host.max_grid,
+        ..Gpu::new(0)
+    };
+    let (l, notes) = geometry::launch(k, functions, &gpu);
+    let mut notes: Vec<String> = notes
+        .into_iter()
+        .filter(|n| !BLOCK_NOTES.iter().any(|b| n.contains(b)))
+        .collect();
+    let grid = l.grid.map(|g| one_lane(&g));
+    let gangs = grid.iter().any(|g| *g != GridSize::Const(1));
+    notes.push(if gangs { GANGS } else { ONE }.to_string());
+    let block = [GridSize::Const(1), GridSize::Const(1), GridSize::Const(1)];
+    (Launch { grid, block }, notes)
+}
+
+/// Grid size `g` for blocks of one thread: a gang takes one iteration of
+/// its loop at a time, and no lanes need rounding for warp shuffles.
+fn one_lane(g: &GridSize) -> GridSize {
+    match g {
+        GridSize::Const(n) => GridSize::Const(*n),
+        GridSize::Clause { expr, default, .. } => GridSize::Clause {
+            expr: expr.clone(),
+            default: Box::new(one_lane(default)),
+            warp: false,
+        },
+        GridSize::FromTrip { trip, .. } => GridSize::FromTrip {
+            trip: trip.clone(),
+            threads: vec![],
+        },
+    }
+}
