@@ -557,6 +557,7 @@ fn cuda_text(
 ) -> Result<String> {
     let o = cuda::Options {
         line_directives: true,
+        ..Default::default()
     };
     cuda::write_cuda(m, info, &o).map_err(|e| anyhow!("{file}: {e}"))
 }

@@ -13,6 +13,9 @@
 //! accesses of the natural alignment (one piece: `ld.volatile`/
 //! `st.volatile`).
 //!
+//! In host C (`Dialect::HostC`) they are GCC's relaxed `__atomic`
+//! builtins ([`host_rmw`]).
+//!
 //! May call: `ir`, `codegen::c`.
 
 use super::names::Helper;
@@ -20,7 +23,7 @@ use super::types::c_type;
 use super::writer::{internal, FnWriter};
 use super::Error;
 use crate::codegen::c::{CBinOp, CExpr, CUnOp};
-use crate::ir::{AtomicOp, ExprId, FloatKind, LocalId, Type};
+use crate::ir::{AtomicOp, ExprId, FloatKind, IntKind, LocalId, Type};
 
 /// `(t *)e` unless `e` is one already.
 fn ptr_as(e: CExpr, from: &Type, t: &str) -> CExpr {
@@ -42,27 +45,90 @@ fn bits_type(t: &Type) -> Result<&'static str, Error> {
     })
 }
 
+/// CUDA's functions reinterpreting float bits, and host C's
+/// (`names::HOST_PRELUDE`): float → u32, u32 → float, double → i64,
+/// i64 → double.
+const BITS: [[&str; 4]; 2] = [
+    [
+        "__float_as_uint",
+        "__uint_as_float",
+        "__double_as_longlong",
+        "__longlong_as_double",
+    ],
+    [
+        "__accc_float_bits",
+        "__accc_bits_float",
+        "__accc_double_bits",
+        "__accc_bits_double",
+    ],
+];
+
 /// The bits of `e` (of type `t`) as an unsigned integer of its width.
-fn to_bits(e: CExpr, t: &Type) -> Result<CExpr, Error> {
+fn to_bits(e: CExpr, t: &Type, host: bool) -> Result<CExpr, Error> {
+    let f = BITS[usize::from(host)];
     Ok(match t {
-        Type::Float(FloatKind::F32) => CExpr::call("__float_as_uint", vec![e]),
-        Type::Float(FloatKind::F64) => CExpr::cast(
-            "unsigned long long",
-            CExpr::call("__double_as_longlong", vec![e]),
-        ),
+        Type::Float(FloatKind::F32) => CExpr::call(f[0], vec![e]),
+        Type::Float(FloatKind::F64) => {
+            CExpr::cast("unsigned long long", CExpr::call(f[2], vec![e]))
+        }
         _ => CExpr::cast(bits_type(t)?, e),
     })
 }
 
 /// The value of type `t` whose bits `e` holds.
-fn from_bits(e: CExpr, t: &Type) -> CExpr {
+fn from_bits(e: CExpr, t: &Type, host: bool) -> CExpr {
+    let f = BITS[usize::from(host)];
     match t {
-        Type::Float(FloatKind::F32) => CExpr::call("__uint_as_float", vec![e]),
-        Type::Float(FloatKind::F64) => {
-            CExpr::call("__longlong_as_double", vec![CExpr::cast("long long", e)])
-        }
+        Type::Float(FloatKind::F32) => CExpr::call(f[1], vec![e]),
+        Type::Float(FloatKind::F64) => CExpr::call(f[3], vec![CExpr::cast("long long", e)]),
         _ => CExpr::cast(c_type(t), e),
     }
+}
+
+/// Host C: `*p = *p op v` on GCC's `__atomic` builtins, giving the old
+/// value: fetch-and-op where GCC has it (integers), else a
+/// compare-and-swap loop computing `next` from the old value `__accc_o`
+/// and the operand `__accc_v` (a no-op swap leaves the loop at once where
+/// `keep` holds: the minimum or maximum already there).
+fn host_rmw(op: AtomicOp, t: &Type, p: CExpr, v: CExpr) -> Result<CExpr, Error> {
+    let ct = c_type(t);
+    let relaxed = "__ATOMIC_RELAXED";
+    let fetch = |f: &str| {
+        CExpr::call(
+            format!("__atomic_{f}"),
+            vec![p.clone(), v.clone(), CExpr::atom(relaxed)],
+        )
+    };
+    let float = t.is_float();
+    let cas = |next: &str, keep: &str| {
+        CExpr::atom(format!(
+            "({{ {ct} *__accc_p = {}; {ct} __accc_v = {}, __accc_o, __accc_n; \
+             __atomic_load(__accc_p, &__accc_o, {relaxed}); \
+             do {{ if ({keep}) break; __accc_n = {next}; }} \
+             while (!__atomic_compare_exchange(__accc_p, &__accc_o, &__accc_n, 1, {relaxed}, {relaxed})); \
+             __accc_o; }})",
+            p.to_c(),
+            v.to_c()
+        ))
+    };
+    Ok(match op {
+        AtomicOp::Add if float => cas("__accc_o + __accc_v", "0"),
+        AtomicOp::Sub if float => cas("__accc_o - __accc_v", "0"),
+        AtomicOp::Add => fetch("fetch_add"),
+        AtomicOp::Sub => fetch("fetch_sub"),
+        AtomicOp::And if !float => fetch("fetch_and"),
+        AtomicOp::Or if !float => fetch("fetch_or"),
+        AtomicOp::Xor if !float => fetch("fetch_xor"),
+        AtomicOp::Exchange if float => cas("__accc_v", "0"),
+        AtomicOp::Exchange => fetch("exchange_n"),
+        AtomicOp::Min if !float => cas("__accc_v", "!(__accc_v < __accc_o)"),
+        AtomicOp::Max if !float => cas("__accc_v", "!(__accc_v > __accc_o)"),
+        // `ir::validate` allows it on u32 only (the gang counters).
+        AtomicOp::IncWrap if *t == Type::Int(IntKind::U32) => {
+            cas("__accc_o >= __accc_v ? 0u : __accc_o + 1u", "0")
+        }
+        op => return internal(&format!("atomic {op:?} on {t}")),
+    })
 }
 
 impl FnWriter<'_> {
@@ -73,6 +139,13 @@ impl FnWriter<'_> {
         let t = self.f.ty(value).clone();
         let p = self.expr(ptr)?;
         let v = self.expr(value)?;
+        if self.host() {
+            let p = match pt.pointee() {
+                Some(e) if *e == t => p,
+                _ => CExpr::cast(c_type(&t.ptr_to()), p),
+            };
+            return host_rmw(op, &t, p, v);
+        }
         let neg = |v: CExpr| CExpr::un(CUnOp::Neg, v);
         let call = |f: &str, p: CExpr, v: CExpr| CExpr::call(f, vec![p, v]);
         Ok(match (&t, op) {
@@ -83,9 +156,9 @@ impl FnWriter<'_> {
                 let old = call(
                     "atomicExch",
                     ptr_as(p, &pt, "unsigned long long"),
-                    to_bits(v, &t)?,
+                    to_bits(v, &t, false)?,
                 );
-                from_bits(old, &t)
+                from_bits(old, &t, false)
             }
             (Type::Float(_), op) => return internal(&format!("atomic {op:?} on a float")),
             (Type::Int(k), op) if k.bits() == 32 => {
@@ -165,17 +238,25 @@ impl FnWriter<'_> {
         let pt = self.f.ty(ptr).clone();
         let t = self.f.ty(expected).clone();
         let u = bits_type(&t)?;
+        let host = self.host();
         let p = ptr_as(self.expr(ptr)?, &pt, u);
-        let e = to_bits(self.expr(expected)?, &t)?;
-        let d = to_bits(self.expr(desired)?, &t)?;
+        let e = to_bits(self.expr(expected)?, &t, host)?;
+        let d = to_bits(self.expr(desired)?, &t, host)?;
         let (ve, vo) = (CExpr::atom("__accc_e"), CExpr::atom("__accc_o"));
-        let found = if t.size() == 1 {
+        let found = if host {
+            // The bits found: the expected ones when the swap lands.
+            CExpr::atom(format!(
+                "({{ {u} __accc_x = __accc_e; __atomic_compare_exchange_n({}, &__accc_x, {}, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED); __accc_x; }})",
+                p.to_c(),
+                d.to_c()
+            ))
+        } else if t.size() == 1 {
             self.helpers.insert(Helper::Cas8);
             CExpr::call("__accc_cas8", vec![p, ve.clone(), d])
         } else {
             CExpr::call("atomicCAS", vec![p, ve.clone(), d])
         };
-        let set_old = self.assign(old, from_bits(vo.clone(), &t))?;
+        let set_old = self.assign(old, from_bits(vo.clone(), &t, host))?;
         let set_ok = self.assign(ok, CExpr::bin(CBinOp::Eq, vo, ve))?;
         self.w_open("");
         self.w_line(&format!("{u} __accc_e = {};", e.to_c()));

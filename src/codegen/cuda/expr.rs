@@ -25,8 +25,19 @@ fn narrow(t: &Type) -> bool {
     matches!(t, Type::Int(k) if k.bits() < 32)
 }
 
-/// The C spelling of launch register `s`.
-pub fn special(s: Special) -> Result<String, Error> {
+/// The C spelling of launch register `s` (`host`: in host C, where a
+/// block is one thread and the entry sets the block's index and the
+/// grid's size).
+pub fn special(s: Special, host: bool) -> Result<String, Error> {
+    if host {
+        return Ok(match s {
+            Special::ThreadIdx(_) => "0u".into(),
+            Special::BlockDim(_) => "1u".into(),
+            Special::BlockIdx(d) if d < 3 => format!("__accc_bid[{d}]"),
+            Special::GridDim(d) if d < 3 => format!("__accc_gdim[{d}]"),
+            _ => return special(s, false),
+        });
+    }
     let (reg, d) = match s {
         Special::ThreadIdx(d) => ("threadIdx", d),
         Special::BlockIdx(d) => ("blockIdx", d),
@@ -136,7 +147,7 @@ impl FnWriter<'_> {
                 let op = if and { CBinOp::LogAnd } else { CBinOp::LogOr };
                 CExpr::bin(op, self.expr(lhs)?, self.expr(rhs)?)
             }
-            Expr::Special(s) => CExpr::atom(special(s)?),
+            Expr::Special(s) => CExpr::atom(special(s, self.host())?),
             Expr::Math { func, args } => {
                 let Some(name) = func.c_name_for(&ty) else {
                     return internal(&format!("{} of type {ty}", func.c_name()));
@@ -208,6 +219,17 @@ impl FnWriter<'_> {
                 let name = if op == BinOp::Min { "fmin" } else { "fmax" };
                 CExpr::call(format!("{name}{f}"), vec![a, b])
             }
+            // GNU C has no `min`: a statement expression of the type.
+            BinOp::Min | BinOp::Max if self.host() => {
+                let cmp = if op == BinOp::Min { "<" } else { ">" };
+                let t = c_type(ty);
+                let e = CExpr::atom(format!(
+                    "({{ {t} __accc_a = {}, __accc_b = {}; __accc_a {cmp} __accc_b ? __accc_a : __accc_b; }})",
+                    a.to_c(),
+                    b.to_c()
+                ));
+                self.wrap(e, ty)
+            }
             BinOp::Min | BinOp::Max => {
                 let name = if op == BinOp::Min { "min" } else { "max" };
                 let call = CExpr::call(name, vec![a, b]);
@@ -243,6 +265,12 @@ impl FnWriter<'_> {
         let v = self.expr(value)?;
         let lane = self.expr(lane_xor)?;
         let mask = self.expr(members)?;
+        if self.host() {
+            // Rows of one lane: no other lane to read (and the schedule's
+            // guards never execute a shuffle there).
+            let _ = (lane, mask);
+            return Ok(v);
+        }
         let (arg, back) = match ty {
             Type::Int(k) if k.bits() < 32 => (CExpr::cast("unsigned int", v), true),
             Type::Int(_) | Type::Float(_) => (v, false),

@@ -2,8 +2,10 @@
 //! nvcc to turn it into the PTX and cubin of the device image.
 //!
 //! Owns: [`Options`], [`Error`], [`write_cuda`] (takes the module, its
-//! `analysis::ModuleInfo` and the options, and only translates) and
-//! [`nvcc::compile`]. Shapes of the output, so that the runtime launches
+//! `analysis::ModuleInfo` and the options, and only translates),
+//! [`nvcc::compile`], and the host-C dialect of the same writer
+//! ([`Dialect::HostC`], [`write_host_c`], [`host_table`]: the code of the
+//! multicore device, `-acc=multicore`). Shapes of the output, so that the runtime launches
 //! its kernels exactly as it launches the NVPTX back end's:
 //! * each kernel is an `extern "C" __global__` function of the kernel's
 //!   name with the parameters of [`Kernel::params`] in order, each of its
@@ -38,6 +40,8 @@ mod types;
 mod writer;
 
 #[cfg(test)]
+mod host_tests;
+#[cfg(test)]
 mod tests;
 
 use crate::analysis::ModuleInfo;
@@ -49,6 +53,19 @@ pub struct Options {
     /// Write `#line` directives naming the source (on by default in the
     /// driver; off gives text that numbers its own lines).
     pub line_directives: bool,
+    /// CUDA C for nvcc, or host C for the host cc.
+    pub dialect: Dialect,
+}
+
+/// What the writer writes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Dialect {
+    /// CUDA C (nvcc).
+    #[default]
+    Cuda,
+    /// GNU C for the host compiler, of a module scheduled for
+    /// `ir::Target::Host` (`-acc=multicore`): see [`write_host_c`].
+    HostC,
 }
 
 /// A back-end failure.
@@ -79,4 +96,45 @@ impl std::error::Error for Error {}
 pub fn write_cuda(m: &Module, info: &ModuleInfo, o: &Options) -> Result<String, Error> {
     let flat = crate::ir::flattened(m);
     writer::write_module(&flat, info, o)
+}
+
+/// The host C (GNU C, its own translation unit) of a module scheduled for
+/// the host's cores (`ir::Target::Host`: every block one thread), the
+/// code of the multicore device: the same text as [`write_cuda`]'s in the
+/// host's spelling —
+/// * each kernel is a `static` function of its parameters that runs one
+///   block (a gang); its entry `void (const unsigned grid[3], unsigned
+///   long long block, void **args)` sets the block's index (the linear
+///   `block` along x, then y, then z) and the grid's size, and calls it
+///   with the arguments `args` points to (one pointer per parameter, as
+///   `cuLaunchKernel` takes them);
+/// * `blockIdx`/`gridDim` are thread-local variables the entry sets,
+///   `threadIdx` is 0 and `blockDim` 1; shared arrays are locals of the
+///   kernel's call; barriers are no-ops (one thread a block), a fence is
+///   `__atomic_thread_fence`; atomics are GCC's `__atomic` builtins
+///   (compare-and-swap loops for floats and for minimum, maximum and the
+///   wrapping increment); a warp shuffle gives its own value (rows of one
+///   lane never execute one);
+/// * exported and imported device functions are external functions named
+///   `__accc_host_` + their symbol (so they never meet the host's
+///   functions of the same names); cells are `static`;
+/// * the module's symbol table, `const struct { const char *name; void
+///   *addr; } NAME[]` ending with a null name — each kernel's entry, each
+///   cell's address — is external, of the name [`host_table`] gives (the
+///   device image's `PTXRT_CODE_HOST` entry points at it).
+pub fn write_host_c(m: &Module, info: &ModuleInfo, line_directives: bool) -> Result<String, Error> {
+    let o = Options {
+        line_directives,
+        dialect: Dialect::HostC,
+    };
+    write_cuda(m, info, &o)
+}
+
+/// The symbol of the host C's table of module `m` (`None` when it has no
+/// kernel, hence no table): named after its first kernel, whose name is
+/// the program's own.
+pub fn host_table(m: &Module) -> Option<String> {
+    m.kernels
+        .first()
+        .map(|k| format!("__accc_hosttab_{}", k.name))
 }

@@ -77,10 +77,39 @@ pub enum Helper {
     Cas8,
 }
 
+/// What the host C (`Dialect::HostC`) starts with: the C headers of the
+/// functions the output calls (the names [`BUILTINS`] reserves), the
+/// launch registers a kernel's entry sets, and the reinterpretations of
+/// float bits.
+pub const HOST_PRELUDE: &str = "#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <math.h>
+
+/* The block (gang) this thread runs and the grid's size, set by each kernel's entry. */
+static __thread unsigned int __accc_bid[3];
+static __thread unsigned int __accc_gdim[3];
+
+static inline unsigned int __accc_float_bits(float x) { unsigned int u; memcpy(&u, &x, sizeof u); return u; }
+static inline float __accc_bits_float(unsigned int u) { float x; memcpy(&x, &u, sizeof x); return x; }
+static inline long long __accc_double_bits(double x) { long long u; memcpy(&u, &x, sizeof u); return u; }
+static inline double __accc_bits_double(long long u) { double x; memcpy(&x, &u, sizeof x); return x; }
+";
+
 impl Helper {
-    /// The helper's definition.
-    pub fn text(self) -> &'static str {
+    /// The helper's definition (`host`: in host C, where a row is one
+    /// thread and bytes have atomics of their own).
+    pub fn text(self, host: bool) -> &'static str {
         match self {
+            Helper::RowBarrier if host => "static inline void __accc_row_barrier(void) {}\n",
+            Helper::Cas8 if host => {
+                "static inline unsigned char __accc_cas8(unsigned char *p, unsigned char expected, unsigned char desired)
+{
+    __atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    return expected;
+}
+"
+            }
             // As the NVPTX back end: a named barrier 1 + row of ntid.x
             // threads when the row is whole warps (and there are at most
             // 15 rows), a warp sync of the row's lanes when it lies in one

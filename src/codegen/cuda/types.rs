@@ -5,7 +5,7 @@
 //! arithmetic on a `ptr<blob>` scales by its size as the IR says.
 //!
 //! Owns: [`c_type`], [`declare`], [`blob_name`], [`collect_blobs`],
-//! [`blob_structs`]. May
+//! [`blob_structs`], [`align_attr`]. May
 //! call: `ir`.
 
 use crate::ir::{FloatKind, IntKind, Type};
@@ -69,16 +69,27 @@ pub fn collect_blobs(t: &Type, out: &mut Vec<(u64, u64)>) {
     }
 }
 
-/// The definitions of the blob structs `shapes`, one a line.
-pub fn blob_structs(shapes: &[(u64, u64)]) -> String {
+/// The definitions of the blob structs `shapes`, one a line (`host`:
+/// in GNU C).
+pub fn blob_structs(shapes: &[(u64, u64)], host: bool) -> String {
     let mut s = String::new();
     for &(size, align) in shapes {
         s.push_str(&format!(
-            "struct __align__({align}) {} {{ unsigned char b[{size}]; }};\n",
+            "struct {} {} {{ unsigned char b[{size}]; }};\n",
+            align_attr(align, host),
             blob_name(size, align)
         ));
     }
     s
+}
+
+/// The attribute aligning an object to `align` bytes (`host`: GNU C's).
+pub fn align_attr(align: u64, host: bool) -> String {
+    if host {
+        format!("__attribute__((aligned({align})))")
+    } else {
+        format!("__align__({align})")
+    }
 }
 
 #[cfg(test)]
@@ -102,8 +113,12 @@ mod tests {
         collect_blobs(&b.ptr_to(), &mut shapes);
         collect_blobs(&Type::Array(Box::new(b), 4), &mut shapes);
         assert_eq!(
-            blob_structs(&shapes),
+            blob_structs(&shapes, false),
             "struct __align__(8) __accc_blob_16_8 { unsigned char b[16]; };\n"
+        );
+        assert_eq!(
+            blob_structs(&shapes, true),
+            "struct __attribute__((aligned(8))) __accc_blob_16_8 { unsigned char b[16]; };\n"
         );
     }
 }

@@ -10,9 +10,9 @@
 //! `while` whose body ends with the step after a label that its
 //! `continue`s jump to. May call: `ir`, `codegen::c`.
 
-use super::names::{reserved, Helper};
-use super::types::{blob_structs, c_type, collect_blobs, declare};
-use super::{Error, Options};
+use super::names::{reserved, Helper, HOST_PRELUDE};
+use super::types::{align_attr, blob_structs, c_type, collect_blobs, declare};
+use super::{Dialect, Error, Options};
 use crate::analysis::ModuleInfo;
 use crate::codegen::c::{lit, CBinOp, CExpr, CWriter, Layout, Namer};
 use crate::ir::{
@@ -74,12 +74,15 @@ pub fn write_module(m: &Module, info: &ModuleInfo, o: &Options) -> Result<String
     for g in &globals {
         top.reserve(g);
     }
+    let host = o.dialect == Dialect::HostC;
     let fns: Vec<String> = m
         .functions
         .iter()
         .map(|f| match f.linkage {
             // accc's own names are unique in the module and reserved.
             Linkage::Internal if !f.name.starts_with("__accc_") => top.fresh(&f.name),
+            Linkage::Internal => f.name.clone(),
+            _ if host => format!("__accc_host_{}", f.name),
             _ => f.name.clone(),
         })
         .collect();
@@ -114,32 +117,75 @@ pub fn write_module(m: &Module, info: &ModuleInfo, o: &Options) -> Result<String
         bodies.push('\n');
         bodies.push_str(&text);
     }
-    let mut out = format!(
-        "// CUDA C of {}, written by accc from the scheduled loop IR (the nvcc path).\n",
-        m.source.replace('\n', " ")
-    );
+    let mut out = if host {
+        format!(
+            "/* Host C of {}, written by accc from the loop IR scheduled for the host's cores (-acc=multicore): a kernel's call runs one gang. */\n{HOST_PRELUDE}",
+            m.source.replace('\n', " ").replace("*/", "* /")
+        )
+    } else {
+        format!(
+            "// CUDA C of {}, written by accc from the scheduled loop IR (the nvcc path).\n",
+            m.source.replace('\n', " ")
+        )
+    };
     if !blobs.is_empty() {
         out.push_str(
             "\n// C structs, unions, long double and complex values, as bytes of their layout.\n",
         );
-        out.push_str(&blob_structs(&blobs));
+        out.push_str(&blob_structs(&blobs, host));
     }
     if !m.cells.is_empty() {
         out.push_str("\n// Device addresses of declared globals, filled in by the runtime.\n");
         for c in &shared.cells {
-            out.push_str(&format!("extern \"C\" {{ __device__ void *{c} = 0; }}\n"));
+            out.push_str(&if host {
+                format!("static void *{c} = 0;\n")
+            } else {
+                format!("extern \"C\" {{ __device__ void *{c} = 0; }}\n")
+            });
         }
     }
     for h in &helpers {
         out.push('\n');
-        out.push_str(h.text());
+        out.push_str(h.text(host));
     }
     if !protos.is_empty() {
         out.push('\n');
         out.push_str(&protos);
     }
     out.push_str(&bodies);
-    Ok(number_lines(&out, &format!("{}.cu", m.source)))
+    if host {
+        out.push_str(&host_table(m, &shared.cells));
+    }
+    let ext = if host { "host.c" } else { "cu" };
+    Ok(number_lines(&out, &format!("{}.{ext}", m.source)))
+}
+
+/// The host C's symbol table (`super::write_host_c`): each kernel's entry
+/// and each cell, by name.
+fn host_table(m: &Module, cells: &[String]) -> String {
+    let Some(name) = super::host_table(m) else {
+        return String::new();
+    };
+    let mut rows = vec![];
+    for k in &m.kernels {
+        rows.push(format!(
+            "    {{{}, (void *){}}},\n",
+            lit::c_str(&k.name),
+            host_entry(&k.name)
+        ));
+    }
+    for c in cells {
+        rows.push(format!("    {{{}, (void *)&{c}}},\n", lit::c_str(c)));
+    }
+    format!(
+        "\n#line __accc_generated__\n/* The multicore device's symbols (ptxrt.h, PTXRT_CODE_HOST). */\nconst struct {{ const char *name; void *addr; }} {name}[] = {{\n{}    {{0, 0}}\n}};\n",
+        rows.concat()
+    )
+}
+
+/// The name of kernel `k`'s entry in host C.
+fn host_entry(k: &str) -> String {
+    format!("__accc_entry_{k}")
 }
 
 /// Adds the blob shapes a body uses to `out`.
@@ -174,8 +220,11 @@ fn function_head(
     } else {
         params.join(", ")
     };
+    let host = s.o.dialect == Dialect::HostC;
     let linkage = match f.linkage {
+        Linkage::Internal if host => "static",
         Linkage::Internal => "static __device__",
+        Linkage::Export | Linkage::Import if host => "extern",
         Linkage::Export | Linkage::Import => "extern \"C\" __device__",
     };
     Ok(format!(
@@ -344,8 +393,11 @@ impl<'a> FnWriter<'a> {
             }
         }
         for (t, name) in self.f.shared.iter().zip(&self.shared) {
+            // In host C, the block's (one call's) own.
+            let space = if self.host() { "" } else { "__shared__ " };
             decls.push_str(&format!(
-                "    __shared__ __align__(16) {};\n",
+                "    {space}{} {};\n",
+                align_attr(16, self.host()),
                 declare(t, name)
             ));
         }
@@ -381,14 +433,56 @@ impl<'a> FnWriter<'a> {
             ),
             ThreadBound::Registers(n) => format!("__maxnreg__({n})"),
         };
-        let head = format!(
-            "extern \"C\" __global__ void {bounds} {}({})",
-            k.name,
-            params.join(", ")
-        );
+        let head = if self.host() {
+            format!("static void {}({})", k.name, params.join(", "))
+        } else {
+            format!(
+                "extern \"C\" __global__ void {bounds} {}({})",
+                k.name,
+                params.join(", ")
+            )
+        };
         let note = vec![format!("// {} at {}", k.construct, k.loc)];
         let locals: Vec<LocalId> = k.params.iter().map(|p| p.local).collect();
-        self.function(&head, &k.loc, &locals, &note, &Type::Void)
+        let mut text = self.function(&head, &k.loc, &locals, &note, &Type::Void)?;
+        if self.host() {
+            text.push_str(&self.entry(k)?);
+        }
+        Ok(text)
+    }
+
+    /// Host C: kernel `k`'s entry (`super::write_host_c`), which runs
+    /// block `b` (linear) of grid `g` with the arguments `args` points to.
+    fn entry(&self, k: &Kernel) -> Result<String, Error> {
+        let mut args = vec![];
+        for (i, p) in k.params.iter().enumerate() {
+            let Some(l) = self.f.locals.get(p.local.0 as usize) else {
+                return internal("parameter bound to a missing local");
+            };
+            args.push(format!("*({})__accc_args[{i}]", c_type(&l.ty.ptr_to())));
+        }
+        Ok(format!(
+            "{GENERATED}void {}(const unsigned int *__accc_g, unsigned long long __accc_b, void **__accc_args)
+{{
+    (void)__accc_args;
+    __accc_gdim[0] = __accc_g[0];
+    __accc_gdim[1] = __accc_g[1];
+    __accc_gdim[2] = __accc_g[2];
+    __accc_bid[0] = (unsigned int)(__accc_b % __accc_g[0]);
+    __accc_bid[1] = (unsigned int)(__accc_b / __accc_g[0] % __accc_g[1]);
+    __accc_bid[2] = (unsigned int)(__accc_b / __accc_g[0] / __accc_g[1]);
+    {}({});
+}}
+",
+            host_entry(&k.name),
+            k.name,
+            args.join(", ")
+        ))
+    }
+
+    /// Whether the writer writes host C.
+    pub fn host(&self) -> bool {
+        self.s.o.dialect == Dialect::HostC
     }
 
     fn block(&mut self, b: &[Stmt]) -> Result<(), Error> {
@@ -527,11 +621,14 @@ impl<'a> FnWriter<'a> {
                 }
                 self.line(CExpr::call("printf", a));
             }
+            // Host C: a block is one thread.
+            Stmt::Barrier(_) if self.host() => self.w.line("(void)0;"),
             Stmt::Barrier(BarrierScope::Block) => self.w.line("__syncthreads();"),
             Stmt::Barrier(BarrierScope::Row) => {
                 self.helpers.insert(Helper::RowBarrier);
                 self.w.line("__accc_row_barrier();");
             }
+            Stmt::Fence if self.host() => self.w.line("__atomic_thread_fence(__ATOMIC_SEQ_CST);"),
             Stmt::Fence => self.w.line("__threadfence();"),
             Stmt::AtomicRmw {
                 op,
