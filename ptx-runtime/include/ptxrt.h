@@ -40,6 +40,20 @@ typedef __UINT64_TYPE__ __ptxrt_u64;
 #define PTXRT_CODE_CUDA 3  /* CUDA C source for nvcc: no plugin loads it yet (a cubin
                               nvcc made is a PTXRT_CODE_CUBIN entry); libptxrt skips
                               the entries of kinds it does not know */
+#define PTXRT_CODE_HOST 4  /* the kernels as host code (accc -acc=multicore), for the
+                              multicore device: `bytes` is the address of the module's
+                              symbol table, an array of struct __ptxrt_host_sym ending
+                              with a null name, `len` its number of symbols */
+
+/* One symbol of a PTXRT_CODE_HOST table: a kernel's entry,
+ * void entry(const __ptxrt_u32 grid[3], unsigned long long block, void **args),
+ * which runs block `block` (linear: x fastest) of the grid with the kernel's
+ * arguments (one pointer per parameter, as cuLaunchKernel takes them), or the
+ * address of a device address cell. */
+struct __ptxrt_host_sym {
+  const char *name;
+  void *addr;
+};
 
 /* One piece of device code of an image. */
 struct __ptxrt_code {

@@ -521,10 +521,12 @@ fn memcpy_d2d(
     let mut rt = lock();
     // The device numbers are of the current device type: the host type has
     // one device, the host device (whose copies are `memmove`s).
-    let on_host = rt.current().id() == DeviceId::Host;
+    // (As the multicore device type: one device, sharing memory.)
+    let current = rt.current().id();
+    let on_host = !matches!(current, DeviceId::Nvidia(_));
     let id = |n: c_int| {
         if on_host {
-            DeviceId::Host
+            current
         } else {
             DeviceId::Nvidia(n)
         }

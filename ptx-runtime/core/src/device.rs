@@ -9,7 +9,7 @@
 //! part and the [`Dev`] handle, they work on.
 //!
 //! Owns: the device state and its lifetime ([`DeviceState::new`],
-//! [`DeviceState::host`], [`DeviceState::close`]). The methods on the state
+//! [`DeviceState::host`], [`DeviceState::multicore`], [`DeviceState::close`]). The methods on the state
 //! live with the part they use: memory and copies in [`crate::devmem`],
 //! work of an async queue in [`crate::asyncmem`], queue waits in
 //! [`crate::queue`], timings in [`crate::timing`], modules in
@@ -31,18 +31,23 @@ use ptxrt_plugin_abi::DeviceInfo;
 use std::collections::{BTreeMap, HashSet};
 
 /// What a device is: the host (shares the program's memory, runs
-/// constructs through their host fallback; [`crate::host`]) or an NVIDIA
-/// device of the loaded plugin (a GPU, or the emulated one).
+/// constructs through their host fallback; [`crate::host`]), the host's
+/// cores (shares the program's memory, runs the kernels compiled as host
+/// code on threads; [`crate::multicore`]) or an NVIDIA device of the
+/// loaded plugin (a GPU, or the emulated one).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DeviceKind {
     Host,
+    Multicore,
     Nvidia,
 }
 
-/// Which device: the host device, or NVIDIA device n (the driver ordinal).
+/// Which device: the host device, the multicore device, or NVIDIA device
+/// n (the driver ordinal).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DeviceId {
     Host,
+    Multicore,
     Nvidia(i32),
 }
 
@@ -125,10 +130,23 @@ impl DeviceState {
         }
     }
 
+    /// The multicore device (device 0 of the multicore type,
+    /// [`crate::multicore`]).
+    pub fn multicore() -> DeviceState {
+        let plugin = crate::multicore::plugin();
+        // SAFETY: plain value.
+        let info = unsafe { plugin.device_info(0) }.unwrap_or_default();
+        DeviceState {
+            kind: DeviceKind::Multicore,
+            ..DeviceState::new(plugin, 0, info, 0)
+        }
+    }
+
     /// Which device this is.
     pub fn id(&self) -> DeviceId {
         match self.kind {
             DeviceKind::Host => DeviceId::Host,
+            DeviceKind::Multicore => DeviceId::Multicore,
             DeviceKind::Nvidia => DeviceId::Nvidia(self.ordinal),
         }
     }
@@ -138,13 +156,13 @@ impl DeviceState {
     /// device address is the host address, `acc_*` copies are `memmove`s
     /// (OpenACC's shared-memory semantics, [`crate::mapping`]).
     pub fn shares_memory(&self) -> bool {
-        self.kind == DeviceKind::Host
+        self.kind != DeviceKind::Nvidia
     }
 
     /// The vendor (`acc_property_vendor`).
     pub fn vendor(&self) -> &'static str {
         match self.kind {
-            DeviceKind::Host => "accc",
+            DeviceKind::Host | DeviceKind::Multicore => "accc",
             DeviceKind::Nvidia => "NVIDIA",
         }
     }
@@ -153,7 +171,9 @@ impl DeviceState {
     /// driver's version for an NVIDIA device.
     pub fn driver(&self) -> String {
         match self.kind {
-            DeviceKind::Host => format!("libptxrt {}", env!("CARGO_PKG_VERSION")),
+            DeviceKind::Host | DeviceKind::Multicore => {
+                format!("libptxrt {}", env!("CARGO_PKG_VERSION"))
+            }
             DeviceKind::Nvidia => {
                 let v = self.info.driver_version;
                 format!("CUDA {}.{}", v / 1000, (v % 1000) / 10)
@@ -162,9 +182,10 @@ impl DeviceState {
     }
 
     /// Whether work can wait on the device's queues (else every queue is
-    /// synchronous, as the host's: waits and tests find them idle).
+    /// synchronous, as the host's and the multicore device's: waits and
+    /// tests find them idle).
     pub fn async_queues(&self) -> bool {
-        self.kind != DeviceKind::Host
+        self.kind == DeviceKind::Nvidia
     }
 
     /// Whether constructs run on the device as kernels (else through their

@@ -54,7 +54,7 @@ pub fn host_memory(available: bool) -> usize {
         .saturating_mul(usize::try_from(size.max(0)).unwrap_or(0))
 }
 
-fn fail(msg: &str) -> i32 {
+pub(crate) fn fail(msg: &str) -> i32 {
     set_error(msg.to_string());
     1
 }
@@ -67,7 +67,7 @@ const NO_CODE: &str =
 const EVENT: usize = 0x40;
 
 /// Store `v` through the out-pointer `p` (null: an error).
-fn put<T>(p: *mut T, v: T) -> i32 {
+pub(crate) fn put<T>(p: *mut T, v: T) -> i32 {
     if p.is_null() {
         return fail("libptxrt host device: null out-pointer");
     }

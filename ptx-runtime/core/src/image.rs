@@ -26,7 +26,9 @@ use crate::link;
 use crate::notify;
 use crate::plugin::Plugin;
 use crate::runtime::lock;
-use ptxrt_plugin_abi::{DeviceInfo, LinkInput, CODE_CUBIN, CODE_CUDA, CODE_PTX, CODE_SIMT};
+use ptxrt_plugin_abi::{
+    DeviceInfo, LinkInput, CODE_CUBIN, CODE_CUDA, CODE_HOST, CODE_PTX, CODE_SIMT,
+};
 use std::collections::HashMap;
 use std::ffi::{c_void, CStr};
 use std::path::PathBuf;
@@ -66,6 +68,17 @@ impl Images {
             // SAFETY: registered images are static objects of the program.
             .filter(|&a| unsafe { &*(a as *const Image) }.is_relocatable())
             .collect()
+    }
+
+    /// Whether a registered image carries host code of its kernels
+    /// (`accc -acc=multicore`): then the multicore device runs them.
+    pub fn has_host_code(&self) -> bool {
+        self.list.iter().any(|&a| {
+            // SAFETY: registered images are static objects of the program.
+            unsafe { &*(a as *const Image) }
+                .code_bytes(CODE_HOST)
+                .is_some()
+        })
     }
 
     /// The distinct `plugin_dir`s of the registered images, in order.
@@ -128,6 +141,7 @@ pub fn entry_name(kind: u32, arch: &str) -> String {
         CODE_CUBIN => format!("cubin {arch}"),
         CODE_SIMT => "SIMT bytecode".to_string(),
         CODE_CUDA => "CUDA C".to_string(),
+        CODE_HOST => "host code".to_string(),
         k => format!("code of unknown kind {k}"),
     }
 }
@@ -151,6 +165,8 @@ pub fn entries(img: &Image) -> String {
 pub fn missing_code(img: &Image, info: &DeviceInfo) -> String {
     let needs = if takes(info, CODE_SIMT) {
         "no SIMT bytecode for the emulated device (compile it with accc -gpu=emu)".to_string()
+    } else if takes(info, CODE_HOST) {
+        "no host code for the multicore device (compile it with accc -acc=multicore)".to_string()
     } else {
         format!(
             "no PTX and no cubin for sm_{}{}",
@@ -222,6 +238,12 @@ impl ModuleCache {
 /// bytecode", bytes), or ("cubin sm_90", bytes) and/or ("PTX", bytes).
 fn code_to_try<'a>(img: &'a Image, info: &DeviceInfo) -> Vec<(String, &'a [u8])> {
     let mut out = Vec::new();
+    if let Some(bytes) = takes(info, CODE_HOST)
+        .then(|| img.code_bytes(CODE_HOST))
+        .flatten()
+    {
+        out.push(("host code".to_string(), bytes));
+    }
     if let Some(bytes) = simt_for(img, info) {
         out.push(("SIMT bytecode".to_string(), bytes));
     }

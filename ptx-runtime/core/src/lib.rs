@@ -19,6 +19,8 @@
 //! * [`host`] — the host device: the host behind the plugin interface
 //!   (shared memory, constructs through their host fallback, synchronous
 //!   queues).
+//! * [`multicore`] — the multicore device: the host's threads running the
+//!   kernels `accc -acc=multicore` compiled as host code (shared memory).
 //! * [`present`] — the present table of a device (host range → device range,
 //!   counts, attachments).
 //! * [`alloc`] — the caching allocator of device memory.
@@ -79,6 +81,7 @@ pub mod image;
 pub mod launch;
 pub mod link;
 pub mod mapping;
+pub mod multicore;
 pub mod notify;
 pub mod pipeline;
 pub mod plugin;

@@ -11,7 +11,9 @@
 //! ([`host_wait_unlocked`]), the exit report's settling of every device,
 //! and the plugin directories recorded at link time
 //! (`__ptxrt_register_plugin_dir`). Selection (per thread, [`crate::icv`]):
-//! device type host or multicore → the host device; nvidia or not_host →
+//! device type host → the host device; multicore → the multicore device
+//! when the program carries host code of its kernels ([`crate::multicore`]),
+//! else the host device; nvidia or not_host →
 //! the NVIDIA device is required (a fatal error says why it is not
 //! usable); default → the NVIDIA device when usable, else the host device,
 //! silently (`PTXRT_DEBUG=1` says which plugin paths were tried and where
@@ -78,6 +80,8 @@ pub struct Runtime {
     devices: Vec<Slot>,
     /// The host device, made on first use (never fails, never closed).
     host: Option<Box<DeviceState>>,
+    /// The multicore device, made on first use (never fails, never closed).
+    multicore: Option<Box<DeviceState>>,
     /// Openings so far.
     epoch: u64,
 }
@@ -90,6 +94,7 @@ pub static RUNTIME: Mutex<Runtime> = Mutex::new(Runtime {
     driver: None,
     devices: Vec::new(),
     host: None,
+    multicore: None,
     epoch: 0,
 });
 
@@ -105,6 +110,7 @@ pub fn runtime_with(plugin: &'static Plugin, count: i32) -> Runtime {
         driver: Some(Ok(count)),
         devices: Vec::new(),
         host: None,
+        multicore: None,
         epoch: 0,
     }
 }
@@ -267,9 +273,18 @@ impl Runtime {
                 });
                 DeviceId::Host
             }
+            Selected::Multicore if self.images.has_host_code() => {
+                notify::debug_choice(|| {
+                    format!(
+                        "constructs run on the multicore device ({} threads)",
+                        crate::multicore::threads()
+                    )
+                });
+                DeviceId::Multicore
+            }
             Selected::Multicore => {
                 notify::debug_choice(|| {
-                    "constructs run on the host: the device type is multicore (accc runs it on the host)".into()
+                    "constructs run on the host: the device type is multicore, but the program has no host code of its kernels (accc -acc=multicore makes it)".into()
                 });
                 DeviceId::Host
             }
@@ -299,13 +314,14 @@ impl Runtime {
 
     /// The host device.
     pub fn host(&mut self) -> &mut DeviceState {
-        open_or_host(&mut [], &mut self.host, DeviceId::Host)
+        self.host
+            .get_or_insert_with(|| Box::new(DeviceState::host()))
     }
 
-    /// Device `id` if it is open (the host device always is).
+    /// Device `id` if it is open (the host and multicore devices always are).
     pub fn get(&mut self, id: DeviceId) -> Option<&mut DeviceState> {
         match id {
-            DeviceId::Host => Some(self.host()),
+            DeviceId::Host | DeviceId::Multicore => Some(self.get_or_host(id)),
             DeviceId::Nvidia(n) => self.device(n),
         }
     }
@@ -313,8 +329,13 @@ impl Runtime {
     /// Device `id` if it is open, else the host device (where constructs
     /// run while no NVIDIA device is open).
     fn get_or_host(&mut self, id: DeviceId) -> &mut DeviceState {
-        let Runtime { devices, host, .. } = self;
-        open_or_host(devices, host, id)
+        let Runtime {
+            devices,
+            host,
+            multicore,
+            ..
+        } = self;
+        open_or_host(devices, host, multicore, id)
     }
 
     /// The calling thread's device, opening it if needed: the host device
@@ -332,18 +353,19 @@ impl Runtime {
 
     /// [`Runtime::active`] with the registered images (to load modules).
     pub fn active_with_images(&mut self) -> (&mut DeviceState, &Images) {
-        let id = if icv::device_type().on_host() {
-            DeviceId::Host
-        } else {
-            DeviceId::Nvidia(icv::device_num())
+        let id = match icv::device_type() {
+            Selected::Multicore if self.images.has_host_code() => DeviceId::Multicore,
+            t if t.on_host() => DeviceId::Host,
+            _ => DeviceId::Nvidia(icv::device_num()),
         };
         let Runtime {
             devices,
             host,
+            multicore,
             images,
             ..
         } = self;
-        (open_or_host(devices, host, id), images)
+        (open_or_host(devices, host, multicore, id), images)
     }
 
     /// Close device `ordinal` if open (acc_shutdown_device): its data is
@@ -424,17 +446,24 @@ fn settle_all() {
     }
 }
 
-/// Device `id` of `devices` if it is open, else the host device (made on
-/// first use).
+/// Device `id` of `devices` if it is open, the multicore device for
+/// [`DeviceId::Multicore`], else the host device (each made on first use).
 fn open_or_host<'a>(
     devices: &'a mut [Slot],
     host: &'a mut Option<Box<DeviceState>>,
+    multicore: &'a mut Option<Box<DeviceState>>,
     id: DeviceId,
 ) -> &'a mut DeviceState {
-    if let DeviceId::Nvidia(n) = id {
-        if let Some(Slot::Open(d)) = usize::try_from(n).ok().and_then(|i| devices.get_mut(i)) {
-            return d;
+    match id {
+        DeviceId::Nvidia(n) => {
+            if let Some(Slot::Open(d)) = usize::try_from(n).ok().and_then(|i| devices.get_mut(i)) {
+                return d;
+            }
         }
+        DeviceId::Multicore => {
+            return multicore.get_or_insert_with(|| Box::new(DeviceState::multicore()))
+        }
+        DeviceId::Host => {}
     }
     host.get_or_insert_with(|| Box::new(DeviceState::host()))
 }

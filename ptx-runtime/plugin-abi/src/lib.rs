@@ -123,6 +123,11 @@ pub const CODE_SIMT: u32 = 2;
 /// the cubins nvcc makes, which are [`CODE_CUBIN`] entries); libptxrt skips
 /// an entry of a kind it does not know and names it in messages.
 pub const CODE_CUDA: u32 = 3;
+/// Device code kind: host code of the kernels, compiled into the program
+/// (`accc -acc=multicore`): the entry's bytes are the address of the
+/// module's symbol table (ptxrt.h, `PTXRT_CODE_HOST`), which the
+/// multicore device built into libptxrt "loads".
+pub const CODE_HOST: u32 = 4;
 /// [`DeviceInfo::code_kinds`] of a GPU: PTX and cubins.
 pub const GPU_CODE: u32 = (1 << CODE_PTX) | (1 << CODE_CUBIN);
 
