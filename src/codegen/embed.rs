@@ -1,6 +1,7 @@
 //! Embedding: the device image of a translation unit — a list of (kind,
 //! arch, bytes) code entries: PTX, a cubin when ptxas was available, the
-//! emulator's SIMT bytecode with `-gpu=emu` — as C data with a
+//! emulator's SIMT bytecode with `-gpu=emu`, the host code's symbol table
+//! with `-acc=multicore` — as C data with a
 //! registration constructor, appended to the host translation unit so
 //! every object accc writes carries its own kernels and can be linked later
 //! like any object.
@@ -21,6 +22,9 @@ pub const CODE_SIMT: u32 = 2;
 /// plugin loads it (a cubin nvcc made would be a [`CODE_CUBIN`] entry);
 /// libptxrt skips entries of kinds it does not know.
 pub const CODE_CUDA: u32 = 3;
+/// `PTXRT_CODE_HOST`: the kernels as host code (`-acc=multicore`), an
+/// entry pointing at the host C's symbol table ([`Image::host_table`]).
+pub const CODE_HOST: u32 = 4;
 
 /// `PTXRT_IMAGE_RECURSIVE`, a bit of `struct __ptxrt_image`'s `flags`: the
 /// image's device code has recursion.
@@ -56,6 +60,10 @@ pub struct Image<'a> {
     /// Device address cells: (PTX symbol of the cell, C name of the declared
     /// host global whose device address it holds).
     pub cells: &'a [(String, String)],
+    /// The symbol of the host code's table and its number of symbols
+    /// (`codegen::cuda::host_table`), for a [`CODE_HOST`] entry after
+    /// [`Image::code`]'s.
+    pub host_table: Option<(&'a str, usize)>,
 }
 
 fn bytes_array(out: &mut String, name: &str, bytes: &[u8], nul: bool) {
@@ -91,6 +99,12 @@ pub fn write_c(img: &Image) -> String {
             "{{{}u, {arch}, {name}, {}}}",
             c.kind,
             c.bytes.len()
+        ));
+    }
+    if let Some((sym, n)) = img.host_table {
+        let _ = writeln!(out, "extern const struct __ptxrt_host_sym {sym}[];");
+        entries.push(format!(
+            "{{{CODE_HOST}u, (const char *)0, (const unsigned char *){sym}, {n}}}"
         ));
     }
     let code = if entries.is_empty() {
@@ -235,6 +249,7 @@ int main(void) {{
                 "__accc_cell_declared_global".into(),
                 "declared_global".into(),
             )],
+            host_table: None,
         };
         assert_eq!(
             run(&img),
@@ -256,10 +271,34 @@ int main(void) {{
             relocatable: false,
             recursive: false,
             cells: &[],
+            host_table: None,
         };
         assert_eq!(
             run(&img),
             "abi=6 relocatable=0 flags=0 source=a.c dir=- code=0:-:10:.entry k()\n"
+        );
+    }
+
+    #[test]
+    fn host_code_is_its_table() {
+        let img = Image {
+            source: "a.c",
+            code: &[],
+            plugin_dir: None,
+            relocatable: false,
+            recursive: false,
+            cells: &[],
+            host_table: Some(("__accc_hosttab_k", 1)),
+        };
+        let table =
+            "const struct __ptxrt_host_sym __accc_hosttab_k[] = {{\"k\", (void *)0}, {0, 0}};\n";
+        let text = format!("{}{table}", program(&img)).replace(
+            "if (c->kind == PTXRT_CODE_PTX)",
+            "if (c->kind == PTXRT_CODE_HOST) printf(\":%s\", ((const struct __ptxrt_host_sym *)c->bytes)->name);\n    if (c->kind == PTXRT_CODE_PTX)",
+        );
+        assert_eq!(
+            run_c(&text),
+            "abi=6 relocatable=0 flags=0 source=a.c dir=- code=4:-:1:k\n"
         );
     }
 
@@ -269,6 +308,7 @@ int main(void) {{
             "#include <ptxrt.h>\n\
              typedef char kinds[(PTXRT_CODE_PTX == {CODE_PTX} && PTXRT_CODE_CUBIN == {CODE_CUBIN} \
              && PTXRT_CODE_SIMT == {CODE_SIMT} && PTXRT_CODE_CUDA == {CODE_CUDA} \
+             && PTXRT_CODE_HOST == {CODE_HOST} \
              && PTXRT_IMAGE_RECURSIVE == {IMAGE_RECURSIVE}) ? 1 : -1];\n\
              int main(void) {{ return (int)sizeof(kinds) - 1; }}\n"
         );

@@ -31,8 +31,11 @@ C compiler flags (as cc):
 
 OpenACC switches of other compilers (accepted):
   -fopenacc, -acc, -acc=gpu      compile OpenACC for the GPU (always on)
-  -acc=host, -acc=multicore, -ta=host    compile for the host only: compute constructs run
-                                 on the host (multicore: on one host thread for now)
+  -acc=host, -ta=host            compile for the host only: compute constructs run on
+                                 the host, on one thread (their host fallback)
+  -acc=multicore, -ta=multicore  compile the kernels for the host's cores: gangs run on
+                                 host threads (ACC_NUM_CORES of them, else every core),
+                                 worker and vector loops sequentially in each gang
   -gpu=ccXY[,…], -ta=tesla:ccXY[,…]     GPU architecture sm_XY (as --gpu-arch)
   -gpu=emu                       also embed SIMT bytecode for the emulated device (run with
                                  PTXRT_PLUGIN=.../libptxrt-emu.so ACC_DEVICE_TYPE=nvidia)
@@ -110,8 +113,11 @@ pub enum Target {
     /// On the GPU (host fallback when there is none).
     #[default]
     Gpu,
-    /// Only on the host (`-acc=host`, `-acc=multicore`, `-ta=host`).
+    /// Only on the host, one thread (`-acc=host`, `-ta=host`).
     Host,
+    /// On the host's cores (`-acc=multicore`, `-ta=multicore`): the
+    /// kernels compiled as host code for `ir::Target::Host`.
+    Multicore,
 }
 
 /// Colour in diagnostics.
@@ -343,7 +349,8 @@ pub fn parse(argv: &[String]) -> Result<Args, String> {
         {
             for opt in t.split(',') {
                 match opt.split(':').next().unwrap_or("") {
-                    "host" | "multicore" => a.target = Target::Host,
+                    "host" => a.target = Target::Host,
+                    "multicore" => a.target = Target::Multicore,
                     "gpu" | "tesla" | "nvidia" => a.target = Target::Gpu,
                     _ => {}
                 }
@@ -485,7 +492,8 @@ mod tests {
         let a = p(&["-ta=tesla:cc70", "x.c"]);
         assert_eq!(a.own.gpu_arch, "sm_70");
         assert_eq!(p(&["-acc=host", "x.c"]).target, Target::Host);
-        assert_eq!(p(&["-acc=multicore", "x.c"]).target, Target::Host);
+        assert_eq!(p(&["-acc=multicore", "x.c"]).target, Target::Multicore);
+        assert_eq!(p(&["-ta=multicore", "x.c"]).target, Target::Multicore);
         assert_eq!(p(&["-fopenacc", "-acc", "x.c"]).own.gpu_arch, DEFAULT_ARCH);
         // --gpu-arch wins over -gpu=.
         assert_eq!(

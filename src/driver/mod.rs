@@ -9,6 +9,7 @@
 
 mod args;
 mod irfile;
+mod multicore;
 mod tools;
 
 use crate::codegen::{cuda, embed, host, nvptx, simt};
@@ -283,11 +284,14 @@ fn check_ir(m: &crate::ir::Module, scheduled: bool, file: &str) -> Result<()> {
     Err(Reported.into())
 }
 
-/// What the device code is scheduled for: the GPU `-gpu=ccXY` names. (With
-/// `-acc=multicore`, `args::Target::Host`, no device code is made; the
-/// host-multicore variant of `ir::Target` will come from it.)
-fn gpu_target(args: &Args) -> crate::ir::Target {
-    crate::ir::Target::for_arch(&args.own.gpu_arch)
+/// What the device code is scheduled for: the host's cores with
+/// `-acc=multicore`, else the GPU `-gpu=ccXY` names. (With `-acc=host` no
+/// device code is made.)
+fn device_target(args: &Args) -> crate::ir::Target {
+    match args.target {
+        Target::Multicore => crate::ir::Target::host(),
+        Target::Gpu | Target::Host => crate::ir::Target::for_arch(&args.own.gpu_arch),
+    }
 }
 
 /// Compiles one source: to the object `out` (with `-S`: the assembly
@@ -320,8 +324,13 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
         opts,
         relocatable,
         has_kernels,
+        host_kernels,
     } = d;
     let mut host_c = host::write(&t.text, &t.module);
+    let host_table = host_kernels
+        .as_ref()
+        .and_then(|_| cuda::host_table(&t.module));
+    let nsyms = t.module.kernels.len() + t.module.cells.len();
     if has_kernels {
         let cells: Vec<(String, String)> = t
             .module
@@ -333,11 +342,14 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
             .lib_dir
             .as_ref()
             .map(|d| d.to_string_lossy().to_string());
-        let mut code = vec![embed::Code {
-            kind: embed::CODE_PTX,
-            arch: None,
-            bytes: ptx.as_bytes(),
-        }];
+        let mut code = vec![];
+        if !ptx.is_empty() {
+            code.push(embed::Code {
+                kind: embed::CODE_PTX,
+                arch: None,
+                bytes: ptx.as_bytes(),
+            });
+        }
         if let Some(c) = cubin.as_deref() {
             code.push(embed::Code {
                 kind: embed::CODE_CUBIN,
@@ -359,18 +371,25 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
             relocatable,
             recursive: t.module.recursive(),
             cells: &cells,
+            host_table: host_table.as_deref().map(|s| (s, nsyms)),
         }));
+    }
+    if args.target == Target::Multicore {
+        host_c.push_str(multicore::SELECT);
     }
     if args.own.emit.as_deref() == Some("host-c") {
         return write_out(args.output.as_deref(), host_c.as_bytes());
     }
     let Some(out) = out else { return Ok(()) };
-    if args.assemble_only && has_kernels {
+    if args.assemble_only && !ptx.is_empty() {
         let ptx_file = out.with_extension("ptx");
         std::fs::write(&ptx_file, &ptx)
             .with_context(|| format!("cannot write {}", ptx_file.display()))?;
     }
-    host_compile(tools, args, &file, &host_c, out)
+    match &host_kernels {
+        Some(k) => multicore::compile(tools, args, &file, &host_c, k, out),
+        None => host_compile(tools, args, &file, &host_c, out),
+    }
 }
 
 /// What the device stages make of a module for the object file.
@@ -381,6 +400,9 @@ struct Device {
     opts: nvptx::Options,
     relocatable: bool,
     has_kernels: bool,
+    /// With `-acc=multicore`: the host C of the kernels and device
+    /// functions (`None` when there are none), compiled beside the host C.
+    host_kernels: Option<String>,
 }
 
 /// Prints `remarks` (`-Minfo`) about module `m`, with what `schedule` said
@@ -421,7 +443,7 @@ fn device(
         // Not scheduled here: the remarks name the launch sizes that
         // schedule would compute (on a copy; the output is the lowered IR).
         let mut scheduled = m.clone();
-        let notes = crate::schedule::schedule(&mut scheduled, &info, &gpu_target(args));
+        let notes = crate::schedule::schedule(&mut scheduled, &info, &device_target(args));
         print_remarks(args, remarks, &scheduled, &notes);
     }
     if emit == Some("info") {
@@ -439,10 +461,19 @@ fn device(
         return Ok(None);
     }
     if lowered {
-        let notes = crate::schedule::schedule(m, &info, &gpu_target(args));
+        let notes = crate::schedule::schedule(m, &info, &device_target(args));
         print_remarks(args, remarks, m, &notes);
         crate::schedule::specialize(m);
         check_ir(m, true, file)?;
+    }
+    let opts = nvptx::Options {
+        arch: args.own.gpu_arch.clone(),
+        opt_level: args.opt_level.max(2),
+        libdevice: tools.libdevice.clone(),
+        llvm_options: args.llvm_options.clone(),
+    };
+    if args.target == Target::Multicore && emit != Some("ir") {
+        return multicore::device(m, &info, file, emit, out, opts);
     }
     if emit == Some("simt") {
         let text = simt::write_text(m, &info, &simt::Options::default())
@@ -458,12 +489,6 @@ fn device(
         write_out(out, cuda_text(m, &info, file)?.as_bytes())?;
         return Ok(None);
     }
-    let opts = nvptx::Options {
-        arch: args.own.gpu_arch.clone(),
-        opt_level: args.opt_level.max(2),
-        libdevice: tools.libdevice.clone(),
-        llvm_options: args.llvm_options.clone(),
-    };
     if emit == Some("llvm") {
         let ll = nvptx::write_llvm(m, &info, &opts).map_err(|e| anyhow!("{file}: {e}"))?;
         write_out(out, ll.as_bytes())?;
@@ -545,6 +570,7 @@ fn device(
         opts,
         relocatable,
         has_kernels,
+        host_kernels: None,
     }))
 }
 

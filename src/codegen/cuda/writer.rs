@@ -462,7 +462,7 @@ impl<'a> FnWriter<'a> {
             args.push(format!("*({})__accc_args[{i}]", c_type(&l.ty.ptr_to())));
         }
         Ok(format!(
-            "{GENERATED}void {}(const unsigned int *__accc_g, unsigned long long __accc_b, void **__accc_args)
+            "{GENERATED}static void {}(const unsigned int *__accc_g, unsigned long long __accc_b, void **__accc_args)
 {{
     (void)__accc_args;
     __accc_gdim[0] = __accc_g[0];
