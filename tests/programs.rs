@@ -23,9 +23,13 @@
 
 mod common;
 
+use common::programs::{
+    build, env_settings, headers, oracle, program_files, programs_list, run_and_compare, sources,
+    stem, Headers,
+};
 use common::{
-    accc, check_all, compare_outputs, emu, header_values, host_cc, panicked, ptxas_path, run, tail,
-    tests_dir, tolerance, Run, Tolerance, COMPILE_TIMEOUT, RUN_TIMEOUT,
+    accc, check_all, compare_outputs, emu, header_values, panicked, ptxas_path, run, tail,
+    tests_dir, tolerance, Tolerance, COMPILE_TIMEOUT,
 };
 
 /// Programs that fail on the emulated device because of a bug of accc (or
@@ -55,166 +59,9 @@ const EMU_TOO_SLOW: &[(&str, &str)] = &[
         "device-sized work: 2^16 elements × 2^22 dependent steps on a device (polling a busy queue)",
     ),
 ];
-use std::ffi::OsStr;
-use std::fmt::Write as _;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-
-/// `*.c` files of a tests subfolder, sorted.
-fn sources(sub: &str) -> Vec<PathBuf> {
-    let dir = tests_dir().join(sub);
-    let mut v: Vec<PathBuf> = fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension() == Some(OsStr::new("c")))
-        .collect();
-    v.sort();
-    assert!(!v.is_empty(), "no test sources in {}", dir.display());
-    v
-}
-
-fn stem(p: &Path) -> String {
-    p.file_stem().unwrap().to_string_lossy().into_owned()
-}
-
-/// The `// env: NAME=VALUE` settings of a test source.
-fn env_settings(src: &str) -> Result<Vec<(String, String)>, String> {
-    header_values(src, "env")
-        .into_iter()
-        .map(
-            |v| match v.split_once('=').map(|(k, val)| (k.trim(), val.trim())) {
-                Some((k, val)) if !k.is_empty() && !k.contains(char::is_whitespace) => {
-                    Ok((k.to_string(), val.to_string()))
-                }
-                _ => Err(format!("bad `// env:` value `{v}` (want NAME=VALUE)")),
-            },
-        )
-        .collect()
-}
-
-/// A command for a test program: no forced device type, then the program's
-/// `// env:` settings.
-fn program_cmd(exe: &Path, env: &[(String, String)]) -> Command {
-    let mut cmd = Command::new(exe);
-    cmd.env_remove("ACC_DEVICE_TYPE")
-        .env_remove("ACC_DEVICE_NUM");
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    cmd
-}
-
-/// Builds `srcs` with plain cc (pragmas ignored) and runs the result: the oracle.
-fn oracle(
-    srcs: &[PathBuf],
-    env: &[(String, String)],
-    dir: &Path,
-    tag: &str,
-) -> Result<Run, String> {
-    let exe = dir.join(format!("{tag}.cc"));
-    let mut cc = Command::new(host_cc());
-    cc.args(["-O1", "-w"]);
-    let uses_openacc_h = srcs
-        .iter()
-        .any(|p| fs::read_to_string(p).is_ok_and(|s| s.contains("<openacc.h>")));
-    if uses_openacc_h {
-        cc.args(["-fopenacc", "-foffload=disable"]);
-    }
-    cc.args(srcs).arg("-o").arg(&exe).arg("-lm");
-    let built = run(cc, dir, &format!("{tag}.cc-build"), COMPILE_TIMEOUT);
-    if !built.ok() {
-        return Err(format!(
-            "oracle build with `{}` failed ({}):\n{}",
-            host_cc(),
-            built.describe_status(),
-            tail(&built.stderr, 3000)
-        ));
-    }
-    let ran = run(
-        program_cmd(&exe, env),
-        dir,
-        &format!("{tag}.cc-run"),
-        RUN_TIMEOUT,
-    );
-    if !ran.ok() || !ran.stdout.lines().any(|l| l.trim() == "PASS") {
-        return Err(format!(
-            "the oracle (plain cc build) does not pass ({}): the test program is wrong\n{}",
-            ran.describe_status(),
-            tail(&ran.stdout, 2000)
-        ));
-    }
-    Ok(ran)
-}
-
-/// Runs the accc-built `exe` (no forced device type, the program's `env`)
-/// and compares with the oracle; without an oracle, it must exit 0 with a
-/// `PASS` line.
-fn run_and_compare(
-    exe: &Path,
-    want: Option<&Run>,
-    env: &[(String, String)],
-    tol: Tolerance,
-    dir: &Path,
-    tag: &str,
-) -> Result<(), String> {
-    let got = run(
-        program_cmd(exe, env),
-        dir,
-        &format!("{tag}.accc-run"),
-        RUN_TIMEOUT,
-    );
-    let Some(want) = want else {
-        if got.ok() && got.stdout.lines().any(|l| l.trim() == "PASS") {
-            return Ok(());
-        }
-        return Err(format!(
-            "a program without oracle must exit 0 with a PASS line; it exited with {}\nstdout:\n{}\nstderr:\n{}",
-            got.describe_status(),
-            tail(&got.stdout, 1500),
-            tail(&got.stderr, 2000)
-        ));
-    };
-    let mut problems = Vec::new();
-    if got.status.and_then(|s| s.code()) != want.status.and_then(|s| s.code()) {
-        problems.push(format!(
-            "exit status {} (the oracle: {})",
-            got.describe_status(),
-            want.describe_status()
-        ));
-    }
-    if let Err(e) = compare_outputs(&want.stdout, &got.stdout, tol) {
-        problems.push(format!("output differs: {e}"));
-    }
-    if problems.is_empty() {
-        return Ok(());
-    }
-    let mut msg = problems.join("; ");
-    let _ = write!(
-        msg,
-        "\nexpected stdout:\n{}\nactual stdout:\n{}\nstderr:\n{}",
-        tail(&want.stdout, 1500),
-        tail(&got.stdout, 1500),
-        tail(&got.stderr, 2000)
-    );
-    Err(msg)
-}
-
-/// Runs accc with `args` in `dir`; an error with its stderr unless it
-/// succeeded without a panic.
-fn accc_step(args: &[&OsStr], dir: &Path, tag: &str) -> Result<(), String> {
-    let mut cmd = accc();
-    cmd.args(args);
-    let built = run(cmd, dir, tag, COMPILE_TIMEOUT);
-    if !built.ok() || panicked(&built.stderr) {
-        return Err(format!(
-            "accc failed ({}):\n{}",
-            built.describe_status(),
-            tail(&built.stderr, 3000)
-        ));
-    }
-    Ok(())
-}
 
 /// A test program: one `.c` file, or a folder whose `.c` files make one
 /// program (each compiled with `accc -c`, then linked by accc).
@@ -222,30 +69,15 @@ fn check_program(src: &Path) -> Result<(), String> {
     let tmp = tempfile::tempdir().map_err(|e| e.to_string())?;
     let dir = tmp.path();
     let name = stem(src);
-    let files = if src.is_dir() {
-        sources(&format!("programs/{name}"))
-    } else {
-        vec![src.to_path_buf()]
-    };
-    let mut tol = Tolerance::EXACT;
-    let mut gpu_only = false;
-    let mut no_oracle = false;
-    let mut env = vec![];
-    let mut gpu_stdout = vec![];
-    let mut expect_fail = None;
-    for f in &files {
-        let text = fs::read_to_string(f).map_err(|e| format!("cannot read: {e}"))?;
-        let t = tolerance(&text)?;
-        tol = Tolerance {
-            short: tol.short.max(t.short),
-            long: tol.long.max(t.long),
-        };
-        gpu_only |= !header_values(&text, "gpu-expect-fail").is_empty();
-        gpu_stdout.extend(header_values(&text, "gpu-stdout"));
-        expect_fail = expect_fail.or(header_values(&text, "gpu-expect-fail").into_iter().next());
-        no_oracle |= header_values(&text, "oracle").iter().any(|v| v == "none");
-        env.extend(env_settings(&text)?);
-    }
+    let files = program_files(src);
+    let Headers {
+        tol,
+        gpu_only,
+        no_oracle,
+        env,
+        gpu_stdout,
+        expect_fail,
+    } = headers(&files)?;
     // A program that must fail on the GPU (data not present, …) only
     // compiles here: in host mode there is nothing to fail.
     let want = if gpu_only || no_oracle {
@@ -254,45 +86,7 @@ fn check_program(src: &Path) -> Result<(), String> {
         Some(oracle(&files, &env, dir, &name)?)
     };
 
-    let exe = dir.join(format!("{name}.accc"));
-    if src.is_dir() {
-        let mut objects = vec![];
-        for (i, f) in files.iter().enumerate() {
-            let obj = dir.join(format!("{name}.{i}.o"));
-            accc_step(
-                &[
-                    OsStr::new("-O2"),
-                    OsStr::new("-gpu=emu"),
-                    OsStr::new("-c"),
-                    f.as_os_str(),
-                    OsStr::new("-o"),
-                    obj.as_os_str(),
-                ],
-                dir,
-                &format!("{name}.{i}.accc-compile"),
-            )?;
-            objects.push(obj);
-        }
-        let mut link: Vec<&OsStr> = objects.iter().map(|o| o.as_os_str()).collect();
-        link.extend([OsStr::new("-o"), exe.as_os_str(), OsStr::new("-lm")]);
-        accc_step(&link, dir, &format!("{name}.accc-link"))?;
-    } else {
-        accc_step(
-            &[
-                OsStr::new("-O2"),
-                OsStr::new("-gpu=emu"),
-                src.as_os_str(),
-                OsStr::new("-o"),
-                exe.as_os_str(),
-                OsStr::new("-lm"),
-            ],
-            dir,
-            &format!("{name}.accc-build"),
-        )?;
-    }
-    if !exe.exists() {
-        return Err("accc exited successfully but wrote no executable".to_string());
-    }
+    let exe = build(src, &files, &["-O2", "-gpu=emu"], dir, &name)?;
     if !gpu_only {
         run_and_compare(&exe, want.as_ref(), &env, tol, dir, &name)?;
     }
@@ -332,21 +126,6 @@ fn check_program(src: &Path) -> Result<(), String> {
             "listed in EMU_KNOWN_FAILURES ({why}) but passes on the emulated device now: take it off the list"
         )),
     }
-}
-
-/// The single-file programs and the program folders of `tests/programs`.
-fn programs_list() -> Vec<PathBuf> {
-    let mut v = sources("programs");
-    let dir = tests_dir().join("programs");
-    if let Ok(entries) = fs::read_dir(&dir) {
-        v.extend(
-            entries
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.is_dir()),
-        );
-    }
-    v.sort();
-    v
 }
 
 #[test]

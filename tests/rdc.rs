@@ -154,6 +154,7 @@ fn image_c(source: &str, ptx: &str, cubin: bool) -> String {
         relocatable,
         recursive: false,
         cells: &[],
+        host_table: None,
     })
 }
 

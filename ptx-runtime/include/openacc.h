@@ -33,7 +33,7 @@ typedef enum acc_device_t {
   acc_device_host = 2,
   acc_device_not_host = 4,
   acc_device_nvidia = 5,
-  /* A multicore CPU: until accc has a multicore device, the host. */
+  /* A multicore CPU: the host's cores (accc -acc=multicore). */
   acc_device_multicore = 9
 } acc_device_t;
 

@@ -1,10 +1,12 @@
 //! Helpers shared by the integration tests that build and run C programs
 //! (`programs.rs`, `difftest/`): locating and running accc and the host compiler
 //! with timeouts, header lines, and the token-wise output comparison with a
-//! floating tolerance; `emu.rs`: runs on the emulated device.
+//! floating tolerance; `emu.rs`: runs on the emulated device; `programs.rs`:
+//! the steps of a `tests/programs` check.
 #![allow(dead_code)] // each test crate uses its own subset
 
 pub mod emu;
+pub mod programs;
 
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};

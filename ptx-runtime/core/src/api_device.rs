@@ -7,9 +7,10 @@
 //! numbers are the calling thread's ICVs ([`crate::icv`]). The host code of a
 //! program only ever runs on the host, so `acc_on_device` is true for
 //! `acc_device_host` (and `acc_device_multicore` while that is the device
-//! type; device code gets its own from the compiler). Until accc has a
-//! multicore device, `acc_device_multicore` means the host: it is a host
-//! kind for every routine, remembered as such by `acc_get_device_type`.
+//! type; device code gets its own from the compiler). `acc_device_multicore`
+//! is a host kind for every routine (one device, 0, sharing memory),
+//! remembered as such by `acc_get_device_type`; its constructs run on the
+//! multicore device when the program has host code of its kernels.
 //! Init, shutdown and the device number are also the work of the `init`,
 //! `shutdown` and `set` directives ([`crate::device_directives`]): those
 //! helpers take the location to report errors at (a routine's, or a
@@ -33,7 +34,7 @@ pub const ACC_DEVICE_DEFAULT: c_int = 1;
 pub const ACC_DEVICE_HOST: c_int = 2;
 pub const ACC_DEVICE_NOT_HOST: c_int = 4;
 pub const ACC_DEVICE_NVIDIA: c_int = 5;
-/// A multicore CPU: until accc has a multicore device, the host.
+/// A multicore CPU: the host's cores ([`crate::multicore`]).
 pub const ACC_DEVICE_MULTICORE: c_int = 9;
 pub const ACC_DEVICE_CURRENT: c_int = -1;
 
@@ -60,7 +61,7 @@ pub fn type_name(t: c_int) -> String {
 /// The kinds of device a type argument names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kind {
-    /// The host (also `acc_device_multicore`, until accc has such a device).
+    /// The host type (also `acc_device_multicore`: one device sharing memory).
     Host,
     Nvidia,
     /// NVIDIA when usable, else the host.

@@ -18,7 +18,6 @@ use crate::abi::{cstr_or, Declare, Image, SrcLoc, DECLARE_LINK};
 use crate::device::DeviceState;
 use crate::error::{guard, report};
 use crate::mapping::{self, IfAbsent, Ref, Site};
-use crate::present::Lookup;
 use crate::runtime::lock;
 use std::ffi::{c_int, CStr};
 
@@ -138,10 +137,7 @@ pub fn bind_cells(dev: &mut DeviceState, module: usize, images: &[&Image]) -> Re
             if !cells.contains(&addr) {
                 cells.push(addr);
             }
-            let value = match dev.present.lookup(host, 1) {
-                Lookup::Contained { device, .. } => device,
-                _ => 0,
-            };
+            let value = mapping::cell_value(dev, host);
             dev.write_pointer(addr, value).map_err(|f| {
                 let d = f.detail.unwrap_or_default();
                 format!("{}: {d}", f.what)

@@ -13,8 +13,8 @@
 //! (`f.c:12: error: set: no such device: the driver found 1: 'device_num(7)'`).
 //! `init` and `shutdown` of a type accc has no devices of do nothing (such
 //! devices are never available); `set device_type` to one is an error.
-//! `multicore` is an `acc_device_t` value: the host, until accc has a
-//! multicore device.
+//! `multicore` is an `acc_device_t` value: the host's cores (the
+//! multicore device, [`crate::multicore`]).
 //! May call: [`crate::api_device`], [`crate::api_async`], [`crate::abi`],
 //! [`crate::error`], [`crate::notify`].
 

@@ -4,7 +4,8 @@
 //! plugin.
 //!
 //! The host device is device 0 of the host device type (`acc_device_host`,
-//! and `acc_device_multicore` until accc has a multicore device). It shares
+//! and `acc_device_multicore` for a program with no host code of its
+//! kernels: else [`crate::multicore`]). It shares
 //! memory with the program ([`crate::device::DeviceState::shares_memory`]):
 //! data clauses and the data routines go through its present table as on
 //! any device ([`crate::mapping`]), with every range mapped to itself, so

@@ -21,8 +21,9 @@ pub enum Selected {
     Default,
     /// Host only.
     Host,
-    /// A multicore CPU: until accc has a multicore device, the host (one
-    /// thread), reported as `acc_device_multicore`.
+    /// A multicore CPU: the multicore device when the program has host
+    /// code of its kernels (`accc -acc=multicore`), else the host (one
+    /// thread); reported as `acc_device_multicore`.
     Multicore,
     /// NVIDIA device required; `origin` says who asked ("ACC_DEVICE_TYPE=nvidia").
     Nvidia { origin: String },

@@ -667,11 +667,20 @@ pub fn refresh_cells(dev: &mut DeviceState, begin: usize, end: usize) -> Result<
         .flat_map(|(h, cs)| cs.iter().map(move |c| (*h, *c)))
         .collect();
     for (host, cell) in cells {
-        let value = match dev.present.lookup(host, 1) {
-            Lookup::Contained { device, .. } => device,
-            _ => 0,
-        };
+        let value = cell_value(dev, host);
         dev.write_pointer(cell, value)?;
     }
     Ok(())
+}
+
+/// What a device address cell of the host global at `host` holds: the
+/// global's device address, 0 when it has no device copy — on a device
+/// that shares the program's memory (the multicore device), its own
+/// address.
+pub fn cell_value(dev: &DeviceState, host: usize) -> u64 {
+    match dev.present.lookup(host, 1) {
+        Lookup::Contained { device, .. } => device,
+        _ if dev.shares_memory() => host as u64,
+        _ => 0,
+    }
 }

@@ -1,0 +1,172 @@
+//! `-acc=multicore` (see tests/README.md): every `tests/programs` program
+//! built with `accc -O2 -acc=multicore` runs its kernels on the runtime's
+//! multicore device (gangs on host threads, memory shared with the
+//! program) and must match its plain-cc oracle as the host fallback does,
+//! except the programs of [`EXCEPTIONS`] (and those of [`GPU_ANSWER`],
+//! which must print the GPU's answer); programs that must fail on a GPU
+//! (`// gpu-expect-fail:`, data not present…) only compile, since memory
+//! is shared. The `threads` test checks that launches use the host's
+//! threads (`ACC_NUM_CORES`) and give the same answer on one of them.
+
+mod common;
+
+use common::programs::{
+    build, headers, oracle, program_files, programs_list, run_and_compare, stem, Headers,
+};
+use common::{check_all, run, tests_dir, RUN_TIMEOUT};
+use std::path::Path;
+use std::process::Command;
+
+/// Programs whose multicore build is not run: (program, why). Take one
+/// off the list when its reason is gone.
+const EXCEPTIONS: &[(&str, &str)] = &[
+    (
+        "acc_multicore",
+        "acc_on_device in a construct answers as on a GPU (acc_device_host: 0): the front end lowers it before the target is known",
+    ),
+    (
+        "device_directives",
+        "acc_on_device(acc_device_host) in a construct answers 0 on the multicore device (as acc_multicore)",
+    ),
+    (
+        "acc_api33",
+        "expects shared memory exactly when the device type is host; the multicore device shares memory too",
+    ),
+    (
+        "acc_map_memcpy",
+        "decides whether memory is shared by acc_device_host (GCC has no acc_device_multicore) and maps separate memory, which the multicore device refuses",
+    ),
+    (
+        "async_poll",
+        "device-sized work (2^16 elements x 2^22 steps) unless the device type is host: minutes on the host's cores",
+    ),
+    (
+        "loop_extreme_bounds",
+        "the program prints no PASS line, so its oracle fails (programs.rs fails on it too)",
+    ),
+];
+
+/// Programs whose multicore run must print their `// gpu-stdout:` lines:
+/// their answer is the GPU's because gangs run redundantly, as on the GPU
+/// (the host fallback runs one gang).
+const GPU_ANSWER: &[&str] = &["red_redundant"];
+
+fn check_multicore(src: &Path) -> Result<(), String> {
+    let tmp = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let dir = tmp.path();
+    let name = stem(src);
+    let files = program_files(src);
+    let Headers {
+        tol,
+        gpu_only,
+        no_oracle,
+        env,
+        gpu_stdout,
+        ..
+    } = headers(&files)?;
+    if EXCEPTIONS.iter().any(|(n, _)| *n == name) {
+        return Ok(());
+    }
+    let want = if gpu_only || no_oracle {
+        None
+    } else {
+        let mut w = oracle(&files, &env, dir, &name)?;
+        if GPU_ANSWER.contains(&name.as_str()) {
+            w.stdout = gpu_stdout.iter().map(|l| format!("{l}\n")).collect();
+        }
+        Some(w)
+    };
+    let exe = build(src, &files, &["-O2", "-acc=multicore"], dir, &name)?;
+    if gpu_only {
+        return Ok(());
+    }
+    run_and_compare(&exe, want.as_ref(), &env, tol, dir, &name)
+}
+
+#[test]
+fn programs_multicore() {
+    let list = programs_list();
+    for n in EXCEPTIONS.iter().map(|(n, _)| n).chain(GPU_ANSWER) {
+        assert!(
+            list.iter().any(|p| stem(p) == *n),
+            "{n} is listed but is no program"
+        );
+    }
+    check_all(
+        "multicore program",
+        &list,
+        |p| stem(p),
+        |p| check_multicore(p),
+    );
+}
+
+/// A program of many gangs built with `-acc=multicore`, run with
+/// `ACC_NUM_CORES=1` and `=4`: the runtime says it runs constructs on the
+/// multicore device with that many threads, every launch has several
+/// gangs, and the answers agree.
+#[test]
+fn threads() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let src = tests_dir().join("programs/red_gang_nested.c");
+    let exe = build(
+        &src,
+        &[src.clone()],
+        &["-O2", "-acc=multicore"],
+        dir,
+        "threads",
+    )
+    .unwrap();
+    let mut outs = vec![];
+    for n in ["1", "4"] {
+        let mut cmd = Command::new(&exe);
+        cmd.env_remove("ACC_DEVICE_TYPE")
+            .env("ACC_NUM_CORES", n)
+            .env("PTXRT_DEBUG", "1")
+            .env("PTXRT_NOTIFY", "1");
+        let r = run(cmd, dir, &format!("threads{n}"), RUN_TIMEOUT);
+        assert!(r.ok(), "{}", r.stderr);
+        assert!(
+            r.stderr.contains(&format!(
+                "constructs run on the multicore device ({n} threads)"
+            )),
+            "{}",
+            r.stderr
+        );
+        let launches: Vec<&str> = r
+            .stderr
+            .lines()
+            .filter(|l| l.contains(": launch "))
+            .collect();
+        assert!(!launches.is_empty(), "{}", r.stderr);
+        assert!(
+            launches.iter().any(|l| !l.contains("grid=(1,1,1)")),
+            "no launch of several gangs: {launches:?}"
+        );
+        outs.push(r.stdout);
+    }
+    assert_eq!(outs[0], outs[1]);
+    assert!(outs[0].contains("PASS"), "{}", outs[0]);
+}
+
+/// `ACC_NUM_CORES` that is not a positive number stops the program with
+/// one line.
+#[test]
+fn bad_num_cores() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let src = tests_dir().join("programs/daxpy_kernels.c");
+    let exe = build(&src, &[src.clone()], &["-O2", "-acc=multicore"], dir, "bad").unwrap();
+    let mut cmd = Command::new(&exe);
+    cmd.env_remove("ACC_DEVICE_TYPE")
+        .env("ACC_NUM_CORES", "zero");
+    let r = run(cmd, dir, "bad", RUN_TIMEOUT);
+    assert!(!r.ok());
+    let lines: Vec<&str> = r.stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "{}", r.stderr);
+    assert!(
+        lines[0].contains("ACC_NUM_CORES=zero is not a positive number of threads"),
+        "{}",
+        r.stderr
+    );
+}
