@@ -111,7 +111,7 @@ fn threads() {
     let src = tests_dir().join("programs/red_gang_nested.c");
     let exe = build(
         &src,
-        &[src.clone()],
+        std::slice::from_ref(&src),
         &["-O2", "-acc=multicore"],
         dir,
         "threads",
@@ -156,7 +156,14 @@ fn bad_num_cores() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
     let src = tests_dir().join("programs/daxpy_kernels.c");
-    let exe = build(&src, &[src.clone()], &["-O2", "-acc=multicore"], dir, "bad").unwrap();
+    let exe = build(
+        &src,
+        std::slice::from_ref(&src),
+        &["-O2", "-acc=multicore"],
+        dir,
+        "bad",
+    )
+    .unwrap();
     let mut cmd = Command::new(&exe);
     cmd.env_remove("ACC_DEVICE_TYPE")
         .env("ACC_NUM_CORES", "zero");
