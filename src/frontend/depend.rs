@@ -51,6 +51,7 @@ impl Walker<'_> {
                     reductions: vec![],
                     privates: vec![],
                     sizes: Default::default(),
+                    directive: None,
                 },
             );
             for k in &c.children {

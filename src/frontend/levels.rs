@@ -394,6 +394,7 @@ impl Walker<'_> {
                     .cloned()
                     .collect(),
                 sizes,
+                directive: c.directive.then(|| c.clauses.directive()),
             },
         );
     }

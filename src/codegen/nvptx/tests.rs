@@ -123,6 +123,7 @@ fn gv_loop(f: &mut Function, i: LocalId, n: LocalId, body: Block) {
         par: Parallelism::levels(true, false, true),
         loc: SrcLoc::default(),
         sizes: None,
+        directive: None,
         reductions: vec![],
     })];
 }
@@ -437,6 +438,7 @@ fn control_kernel(ty: IntKind) -> Kernel {
         par: Parallelism::Seq,
         loc: SrcLoc::default(),
         sizes: None,
+        directive: None,
         reductions: vec![],
     });
     // *out = arr[2] + x

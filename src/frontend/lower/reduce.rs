@@ -325,6 +325,7 @@ impl Lower<'_> {
                 reductions,
                 loc: reds.first().map(|r| r.loc.clone()).unwrap_or_default(),
                 sizes: None,
+                directive: None,
             }));
             Ok(())
         })();

@@ -619,6 +619,7 @@ impl Lower<'_> {
             reductions,
             loc: spec.loc.clone(),
             sizes: Some(Box::new(spec.sizes.clone())),
+            directive: spec.directive,
         }));
         Ok(())
     }

@@ -87,6 +87,12 @@ pub enum ValidationErrorKind {
     NoLaunch,
     /// A loop's init, limit or step not of its index's type.
     LoopBoundType { bound: ExprId },
+    /// A loop directive that asks for contradictory things: more than one
+    /// of `seq`, `auto` and `independent`, `seq` with a level, or a grid
+    /// dimension without `gang`.
+    LoopDirectiveClauses { loc: SrcLoc },
+    /// A loop whose directive says `seq`, partitioned.
+    LoopSeqPartitioned { loc: SrcLoc },
     /// A reduction whose parts do not fit its private or operator.
     ReductionParts { op: &'static str, private: LocalId },
     /// A reduction whose target is of neither the private's type nor its
@@ -163,6 +169,18 @@ impl fmt::Display for ValidationErrorKind {
             K::LeftAfterSchedule { what } => write!(f, "'{what}' left after schedule"),
             K::LoopBoundType { bound } => {
                 write!(f, "loop bound {bound} does not have the index type")
+            }
+            K::LoopDirectiveClauses { loc } => {
+                write!(
+                    f,
+                    "the directive of the loop at {loc} asks for contradictory things"
+                )
+            }
+            K::LoopSeqPartitioned { loc } => {
+                write!(
+                    f,
+                    "the loop at {loc} is partitioned although its directive says seq"
+                )
             }
             K::ReductionParts { op, private } => write!(
                 f,

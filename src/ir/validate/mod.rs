@@ -9,7 +9,8 @@
 //! conditions are `bool`, stores and assignments match their target's type,
 //! calls match their callee's signature, indices have one subscript more
 //! than extents and a base of the element or row type, returns match the
-//! function's result type, `break`/`continue` have a target, and — when
+//! function's result type, `break`/`continue` have a target, a loop's
+//! directive is consistent and its `seq` kept, and — when
 //! `scheduled` — that no counted [`Stmt::Loop`] is left, nor any
 //! single-thread form ([`Stmt::Single`], [`Stmt::Broadcast`],
 //! [`super::Special::Performs`]).
@@ -204,6 +205,15 @@ impl Validator<'_> {
                 self.locs.push(known(&l.loc));
                 if self.scheduled {
                     self.err(K::LoopLeftAfterSchedule { loc: l.loc.clone() });
+                }
+                if let Some(d) = &l.directive {
+                    let how = u8::from(d.seq) + u8::from(d.auto) + u8::from(d.independent);
+                    if how > 1 || (d.seq && d.explicit()) || (d.gang_dim.is_some() && !d.gang) {
+                        self.err(K::LoopDirectiveClauses { loc: l.loc.clone() });
+                    }
+                    if d.seq && l.par != super::Parallelism::Seq {
+                        self.err(K::LoopSeqPartitioned { loc: l.loc.clone() });
+                    }
                 }
                 let headers = std::iter::once((l.var, [l.init, l.limit, l.step])).chain(
                     l.collapsed
