@@ -35,6 +35,7 @@ mod build;
 mod fences;
 pub mod geometry;
 mod launch;
+pub mod levels;
 pub mod localize;
 mod par;
 mod privatize;
