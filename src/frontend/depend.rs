@@ -7,7 +7,7 @@
 //! lowering (issue 16 step 2 moves the plan onto the IR, after one
 //! lowering, and this file goes away).
 //!
-//! Owns: [`Verdict`], `Walker::dependences`. May call: `lower`, `analysis`,
+//! Owns: `Walker::dependences`. May call: `lower`, `analysis`,
 //! `levels` (the candidates).
 
 use super::ctype::CType;
@@ -16,14 +16,11 @@ use super::lower::{LoopSpec, Lower, Mode};
 use super::unit::Walker;
 use crate::analysis::body::Target;
 use crate::analysis::depend::{independent, Facts, HostKind};
-use crate::ir::{walk_stmts, Parallelism, RedOp, Stmt};
+use crate::ir::{walk_stmts, Parallelism, Stmt};
+use crate::schedule::kernels::Verdict;
 use lang_c::ast::Statement;
 use lang_c::span::Node;
 use std::collections::{HashMap, HashSet};
-
-/// Whether a loop may run in parallel: `Ok` with the host scalars it only
-/// accumulates into (and their operators), or why not.
-pub type Verdict = Result<Vec<(RedOp, String)>, String>;
 
 impl Walker<'_> {
     /// The verdict of every candidate loop of `cands` (the loop nests of

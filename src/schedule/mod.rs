@@ -34,6 +34,7 @@
 mod build;
 mod fences;
 pub mod geometry;
+pub mod kernels;
 mod launch;
 pub mod levels;
 pub mod localize;
