@@ -1,26 +1,25 @@
 //! The loop nests of a `kernels` construct: the facts of each loop the
 //! OpenUH mapping reads (`schedule::kernels::map_nest`, which decides), as
-//! the C AST gives them: the clauses, the dependence test's verdict (asked
-//! of `analysis::depend` over a probe lowering, `depend`), whether a loop
-//! is tightly nested in the loop around it (`loopvars::tightly_nested`),
-//! and the contiguity score of its index; then the reductions found,
-//! privates and remarks of what was decided.
+//! the C AST gives them: the clauses, whether a loop is tightly nested in
+//! the loop around it (`loopvars::tightly_nested`), and what the probe
+//! lowering gives (`depend`): the dependence test's verdict
+//! (`analysis::depend`) and the contiguity score of its index
+//! (`analysis::contiguity`); then the reductions found, privates and
+//! remarks of what was decided.
 //!
 //! Owns: `Walker::plan_kernels_nest`. May call: `levels` (the plan it
-//! records into), `loopvars`, `depend` (the verdicts), `canon`,
+//! records into), `loopvars`, `depend` (the probe), `canon`,
 //! `schedule::kernels`.
 
 use super::canon::canonical;
+use super::depend::Probed;
 use super::levels::{describe, shared_warning, Cand, Decision, RegionPlan};
 use super::loopvars::{body_of, tightly_nested};
 use super::lower::LoopReduction;
 use super::unit::Walker;
 use crate::diag::DResult;
 use crate::ir::Parallelism;
-use crate::schedule::kernels::{map_nest, NestLoop, Verdict};
-use lang_c::ast::*;
-use lang_c::span::{Node, Span};
-use lang_c::visit::{self, Visit};
+use crate::schedule::kernels::{map_nest, NestLoop};
 use std::collections::HashMap;
 
 impl Walker<'_> {
@@ -30,13 +29,13 @@ impl Walker<'_> {
         &self,
         root: &Cand,
         names: &[String],
-        deps: &HashMap<usize, Verdict>,
+        probed: &HashMap<usize, Probed>,
         plan: &mut RegionPlan,
     ) -> DResult<()> {
         fn flatten<'c, 'a>(
             c: &'c Cand<'a>,
             parent: Option<(usize, &'c Cand<'a>)>,
-            deps: &HashMap<usize, Verdict>,
+            probed: &HashMap<usize, Probed>,
             cands: &mut Vec<&'c Cand<'a>>,
             out: &mut Vec<NestLoop>,
         ) {
@@ -49,14 +48,12 @@ impl Walker<'_> {
                         "its variable '{}' is declared outside the loop",
                         k.var
                     )),
-                    _ => deps
+                    _ => probed
                         .get(&c.stmt.span.start)
-                        .cloned()
+                        .map(|p| p.verdict.clone())
                         .unwrap_or_else(|| Err("it could not be analysed".to_string())),
                 });
-            let score = canonical(&c.f.node)
-                .map(|k| contiguity(&c.f.node.statement, k.var))
-                .unwrap_or(0);
+            let score = probed.get(&c.stmt.span.start).map_or(0, |p| p.score);
             let me = out.len();
             out.push(NestLoop {
                 directive: c.clauses.directive(),
@@ -69,11 +66,11 @@ impl Walker<'_> {
             });
             cands.push(c);
             for k in &c.children {
-                flatten(k, Some((me, c)), deps, cands, out);
+                flatten(k, Some((me, c)), probed, cands, out);
             }
         }
         let (mut cands, mut facts) = (vec![], vec![]);
-        flatten(root, None, deps, &mut cands, &mut facts);
+        flatten(root, None, probed, &mut cands, &mut facts);
         let mapped = map_nest(&facts);
         for (c, m) in cands.into_iter().zip(mapped) {
             let cl = &c.clauses;
@@ -135,60 +132,4 @@ impl Walker<'_> {
         }
         Ok(())
     }
-}
-
-/// How many array accesses in `body` walk memory contiguously with `var`:
-/// their last subscript (the fastest-varying one; for a flattened array the
-/// whole index) has `var` as a term of its own (`a[…][j]`, `a[i * n + j]`,
-/// `a[j - 1]`). The loop with the most is the one to put on consecutive
-/// threads (coalescing).
-fn contiguity(body: &Node<Statement>, var: &str) -> u32 {
-    struct C<'v> {
-        var: &'v str,
-        n: u32,
-    }
-    /// `e` is `var`, `var ± c`, or a sum with `var` as one term.
-    fn unit_term(e: &Expression, var: &str) -> bool {
-        match e {
-            Expression::Identifier(id) => id.node.name == var,
-            Expression::BinaryOperator(b)
-                if matches!(
-                    b.node.operator.node,
-                    BinaryOperator::Plus | BinaryOperator::Minus
-                ) =>
-            {
-                unit_term(&b.node.lhs.node, var)
-                    || (b.node.operator.node == BinaryOperator::Plus
-                        && unit_term(&b.node.rhs.node, var))
-            }
-            Expression::Cast(c) => unit_term(&c.node.expression.node, var),
-            _ => false,
-        }
-    }
-    impl<'ast> Visit<'ast> for C<'_> {
-        fn visit_expression(&mut self, e: &'ast Expression, span: &'ast Span) {
-            let b = match e {
-                Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => b,
-                _ => return visit::visit_expression(self, e, span),
-            };
-            // The outermost subscript of an access `a[…]…[e]` is the
-            // fastest-varying one; the others only contain accesses.
-            if unit_term(&b.node.rhs.node, self.var) {
-                self.n += 1;
-            }
-            self.visit_expression(&b.node.rhs.node, &b.node.rhs.span);
-            let mut base = &b.node.lhs;
-            while let Expression::BinaryOperator(inner) = &base.node {
-                if inner.node.operator.node != BinaryOperator::Index {
-                    break;
-                }
-                self.visit_expression(&inner.node.rhs.node, &inner.node.rhs.span);
-                base = &inner.node.lhs;
-            }
-            self.visit_expression(&base.node, &base.span);
-        }
-    }
-    let mut c = C { var, n: 0 };
-    c.visit_statement(&body.node, &body.span);
-    c.n
 }

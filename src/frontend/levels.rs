@@ -309,9 +309,9 @@ impl Walker<'_> {
                 }
             }
             RegionKind::Kernels => {
-                let deps = self.dependences(s, &cands, &plan.shared);
+                let probed = self.probe_loops(s, &cands, &plan.shared);
                 for c in &cands {
-                    self.plan_kernels_nest(c, &region_names, &deps, &mut plan)?;
+                    self.plan_kernels_nest(c, &region_names, &probed, &mut plan)?;
                 }
             }
         }
