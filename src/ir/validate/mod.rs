@@ -10,12 +10,14 @@
 //! calls match their callee's signature, indices have one subscript more
 //! than extents and a base of the element or row type, returns match the
 //! function's result type, `break`/`continue` have a target, a loop's
-//! directive is consistent and its `seq` kept, and — when
+//! directive is consistent and its `seq` kept, the levels of loops allow
+//! what their bodies do (`levels.rs`: errors in the user's source), and — when
 //! `scheduled` — that no counted [`Stmt::Loop`] is left, nor any
 //! single-thread form ([`Stmt::Single`], [`Stmt::Broadcast`],
 //! [`super::Special::Performs`]).
 
 mod error;
+mod levels;
 #[cfg(test)]
 mod tests;
 
@@ -52,6 +54,16 @@ pub fn validate(m: &Module, scheduled: bool) -> Vec<ValidationError> {
             )
         }));
     for (owner, loc, f, ret) in bodies {
+        let routine = matches!(owner, Owner::Function(_));
+        errors.extend(
+            levels::check(f, routine)
+                .into_iter()
+                .map(|(kind, at)| ValidationError {
+                    kind,
+                    owner: owner.clone(),
+                    at: Some(at),
+                }),
+        );
         let mut v = Validator {
             m,
             f,
