@@ -9,7 +9,8 @@
 //! `schedule`'s:
 //! * `parallel`: `schedule::levels::parallel_loop` (levels from the
 //!   directive and the nest's shape, nesting errors);
-//! * `kernels`: the OpenUH mappings, in `kernels_nest`;
+//! * `kernels`: `schedule::kernels::map_nest` (the OpenUH mappings), from
+//!   the facts `kernels_nest` gathers;
 //! * `serial`: every loop sequential, one thread.
 //!
 //! (Issue 16: this plan still runs on the C AST before lowering; it moves
