@@ -20,7 +20,7 @@
 use super::clauses::{ClauseCtx, DataItem};
 use super::ctype::CType;
 use super::data::Visible;
-use super::levels::{Levels, RegionKind, RegionPlan};
+use super::levels::{RegionKind, RegionPlan};
 use super::lower::{HostVar, LoopReduction, Lower, Private};
 use super::unit::Walker;
 use crate::analysis::sections::Use;
@@ -208,7 +208,7 @@ impl Walker<'_> {
                 seg,
                 &dirs,
                 c.kind,
-                Levels::default(),
+                crate::schedule::levels::Outer::default(),
                 &c.region_reds,
                 shared,
             )?;

@@ -63,7 +63,7 @@ pub use reduce::{reducible, RedOp, RedPart, RedTarget, Reduction};
 pub use remark::{render as render_remarks, Remark};
 pub use stmt::{
     broadcast_scope, broadcasts_in_rows, walk_stmts, AtomicOp, BarrierScope, Block, Loop, LoopCmp,
-    LoopHeader, LoopSizes, Parallelism, Stmt, SwitchArm,
+    LoopDirective, LoopHeader, LoopSizes, Parallelism, Stmt, SwitchArm,
 };
 pub use target::{Gpu, Target};
 pub use types::{FloatKind, IntKind, Type};

@@ -20,7 +20,7 @@ use super::function::{Function, LocalId};
 use super::index::Extent;
 use super::module::{DeviceFunction, GridSize, Kernel, Linkage, Module, ParamMode};
 use super::reduce::{RedOp, RedPart, RedTarget, Reduction};
-use super::stmt::{Block, Loop, LoopCmp, Parallelism, Stmt};
+use super::stmt::{Block, Loop, LoopCmp, LoopDirective, Parallelism, Stmt};
 use super::types::Type;
 use std::fmt::Write;
 
@@ -276,6 +276,31 @@ pub fn print_expr(m: &Module, f: &Function, id: ExprId) -> String {
     p.expr(id, None)
 }
 
+/// What a loop directive asks as the text form shows it (inside
+/// `directive(…)`): `gang` (`gang.y` with `gang(dim:2)`), `worker`,
+/// `vector`, `seq`, `auto`, `independent`, in that order.
+pub fn print_directive(d: &LoopDirective) -> String {
+    let mut v = vec![];
+    if d.gang {
+        v.push(match d.gang_dim {
+            Some(n) => format!("gang.{}", dim_name(n)),
+            None => "gang".to_string(),
+        });
+    }
+    for (on, w) in [
+        (d.worker, "worker"),
+        (d.vector, "vector"),
+        (d.seq, "seq"),
+        (d.auto, "auto"),
+        (d.independent, "independent"),
+    ] {
+        if on {
+            v.push(w.to_string());
+        }
+    }
+    v.join(" ")
+}
+
 /// A loop's parallelism as the text form shows it: `seq`, or its levels
 /// with their axes (`gang.x worker vector.x`).
 pub fn print_parallelism(p: Parallelism) -> String {
@@ -488,7 +513,7 @@ impl Printer<'_> {
 
     /// `loop gang.x vector.x %0 i = 0; < %1 n; += 1 … at "f.c":3:5 `: the
     /// parallelism, the header, the collapsed headers, tiles, chunk,
-    /// reductions and the location.
+    /// reductions, sizes, what its directive asks and the location.
     fn loop_header(&self, out: &mut String, l: &Loop) {
         let par = print_parallelism(l.par);
         let _ = write!(out, "loop {par} ");
@@ -538,6 +563,9 @@ impl Printer<'_> {
                 }
             }
             let _ = write!(out, "sizes({}) ", parts.join(", "));
+        }
+        if let Some(d) = &l.directive {
+            let _ = write!(out, "directive({}) ", print_directive(d));
         }
         let _ = write!(
             out,

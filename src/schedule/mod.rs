@@ -12,6 +12,13 @@
 //! * `seq.rs` — sequential loops (C semantics);
 //! * `build.rs` — the expression/statement builder both use;
 //! * `tile.rs` — tiled and `gang(static:)` loops;
+//! * `levels.rs` — the `parallel` construct's loop levels (from each
+//!   loop's directive and the nest's shape) and the nesting errors;
+//! * `kernels.rs` — the `kernels` construct's OpenUH mappings (from each
+//!   loop's directive, dependence verdict, tightness and contiguity);
+//!   both decide for the front end's loop plan, which still runs on the C
+//!   AST before lowering (issue 16) and records the decision in
+//!   [`crate::ir::Loop::par`];
 //! * `geometry.rs` — each kernel's launch geometry ([`crate::ir::Launch`])
 //!   from its loops and size clauses, and the remarks on sizes it changed;
 //! * `launch.rs` — how the host computes each kernel's launch sizes
@@ -34,7 +41,9 @@
 mod build;
 mod fences;
 pub mod geometry;
+pub mod kernels;
 mod launch;
+pub mod levels;
 pub mod localize;
 mod par;
 mod privatize;

@@ -124,6 +124,7 @@ fn gv_loop(f: &mut Function, i: LocalId, n: LocalId, body: Block) {
         par: Parallelism::levels(true, false, true),
         loc: SrcLoc::default(),
         sizes: None,
+        directive: None,
         reductions: vec![],
     })];
 }
@@ -438,6 +439,7 @@ fn control_kernel(ty: IntKind) -> Kernel {
         par: Parallelism::Seq,
         loc: SrcLoc::default(),
         sizes: None,
+        directive: None,
         reductions: vec![],
     });
     // *out = arr[2] + x

@@ -42,7 +42,7 @@ kernel @k "parallel loop" at a.c:20:9
   local %11 c: [f64; 2]
   shared #0: [f64; 32]
 {
-    loop gang.x worker vector.x %4 i = 0; < %0 n; += 1 collapse %5 j = 10; >= -3; += -2 tile(8, 4) chunk(0) reduction(+: %6 -> *%3 b) reduction(complex*: %11 -> %11 c parts(f64 at 0 count 2 stride 8)) at "a.c":21:5 {
+    loop gang.x worker vector.x %4 i = 0; < %0 n; += 1 collapse %5 j = 10; >= -3; += -2 tile(8, 4) chunk(0) reduction(+: %6 -> *%3 b) reduction(complex*: %11 -> %11 c parts(f64 at 0 count 2 stride 8)) directive(gang.y worker vector independent) at "a.c":21:5 {
       %6 s = add.f64(%6 s, load.f64(ptradd(%1 a, cast.i32.i64(%4 i))))
       store ptradd(&%7 arr, 3) <- -0.0.f32
       store index.f64(%3 b, [], cast.i32.i64(%4 i)) <- 1.0.f64
@@ -50,7 +50,7 @@ kernel @k "parallel loop" at a.c:20:9
       %6 s = load.f64(index.f64(%1 a, [cast.i32.i64(%0 n), 7.i64, 2], 0, %5 j, 1, 2))
       store cast.ptr<blob<16, 8>>.ptr<i64>(&%8 blob) <- 18446744073709551615.u64
     }
-    loop seq %4 i = 0; <= 7; += 1 at "a.c":30:1 {
+    loop seq %4 i = 0; <= 7; += 1 directive() at "a.c":30:1 {
       if and(lt.i32(%4 i, 3), or(eq.u32(tid.x, 0), ne.u32(nctaid.z, 1))) {
         break
       }
@@ -228,6 +228,18 @@ const BAD: &[(&str, &str)] = &[
     (
         "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n{\n  call @nowhere()\n}\n",
         "5:8: unknown function @nowhere",
+    ),
+    (
+        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 i: i32\n{\n  loop seq %0 i = 0; < 1; += 1 directive(seq gang) at \"a\":1:1 {\n  }\n}\n",
+        "6:46: 'gang' is repeated or out of order",
+    ),
+    (
+        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 i: i32\n{\n  loop seq %0 i = 0; < 1; += 1 directive(frob) at \"a\":1:1 {\n  }\n}\n",
+        "6:42: unknown loop directive clause 'frob'",
+    ),
+    (
+        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 i: i32\n{\n  loop seq %0 i = 0; < 1; += 1 directive(gang.w) at \"a\":1:1 {\n  }\n}\n",
+        "6:47: expected x, y or z",
     ),
     (
         "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n{\n  jump\n}\n",

@@ -72,6 +72,7 @@ fn kernel(par: Parallelism, k: IntKind, cmp: LoopCmp, b: [i128; 3], skip_even: b
         par,
         loc: SrcLoc::default(),
         sizes: None,
+        directive: None,
         reductions: vec![],
     })];
     module(f, a)
@@ -278,6 +279,7 @@ fn nested_gang_and_vector_loops_use_their_own_levels() {
             par,
             loc: SrcLoc::default(),
             sizes: None,
+            directive: None,
             reductions: vec![],
         })
     };
@@ -438,6 +440,7 @@ fn collapsed_nest_visits_each_point_once() {
             par,
             loc: SrcLoc::default(),
             sizes: None,
+            directive: None,
             reductions: vec![],
         })];
         let m = scheduled(module(g, a));
@@ -501,6 +504,7 @@ fn tiled_and_chunked_loops_visit_each_point_once() {
         par: GV,
         loc: SrcLoc::default(),
         sizes: None,
+        directive: None,
         reductions: vec![],
     };
     let want: Vec<i128> = {
@@ -626,6 +630,7 @@ fn fenced_loop(par: Parallelism) -> (String, Vec<usize>, usize, usize) {
         par,
         loc: SrcLoc::default(),
         sizes: None,
+        directive: None,
         reductions: vec![],
     })];
     let m = scheduled(module(f, a));
