@@ -488,7 +488,6 @@ impl Walker<'_> {
             sizes: c.sizes.clone(),
             launch: None,
             scratch: None,
-            host_launch: None,
             one_thread: c.kind == RegionKind::Serial,
         });
         // In a region of several kernels: the region's queue (its data
@@ -506,6 +505,7 @@ impl Walker<'_> {
                 kernel,
                 args,
                 asyncs,
+                launch: None,
             },
             name: c.name.to_string(),
             loc: kloc,

@@ -13,7 +13,7 @@
 //! [`GlobalDeclare`], [`DeviceDirective`] (and the device type numbers of
 //! its runtime calls). May call: nothing outside `ir`.
 
-use super::{HostAddr, HostBytes, SrcLoc, UserExpr};
+use super::{HostAddr, HostBytes, LaunchPlan, SrcLoc, UserExpr};
 use std::ops::Range;
 
 /// Data clause kinds, numbered as `enum __ptxrt_map_kind` in `ptxrt.h`.
@@ -164,16 +164,31 @@ pub enum HostArg {
         /// `no_create`: the host address itself when not present.
         if_present: bool,
     },
+    /// The device scratch memory the runtime lends the launch for the
+    /// kernel's reductions across gangs (its [`ParamMode::Scratch`]
+    /// parameter, always the last): [`Scratch::SLOTS_AT`] bytes of
+    /// counters, then `slots` arrays of one 8-byte slot per gang of the
+    /// launch. Added by `schedule` with the parameter.
+    ///
+    /// [`ParamMode::Scratch`]: super::ParamMode::Scratch
+    /// [`Scratch::SLOTS_AT`]: super::Scratch::SLOTS_AT
+    Scratch { slots: u32 },
 }
 
 /// What a construct is.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ConstructKind {
-    /// A compute construct outlined as kernel number `kernel` of the module.
+    /// A compute construct outlined as kernel number `kernel` of the
+    /// module: the host maps the data, passes `args` (one per kernel
+    /// parameter, in order), launches the kernel with the sizes `launch`
+    /// computes on the queue `asyncs` names, and ends the data region.
     Compute {
         kernel: usize,
         args: Vec<HostArg>,
         asyncs: AsyncSpec,
+        /// How the host computes the launch sizes: set by `schedule`
+        /// (`schedule::launch`, from the kernel's geometry); `None` before.
+        launch: Option<LaunchPlan>,
     },
     /// A `data` construct (or the data region of a `kernels` construct
     /// with several kernels).

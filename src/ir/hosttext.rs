@@ -8,6 +8,7 @@
 //!   {
 //!     construct "parallel loop" at "t.c":3:9 stmt=120..340 if(bool ((n > 1)) at "t.c":3:30)
 //!       compute kernel=0 async(i32 ((q)) at "t.c":3:40) wait(i32 ((1)) at "t.c":3:50)
+//!       launch block=(128, 1, 1) grid=(default_gangs(u64 ((n)) at "t.c":4:9, 128), 1, 1)
 //!       arg deviceptr "a" value "a" section=of "(a)[(0)]"
 //!   }
 //! declare "g" of "g" sizeof "g" kind=1 at "t.c":1:9
@@ -157,6 +158,7 @@ impl fmt::Display for HostArg {
         match self {
             HostArg::Value { var } => write!(f, "arg value {}", quote(var.as_bytes())),
             HostArg::Size { bytes } => write!(f, "arg size {bytes}"),
+            HostArg::Scratch { slots } => write!(f, "arg scratch slots={slots}"),
             HostArg::DevicePtr {
                 name,
                 ptr,
@@ -249,8 +251,12 @@ fn print_construct(out: &mut String, c: &Construct) {
             kernel,
             args,
             asyncs,
+            launch,
         } => {
             let _ = writeln!(out, "compute kernel={kernel}{asyncs}");
+            if let Some(l) = launch {
+                let _ = writeln!(out, "  launch {l}");
+            }
             for a in args {
                 let _ = writeln!(out, "  {a}");
             }

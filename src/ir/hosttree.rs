@@ -16,10 +16,11 @@
 //! on leaving each construct); the printer uses it, and PACC pipelines
 //! will split the tree into chunks with it.
 //!
-//! Owns: [`HostPlan::insert`], [`HostPlan::walk`], [`Visit`]. May call:
+//! Owns: [`HostPlan::insert`], [`HostPlan::walk`],
+//! [`HostPlan::compute_mut`], [`Visit`]. May call:
 //! the `ir::host` types.
 
-use super::host::{Construct, HostPlan};
+use super::host::{Construct, ConstructKind, HostPlan};
 
 /// One event of [`HostPlan::walk`]: entering a construct (before its
 /// body) or leaving it (after), with its depth (0: top level).
@@ -35,6 +36,12 @@ impl HostPlan {
     /// statements lie inside its own.
     pub fn insert(&mut self, c: Construct) {
         nest(&mut self.constructs, c);
+    }
+
+    /// The compute construct of kernel number `kernel`, if the plan has
+    /// one (a module read from text may have none).
+    pub fn compute_mut(&mut self, kernel: usize) -> Option<&mut Construct> {
+        find_compute(&mut self.constructs, kernel)
     }
 
     /// Calls `f` on entering and leaving every construct, in statement
@@ -61,6 +68,18 @@ fn nest(list: &mut Vec<Construct>, mut c: Construct) {
     }
     let at = list.partition_point(|o| o.stmt.start <= c.stmt.start);
     list.insert(at, c);
+}
+
+fn find_compute(list: &mut [Construct], kernel: usize) -> Option<&mut Construct> {
+    for c in list {
+        if matches!(c.kind, ConstructKind::Compute { kernel: k, .. } if k == kernel) {
+            return Some(c);
+        }
+        if let Some(found) = find_compute(&mut c.body, kernel) {
+            return Some(found);
+        }
+    }
+    None
 }
 
 fn walk_list<'a>(list: &'a [Construct], depth: usize, f: &mut impl FnMut(Visit<'a>)) {

@@ -4,7 +4,7 @@
 //! and the device functions ([`DeviceFunction`]) that kernels call.
 
 use super::function::{Function, LocalId};
-use super::hostexpr::{LaunchPlan, UserExpr};
+use super::hostexpr::UserExpr;
 use super::SrcLoc;
 
 /// What the host passes for a kernel parameter.
@@ -33,7 +33,8 @@ pub struct Param {
 
 /// One launch dimension's size as the construct asks for it: known at
 /// compile time, a clause's size, or enough for a loop. How the host
-/// computes it is the kernel's [`LaunchPlan`] (`schedule::launch`).
+/// computes it is the [`LaunchPlan`](super::LaunchPlan) of the kernel's
+/// compute construct in the host plan (`schedule::launch`).
 #[derive(Clone, Debug, PartialEq)]
 pub enum GridSize {
     /// A constant.
@@ -145,8 +146,6 @@ pub struct Kernel {
     /// The scratch memory its reductions across gangs use, if any (then a
     /// parameter of mode [`ParamMode::Scratch`] receives it).
     pub scratch: Option<Scratch>,
-    /// How the host computes `launch` (set by `schedule`; `None` before).
-    pub host_launch: Option<LaunchPlan>,
     /// One thread runs the body (a `serial` construct): no other thread
     /// runs it redundantly, so [`Stmt::Broadcast`] has nothing to share.
     ///
@@ -237,6 +236,10 @@ pub struct Module {
     /// What the host does around the device code: the data movement,
     /// launches and waits of every construct (`codegen::host` writes it).
     pub host: super::host::HostPlan,
+    /// The kernels and functions are in the form `schedule` leaves (no
+    /// counted loop, no single-thread statement; launches computed): set
+    /// by `schedule`, and by the text form's `scheduled` mark.
+    pub scheduled: bool,
 }
 
 /// A pointer-sized device global the runtime fills with the device address

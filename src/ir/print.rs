@@ -27,7 +27,8 @@ use std::fmt::Write;
 /// Prints a whole module.
 pub fn print_module(m: &Module) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "module {}", quote(m.source.as_bytes()));
+    let mark = if m.scheduled { " scheduled" } else { "" };
+    let _ = writeln!(out, "module {}{mark}", quote(m.source.as_bytes()));
     for c in &m.cells {
         let _ = writeln!(out, "cell @{} {}", c.symbol, quote(c.host.as_bytes()));
     }
@@ -235,9 +236,6 @@ fn print_kernel(out: &mut String, k: &Kernel, m: &Module) {
             let _ = write!(out, " vector_length({e})");
         }
         let _ = writeln!(out);
-    }
-    if let Some(h) = &k.host_launch {
-        let _ = writeln!(out, "  host {h}");
     }
     if let Some(s) = &k.scratch {
         let _ = writeln!(out, "  scratch counters={} slots={}", s.counters, s.slots);

@@ -59,6 +59,7 @@ pub fn read_module(text: &str) -> std::result::Result<Module, ReadError> {
         source: c.quoted()?,
         ..Module::default()
     };
+    m.scheduled = c.tok("scheduled");
     while c.tok("cell") {
         let symbol = c.symbol()?.to_string();
         let host = c.quoted()?;
@@ -358,11 +359,6 @@ fn kernel(c: &mut Cursor, cells: &[Cell], names: &[&str]) -> Result<Kernel> {
     } else {
         SizeClauses::default()
     };
-    let host_launch = if c.tok("host") {
-        Some(host::launch_plan(c)?)
-    } else {
-        None
-    };
     let scratch = if c.tok("scratch") {
         c.expect("counters=")?;
         let counters = c.unsigned()?;
@@ -402,7 +398,6 @@ fn kernel(c: &mut Cursor, cells: &[Cell], names: &[&str]) -> Result<Kernel> {
         sizes,
         launch,
         scratch,
-        host_launch,
         one_thread,
     })
 }

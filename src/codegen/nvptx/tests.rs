@@ -71,7 +71,6 @@ fn kernel(name: &str, params: Vec<Param>, body: Function) -> Kernel {
             block: [GridSize::Const(128), GridSize::Const(1), GridSize::Const(1)],
         }),
         scratch: None,
-        host_launch: None,
         one_thread: false,
     }
 }
@@ -83,6 +82,7 @@ fn module(kernels: Vec<Kernel>) -> Module {
         functions: vec![],
         cells: vec![],
         host: Default::default(),
+        scheduled: false,
     };
     let info = crate::analysis::analyze(&m);
     crate::schedule::schedule(&mut m, &info, &crate::ir::Target::gpu(90));

@@ -7,7 +7,7 @@
 //! (user expressions), `ir` types.
 
 use super::cursor::{Cursor, Result};
-use super::host::{loc_at, user};
+use super::host::{launch_plan, loc_at, user};
 use crate::ir::host::{
     AsyncSpec, Construct, ConstructKind, DeviceDirective, DeviceType, GlobalDeclare, HostArg,
     HostMap, MapKind, Queue, UpdateItem,
@@ -172,6 +172,13 @@ fn arg(c: &mut Cursor) -> Result<HostArg> {
     match c.word() {
         "value" => Ok(HostArg::Value { var: c.quoted()? }),
         "size" => Ok(HostArg::Size { bytes: bytes(c)? }),
+        "scratch" => {
+            c.expect("slots")?;
+            c.expect("=")?;
+            Ok(HostArg::Scratch {
+                slots: c.unsigned()?,
+            })
+        }
         "deviceptr" => {
             let name = c.quoted()?;
             let ptr = addr(c)?;
@@ -255,6 +262,11 @@ fn construct(c: &mut Cursor) -> Result<Construct> {
             c.expect("=")?;
             let kernel = c.unsigned()?;
             let asyncs = asyncs(c)?;
+            let launch = if kw(c, "launch") {
+                Some(launch_plan(c)?)
+            } else {
+                None
+            };
             let mut args = vec![];
             while kw(c, "arg") {
                 args.push(arg(c)?);
@@ -263,6 +275,7 @@ fn construct(c: &mut Cursor) -> Result<Construct> {
                 kernel,
                 args,
                 asyncs,
+                launch,
             }
         }
         "data" => ConstructKind::Data { asyncs: asyncs(c)? },

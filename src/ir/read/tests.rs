@@ -7,7 +7,7 @@ use crate::ir::print_module;
 
 /// Every statement and expression form, a device function called before
 /// it is printed, a cell, shared arrays, typed literals and odd floats.
-const ALL_FORMS: &str = r#"module "dir/a \"b\".c"
+const ALL_FORMS: &str = r#"module "dir/a \"b\".c" scheduled
 cell @__accc_cell_g "g"
 
 function export Vector @twice(%0 x: f64, %1 p: ptr<i32>) -> f64 at a.c:3:1
@@ -26,7 +26,6 @@ function import Gang @ext(%0 : i32) -> void at b.c:1:1
 
 kernel @k "parallel loop" at a.c:20:9
   launch grid=(auto(trip=u64 ((n) > 0 ? (n) : 0) at "a.c":20:9, threads=[0, 1]), warp clause(i64 (f(a, ")"), b[2]) at "a.c":20:9, else auto(trip=?, threads=[])), 1) block=(128, clause(i64 (w) at "a \"q\".c":2:3, else 4), 1)
-  host block=(128, size_or(i64 (w) at "a.c":20:9, 4), 1) fit(fixed=5) grid=(default_gangs(u64 ((n) > 0 ? (n) : 0) at "a.c":20:9, mul(block.x, block.y)), warp_friendly(size_or(i64 (f(a, ")"), b[2]) at "a.c":20:9, default_gangs(?, 1))), cover(u64 (n) at "a.c":20:9, block.z))
   scratch counters=2 slots=3
   param %0 n: i32 value
   param %1 a: ptr<f64> deviceptr
@@ -97,10 +96,12 @@ construct "kernels" at "a.c":30:9 stmt=10..90 if(bool ((n > 1)) at "a.c":30:30)
   {
     construct "kernels" at "a.c":31:9 stmt=20..40
       compute kernel=0 async(bound "__accc_q7")
+      launch block=(128, size_or(i64 (w) at "a.c":20:9, 4), 1) fit(fixed=5) grid=(default_gangs(u64 ((n) > 0 ? (n) : 0) at "a.c":20:9, mul(block.x, block.y)), warp_friendly(size_or(i64 (f(a, ")"), b[2]) at "a.c":20:9, default_gangs(?, 1))), cover(u64 (n) at "a.c":20:9, block.z))
       arg value "n"
       arg size sizeof "(*(b))"
       arg deviceptr "a" value "a" section=of "(a)[(2)]" if_present
       arg deviceptr "x" of "x"
+      arg scratch slots=3
   }
 construct "update" at "a.c":40:9 stmt=100..120
   update if_present async wait
@@ -147,6 +148,7 @@ fn every_form_reads_back() {
     assert_eq!(m.host.declares.len(), 1);
     assert_eq!(m.functions[1].loc.file, "dir/c:d.c");
     assert_eq!(m.source, "dir/a \"b\".c");
+    assert!(m.scheduled);
     let k = &m.kernels[0];
     assert_eq!(k.params[2].name, "(reduction scratch)");
     match &k.launch.as_ref().expect("a launch").grid[1] {
@@ -202,8 +204,8 @@ const BAD: &[(&str, &str)] = &[
         "3:26: expected a host type (i64, u64, i32, bool, ilong, ulong), found ''",
     ),
     (
-        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  host block=(1, 1, 1) grid=(frob(1), 1, 1)\n",
-        "4:30: expected a host expression, found 'frob'",
+        "module \"a\"\nconstruct \"p\" at \"a\":1:1 stmt=0..1\n  compute kernel=0\n  launch block=(1, 1, 1) grid=(frob(1), 1, 1)\n",
+        "4:32: expected a host expression, found 'frob'",
     ),
     (
         "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %1 x: i32\n{\n}\n",

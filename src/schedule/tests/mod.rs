@@ -96,12 +96,12 @@ fn module(body: Function, a: LocalId) -> Module {
                 block: [GridSize::Const(128), GridSize::Const(1), GridSize::Const(1)],
             }),
             scratch: None,
-            host_launch: None,
             one_thread: false,
         }],
         functions: vec![],
         cells: vec![],
         host: Default::default(),
+        scheduled: false,
     }
 }
 
