@@ -500,7 +500,7 @@ impl Walker<'_> {
         } else {
             c.asyncs.clone()
         };
-        self.plan.insert(Construct {
+        let mut compute = Construct {
             kind: ConstructKind::Compute {
                 kernel,
                 args,
@@ -513,7 +513,9 @@ impl Walker<'_> {
             cond: c.cond.clone(),
             maps,
             body: vec![],
-        });
+        };
+        compute.body.push(compute.host_fallback());
+        self.plan.insert(compute);
     }
 }
 

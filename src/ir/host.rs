@@ -220,6 +220,14 @@ pub enum ConstructKind {
     HostData { vars: Vec<String>, if_present: bool },
     /// `init`, `shutdown` or `set` (`stmt` is the directive's own line).
     Device(DeviceDirective),
+    /// The host fallback of the compute construct that holds it (the only
+    /// construct of its body, with the same `stmt`): what the host runs
+    /// in place of the kernel when the construct does not run on a device
+    /// (its `if` clause false, the host device, no device). It is the
+    /// user's statement itself, re-emitted verbatim (C text the plan never
+    /// models) but for the constructs of its body, rewritten in it (the
+    /// host versions of atomics).
+    Fallback,
 }
 
 /// One construct to rewrite.
@@ -231,14 +239,34 @@ pub struct Construct {
     pub loc: SrcLoc,
     /// Byte range of the statement the directive applies to.
     pub stmt: Range<usize>,
-    /// The `if` clause's condition ([`HostType::Bool`]), if any.
+    /// The `if` clause's condition ([`HostType::Bool`]), if any: where it
+    /// is false a compute construct runs its [`ConstructKind::Fallback`],
+    /// other constructs do nothing (their body still runs).
     ///
     /// [`HostType::Bool`]: super::HostType::Bool
     pub cond: Option<UserExpr>,
     /// Data clause items, in clause order (implicit ones last).
     pub maps: Vec<HostMap>,
-    /// The constructs inside `stmt`, by statement start (`hosttree.rs`).
+    /// The constructs inside `stmt`, by statement start (`hosttree.rs`); a
+    /// compute construct's is its [`ConstructKind::Fallback`] alone.
     pub body: Vec<Construct>,
+}
+
+impl Construct {
+    /// The host fallback of compute construct `self`
+    /// ([`ConstructKind::Fallback`]): its statement, named and located as
+    /// the construct.
+    pub fn host_fallback(&self) -> Construct {
+        Construct {
+            kind: ConstructKind::Fallback,
+            name: self.name.clone(),
+            loc: self.loc.clone(),
+            stmt: self.stmt.clone(),
+            cond: None,
+            maps: vec![],
+            body: vec![],
+        }
+    }
 }
 
 /// A global variable in a file-scope `declare` directive, registered with

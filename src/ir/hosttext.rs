@@ -10,6 +10,10 @@
 //!       compute kernel=0 async(i32 ((q)) at "t.c":3:40) wait(i32 ((1)) at "t.c":3:50)
 //!       launch block=(128, 1, 1) grid=(default_gangs(u64 ((n)) at "t.c":4:9, 128), 1, 1)
 //!       arg deviceptr "a" value "a" section=of "(a)[(0)]"
+//!       {
+//!         construct "parallel loop" at "t.c":3:9 stmt=120..340
+//!           fallback
+//!       }
 //!   }
 //! declare "g" of "g" sizeof "g" kind=1 at "t.c":1:9
 //! ```
@@ -300,6 +304,9 @@ fn print_construct(out: &mut String, c: &Construct) {
         }
         ConstructKind::Device(d) => {
             let _ = writeln!(out, "{d}");
+        }
+        ConstructKind::Fallback => {
+            let _ = writeln!(out, "fallback");
         }
     }
     for m in &c.maps {

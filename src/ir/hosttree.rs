@@ -2,7 +2,8 @@
 //! [`Construct::body`], the constructs whose statements lie inside its
 //! statement (a `data` region's launches, updates and nested regions; a
 //! multi-kernel `kernels` construct's implicit data region's kernels; a
-//! compute construct's host-fallback atomics), ordered by statement start.
+//! compute construct's host fallback, and the host versions of the atomics
+//! in it), ordered by statement start.
 //!
 //! The front end finishes constructs inside out (a `data` region is pushed
 //! after the constructs of its body, the atomics of a compute construct

@@ -76,7 +76,10 @@ impl Writer<'_> {
         let mut pos = range.start;
         for c in inside {
             out.raw(&self.text[pos..c.stmt.start]);
-            self.next += 1;
+            // A fallback is its compute construct's text: no locals.
+            if !matches!(c.kind, ConstructKind::Fallback) {
+                self.next += 1;
+            }
             let id = self.next;
             self.construct(out, c, id);
             pos = c.stmt.end;
@@ -158,6 +161,8 @@ impl Writer<'_> {
                 close_if(out);
             }
             ConstructKind::Atomic { text } => out.raw(text),
+            // The statement as written, its atomics rewritten.
+            ConstructKind::Fallback => self.range(out, c.stmt.clone(), &c.body),
             ConstructKind::Device(d) => {
                 // No device is chosen for it: the runtime call decides.
                 open_if(out, &cond);
@@ -331,6 +336,7 @@ impl Writer<'_> {
                     ));
                 }
                 out.line(&format!("__ptxrt_data_end(__accc_r{id});"));
+                // Else its fallback (the body's one construct).
                 out.reopen("else");
                 self.range(out, c.stmt.clone(), &c.body);
                 close_if(out);

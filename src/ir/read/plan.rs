@@ -327,6 +327,7 @@ fn construct(c: &mut Cursor) -> Result<Construct> {
             }
             ConstructKind::HostData { vars, if_present }
         }
+        "fallback" => ConstructKind::Fallback,
         w => ConstructKind::Device(device(c, at, w)?),
     };
     let mut maps = vec![];
@@ -335,6 +336,7 @@ fn construct(c: &mut Cursor) -> Result<Construct> {
     }
     // `{ construct … }`: the constructs inside the statement, in order.
     let mut body: Vec<Construct> = vec![];
+    let body_at = c.pos;
     if c.tok("{") {
         let holds = matches!(
             kind,
@@ -342,16 +344,31 @@ fn construct(c: &mut Cursor) -> Result<Construct> {
                 | ConstructKind::DeclareLocal
                 | ConstructKind::HostData { .. }
                 | ConstructKind::Compute { .. }
+                | ConstructKind::Fallback
         );
         if !holds {
             return Err(c.error_at(
                 c.pos,
-                "only data, declare, host_data and compute constructs hold others",
+                "only data, declare, host_data, compute and fallback constructs hold others",
             ));
         }
         while !c.tok("}") {
-            body.push(nested(c, start..end, body.last())?);
+            let at = c.pos;
+            let inner = nested(c, start..end, body.last())?;
+            // A fallback is its compute construct's, and only that.
+            let own = matches!(kind, ConstructKind::Compute { .. });
+            let fallback = matches!(inner.kind, ConstructKind::Fallback);
+            if own != fallback || (own && inner.stmt != (start..end)) {
+                return Err(c.error_at(
+                    at,
+                    "a compute construct holds its fallback (of its statement) alone, and only it",
+                ));
+            }
+            body.push(inner);
         }
+    }
+    if matches!(kind, ConstructKind::Compute { .. }) && body.len() != 1 {
+        return Err(c.error_at(body_at, "a compute construct needs its fallback"));
     }
     Ok(Construct {
         kind,

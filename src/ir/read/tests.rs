@@ -102,6 +102,14 @@ construct "kernels" at "a.c":30:9 stmt=10..90 if(bool ((n > 1)) at "a.c":30:30)
       arg deviceptr "a" value "a" section=of "(a)[(2)]" if_present
       arg deviceptr "x" of "x"
       arg scratch slots=3
+      {
+        construct "kernels" at "a.c":31:9 stmt=20..40
+          fallback
+          {
+            construct "atomic update" at "a.c":32:9 stmt=25..30
+              atomic "{ x += 1; }\n"
+          }
+      }
   }
 construct "update" at "a.c":40:9 stmt=100..120
   update if_present async wait
@@ -294,7 +302,7 @@ fn no_input_panics() {
 
 /// The plan's tree must be the one the front end builds: a construct lies
 /// in its parent's statement, after its sibling, and only data, declare,
-/// host_data and compute constructs hold others; else the host rewrite
+/// host_data, compute and fallback constructs hold others; else the host rewrite
 /// would cut the text wrongly.
 #[test]
 fn misplaced_constructs_are_errors() {
@@ -318,6 +326,31 @@ fn misplaced_constructs_are_errors() {
     // Inside an update.
     let holds = format!("{head}{}  {{\n{}  }}\n", upd("10..90"), upd("20..40"));
     assert!(round(&holds).contains("hold others"), "{}", round(&holds));
+    // A compute construct holds its fallback, of its own statement, and
+    // nothing else; a fallback is only a compute construct's.
+    let compute = "construct \"parallel\" at \"a.c\":1:1 stmt=10..20\n  compute kernel=0\n";
+    let fallback =
+        |at: &str| format!("    construct \"parallel\" at \"a.c\":1:1 stmt={at}\n      fallback\n");
+    let cases = [
+        (format!("{head}{compute}"), "needs its fallback"),
+        (
+            format!("{head}{compute}  {{\n{}  }}\n", fallback("12..18")),
+            "alone",
+        ),
+        (
+            format!("{head}{compute}  {{\n    {}  }}\n", upd("12..18")),
+            "alone",
+        ),
+        (
+            format!("{head}{data}  {{\n{}  }}\n", fallback("10..20")),
+            "alone",
+        ),
+    ];
+    for (text, want) in cases {
+        assert!(round(&text).contains(want), "{text}\n{}", round(&text));
+    }
+    let good = format!("{head}{compute}  {{\n{}  }}\n", fallback("10..20"));
+    assert_eq!(round(&good), good);
     // The same, well formed, reads back.
     let good = format!(
         "{head}{data}  {{\n    {}  }}\n",
