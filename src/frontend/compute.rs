@@ -28,7 +28,8 @@ use crate::diag::{DResult, Diagnostics};
 use crate::directive::{ClauseKind, DefaultKind, DirectiveKind};
 use crate::ir::host::{AsyncSpec, Construct, ConstructKind, MapKind, Queue};
 use crate::ir::{
-    Function, HostAddr, HostType, Kernel, Lvalue, Param, Remark, SizeClauses, SrcLoc, UserExpr,
+    ComputeKind, Function, HostAddr, HostType, Kernel, Lvalue, Param, Remark, SizeClauses, SrcLoc,
+    UserExpr,
 };
 use lang_c::ast::*;
 use lang_c::span::Node;
@@ -488,7 +489,11 @@ impl Walker<'_> {
             sizes: c.sizes.clone(),
             launch: None,
             scratch: None,
-            one_thread: c.kind == RegionKind::Serial,
+            kind: match c.kind {
+                RegionKind::Parallel => ComputeKind::Parallel,
+                RegionKind::Kernels => ComputeKind::Kernels,
+                RegionKind::Serial => ComputeKind::Serial,
+            },
         });
         // In a region of several kernels: the region's queue (its data
         // region did the waits).

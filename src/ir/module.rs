@@ -1,6 +1,6 @@
 //! The IR module: the kernels of one translation unit and how to launch them.
 //!
-//! Owns: [`Module`], [`Kernel`], [`Param`], [`Launch`], [`SizeClauses`],
+//! Owns: [`Module`], [`Kernel`], [`ComputeKind`], [`Param`], [`Launch`], [`SizeClauses`],
 //! and the device functions ([`DeviceFunction`]) that kernels call.
 
 use super::function::{Function, LocalId};
@@ -82,6 +82,14 @@ pub enum ThreadBound {
 }
 
 impl Kernel {
+    /// One thread runs the body (a `serial` construct): no other thread
+    /// runs it redundantly, so [`Stmt::Broadcast`] has nothing to share.
+    ///
+    /// [`Stmt::Broadcast`]: super::Stmt::Broadcast
+    pub fn one_thread(&self) -> bool {
+        self.kind == ComputeKind::Serial
+    }
+
     /// The kernel's bound: its block when schedule fixed every dimension
     /// to a constant, else registers for blocks of any size.
     pub fn thread_bound(&self) -> ThreadBound {
@@ -146,11 +154,43 @@ pub struct Kernel {
     /// The scratch memory its reductions across gangs use, if any (then a
     /// parameter of mode [`ParamMode::Scratch`] receives it).
     pub scratch: Option<Scratch>,
-    /// One thread runs the body (a `serial` construct): no other thread
-    /// runs it redundantly, so [`Stmt::Broadcast`] has nothing to share.
-    ///
-    /// [`Stmt::Broadcast`]: super::Stmt::Broadcast
-    pub one_thread: bool,
+    /// The kind of compute construct it comes from (set by lowering).
+    pub kind: ComputeKind,
+}
+
+/// The compute construct a kernel comes from: what the launch geometry
+/// (`schedule::geometry`) and single-thread code (`schedule::single`)
+/// decide by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ComputeKind {
+    /// `parallel` (and `parallel loop`).
+    Parallel,
+    /// `kernels` (and `kernels loop`): each loop nest its own kernel.
+    Kernels,
+    /// `serial` (and `serial loop`): one gang of one thread.
+    Serial,
+}
+
+impl ComputeKind {
+    /// The text form's spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            ComputeKind::Parallel => "parallel",
+            ComputeKind::Kernels => "kernels",
+            ComputeKind::Serial => "serial",
+        }
+    }
+
+    /// The kind spelled `name` in the text form.
+    pub fn named(name: &str) -> Option<ComputeKind> {
+        [
+            ComputeKind::Parallel,
+            ComputeKind::Kernels,
+            ComputeKind::Serial,
+        ]
+        .into_iter()
+        .find(|k| k.name() == name)
+    }
 }
 
 /// The layout of a kernel's reduction scratch memory: `counters` 32-bit

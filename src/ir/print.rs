@@ -203,8 +203,9 @@ fn grid(g: &GridSize) -> String {
 fn print_kernel(out: &mut String, k: &Kernel, m: &Module) {
     let _ = writeln!(
         out,
-        "\nkernel @{} {} at {}",
+        "\nkernel @{} {} {} at {}",
         k.name,
+        k.kind.name(),
         quote(k.construct.as_bytes()),
         k.loc
     );
@@ -219,9 +220,6 @@ fn print_kernel(out: &mut String, k: &Kernel, m: &Module) {
             grid(&l.block[1]),
             grid(&l.block[2])
         );
-    }
-    if k.one_thread {
-        let _ = writeln!(out, "  one_thread");
     }
     if !k.sizes.is_empty() {
         let _ = write!(out, "  sizes");

@@ -87,12 +87,8 @@ pub fn schedule(m: &mut Module, _info: &ModuleInfo, target: &Target) -> Vec<Vec<
         if let Some((_, plan)) = &mut host {
             **plan = Some(launch::plan(&launch));
         }
-        single::resolve(
-            &mut k.body,
-            single::Performer::Kernel {
-                one_thread: k.one_thread,
-            },
-        );
+        let one_thread = k.one_thread();
+        single::resolve(&mut k.body, single::Performer::Kernel { one_thread });
         let own = fences::own_locals(&k.body);
         let body = std::mem::take(&mut k.body.body);
         let mut st = RedState::new(target);

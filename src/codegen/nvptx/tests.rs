@@ -71,7 +71,7 @@ fn kernel(name: &str, params: Vec<Param>, body: Function) -> Kernel {
             block: [GridSize::Const(128), GridSize::Const(1), GridSize::Const(1)],
         }),
         scratch: None,
-        one_thread: false,
+        kind: crate::ir::ComputeKind::Parallel,
     }
 }
 

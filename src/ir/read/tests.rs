@@ -24,7 +24,7 @@ function internal Seq @half(%0 x: f64) -> f64 at dir/c:d.c:9:2
 
 function import Gang @ext(%0 : i32) -> void at b.c:1:1
 
-kernel @k "parallel loop" at a.c:20:9
+kernel @k parallel "parallel loop" at a.c:20:9
   launch grid=(auto(trip=u64 ((n) > 0 ? (n) : 0) at "a.c":20:9, threads=[0, 1]), warp clause(i64 (f(a, ")"), b[2]) at "a.c":20:9, else auto(trip=?, threads=[])), 1) block=(128, clause(i64 (w) at "a \"q\".c":2:3, else 4), 1)
   scratch counters=2 slots=3
   param %0 n: i32 value
@@ -196,19 +196,23 @@ const BAD: &[(&str, &str)] = &[
         "4:30: expected a host type (i64, u64, i32, bool, ilong, ulong), found 'i16'",
     ),
     (
-        "module \"a\"\nkernel @k \"p\" at a.c:1\n",
-        "2:18: expected FILE:LINE:COL",
+        "module \"a\"\nkernel @k parallel \"p\" at a.c:1\n",
+        "2:27: expected FILE:LINE:COL",
     ),
     (
-        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, x)\n",
+        "module \"a\"\nkernel @k \"parallel\" at a.c:1:1\n",
+        "2:11: expected parallel, kernels or serial, found ''",
+    ),
+    (
+        "module \"a\"\nkernel @k parallel \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, x)\n",
         "3:38: expected a launch size",
     ),
     (
-        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(auto(trip=u64 (a(b], threads=[]), 1, 1) block=(1, 1, 1)\n",
+        "module \"a\"\nkernel @k parallel \"p\" at a:1:1\n  launch grid=(auto(trip=u64 (a(b], threads=[]), 1, 1) block=(1, 1, 1)\n",
         "3:34: unbalanced C text",
     ),
     (
-        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(auto(trip=(a), threads=[]), 1, 1) block=(1, 1, 1)\n",
+        "module \"a\"\nkernel @k parallel \"p\" at a:1:1\n  launch grid=(auto(trip=(a), threads=[]), 1, 1) block=(1, 1, 1)\n",
         "3:26: expected a host type (i64, u64, i32, bool, ilong, ulong), found ''",
     ),
     (
@@ -216,43 +220,43 @@ const BAD: &[(&str, &str)] = &[
         "4:32: expected a host expression, found 'frob'",
     ),
     (
-        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %1 x: i32\n{\n}\n",
+        "module \"a\"\nkernel @k parallel \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %1 x: i32\n{\n}\n",
         "5:1: local %0 of 2 is not declared",
     ),
     (
-        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 x: int\n{\n}\n",
+        "module \"a\"\nkernel @k parallel \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 x: int\n{\n}\n",
         "4:15: unknown type 'int'",
     ),
     (
-        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 x: i32\n{\n  %0 y = 1\n}\n",
+        "module \"a\"\nkernel @k parallel \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 x: i32\n{\n  %0 y = 1\n}\n",
         "6:3: local %0 is named 'x'",
     ),
     (
-        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n{\n  %3 y = 1\n}\n",
+        "module \"a\"\nkernel @k parallel \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n{\n  %3 y = 1\n}\n",
         "5:3: undeclared local %3",
     ),
     (
-        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n{\n  store ptradd(1, 2) <- 3\n}\n",
+        "module \"a\"\nkernel @k parallel \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n{\n  store ptradd(1, 2) <- 3\n}\n",
         "5:16: an integer literal needs its type here (1.i32)",
     ),
     (
-        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n{\n  call @nowhere()\n}\n",
+        "module \"a\"\nkernel @k parallel \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n{\n  call @nowhere()\n}\n",
         "5:8: unknown function @nowhere",
     ),
     (
-        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n{\n  jump\n}\n",
+        "module \"a\"\nkernel @k parallel \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n{\n  jump\n}\n",
         "5:3: unknown statement 'jump'",
     ),
     (
-        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 x: i32\n{\n  %0 x = frob.i32(1)\n}\n",
+        "module \"a\"\nkernel @k parallel \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 x: i32\n{\n  %0 x = frob.i32(1)\n}\n",
         "6:10: unknown expression 'frob'",
     ),
     (
-        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 x: i32\n{\n  %0 x = cast.i64.i32(%0 x)\n}\n",
+        "module \"a\"\nkernel @k parallel \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 x: i32\n{\n  %0 x = cast.i64.i32(%0 x)\n}\n",
         "6:23: operand has type i32, not i64",
     ),
     (
-        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 x: i32\n{\n  %0 x = 1\n",
+        "module \"a\"\nkernel @k parallel \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 x: i32\n{\n  %0 x = 1\n",
         "7:1: missing '}'",
     ),
 ];
@@ -291,12 +295,12 @@ fn no_input_panics() {
     }
     // Deep nesting is an error, not a stack overflow.
     let deep = format!(
-        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 x: i32\n{{\n  %0 x = {}1{}\n}}\n",
+        "module \"a\"\nkernel @k parallel \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 x: i32\n{{\n  %0 x = {}1{}\n}}\n",
         "neg.i32(".repeat(100_000),
         ")".repeat(100_000)
     );
     assert!(read_module(&deep).is_err());
-    let deep_ty = format!("module \"a\"\ncell @c \"c\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 x: {}i32\n", "ptr<".repeat(100_000));
+    let deep_ty = format!("module \"a\"\ncell @c \"c\"\nkernel @k parallel \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 x: {}i32\n", "ptr<".repeat(100_000));
     assert!(read_module(&deep_ty).is_err());
 }
 

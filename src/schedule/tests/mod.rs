@@ -96,7 +96,7 @@ fn module(body: Function, a: LocalId) -> Module {
                 block: [GridSize::Const(128), GridSize::Const(1), GridSize::Const(1)],
             }),
             scratch: None,
-            one_thread: false,
+            kind: crate::ir::ComputeKind::Parallel,
         }],
         functions: vec![],
         cells: vec![],
