@@ -344,8 +344,14 @@ impl Printer<'_> {
                 cond,
                 then,
                 otherwise,
+                single,
             } => {
-                let _ = write!(out, "{ind}if {} ", self.expr(*cond, Some(&Type::BOOL)));
+                let mark = if *single { "single " } else { "" };
+                let _ = write!(
+                    out,
+                    "{ind}if {mark}{} ",
+                    self.expr(*cond, Some(&Type::BOOL))
+                );
                 self.block(out, then, depth);
                 if !otherwise.is_empty() {
                     let _ = write!(out, "{ind}else ");

@@ -392,6 +392,7 @@ fn stmt(f: &mut Function, s: Stmt, here: Here, st: &mut RedState, pending: &mut 
                     cond,
                     then: looped,
                     otherwise: vec![],
+                    single: false,
                 });
             } else {
                 e.out.extend(looped);
@@ -413,10 +414,10 @@ fn stmt(f: &mut Function, s: Stmt, here: Here, st: &mut RedState, pending: &mut 
             cond,
             then,
             otherwise,
+            single,
         } => {
             // One thread's code (a single-thread guard): its accesses are
             // the statement's, which `block` notes.
-            let single = fences::is_single_guard(f, cond);
             let (mut p1, mut p2) = if single {
                 (Pending::default(), Pending::default())
             } else {
@@ -441,6 +442,7 @@ fn stmt(f: &mut Function, s: Stmt, here: Here, st: &mut RedState, pending: &mut 
                 cond,
                 then,
                 otherwise,
+                single,
             }
         }
         Stmt::While { cond, body, step } => {

@@ -423,11 +423,13 @@ fn control_kernel(ty: IntKind) -> Kernel {
                 cond: is3,
                 then: vec![Stmt::Break],
                 otherwise: vec![],
+                single: false,
             },
             Stmt::If {
                 cond: is1,
                 then: vec![Stmt::Continue],
                 otherwise: vec![],
+                single: false,
             },
             Stmt::Store {
                 ptr: slot,
@@ -462,6 +464,7 @@ fn control_kernel(ty: IntKind) -> Kernel {
                 local: x,
                 value: xor,
             }],
+            single: false,
         },
         seq,
         Stmt::Store { ptr, value: sum },

@@ -195,6 +195,7 @@ impl Validator<'_> {
                 cond,
                 then,
                 otherwise,
+                ..
             } => {
                 self.cond(*cond);
                 self.block(then);

@@ -49,6 +49,7 @@ fn kernel(par: Parallelism, k: IntKind, cmp: LoopCmp, b: [i128; 3], skip_even: b
             cond: c,
             then: vec![Stmt::Continue],
             otherwise: vec![],
+            single: false,
         });
     }
     let ptr = f.read(a);
@@ -595,6 +596,7 @@ fn fenced_loop(par: Parallelism) -> (String, Vec<usize>, usize, usize) {
             value: one,
         }],
         otherwise: vec![],
+        single: true,
     };
     let p2 = f.read(a);
     let load = f.add(Expr::Load(p2), Type::I64);
@@ -607,6 +609,7 @@ fn fenced_loop(par: Parallelism) -> (String, Vec<usize>, usize, usize) {
         cond: g2,
         then: vec![Stmt::Store { ptr: p3, value: tv }],
         otherwise: vec![],
+        single: true,
     };
     let (init, limit, step) = (
         f.int(0, Type::I32),
