@@ -2,9 +2,13 @@
 //! kernel arguments, launch, waits, device management), as decided by the
 //! front end, held in [`Module::host`](super::Module::host). Its values
 //! are typed: the user's expressions as [`UserExpr`] (with their clause's
-//! location and the type the host converts them to), addresses and byte
-//! counts as [`HostAddr`] and [`HostBytes`]; only names (of variables, for
-//! messages) and the host version of an atomic statement are text. Only
+//! location and the type the host converts them to), the user's objects as
+//! [`Lvalue`](super::Lvalue)s, addresses and byte counts as [`HostAddr`]
+//! and [`HostBytes`]. Text are: names for messages, the user's
+//! expressions inside those (C as written, checked), the host fallback
+//! (the user's statement re-emitted verbatim, [`ConstructKind::Fallback`])
+//! and the host version of an atomic statement ([`ConstructKind::Atomic`]).
+//! Only
 //! `codegen::host` turns the plan into C; `hosttext.rs` prints it and
 //! `read/plan.rs` reads it back.
 //!
@@ -148,8 +152,11 @@ impl AsyncSpec {
 /// How the host passes one kernel parameter.
 #[derive(Clone, Debug, PartialEq)]
 pub enum HostArg {
-    /// The address of a host variable whose value is passed (firstprivate).
-    Value { var: String },
+    /// The address of a host variable (an [`Lvalue::Var`]) whose value is
+    /// passed (firstprivate).
+    ///
+    /// [`Lvalue::Var`]: super::Lvalue::Var
+    Value { var: super::Lvalue },
     /// A byte size (`unsigned long`, the `sizeof` of a variable-length
     /// array), evaluated at the construct.
     Size { bytes: HostBytes },
@@ -197,7 +204,11 @@ pub enum ConstructKind {
     /// the queues (`Some(vec![])`: all).
     Wait { asyncs: AsyncSpec },
     /// An atomic statement's host version: `text` (C, one line per line of
-    /// the statement) replaces it.
+    /// the statement) replaces it. The front end writes it
+    /// (`frontend::atomic`) from the user's statement, whose operands it
+    /// keeps as written; still C text here, not a typed operation (a typed
+    /// form would hold the operation and its target and operands as user
+    /// expressions, and `codegen::host` would write the builtins).
     Atomic { text: String },
     /// A `declare` directive in a function: a data region from the
     /// directive to the end of the enclosing block (`stmt`: from the

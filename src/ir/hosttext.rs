@@ -43,8 +43,9 @@ impl fmt::Display for At<'_> {
 }
 
 impl fmt::Display for Lvalue {
+    /// Its C spelling, quoted.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&quote(self.0.as_bytes()))
+        f.write_str(&quote(self.c_spelling().as_bytes()))
     }
 }
 
@@ -160,7 +161,7 @@ impl fmt::Display for UpdateItem {
 impl fmt::Display for HostArg {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            HostArg::Value { var } => write!(f, "arg value {}", quote(var.as_bytes())),
+            HostArg::Value { var } => write!(f, "arg value {var}"),
             HostArg::Size { bytes } => write!(f, "arg size {bytes}"),
             HostArg::Scratch { slots } => write!(f, "arg scratch slots={slots}"),
             HostArg::DevicePtr {

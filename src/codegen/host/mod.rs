@@ -253,7 +253,9 @@ impl Writer<'_> {
                 let mut scratch = None;
                 for (i, a) in args.iter().enumerate() {
                     match a {
-                        HostArg::Value { var } => arg_ptrs.push(format!("(void *)&({var})")),
+                        HostArg::Value { var } => {
+                            arg_ptrs.push(format!("(void *)&({})", var.c_spelling()))
+                        }
                         HostArg::Size { bytes } => {
                             out.line(&format!(
                                 "unsigned long __accc_s{id}_{i} = {};",

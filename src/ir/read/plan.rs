@@ -40,7 +40,7 @@ fn kw(c: &mut Cursor, w: &str) -> bool {
 }
 
 fn lvalue(c: &mut Cursor) -> Result<Lvalue> {
-    Ok(Lvalue(c.quoted()?))
+    Ok(Lvalue::parse(&c.quoted()?))
 }
 
 /// `scaled(count[, "elem"])`.
@@ -170,7 +170,7 @@ fn arg(c: &mut Cursor) -> Result<HostArg> {
     c.skip_ws();
     let at = c.pos;
     match c.word() {
-        "value" => Ok(HostArg::Value { var: c.quoted()? }),
+        "value" => Ok(HostArg::Value { var: lvalue(c)? }),
         "size" => Ok(HostArg::Size { bytes: bytes(c)? }),
         "scratch" => {
             c.expect("slots")?;
