@@ -297,14 +297,16 @@ impl ClauseCtx<'_> {
                         (CType::Struct(s), false) => s.clone(),
                         (CType::Ptr(inner), true) => match &**inner {
                             CType::Struct(s) => s.clone(),
-                            _ => return self.err(
-                                m.span.start,
-                                format!(
+                            _ => {
+                                return self.err(
+                                    m.span.start,
+                                    format!(
                                     "'->{}' on '{}', which is not a pointer to a struct or union",
                                     m.name,
                                     lv.c_spelling()
                                 ),
-                            ),
+                                )
+                            }
                         },
                         _ => {
                             return self.err(

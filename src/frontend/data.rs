@@ -542,7 +542,7 @@ impl Walker<'_> {
             args.push(HostArg::DevicePtr {
                 name: var.name.clone(),
                 ptr,
-                section,
+                section: section.map(Box::new),
                 if_present: vis.as_ref().is_some_and(|v| v.no_create),
             });
         }

@@ -167,7 +167,7 @@ pub enum HostArg {
     DevicePtr {
         name: String,
         ptr: HostAddr,
-        section: Option<HostAddr>,
+        section: Option<Box<HostAddr>>,
         /// `no_create`: the host address itself when not present.
         if_present: bool,
     },
@@ -195,7 +195,7 @@ pub enum ConstructKind {
         asyncs: AsyncSpec,
         /// How the host computes the launch sizes: set by `schedule`
         /// (`schedule::launch`, from the kernel's geometry); `None` before.
-        launch: Option<LaunchPlan>,
+        launch: Option<Box<LaunchPlan>>,
     },
     /// A `data` construct (or the data region of a `kernels` construct
     /// with several kernels).

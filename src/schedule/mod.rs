@@ -85,7 +85,7 @@ pub fn schedule(m: &mut Module, _info: &ModuleInfo, target: &Target) -> Vec<Vec<
             _ => None,
         });
         if let Some((_, plan)) = &mut host {
-            **plan = Some(launch::plan(&launch));
+            **plan = Some(Box::new(launch::plan(&launch)));
         }
         let one_thread = k.one_thread();
         single::resolve(&mut k.body, single::Performer::Kernel { one_thread });

@@ -184,7 +184,7 @@ fn arg(c: &mut Cursor) -> Result<HostArg> {
             let ptr = addr(c)?;
             let section = if kw(c, "section") {
                 c.expect("=")?;
-                Some(addr(c)?)
+                Some(Box::new(addr(c)?))
             } else {
                 None
             };
@@ -263,7 +263,7 @@ fn construct(c: &mut Cursor) -> Result<Construct> {
             let kernel = c.unsigned()?;
             let asyncs = asyncs(c)?;
             let launch = if kw(c, "launch") {
-                Some(launch_plan(c)?)
+                Some(Box::new(launch_plan(c)?))
             } else {
                 None
             };
