@@ -493,6 +493,24 @@ mod tests {
         );
     }
 
+    /// The kernel's kind decides, not its construct's text: num_gangs of
+    /// a kernels region with no gang loop is ignored, of a parallel one
+    /// kept, whatever the construct is called.
+    #[test]
+    fn the_kind_decides_not_the_text() {
+        let sizes = "\n  sizes num_gangs(i64 ((4)) at \"t.c\":1:30)";
+        let vector = "vector.x %0 i = 0; < %1 n; += 1 sizes(trip: u64 (n) at \"t.c\":2:1)";
+        let (k, notes) = geometry(&format!("kernels \"parallel\" at t.c:1:1{sizes}"), vector);
+        assert_eq!(k.grid[0], GridSize::Const(1));
+        assert_eq!(
+            notes,
+            ["num_gangs ignored: no loop of the kernels region is partitioned across gangs"]
+        );
+        let (p, notes) = geometry(&format!("parallel \"kernels\" at t.c:1:1{sizes}"), vector);
+        assert_eq!(p.grid[0], GridSize::Const(4));
+        assert!(notes.is_empty(), "{notes:?}");
+    }
+
     #[test]
     fn serial_is_one_thread() {
         // (Even with a loop that asks for lanes.)
