@@ -54,7 +54,7 @@ pub use hostrange::{HostAddr, HostBytes, Lvalue, Scaled};
 pub use hosttree::Visit;
 pub use index::{Extent, Index};
 pub use module::{
-    Cell, DeviceFunction, GridSize, Kernel, Launch, Linkage, Module, Param, ParamMode,
+    Cell, ComputeKind, DeviceFunction, GridSize, Kernel, Launch, Linkage, Module, Param, ParamMode,
     RoutineLevel, Scratch, SizeClauses, ThreadBound,
 };
 pub use print::{print_expr, print_module, print_parallelism};

@@ -27,7 +27,8 @@ use std::fmt::Write;
 /// Prints a whole module.
 pub fn print_module(m: &Module) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "module {}", quote(m.source.as_bytes()));
+    let mark = if m.scheduled { " scheduled" } else { "" };
+    let _ = writeln!(out, "module {}{mark}", quote(m.source.as_bytes()));
     for c in &m.cells {
         let _ = writeln!(out, "cell @{} {}", c.symbol, quote(c.host.as_bytes()));
     }
@@ -202,8 +203,9 @@ fn grid(g: &GridSize) -> String {
 fn print_kernel(out: &mut String, k: &Kernel, m: &Module) {
     let _ = writeln!(
         out,
-        "\nkernel @{} {} at {}",
+        "\nkernel @{} {} {} at {}",
         k.name,
+        k.kind.name(),
         quote(k.construct.as_bytes()),
         k.loc
     );
@@ -219,9 +221,6 @@ fn print_kernel(out: &mut String, k: &Kernel, m: &Module) {
             grid(&l.block[2])
         );
     }
-    if k.one_thread {
-        let _ = writeln!(out, "  one_thread");
-    }
     if !k.sizes.is_empty() {
         let _ = write!(out, "  sizes");
         if !k.sizes.num_gangs.is_empty() {
@@ -235,9 +234,6 @@ fn print_kernel(out: &mut String, k: &Kernel, m: &Module) {
             let _ = write!(out, " vector_length({e})");
         }
         let _ = writeln!(out);
-    }
-    if let Some(h) = &k.host_launch {
-        let _ = writeln!(out, "  host {h}");
     }
     if let Some(s) = &k.scratch {
         let _ = writeln!(out, "  scratch counters={} slots={}", s.counters, s.slots);
@@ -373,8 +369,14 @@ impl Printer<'_> {
                 cond,
                 then,
                 otherwise,
+                single,
             } => {
-                let _ = write!(out, "{ind}if {} ", self.expr(*cond, Some(&Type::BOOL)));
+                let mark = if *single { "single " } else { "" };
+                let _ = write!(
+                    out,
+                    "{ind}if {mark}{} ",
+                    self.expr(*cond, Some(&Type::BOOL))
+                );
                 self.block(out, then, depth);
                 if !otherwise.is_empty() {
                     let _ = write!(out, "{ind}else ");

@@ -190,6 +190,13 @@ pub enum Stmt {
         cond: ExprId,
         then: Block,
         otherwise: Block,
+        /// A single-thread guard (`schedule::single` makes them from
+        /// [`Stmt::Single`]; text form `if single …`): `cond` only says
+        /// which of the threads that run this code redundantly performs
+        /// `then` (`otherwise` is empty), not whether it happens, so
+        /// analyses and the fences read `then` as unconditional code one
+        /// thread runs alone.
+        single: bool,
     },
     /// A counted loop; only before `schedule`, which turns every one into a
     /// [`Stmt::While`].

@@ -56,6 +56,7 @@ pub use crate::ir::{Gpu, Target};
 pub use privatize::privatize;
 
 use crate::analysis::ModuleInfo;
+use crate::ir::host::{ConstructKind, HostArg};
 use crate::ir::{
     BarrierScope, Block, Expr, Function, IntKind, Module, Parallelism, Param, ParamMode, Stmt, Type,
 };
@@ -79,20 +80,24 @@ use std::collections::HashSet;
 /// give (the text of [`crate::ir::Remark::Launch`]).
 pub fn schedule(m: &mut Module, _info: &ModuleInfo, target: &Target) -> Vec<Vec<String>> {
     let mut notes = vec![];
-    for k in &mut m.kernels {
+    m.scheduled = true;
+    for (ki, k) in m.kernels.iter_mut().enumerate() {
         let (launch, said) = match k.launch.take() {
             Some(l) => (l, vec![]),
             None => geometry::launch(k, &m.functions, target.gpu_limits()),
         };
         notes.push(said);
         k.sizes = Default::default();
-        k.host_launch = Some(launch::plan(&launch));
-        single::resolve(
-            &mut k.body,
-            single::Performer::Kernel {
-                one_thread: k.one_thread,
-            },
-        );
+        let compute = m.host.compute_mut(ki);
+        let mut host = compute.and_then(|c| match &mut c.kind {
+            ConstructKind::Compute { args, launch, .. } => Some((args, launch)),
+            _ => None,
+        });
+        if let Some((_, plan)) = &mut host {
+            **plan = Some(Box::new(launch::plan(&launch)));
+        }
+        let one_thread = k.one_thread();
+        single::resolve(&mut k.body, single::Performer::Kernel { one_thread });
         let own = fences::own_locals(&k.body);
         let body = std::mem::take(&mut k.body.body);
         let mut st = RedState::new(target);
@@ -115,6 +120,9 @@ pub fn schedule(m: &mut Module, _info: &ModuleInfo, target: &Target) -> Vec<Vec<
                 mode: ParamMode::Scratch,
             });
             k.scratch = st.layout();
+            if let (Some((args, _)), Some(s)) = (host, k.scratch) {
+                args.push(HostArg::Scratch { slots: s.slots });
+            }
         }
         while matches!(b.first(), Some(Stmt::Barrier(_))) {
             b.remove(0);
@@ -154,7 +162,9 @@ pub fn schedule(m: &mut Module, _info: &ModuleInfo, target: &Target) -> Vec<Vec<
 /// [`schedule`], before the back ends.
 ///
 /// Deliberate, and only where it is exact: a size is folded only where the
-/// kernel's [`crate::ir::LaunchPlan`] launches it as that constant (a
+/// kernel's [`crate::ir::LaunchPlan`] (`launch::plan` of its geometry, as
+/// its compute construct in the host plan holds it) launches it as that
+/// constant (a
 /// default, a clause written as an integer literal, or 1 along an unused
 /// dimension), so the kernel and the launch cannot disagree; every other
 /// size is read from `ntid`/`nctaid`. It is worth it for speed: the
@@ -168,7 +178,9 @@ pub fn specialize(m: &mut Module) {
 
 fn specialize_kernel(k: &mut crate::ir::Kernel) {
     use crate::ir::{Literal, Special};
-    let Some(plan) = &k.host_launch else {
+    // The sizes the host launches it with: what `schedule` gave its
+    // compute construct, from the same geometry.
+    let Some(plan) = k.launch.as_ref().map(launch::plan) else {
         return;
     };
     let block: Vec<Option<u32>> = plan.block.iter().map(|e| e.as_const()).collect();
@@ -394,6 +406,7 @@ fn stmt(f: &mut Function, s: Stmt, here: Here, st: &mut RedState, pending: &mut 
                     cond,
                     then: looped,
                     otherwise: vec![],
+                    single: false,
                 });
             } else {
                 e.out.extend(looped);
@@ -417,10 +430,10 @@ fn stmt(f: &mut Function, s: Stmt, here: Here, st: &mut RedState, pending: &mut 
             cond,
             then,
             otherwise,
+            single,
         } => {
             // One thread's code (a single-thread guard): its accesses are
             // the statement's, which `block` notes.
-            let single = fences::is_single_guard(f, cond);
             let (mut p1, mut p2) = if single {
                 (Pending::default(), Pending::default())
             } else {
@@ -445,6 +458,7 @@ fn stmt(f: &mut Function, s: Stmt, here: Here, st: &mut RedState, pending: &mut 
                 cond,
                 then,
                 otherwise,
+                single,
             }
         }
         Stmt::While { cond, body, step } => {

@@ -81,6 +81,7 @@ impl Lower<'_> {
                     cond,
                     then,
                     otherwise,
+                    single: false,
                 });
                 Ok(())
             }
@@ -122,7 +123,7 @@ impl Lower<'_> {
                 self.break_depth -= 1;
                 let (cond, mut step) = test?;
                 let not = self.f.add(Expr::Unary { op: crate::ir::UnOp::Not, arg: cond }, Type::BOOL);
-                step.push(Stmt::If { cond: not, then: vec![Stmt::Break], otherwise: vec![] });
+                step.push(Stmt::If { cond: not, then: vec![Stmt::Break], otherwise: vec![], single: false });
                 let always = self.f.int(1, Type::BOOL);
                 self.emit(Stmt::While { cond: always, body, step });
                 Ok(())
@@ -436,6 +437,7 @@ impl Lower<'_> {
                 cond: not,
                 then: vec![Stmt::Break],
                 otherwise: vec![],
+                single: false,
             });
             top.append(&mut b);
             let always = self.f.int(1, Type::BOOL);

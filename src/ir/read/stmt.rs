@@ -31,6 +31,8 @@ impl Parser<'_, '_> {
                 Stmt::Store { ptr, value }
             }
             "if" => {
+                // (No expression starts with the word.)
+                let single = self.c.tok("single ");
                 let cond = self.expr(Some(&Type::BOOL))?;
                 self.c.expect("{")?;
                 let then = self.block()?;
@@ -44,6 +46,7 @@ impl Parser<'_, '_> {
                     cond,
                     then,
                     otherwise,
+                    single,
                 }
             }
             "loop" => Stmt::Loop(self.counted_loop()?),

@@ -208,6 +208,7 @@ impl Validator<'_> {
                 cond,
                 then,
                 otherwise,
+                ..
             } => {
                 self.cond(*cond);
                 self.block(then);

@@ -49,6 +49,7 @@ fn kernel(par: Parallelism, k: IntKind, cmp: LoopCmp, b: [i128; 3], skip_even: b
             cond: c,
             then: vec![Stmt::Continue],
             otherwise: vec![],
+            single: false,
         });
     }
     let ptr = f.read(a);
@@ -97,12 +98,12 @@ fn module(body: Function, a: LocalId) -> Module {
                 block: [GridSize::Const(128), GridSize::Const(1), GridSize::Const(1)],
             }),
             scratch: None,
-            host_launch: None,
-            one_thread: false,
+            kind: crate::ir::ComputeKind::Parallel,
         }],
         functions: vec![],
         cells: vec![],
         host: Default::default(),
+        scheduled: false,
     }
 }
 
@@ -599,6 +600,7 @@ fn fenced_loop(par: Parallelism) -> (String, Vec<usize>, usize, usize) {
             value: one,
         }],
         otherwise: vec![],
+        single: true,
     };
     let p2 = f.read(a);
     let load = f.add(Expr::Load(p2), Type::I64);
@@ -611,6 +613,7 @@ fn fenced_loop(par: Parallelism) -> (String, Vec<usize>, usize, usize) {
         cond: g2,
         then: vec![Stmt::Store { ptr: p3, value: tv }],
         otherwise: vec![],
+        single: true,
     };
     let (init, limit, step) = (
         f.int(0, Type::I32),
