@@ -174,7 +174,7 @@ fn retargeting_rewrites_and_refuses() {
     assert!(retarget(bad)
         .unwrap_err()
         .contains("nvvm.read.ptx.sreg.tid.x"));
-    let ir = "module \"x\"\n\nkernel @k0 \"serial\" at x.c:3:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  param %0 n: i32 value\n  param %2 a: ptr<f64> deviceptr\n  local %1 tmp: i32\n{\n";
+    let ir = "module \"x\"\n\nkernel @k0 serial \"serial\" at x.c:3:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  param %0 n: i32 value\n  param %2 a: ptr<f64> deviceptr\n  local %1 tmp: i32\n{\n";
     assert_eq!(
         kernel_signature(ir),
         Some(("k0".to_string(), vec!["n".to_string(), "a".to_string()]))

@@ -295,6 +295,7 @@ impl Walker<'_, '_> {
                 cond,
                 then,
                 otherwise,
+                ..
             } => {
                 self.expr(*cond, st);
                 let mut a = st.clone();

@@ -45,7 +45,7 @@
 mod access;
 pub mod affine;
 pub mod body;
-mod contiguity;
+pub mod contiguity;
 pub mod depend;
 mod poly;
 mod print;

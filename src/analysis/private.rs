@@ -363,6 +363,7 @@ impl Walk<'_> {
                 cond,
                 then,
                 otherwise,
+                ..
             } => {
                 self.expr(*cond, &st);
                 let a = self.block(then, st.clone());

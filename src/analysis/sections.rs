@@ -629,11 +629,14 @@ impl Walk<'_> {
                 cond,
                 then,
                 otherwise,
+                single,
             } => {
                 self.value(*cond);
-                // One thread performs what the others run redundantly: not
-                // a condition on whether it happens.
-                let c = usize::from(!single_guard(self.f, *cond));
+                // One thread performs what the others run redundantly (a
+                // single-thread guard, as `schedule` makes them; IR written
+                // with the guards resolved): not a condition on whether it
+                // happens.
+                let c = usize::from(!*single);
                 self.conditional += c;
                 self.block(then);
                 self.block(otherwise);
@@ -695,30 +698,6 @@ impl Walk<'_> {
             .filter(|a| a.vars.is_empty())
             .and_then(|a| a.konst.as_const())
             .is_some_and(|c| c.abs() == 1)
-    }
-}
-
-/// Whether `cond` only says which thread performs a statement (thread
-/// index 0 along some block dimensions), as `schedule` guards
-/// [`Stmt::Single`] code (IR written with the guards already resolved).
-fn single_guard(f: &Function, cond: ExprId) -> bool {
-    match f.expr(cond) {
-        Expr::Logical {
-            and: true,
-            lhs,
-            rhs,
-        } => single_guard(f, *lhs) && single_guard(f, *rhs),
-        Expr::Cmp {
-            op: CmpOp::Eq,
-            lhs,
-            rhs,
-        } => {
-            matches!(
-                f.expr(*lhs),
-                Expr::Special(crate::ir::Special::ThreadIdx(_))
-            ) && matches!(f.expr(*rhs), Expr::Literal(Literal::Int(0)))
-        }
-        _ => false,
     }
 }
 

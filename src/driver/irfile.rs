@@ -47,8 +47,8 @@ pub(super) fn compile(tools: &Tools, args: &Args, src: &Path) -> Result<()> {
             return Err(Reported.into());
         }
     };
-    // Scheduled IR has its host launch plans (`host` lines).
-    let lowered = m.kernels.iter().all(|k| k.host_launch.is_none());
+    // Scheduled IR says so (`module "…" scheduled`).
+    let lowered = !m.scheduled;
     let problems = crate::ir::validate(&m, !lowered);
     if !problems.is_empty() {
         for p in &problems {

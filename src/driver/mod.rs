@@ -268,14 +268,21 @@ fn write_out(path: Option<&Path>, bytes: &[u8]) -> Result<()> {
 /// Validates the IR (`scheduled`: after schedule and specialise); each
 /// problem is an internal compiler error, reported as
 /// `file:line:col: error: internal: …` at its location (the source file's
-/// name where it has none), and compilation stops before any output.
-fn check_ir(m: &crate::ir::Module, scheduled: bool, file: &str) -> Result<()> {
+/// name where it has none), but for errors in the user's source (the
+/// levels of loops: [`crate::ir::ValidationErrorKind::in_source`]), which
+/// are diagnostics at theirs; compilation stops before any output.
+fn check_ir(m: &crate::ir::Module, scheduled: bool, file: &str, colour: bool) -> Result<()> {
     let problems = crate::ir::validate(m, scheduled);
     if problems.is_empty() {
         return Ok(());
     }
     let stage = if scheduled { "scheduled" } else { "lowered" };
     for p in &problems {
+        if p.kind.in_source() {
+            let d = crate::diag::Diagnostic::error(p.at.clone(), p.kind.to_string());
+            eprint!("{}", d.render(colour));
+            continue;
+        }
         let at =
             p.at.as_ref()
                 .map_or_else(|| file.to_string(), ToString::to_string);
@@ -313,7 +320,7 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
             eprintln!("{loc}: accc: left to the host compiler: {why}");
         }
     }
-    check_ir(&t.module, false, &file)?;
+    check_ir(&t.module, false, &file, colour(args))?;
     let Some(d) = device(tools, args, &file, &mut t.module, true, &t.remarks)? else {
         return Ok(());
     };
@@ -464,7 +471,7 @@ fn device(
         let notes = crate::schedule::schedule(m, &info, &device_target(args));
         print_remarks(args, remarks, m, &notes);
         crate::schedule::specialize(m);
-        check_ir(m, true, file)?;
+        check_ir(m, true, file, colour(args))?;
     }
     let opts = nvptx::Options {
         arch: args.own.gpu_arch.clone(),

@@ -65,10 +65,10 @@ pub struct HostRange {
     pub bytes: HostBytes,
     /// The reference goes through a struct member.
     pub member: bool,
-    /// The C lvalue of the pointer a sub-array goes through, when that
+    /// The lvalue of the pointer a sub-array goes through, when that
     /// pointer is a struct member or an element (`a[i][0:m]` of `double
     /// **a`): attached to the section.
-    pub pointer_member: Option<String>,
+    pub pointer_member: Option<Lvalue>,
     /// The type of the object the reference ends at (for a sub-array: the
     /// array or pointer it is taken of).
     pub ty: CType,
@@ -161,9 +161,9 @@ impl ClauseCtx<'_> {
             _ => kind,
         };
         let attach = r.pointer_member.as_ref().map(|p| HostMap {
-            name: p.clone(),
-            start: HostAddr::Of(Lvalue(p.clone())),
-            bytes: HostBytes::SizeOf(Lvalue(p.clone())),
+            name: p.c_spelling(),
+            start: HostAddr::Of(p.clone()),
+            bytes: HostBytes::SizeOf(p.clone()),
             kind: if exit {
                 MapKind::Detach
             } else {
@@ -288,7 +288,7 @@ impl ClauseCtx<'_> {
             .rposition(|a| matches!(a, Access::Member { .. }))
             .map_or(0, |i| i + 1);
         let (prefix, suffix) = v.path.split_at(split);
-        let mut text = name.clone();
+        let mut lv = Lvalue::var(name);
         let mut t = var_ty.clone();
         for a in prefix {
             match a {
@@ -297,9 +297,27 @@ impl ClauseCtx<'_> {
                         (CType::Struct(s), false) => s.clone(),
                         (CType::Ptr(inner), true) => match &**inner {
                             CType::Struct(s) => s.clone(),
-                            _ => return self.err(m.span.start, format!("'->{}' on '{text}', which is not a pointer to a struct or union", m.name)),
+                            _ => {
+                                return self.err(
+                                    m.span.start,
+                                    format!(
+                                    "'->{}' on '{}', which is not a pointer to a struct or union",
+                                    m.name,
+                                    lv.c_spelling()
+                                ),
+                                )
+                            }
                         },
-                        _ => return self.err(m.span.start, format!("member '{}' of '{text}', which is not a struct or union", m.name)),
+                        _ => {
+                            return self.err(
+                                m.span.start,
+                                format!(
+                                    "member '{}' of '{}', which is not a struct or union",
+                                    m.name,
+                                    lv.c_spelling()
+                                ),
+                            )
+                        }
                     };
                     if let Some(why) = st.unusable() {
                         return self.err(m.span.start, why);
@@ -310,21 +328,20 @@ impl ClauseCtx<'_> {
                             format!("no member named '{}' in '{}'", m.name, st.name()),
                         );
                     };
-                    text = if *arrow {
-                        format!("({text})->{}", m.name)
-                    } else {
-                        format!("({text}).{}", m.name)
-                    };
+                    lv = lv.member(&m.name, *arrow);
                     t = mt;
                 }
                 Access::Index(i) => {
                     let Some(e) = t.element().cloned() else {
                         return self.err(
                             v.span.start,
-                            format!("subscript of '{text}', which is not an array or pointer"),
+                            format!(
+                                "subscript of '{}', which is not an array or pointer",
+                                lv.c_spelling()
+                            ),
                         );
                     };
-                    text = format!("({text})[{}]", self.check_expr(i)?);
+                    lv = lv.index(vec![self.check_expr(i)?]);
                     t = e;
                 }
                 Access::Section { span, .. } => {
@@ -348,7 +365,7 @@ impl ClauseCtx<'_> {
                 CType::Ptr(_) if bare == BarePointer::Block => Ok((
                     var_ty,
                     HostRange {
-                        start: HostAddr::Value(Lvalue(text.clone())),
+                        start: HostAddr::Value(lv.clone()),
                         bytes: HostBytes::Zero,
                         member,
                         pointer_member: None,
@@ -363,8 +380,8 @@ impl ClauseCtx<'_> {
                 _ => Ok((
                     var_ty,
                     HostRange {
-                        start: HostAddr::Of(Lvalue(text.clone())),
-                        bytes: HostBytes::SizeOf(Lvalue(text)),
+                        start: HostAddr::Of(lv.clone()),
+                        bytes: HostBytes::SizeOf(lv),
                         member,
                         pointer_member: None,
                         ty: t,
@@ -374,7 +391,7 @@ impl ClauseCtx<'_> {
                 )),
             };
         }
-        let pointer_member = (member && matches!(t, CType::Ptr(_))).then(|| text.clone());
+        let pointer_member = (member && matches!(t, CType::Ptr(_))).then(|| lv.clone());
         let t_section = t.clone();
         // Each further pointer level (`a[0:n][0:m]` with `double **a`)
         // starts a level of rows.
@@ -403,26 +420,26 @@ impl ClauseCtx<'_> {
         levels.push(&suffix[from..]);
         // Leading levels that select one pointer (`a[i][0:m]`) are just the
         // lvalue of the pointer the section goes through, attached to it.
-        let (mut text, mut t, mut member, mut pointer_member) = (text, t, member, pointer_member);
+        let (mut lv, mut t, mut member, mut pointer_member) = (lv, t, member, pointer_member);
         while levels.len() > 1 && levels[0].iter().all(|a| matches!(a, Access::Index(_))) {
             for a in levels[0] {
                 if let Access::Index(i) = a {
-                    text = format!("({text})[{}]", self.check_expr(i)?);
+                    lv = lv.index(vec![self.check_expr(i)?]);
                     t = t.element().cloned().unwrap_or(t);
                 }
             }
             levels.remove(0);
             member = true;
-            pointer_member = Some(text.clone());
+            pointer_member = Some(lv.clone());
         }
-        let (start, bytes) = self.section(v, &text, levels[0], &t)?;
+        let (start, bytes) = self.section(v, &lv, levels[0], &t)?;
         let mut rows = vec![];
-        let mut base = text.clone();
+        let mut base = lv.clone();
         let mut bt = t.clone();
         for (k, level) in levels.iter().enumerate() {
             // The row's pointer type and an unevaluated expression of it.
             for _ in 0..level.len() {
-                base = format!("({base})[0]");
+                base = base.index(vec!["0".into()]);
                 bt = bt.element().cloned().unwrap_or(bt);
             }
             let Some(next) = levels.get(k + 1) else {
@@ -472,34 +489,33 @@ impl ClauseCtx<'_> {
     fn section(
         &self,
         v: &VarRef,
-        name: &str,
+        lv: &Lvalue,
         path: &[Access],
         ty: &CType,
     ) -> DResult<(HostAddr, HostBytes)> {
-        let (dims, m) = self.dims(v, name, path, ty)?;
-        let los: String = dims.iter().map(|d| format!("[{}]", d.lo)).collect();
-        let zeros: String = "[0]".repeat(m + 1);
+        let (dims, m) = self.dims(v, &lv.c_spelling(), path, ty)?;
+        let los: Vec<String> = dims.iter().map(|d| d.lo.clone()).collect();
         Ok((
-            HostAddr::Of(Lvalue(format!("({name}){los}"))),
+            HostAddr::Of(lv.clone().index(los)),
             HostBytes::Scaled(self.scaled(
                 v,
                 &dims[m].len,
                 HostType::ULong,
-                format!("({name}){zeros}"),
+                lv.clone().index(zeros(m + 1)),
             )),
         ))
     }
 
     /// `count` (C text checked already) elements like `elem`, counted in
     /// `ty`, located at item `v`.
-    fn scaled(&self, v: &VarRef, count: &str, ty: HostType, elem: String) -> Scaled {
+    fn scaled(&self, v: &VarRef, count: &str, ty: HostType, elem: Lvalue) -> Scaled {
         Scaled {
             count: UserExpr {
                 text: count.to_string(),
                 loc: self.loc(v.span.start),
                 ty,
             },
-            elem: Some(Lvalue(elem)),
+            elem: Some(elem),
         }
     }
 
@@ -511,24 +527,20 @@ impl ClauseCtx<'_> {
     fn row(
         &self,
         v: &VarRef,
-        base: &str,
+        base: &Lvalue,
         path: &[Access],
         ty: &CType,
     ) -> DResult<(Vec<Scaled>, Scaled)> {
-        let (dims, m) = self.dims(v, base, path, ty)?;
+        let (dims, m) = self.dims(v, &base.c_spelling(), path, ty)?;
         let mut offset = vec![];
-        let mut zeros = String::new();
-        for d in &dims {
-            zeros.push_str("[0]");
+        for (k, d) in dims.iter().enumerate() {
             if d.lo != "0" {
-                offset.push(self.scaled(v, &d.lo, HostType::Long, format!("({base}){zeros}")));
+                let elem = base.clone().index(zeros(k + 1));
+                offset.push(self.scaled(v, &d.lo, HostType::Long, elem));
             }
         }
-        let zeros: String = "[0]".repeat(m + 1);
-        Ok((
-            offset,
-            self.scaled(v, &dims[m].len, HostType::ULong, format!("({base}){zeros}")),
-        ))
+        let elem = base.clone().index(zeros(m + 1));
+        Ok((offset, self.scaled(v, &dims[m].len, HostType::ULong, elem)))
     }
 
     /// The dimensions `path` selects of the array or pointer `name` of type
@@ -671,4 +683,9 @@ pub fn parse_expression(text: &str) -> Option<lang_c::span::Node<lang_c::ast::Ex
         lang_c::ast::Initializer::Expression(x) => Some((**x).clone()),
         _ => None,
     }
+}
+
+/// `n` subscripts 0: the first element along `n` dimensions.
+fn zeros(n: usize) -> Vec<String> {
+    vec!["0".to_string(); n]
 }

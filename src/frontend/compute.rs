@@ -20,7 +20,7 @@
 use super::clauses::{ClauseCtx, DataItem};
 use super::ctype::CType;
 use super::data::Visible;
-use super::levels::{Levels, RegionKind, RegionPlan};
+use super::levels::{RegionKind, RegionPlan};
 use super::lower::{HostVar, LoopReduction, Lower, Private};
 use super::unit::Walker;
 use crate::analysis::sections::Use;
@@ -28,7 +28,8 @@ use crate::diag::{DResult, Diagnostics};
 use crate::directive::{ClauseKind, DefaultKind, DirectiveKind};
 use crate::ir::host::{AsyncSpec, Construct, ConstructKind, MapKind, Queue};
 use crate::ir::{
-    Function, HostAddr, HostType, Kernel, Lvalue, Param, Remark, SizeClauses, SrcLoc, UserExpr,
+    ComputeKind, Function, HostAddr, HostType, Kernel, Lvalue, Param, Remark, SizeClauses, SrcLoc,
+    UserExpr,
 };
 use lang_c::ast::*;
 use lang_c::span::Node;
@@ -208,7 +209,7 @@ impl Walker<'_> {
                 seg,
                 &dirs,
                 c.kind,
-                Levels::default(),
+                crate::schedule::levels::Outer::default(),
                 &c.region_reds,
                 shared,
             )?;
@@ -488,8 +489,11 @@ impl Walker<'_> {
             sizes: c.sizes.clone(),
             launch: None,
             scratch: None,
-            host_launch: None,
-            one_thread: c.kind == RegionKind::Serial,
+            kind: match c.kind {
+                RegionKind::Parallel => ComputeKind::Parallel,
+                RegionKind::Kernels => ComputeKind::Kernels,
+                RegionKind::Serial => ComputeKind::Serial,
+            },
         });
         // In a region of several kernels: the region's queue (its data
         // region did the waits).
@@ -501,11 +505,12 @@ impl Walker<'_> {
         } else {
             c.asyncs.clone()
         };
-        self.plan.insert(Construct {
+        let mut compute = Construct {
             kind: ConstructKind::Compute {
                 kernel,
                 args,
                 asyncs,
+                launch: None,
             },
             name: c.name.to_string(),
             loc: kloc,
@@ -513,7 +518,9 @@ impl Walker<'_> {
             cond: c.cond.clone(),
             maps,
             body: vec![],
-        });
+        };
+        compute.body.push(compute.host_fallback());
+        self.plan.insert(compute);
     }
 }
 

@@ -475,20 +475,20 @@ impl Walker<'_> {
         for (param, var) in params.iter().zip(vars) {
             if let Some(path) = &var.size_of {
                 args.push(HostArg::Size {
-                    bytes: HostBytes::SizeOf(Lvalue(path.clone())),
+                    bytes: HostBytes::SizeOf(Lvalue::Text(path.clone())),
                 });
                 continue;
             }
             let vis = visible(&var.name);
             if let ParamMode::Value = param.mode {
                 args.push(HostArg::Value {
-                    var: var.name.clone(),
+                    var: Lvalue::var(&var.name),
                 });
                 continue;
             }
             if vis.as_ref().is_some_and(|v| v.deviceptr) {
                 args.push(HostArg::Value {
-                    var: var.name.clone(),
+                    var: Lvalue::var(&var.name),
                 });
                 continue;
             }
@@ -542,7 +542,7 @@ impl Walker<'_> {
             args.push(HostArg::DevicePtr {
                 name: var.name.clone(),
                 ptr,
-                section,
+                section: section.map(Box::new),
                 if_present: vis.as_ref().is_some_and(|v| v.no_create),
             });
         }

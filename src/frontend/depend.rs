@@ -1,13 +1,14 @@
-//! The dependence verdicts of a `kernels` region's loops, asked of
-//! `analysis::depend` over the IR (never of C text): the region is lowered
-//! once with every candidate loop sequential (a probe), and each loop of
-//! the probe is tested.
+//! The facts of a `kernels` region's loops that the IR gives (never C
+//! text): the dependence verdicts of `analysis::depend` and the coalescing
+//! score of `analysis::contiguity`. The region is lowered once with every
+//! candidate loop sequential (a probe), and each loop of the probe is
+//! tested.
 //!
 //! This probe is the bridge while the loop plan is still made before
 //! lowering (issue 16 step 2 moves the plan onto the IR, after one
 //! lowering, and this file goes away).
 //!
-//! Owns: [`Verdict`], `Walker::dependences`. May call: `lower`, `analysis`,
+//! Owns: `Walker::probe_loops`, `Probed`. May call: `lower`, `analysis`,
 //! `levels` (the candidates).
 
 use super::ctype::CType;
@@ -15,26 +16,34 @@ use super::levels::Cand;
 use super::lower::{LoopSpec, Lower, Mode};
 use super::unit::Walker;
 use crate::analysis::body::Target;
+use crate::analysis::contiguity;
 use crate::analysis::depend::{independent, Facts, HostKind};
-use crate::ir::{walk_stmts, Parallelism, RedOp, Stmt};
+use crate::ir::{walk_stmts, Parallelism, Stmt};
+use crate::schedule::kernels::Verdict;
 use lang_c::ast::Statement;
 use lang_c::span::Node;
 use std::collections::{HashMap, HashSet};
 
-/// Whether a loop may run in parallel: `Ok` with the host scalars it only
-/// accumulates into (and their operators), or why not.
-pub type Verdict = Result<Vec<(RedOp, String)>, String>;
+/// What the probe found of one loop.
+#[derive(Clone, Debug)]
+pub(super) struct Probed {
+    /// The dependence test's verdict.
+    pub(super) verdict: Verdict,
+    /// How many accesses of its body are contiguous in its index
+    /// (`analysis::contiguity`): the coalescing score.
+    pub(super) score: u32,
+}
 
 impl Walker<'_> {
-    /// The verdict of every candidate loop of `cands` (the loop nests of
+    /// The facts of every candidate loop of `cands` (the loop nests of
     /// region statement `s`), by the offset of its `for` statement.
     /// `shared`: the variables of the construct's data clauses.
-    pub(super) fn dependences(
+    pub(super) fn probe_loops(
         &self,
         s: &Node<Statement>,
         cands: &[Cand],
         shared: &[String],
-    ) -> HashMap<usize, Verdict> {
+    ) -> HashMap<usize, Probed> {
         let mut order = vec![];
         let mut loops = HashMap::new();
         fn visit(c: &Cand, order: &mut Vec<usize>, loops: &mut HashMap<usize, LoopSpec>) {
@@ -51,19 +60,12 @@ impl Walker<'_> {
                     reductions: vec![],
                     privates: vec![],
                     sizes: Default::default(),
+                    directive: None,
                 },
             );
             for k in &c.children {
                 visit(k, order, loops);
             }
-        }
-        // Loops whose clauses decide need no test: no probe for them.
-        fn needs_test(c: &Cand) -> bool {
-            let cl = &c.clauses;
-            (!cl.seq && !cl.explicit() && !cl.independent) || c.children.iter().any(needs_test)
-        }
-        if !cands.iter().any(needs_test) {
-            return HashMap::new();
         }
         for c in cands {
             visit(c, &mut order, &mut loops);
@@ -74,19 +76,22 @@ impl Walker<'_> {
             Ok(_) => HashMap::new(),
             Err(why) => order
                 .into_iter()
-                .map(|o| (o, Err(format!("it could not be analysed ({why})"))))
+                .map(|o| {
+                    let verdict = Err(format!("it could not be analysed ({why})"));
+                    (o, Probed { verdict, score: 0 })
+                })
                 .collect(),
         }
     }
 
     /// Lowers `s` with the loops `loops` (all sequential) and tests each
-    /// loop of the result, in pre-order.
+    /// loop of the result, in pre-order; and counts its contiguous accesses.
     fn probe(
         &self,
         s: &Node<Statement>,
         loops: &HashMap<usize, LoopSpec>,
         shared: &[String],
-    ) -> Result<Vec<Verdict>, String> {
+    ) -> Result<Vec<Probed>, String> {
         let mut scope = self.scope.clone();
         let mut routines = self.routines.clone();
         // The scalars in device memory: those of the data clauses and the
@@ -132,10 +137,10 @@ impl Walker<'_> {
         };
         // A host scalar by the name the region knows it.
         let host_name = |l| params.iter().find(|p| p.local == l).map(|p| p.name.clone());
-        let mut out = vec![];
+        let mut verdicts = vec![];
         walk_stmts(&f.body, &mut |st| {
             let Stmt::Loop(lp) = st else { return };
-            out.push(independent(&fx, lp, &[]).and_then(|reds| {
+            verdicts.push(independent(&fx, lp, &[]).and_then(|reds| {
                 reds.into_iter()
                     .map(|(op, t)| {
                         let (Target::Local(l) | Target::Cell(l, _)) = t;
@@ -146,6 +151,15 @@ impl Walker<'_> {
                     .collect()
             }));
         });
-        Ok(out)
+        // Both walks are in pre-order, over the same loops.
+        let module = crate::ir::Module::default();
+        let scores = contiguity::loops(&module, &f)
+            .into_iter()
+            .map(|l| u32::try_from(l.contiguous_count(l.vars[0])).unwrap_or(u32::MAX));
+        Ok(verdicts
+            .into_iter()
+            .zip(scores)
+            .map(|(verdict, score)| Probed { verdict, score })
+            .collect())
     }
 }

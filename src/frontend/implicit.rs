@@ -62,7 +62,10 @@ impl Section {
         let (elem, shown) = if bytes_unit {
             (None, format!("((char *){var})"))
         } else {
-            (Some(Lvalue(format!("({var})[0]"))), var.to_string())
+            (
+                Some(Lvalue::var(var).index(vec!["0".into()])),
+                var.to_string(),
+            )
         };
         let start = HostAddr::Offset {
             ptr: Lvalue::var(var),

@@ -3,19 +3,25 @@
 //! count, its size clauses), from which `schedule::geometry` computes the
 //! launch.
 //!
-//! Owns: [`RegionPlan`], `Walker::plan_loops` and the mapping strategies.
-//! * `parallel`: gang → grid x (`gang(dim:n)`: grid dimension n), worker →
-//!   block y, vector → block x. A loop directive with no level takes, when
-//!   loops with directives are nested in it, the outermost free level (gang,
-//!   then worker), else every free level.
-//! * `kernels`: the OpenUH mappings, in `kernels_nest`.
+//! Owns: [`RegionPlan`], `Walker::plan_loops`: the candidate loops (C
+//! `for` statements with loop directives, and in `kernels` every `for`
+//! loop), and for each the facts the decisions read. The decisions are
+//! `schedule`'s:
+//! * `parallel`: `schedule::levels::parallel_loop` (levels from the
+//!   directive and the nest's shape, nesting errors);
+//! * `kernels`: `schedule::kernels::map_nest` (the OpenUH mappings), from
+//!   the facts `kernels_nest` gathers;
 //! * `serial`: every loop sequential, one thread.
+//!
+//! (Issue 16: this plan still runs on the C AST before lowering; it moves
+//! onto the IR's [`crate::ir::Loop::directive`] once lowering no longer
+//! needs the levels.)
 //!
 //! Partitioned loops also privatise scalars and take the reductions of the
 //! loops around them (`loopvars`). Every decision is a remark
 //! (`-Minfo=accel`; a partitioned loop's names the thread counts of the
 //! launch, [`Remark::Levels`]). May call: `canon`, `effects`, `clauses`, `loopvars`,
-//! `kernels_nest`, `ir`.
+//! `kernels_nest`, `ir`, `schedule::levels`.
 
 use super::canon::{canonical, trip_text};
 use super::loopclauses::Clauses;
@@ -24,6 +30,7 @@ use super::unit::Walker;
 use crate::diag::{DResult, Diagnostics};
 use crate::directive::DirectiveKind;
 use crate::ir::{HostType, LoopSizes, Parallelism, Remark, SrcLoc, UserExpr};
+use crate::schedule::levels::{parallel_loop, Outer, Shape};
 use lang_c::ast::*;
 use lang_c::span::Node;
 use std::collections::HashMap;
@@ -34,18 +41,6 @@ pub enum RegionKind {
     Parallel,
     Kernels,
     Serial,
-}
-
-/// The levels enclosing loops use (parallel construct), or that a routine
-/// may not use (a routine of a lower level).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Levels {
-    pub gang: bool,
-    pub worker: bool,
-    pub vector: bool,
-    /// The lowest grid dimension enclosing gang loops use (a gang loop
-    /// nested in them must use a lower one: `gang(dim:)`).
-    pub gang_dim: Option<u8>,
 }
 
 /// A loop the plan decides about.
@@ -292,7 +287,7 @@ impl Walker<'_> {
         s: &Node<Statement>,
         dirs: &[usize],
         kind: RegionKind,
-        outer: Levels,
+        outer: Outer,
         region_reds: &[LoopReduction],
         shared: Vec<String>,
     ) -> DResult<RegionPlan> {
@@ -315,9 +310,9 @@ impl Walker<'_> {
                 }
             }
             RegionKind::Kernels => {
-                let deps = self.dependences(s, &cands, &plan.shared);
+                let probed = self.probe_loops(s, &cands, &plan.shared);
                 for c in &cands {
-                    self.plan_kernels_nest(c, &region_names, &deps, &mut plan)?;
+                    self.plan_kernels_nest(c, &region_names, &probed, &mut plan)?;
                 }
             }
         }
@@ -394,6 +389,7 @@ impl Walker<'_> {
                     .cloned()
                     .collect(),
                 sizes,
+                directive: c.directive.then(|| c.clauses.directive()),
             },
         );
     }
@@ -421,62 +417,21 @@ impl Walker<'_> {
     fn plan_parallel(
         &self,
         c: &Cand,
-        outer: Levels,
+        outer: Outer,
         above: &[(LoopReduction, SrcLoc)],
         private_above: &[String],
         names: &[String],
         plan: &mut RegionPlan,
     ) -> DResult<()> {
         let cl = &c.clauses;
-        let (mut gang, mut worker, mut vector) = (cl.gang, cl.worker, cl.vector);
-        let mut why = None;
-        if cl.seq {
-            why = Some("loop run sequentially: seq clause".into());
-        } else if !cl.explicit() {
-            // Auto: the free levels, outermost first when loops nest in it.
-            let nested = !c.children.is_empty();
-            (gang, worker, vector) = match (outer.gang, outer.worker, outer.vector) {
-                (_, _, true) => (false, false, false),
-                (false, false, false) if nested => (true, false, false),
-                (false, false, false) => (true, false, true),
-                (true, false, false)
-                    if nested && c.children.iter().any(|k| !k.children.is_empty()) =>
-                {
-                    (false, true, false)
-                }
-                (true, false, false) if nested => (false, false, true),
-                _ => (false, !outer.worker && !nested, true),
-            };
-            if !(gang || worker || vector) {
-                why = Some("loop run sequentially: every level is used by enclosing loops".into());
-            }
-        }
-        let nest_err = |what: &str| -> DResult<()> {
-            Err(Diagnostics::one(
-                Some(c.loc.clone()),
-                format!("a {what} loop may not be nested inside a loop of the same or an inner level (or appear in a routine of a lower level)"),
-            ))
+        let shape = Shape {
+            nested: !c.children.is_empty(),
+            nested_twice: c.children.iter().any(|k| !k.children.is_empty()),
         };
-        let dim = cl.gang_dim.unwrap_or(0);
-        let gang_nests = outer.gang_dim.is_some_and(|o| dim < o) && !outer.worker && !outer.vector;
-        if gang && (outer.gang || outer.worker || outer.vector) && !gang_nests {
-            return nest_err("gang");
-        }
-        if worker && (outer.worker || outer.vector) {
-            return nest_err("worker");
-        }
-        if vector && outer.vector {
-            return nest_err("vector");
-        }
-        let par = if gang || worker || vector {
-            Parallelism::Par {
-                gang: gang.then_some(cl.gang_dim.unwrap_or(0)),
-                worker,
-                vector: vector.then_some(0),
-            }
-        } else {
-            Parallelism::Seq
-        };
+        let decided = parallel_loop(&cl.directive(), outer, shape)
+            .map_err(|e| Diagnostics::one(Some(c.loc.clone()), e.to_string()))?;
+        let par = decided.par;
+        let why: Option<Remark> = decided.seq_why.map(Remark::from);
         let why = why.unwrap_or_else(|| describe(par, cl.collapse, cl.collapse_force));
         let (privates, implicit) = if par == Parallelism::Seq {
             (vec![], vec![])
@@ -528,13 +483,7 @@ impl Walker<'_> {
             const_trip: None,
         };
         self.record(plan, c, d);
-        // Below a gang(dim:d) loop (d > 0) lower dimensions stay free.
-        let inner = Levels {
-            gang: outer.gang || (gang && dim == 0),
-            worker: outer.worker || worker,
-            vector: outer.vector || vector,
-            gang_dim: if gang { Some(dim) } else { outer.gang_dim },
-        };
+        let inner = decided.inner;
         let mut inner_private: Vec<String> = private_above.to_vec();
         inner_private.extend(privates_of_loop);
         for k in &c.children {

@@ -38,6 +38,7 @@ pub(super) struct Clauses {
     pub(super) vector: bool,
     pub(super) vector_len: Option<UserExpr>,
     pub(super) seq: bool,
+    pub(super) auto: bool,
     pub(super) independent: bool,
     pub(super) collapse: u32,
     /// `collapse(force:n)`: the loops need not be tightly nested.
@@ -55,6 +56,19 @@ pub(super) struct Clauses {
 impl Clauses {
     pub(super) fn explicit(&self) -> bool {
         self.gang || self.worker || self.vector
+    }
+
+    /// What the IR records of them ([`crate::ir::Loop::directive`]).
+    pub(super) fn directive(&self) -> crate::ir::LoopDirective {
+        crate::ir::LoopDirective {
+            gang: self.gang,
+            worker: self.worker,
+            vector: self.vector,
+            gang_dim: self.gang_dim,
+            seq: self.seq,
+            auto: self.auto,
+            independent: self.independent,
+        }
     }
 }
 
@@ -232,7 +246,7 @@ impl Walker<'_> {
                     }
                 }
                 ClauseKind::Seq => c.seq = true,
-                ClauseKind::Auto => {}
+                ClauseKind::Auto => c.auto = true,
                 ClauseKind::Independent => c.independent = true,
                 ClauseKind::Collapse { count, force } => {
                     c.collapse_force = *force;

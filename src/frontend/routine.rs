@@ -530,7 +530,7 @@ impl<'a> Walker<'a> {
         file: &super::scope::Scope,
     ) -> DResult<(Function, Vec<LocalId>)> {
         // Loop directives inside: levels up to the routine's own.
-        let outer = super::levels::Levels {
+        let outer = crate::schedule::levels::Outer {
             gang: level < RoutineLevel::Gang,
             worker: level < RoutineLevel::Worker,
             vector: level < RoutineLevel::Vector,

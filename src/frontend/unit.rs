@@ -125,6 +125,7 @@ pub fn translate(mut text: String, main_file: &str) -> DResult<Translated> {
             functions: vec![],
             cells: vec![],
             host: HostPlan::default(),
+            scheduled: false,
         },
         plan: HostPlan::default(),
         errors: vec![],

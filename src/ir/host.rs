@@ -2,9 +2,13 @@
 //! kernel arguments, launch, waits, device management), as decided by the
 //! front end, held in [`Module::host`](super::Module::host). Its values
 //! are typed: the user's expressions as [`UserExpr`] (with their clause's
-//! location and the type the host converts them to), addresses and byte
-//! counts as [`HostAddr`] and [`HostBytes`]; only names (of variables, for
-//! messages) and the host version of an atomic statement are text. Only
+//! location and the type the host converts them to), the user's objects as
+//! [`Lvalue`](super::Lvalue)s, addresses and byte counts as [`HostAddr`]
+//! and [`HostBytes`]. Text are: names for messages, the user's
+//! expressions inside those (C as written, checked), the host fallback
+//! (the user's statement re-emitted verbatim, [`ConstructKind::Fallback`])
+//! and the host version of an atomic statement ([`ConstructKind::Atomic`]).
+//! Only
 //! `codegen::host` turns the plan into C; `hosttext.rs` prints it and
 //! `read/plan.rs` reads it back.
 //!
@@ -13,7 +17,7 @@
 //! [`GlobalDeclare`], [`DeviceDirective`] (and the device type numbers of
 //! its runtime calls). May call: nothing outside `ir`.
 
-use super::{HostAddr, HostBytes, SrcLoc, UserExpr};
+use super::{HostAddr, HostBytes, LaunchPlan, SrcLoc, UserExpr};
 use std::ops::Range;
 
 /// Data clause kinds, numbered as `enum __ptxrt_map_kind` in `ptxrt.h`.
@@ -148,8 +152,11 @@ impl AsyncSpec {
 /// How the host passes one kernel parameter.
 #[derive(Clone, Debug, PartialEq)]
 pub enum HostArg {
-    /// The address of a host variable whose value is passed (firstprivate).
-    Value { var: String },
+    /// The address of a host variable (an [`Lvalue::Var`]) whose value is
+    /// passed (firstprivate).
+    ///
+    /// [`Lvalue::Var`]: super::Lvalue::Var
+    Value { var: super::Lvalue },
     /// A byte size (`unsigned long`, the `sizeof` of a variable-length
     /// array), evaluated at the construct.
     Size { bytes: HostBytes },
@@ -160,20 +167,35 @@ pub enum HostArg {
     DevicePtr {
         name: String,
         ptr: HostAddr,
-        section: Option<HostAddr>,
+        section: Option<Box<HostAddr>>,
         /// `no_create`: the host address itself when not present.
         if_present: bool,
     },
+    /// The device scratch memory the runtime lends the launch for the
+    /// kernel's reductions across gangs (its [`ParamMode::Scratch`]
+    /// parameter, always the last): [`Scratch::SLOTS_AT`] bytes of
+    /// counters, then `slots` arrays of one 8-byte slot per gang of the
+    /// launch. Added by `schedule` with the parameter.
+    ///
+    /// [`ParamMode::Scratch`]: super::ParamMode::Scratch
+    /// [`Scratch::SLOTS_AT`]: super::Scratch::SLOTS_AT
+    Scratch { slots: u32 },
 }
 
 /// What a construct is.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ConstructKind {
-    /// A compute construct outlined as kernel number `kernel` of the module.
+    /// A compute construct outlined as kernel number `kernel` of the
+    /// module: the host maps the data, passes `args` (one per kernel
+    /// parameter, in order), launches the kernel with the sizes `launch`
+    /// computes on the queue `asyncs` names, and ends the data region.
     Compute {
         kernel: usize,
         args: Vec<HostArg>,
         asyncs: AsyncSpec,
+        /// How the host computes the launch sizes: set by `schedule`
+        /// (`schedule::launch`, from the kernel's geometry); `None` before.
+        launch: Option<Box<LaunchPlan>>,
     },
     /// A `data` construct (or the data region of a `kernels` construct
     /// with several kernels).
@@ -182,7 +204,11 @@ pub enum ConstructKind {
     /// the queues (`Some(vec![])`: all).
     Wait { asyncs: AsyncSpec },
     /// An atomic statement's host version: `text` (C, one line per line of
-    /// the statement) replaces it.
+    /// the statement) replaces it. The front end writes it
+    /// (`frontend::atomic`) from the user's statement, whose operands it
+    /// keeps as written; still C text here, not a typed operation (a typed
+    /// form would hold the operation and its target and operands as user
+    /// expressions, and `codegen::host` would write the builtins).
     Atomic { text: String },
     /// A `declare` directive in a function: a data region from the
     /// directive to the end of the enclosing block (`stmt`: from the
@@ -205,6 +231,14 @@ pub enum ConstructKind {
     HostData { vars: Vec<String>, if_present: bool },
     /// `init`, `shutdown` or `set` (`stmt` is the directive's own line).
     Device(DeviceDirective),
+    /// The host fallback of the compute construct that holds it (the only
+    /// construct of its body, with the same `stmt`): what the host runs
+    /// in place of the kernel when the construct does not run on a device
+    /// (its `if` clause false, the host device, no device). It is the
+    /// user's statement itself, re-emitted verbatim (C text the plan never
+    /// models) but for the constructs of its body, rewritten in it (the
+    /// host versions of atomics).
+    Fallback,
 }
 
 /// One construct to rewrite.
@@ -216,14 +250,34 @@ pub struct Construct {
     pub loc: SrcLoc,
     /// Byte range of the statement the directive applies to.
     pub stmt: Range<usize>,
-    /// The `if` clause's condition ([`HostType::Bool`]), if any.
+    /// The `if` clause's condition ([`HostType::Bool`]), if any: where it
+    /// is false a compute construct runs its [`ConstructKind::Fallback`],
+    /// other constructs do nothing (their body still runs).
     ///
     /// [`HostType::Bool`]: super::HostType::Bool
     pub cond: Option<UserExpr>,
     /// Data clause items, in clause order (implicit ones last).
     pub maps: Vec<HostMap>,
-    /// The constructs inside `stmt`, by statement start (`hosttree.rs`).
+    /// The constructs inside `stmt`, by statement start (`hosttree.rs`); a
+    /// compute construct's is its [`ConstructKind::Fallback`] alone.
     pub body: Vec<Construct>,
+}
+
+impl Construct {
+    /// The host fallback of compute construct `self`
+    /// ([`ConstructKind::Fallback`]): its statement, named and located as
+    /// the construct.
+    pub fn host_fallback(&self) -> Construct {
+        Construct {
+            kind: ConstructKind::Fallback,
+            name: self.name.clone(),
+            loc: self.loc.clone(),
+            stmt: self.stmt.clone(),
+            cond: None,
+            maps: vec![],
+            body: vec![],
+        }
+    }
 }
 
 /// A global variable in a file-scope `declare` directive, registered with

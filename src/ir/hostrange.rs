@@ -2,8 +2,8 @@
 //! updates and passes to kernels, as small typed forms rather than C
 //! text, so a pass can tell a whole variable from a section or an
 //! implicit section and split a range into chunks without re-parsing C.
-//! Only the user's objects ([`Lvalue`]) and counts ([`Scaled::count`])
-//! are C text.
+//! Only the user's expressions (subscripts of an [`Lvalue`], counts
+//! [`Scaled::count`]) are C text.
 //!
 //! Owns: [`Lvalue`], [`Scaled`], [`HostAddr`], [`HostBytes`]. May call:
 //! nothing outside `ir`. The front end builds them (`frontend::clauses`,
@@ -11,19 +11,145 @@
 
 use super::UserExpr;
 
-/// An object of the user's program named in C, as the host sees it in the
-/// construct's scope: a variable, a member, an element (`a`, `(s).p`,
-/// `(a)[(i)]`, `((p)[0])[0]`), built from names and checked clause
-/// expressions. It stands for the object (under `&` and `sizeof`) or, for
-/// a pointer or an array, for its value.
+/// An object of the user's program, as the host sees it in the construct's
+/// scope: a variable, a member, an element, built from names and checked
+/// clause expressions. It stands for the object (under `&` and `sizeof`)
+/// or, for a pointer or an array, for its value. Its C spelling
+/// ([`Lvalue::c_spelling`]: `a`, `(s).p`, `(a)[(i)]`, `((p)[0])[0]`) is
+/// also its text form.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Lvalue(pub String);
+pub enum Lvalue {
+    /// A variable, by its C name.
+    Var(String),
+    /// A member of a struct or union (`arrow`: of the one `base` points
+    /// to).
+    Member {
+        base: Box<Lvalue>,
+        name: String,
+        arrow: bool,
+    },
+    /// An element of the array or pointer `base`, one subscript a
+    /// dimension: the user's expressions (checked C text, self-contained).
+    Index {
+        base: Box<Lvalue>,
+        subscripts: Vec<String>,
+    },
+    /// A C expression a producer spells itself: the objects whose size a
+    /// variable-length array's hidden parameter carries, which lowering
+    /// names by a C path (`frontend::lower`, `HostVar::size_of`); and, read
+    /// back from text, any spelling the forms above do not give.
+    Text(String),
+}
 
 impl Lvalue {
     /// The variable `name`.
     pub fn var(name: &str) -> Lvalue {
-        Lvalue(name.to_string())
+        Lvalue::Var(name.to_string())
     }
+
+    /// Element `subscripts` of `self`.
+    pub fn index(self, subscripts: Vec<String>) -> Lvalue {
+        Lvalue::Index {
+            base: Box::new(self),
+            subscripts,
+        }
+    }
+
+    /// Member `name` of `self` (`arrow`: of what `self` points to).
+    pub fn member(self, name: &str, arrow: bool) -> Lvalue {
+        Lvalue::Member {
+            base: Box::new(self),
+            name: name.to_string(),
+            arrow,
+        }
+    }
+
+    /// The C expression of the object: `name`, `(base).name`,
+    /// `(base)->name`, `(base)[s]…`, or the text.
+    pub fn c_spelling(&self) -> String {
+        match self {
+            Lvalue::Var(n) | Lvalue::Text(n) => n.clone(),
+            Lvalue::Member { base, name, arrow } => {
+                let op = if *arrow { "->" } else { "." };
+                format!("({}){op}{name}", base.c_spelling())
+            }
+            Lvalue::Index { base, subscripts } => {
+                let subs: String = subscripts.iter().map(|s| format!("[{s}]")).collect();
+                format!("({}){subs}", base.c_spelling())
+            }
+        }
+    }
+
+    /// The lvalue C spelling `text` denotes: the inverse of
+    /// [`Lvalue::c_spelling`] (a spelling it does not give is
+    /// [`Lvalue::Text`]).
+    pub fn parse(text: &str) -> Lvalue {
+        parse(text).unwrap_or_else(|| Lvalue::Text(text.to_string()))
+    }
+}
+
+fn is_name(s: &str) -> bool {
+    s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// The byte after the bracket that closes the one `s` starts with (quotes
+/// skipped).
+fn close(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    let mut depth = 0usize;
+    let mut quote: Option<u8> = None;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        match quote {
+            Some(q) => {
+                if c == b'\\' {
+                    i += 1;
+                } else if c == q {
+                    quote = None;
+                }
+            }
+            None => match c {
+                b'"' | b'\'' => quote = Some(c),
+                b'(' | b'[' => depth += 1,
+                b')' | b']' => {
+                    depth = depth.checked_sub(1)?;
+                    if depth == 0 {
+                        return Some(i + 1);
+                    }
+                }
+                _ => {}
+            },
+        }
+        i += 1;
+    }
+    None
+}
+
+fn parse(s: &str) -> Option<Lvalue> {
+    if is_name(s) {
+        return Some(Lvalue::var(s));
+    }
+    if !s.starts_with('(') {
+        return None;
+    }
+    let end = close(s)?;
+    let base = parse(&s[1..end - 1])?;
+    let rest = &s[end..];
+    for (op, arrow) in [(".", false), ("->", true)] {
+        if let Some(name) = rest.strip_prefix(op) {
+            return is_name(name).then(|| base.member(name, arrow));
+        }
+    }
+    let mut subscripts = vec![];
+    let mut rest = rest;
+    while rest.starts_with('[') {
+        let e = close(rest)?;
+        subscripts.push(rest[1..e - 1].to_string());
+        rest = &rest[e..];
+    }
+    (rest.is_empty() && !subscripts.is_empty()).then(|| base.index(subscripts))
 }
 
 /// `count * sizeof(elem)`, in the type of `count` (a number of bytes when
@@ -62,4 +188,43 @@ pub enum HostBytes {
     SizeOf(Lvalue),
     /// A section's length.
     Scaled(Scaled),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Lvalue;
+
+    /// The spellings the front end makes read back as their structure,
+    /// and any other as text; each spells itself again.
+    #[test]
+    fn spellings_read_back_as_their_structure() {
+        let a = || Lvalue::var("a");
+        let cases = [
+            ("a", a()),
+            ("(a)[(0)]", a().index(vec!["(0)".into()])),
+            (
+                "((a)[0])[0]",
+                a().index(vec!["0".into()]).index(vec!["0".into()]),
+            ),
+            (
+                "(a)[(i + 1)][0]",
+                a().index(vec!["(i + 1)".into(), "0".into()]),
+            ),
+            ("(s).p", Lvalue::var("s").member("p", false)),
+            (
+                "((s)->q)[(f(x[1], \"])\"))]",
+                Lvalue::var("s")
+                    .member("q", true)
+                    .index(vec!["(f(x[1], \"])\"))".into()]),
+            ),
+            ("(*(b))", Lvalue::Text("(*(b))".into())),
+            ("(a)", Lvalue::Text("(a)".into())),
+            ("(a)[0]x", Lvalue::Text("(a)[0]x".into())),
+        ];
+        for (text, want) in cases {
+            let got = Lvalue::parse(text);
+            assert_eq!(got, want, "{text}");
+            assert_eq!(got.c_spelling(), text);
+        }
+    }
 }

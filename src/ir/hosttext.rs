@@ -8,7 +8,12 @@
 //!   {
 //!     construct "parallel loop" at "t.c":3:9 stmt=120..340 if(bool ((n > 1)) at "t.c":3:30)
 //!       compute kernel=0 async(i32 ((q)) at "t.c":3:40) wait(i32 ((1)) at "t.c":3:50)
+//!       launch block=(128, 1, 1) grid=(default_gangs(u64 ((n)) at "t.c":4:9, 128), 1, 1)
 //!       arg deviceptr "a" value "a" section=of "(a)[(0)]"
+//!       {
+//!         construct "parallel loop" at "t.c":3:9 stmt=120..340
+//!           fallback
+//!       }
 //!   }
 //! declare "g" of "g" sizeof "g" kind=1 at "t.c":1:9
 //! ```
@@ -38,8 +43,9 @@ impl fmt::Display for At<'_> {
 }
 
 impl fmt::Display for Lvalue {
+    /// Its C spelling, quoted.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&quote(self.0.as_bytes()))
+        f.write_str(&quote(self.c_spelling().as_bytes()))
     }
 }
 
@@ -155,8 +161,9 @@ impl fmt::Display for UpdateItem {
 impl fmt::Display for HostArg {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            HostArg::Value { var } => write!(f, "arg value {}", quote(var.as_bytes())),
+            HostArg::Value { var } => write!(f, "arg value {var}"),
             HostArg::Size { bytes } => write!(f, "arg size {bytes}"),
+            HostArg::Scratch { slots } => write!(f, "arg scratch slots={slots}"),
             HostArg::DevicePtr {
                 name,
                 ptr,
@@ -249,8 +256,12 @@ fn print_construct(out: &mut String, c: &Construct) {
             kernel,
             args,
             asyncs,
+            launch,
         } => {
             let _ = writeln!(out, "compute kernel={kernel}{asyncs}");
+            if let Some(l) = launch {
+                let _ = writeln!(out, "  launch {l}");
+            }
             for a in args {
                 let _ = writeln!(out, "  {a}");
             }
@@ -294,6 +305,9 @@ fn print_construct(out: &mut String, c: &Construct) {
         }
         ConstructKind::Device(d) => {
             let _ = writeln!(out, "{d}");
+        }
+        ConstructKind::Fallback => {
+            let _ = writeln!(out, "fallback");
         }
     }
     for m in &c.maps {

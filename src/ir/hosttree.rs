@@ -2,7 +2,8 @@
 //! [`Construct::body`], the constructs whose statements lie inside its
 //! statement (a `data` region's launches, updates and nested regions; a
 //! multi-kernel `kernels` construct's implicit data region's kernels; a
-//! compute construct's host-fallback atomics), ordered by statement start.
+//! compute construct's host fallback, and the host versions of the atomics
+//! in it), ordered by statement start.
 //!
 //! The front end finishes constructs inside out (a `data` region is pushed
 //! after the constructs of its body, the atomics of a compute construct
@@ -16,10 +17,11 @@
 //! on leaving each construct); the printer uses it, and PACC pipelines
 //! will split the tree into chunks with it.
 //!
-//! Owns: [`HostPlan::insert`], [`HostPlan::walk`], [`Visit`]. May call:
+//! Owns: [`HostPlan::insert`], [`HostPlan::walk`],
+//! [`HostPlan::compute_mut`], [`Visit`]. May call:
 //! the `ir::host` types.
 
-use super::host::{Construct, HostPlan};
+use super::host::{Construct, ConstructKind, HostPlan};
 
 /// One event of [`HostPlan::walk`]: entering a construct (before its
 /// body) or leaving it (after), with its depth (0: top level).
@@ -35,6 +37,12 @@ impl HostPlan {
     /// statements lie inside its own.
     pub fn insert(&mut self, c: Construct) {
         nest(&mut self.constructs, c);
+    }
+
+    /// The compute construct of kernel number `kernel`, if the plan has
+    /// one (a module read from text may have none).
+    pub fn compute_mut(&mut self, kernel: usize) -> Option<&mut Construct> {
+        find_compute(&mut self.constructs, kernel)
     }
 
     /// Calls `f` on entering and leaving every construct, in statement
@@ -61,6 +69,18 @@ fn nest(list: &mut Vec<Construct>, mut c: Construct) {
     }
     let at = list.partition_point(|o| o.stmt.start <= c.stmt.start);
     list.insert(at, c);
+}
+
+fn find_compute(list: &mut [Construct], kernel: usize) -> Option<&mut Construct> {
+    for c in list {
+        if matches!(c.kind, ConstructKind::Compute { kernel: k, .. } if k == kernel) {
+            return Some(c);
+        }
+        if let Some(found) = find_compute(&mut c.body, kernel) {
+            return Some(found);
+        }
+    }
+    None
 }
 
 fn walk_list<'a>(list: &'a [Construct], depth: usize, f: &mut impl FnMut(Visit<'a>)) {

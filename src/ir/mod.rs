@@ -54,7 +54,7 @@ pub use hostrange::{HostAddr, HostBytes, Lvalue, Scaled};
 pub use hosttree::Visit;
 pub use index::{Extent, Index};
 pub use module::{
-    Cell, DeviceFunction, GridSize, Kernel, Launch, Linkage, Module, Param, ParamMode,
+    Cell, ComputeKind, DeviceFunction, GridSize, Kernel, Launch, Linkage, Module, Param, ParamMode,
     RoutineLevel, Scratch, SizeClauses, ThreadBound,
 };
 pub use print::{print_expr, print_module, print_parallelism};
@@ -63,7 +63,7 @@ pub use reduce::{reducible, RedOp, RedPart, RedTarget, Reduction};
 pub use remark::{render as render_remarks, Remark};
 pub use stmt::{
     broadcast_scope, broadcasts_in_rows, walk_stmts, AtomicOp, BarrierScope, Block, Loop, LoopCmp,
-    LoopHeader, LoopSizes, Parallelism, Stmt, SwitchArm,
+    LoopDirective, LoopHeader, LoopSizes, Parallelism, Stmt, SwitchArm,
 };
 pub use target::{Gpu, HostCpu, Target};
 pub use types::{FloatKind, IntKind, Type};

@@ -1,10 +1,10 @@
 //! The IR module: the kernels of one translation unit and how to launch them.
 //!
-//! Owns: [`Module`], [`Kernel`], [`Param`], [`Launch`], [`SizeClauses`],
+//! Owns: [`Module`], [`Kernel`], [`ComputeKind`], [`Param`], [`Launch`], [`SizeClauses`],
 //! and the device functions ([`DeviceFunction`]) that kernels call.
 
 use super::function::{Function, LocalId};
-use super::hostexpr::{LaunchPlan, UserExpr};
+use super::hostexpr::UserExpr;
 use super::SrcLoc;
 
 /// What the host passes for a kernel parameter.
@@ -33,7 +33,8 @@ pub struct Param {
 
 /// One launch dimension's size as the construct asks for it: known at
 /// compile time, a clause's size, or enough for a loop. How the host
-/// computes it is the kernel's [`LaunchPlan`] (`schedule::launch`).
+/// computes it is the [`LaunchPlan`](super::LaunchPlan) of the kernel's
+/// compute construct in the host plan (`schedule::launch`).
 #[derive(Clone, Debug, PartialEq)]
 pub enum GridSize {
     /// A constant.
@@ -81,6 +82,14 @@ pub enum ThreadBound {
 }
 
 impl Kernel {
+    /// One thread runs the body (a `serial` construct): no other thread
+    /// runs it redundantly, so [`Stmt::Broadcast`] has nothing to share.
+    ///
+    /// [`Stmt::Broadcast`]: super::Stmt::Broadcast
+    pub fn one_thread(&self) -> bool {
+        self.kind == ComputeKind::Serial
+    }
+
     /// The kernel's bound: its block when schedule fixed every dimension
     /// to a constant, else registers for blocks of any size.
     pub fn thread_bound(&self) -> ThreadBound {
@@ -145,13 +154,43 @@ pub struct Kernel {
     /// The scratch memory its reductions across gangs use, if any (then a
     /// parameter of mode [`ParamMode::Scratch`] receives it).
     pub scratch: Option<Scratch>,
-    /// How the host computes `launch` (set by `schedule`; `None` before).
-    pub host_launch: Option<LaunchPlan>,
-    /// One thread runs the body (a `serial` construct): no other thread
-    /// runs it redundantly, so [`Stmt::Broadcast`] has nothing to share.
-    ///
-    /// [`Stmt::Broadcast`]: super::Stmt::Broadcast
-    pub one_thread: bool,
+    /// The kind of compute construct it comes from (set by lowering).
+    pub kind: ComputeKind,
+}
+
+/// The compute construct a kernel comes from: what the launch geometry
+/// (`schedule::geometry`) and single-thread code (`schedule::single`)
+/// decide by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ComputeKind {
+    /// `parallel` (and `parallel loop`).
+    Parallel,
+    /// `kernels` (and `kernels loop`): each loop nest its own kernel.
+    Kernels,
+    /// `serial` (and `serial loop`): one gang of one thread.
+    Serial,
+}
+
+impl ComputeKind {
+    /// The text form's spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            ComputeKind::Parallel => "parallel",
+            ComputeKind::Kernels => "kernels",
+            ComputeKind::Serial => "serial",
+        }
+    }
+
+    /// The kind spelled `name` in the text form.
+    pub fn named(name: &str) -> Option<ComputeKind> {
+        [
+            ComputeKind::Parallel,
+            ComputeKind::Kernels,
+            ComputeKind::Serial,
+        ]
+        .into_iter()
+        .find(|k| k.name() == name)
+    }
 }
 
 /// The layout of a kernel's reduction scratch memory: `counters` 32-bit
@@ -237,6 +276,10 @@ pub struct Module {
     /// What the host does around the device code: the data movement,
     /// launches and waits of every construct (`codegen::host` writes it).
     pub host: super::host::HostPlan,
+    /// The kernels and functions are in the form `schedule` leaves (no
+    /// counted loop, no single-thread statement; launches computed): set
+    /// by `schedule`, and by the text form's `scheduled` mark.
+    pub scheduled: bool,
 }
 
 /// A pointer-sized device global the runtime fills with the device address

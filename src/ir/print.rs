@@ -20,14 +20,15 @@ use super::function::{Function, LocalId};
 use super::index::Extent;
 use super::module::{DeviceFunction, GridSize, Kernel, Linkage, Module, ParamMode};
 use super::reduce::{RedOp, RedPart, RedTarget, Reduction};
-use super::stmt::{Block, Loop, LoopCmp, Parallelism, Stmt};
+use super::stmt::{Block, Loop, LoopCmp, LoopDirective, Parallelism, Stmt};
 use super::types::Type;
 use std::fmt::Write;
 
 /// Prints a whole module.
 pub fn print_module(m: &Module) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "module {}", quote(m.source.as_bytes()));
+    let mark = if m.scheduled { " scheduled" } else { "" };
+    let _ = writeln!(out, "module {}{mark}", quote(m.source.as_bytes()));
     for c in &m.cells {
         let _ = writeln!(out, "cell @{} {}", c.symbol, quote(c.host.as_bytes()));
     }
@@ -202,8 +203,9 @@ fn grid(g: &GridSize) -> String {
 fn print_kernel(out: &mut String, k: &Kernel, m: &Module) {
     let _ = writeln!(
         out,
-        "\nkernel @{} {} at {}",
+        "\nkernel @{} {} {} at {}",
         k.name,
+        k.kind.name(),
         quote(k.construct.as_bytes()),
         k.loc
     );
@@ -219,9 +221,6 @@ fn print_kernel(out: &mut String, k: &Kernel, m: &Module) {
             grid(&l.block[2])
         );
     }
-    if k.one_thread {
-        let _ = writeln!(out, "  one_thread");
-    }
     if !k.sizes.is_empty() {
         let _ = write!(out, "  sizes");
         if !k.sizes.num_gangs.is_empty() {
@@ -235,9 +234,6 @@ fn print_kernel(out: &mut String, k: &Kernel, m: &Module) {
             let _ = write!(out, " vector_length({e})");
         }
         let _ = writeln!(out);
-    }
-    if let Some(h) = &k.host_launch {
-        let _ = writeln!(out, "  host {h}");
     }
     if let Some(s) = &k.scratch {
         let _ = writeln!(out, "  scratch counters={} slots={}", s.counters, s.slots);
@@ -274,6 +270,31 @@ pub fn print_expr(m: &Module, f: &Function, id: ExprId) -> String {
         ret: &Type::Void,
     };
     p.expr(id, None)
+}
+
+/// What a loop directive asks as the text form shows it (inside
+/// `directive(…)`): `gang` (`gang.y` with `gang(dim:2)`), `worker`,
+/// `vector`, `seq`, `auto`, `independent`, in that order.
+pub fn print_directive(d: &LoopDirective) -> String {
+    let mut v = vec![];
+    if d.gang {
+        v.push(match d.gang_dim {
+            Some(n) => format!("gang.{}", dim_name(n)),
+            None => "gang".to_string(),
+        });
+    }
+    for (on, w) in [
+        (d.worker, "worker"),
+        (d.vector, "vector"),
+        (d.seq, "seq"),
+        (d.auto, "auto"),
+        (d.independent, "independent"),
+    ] {
+        if on {
+            v.push(w.to_string());
+        }
+    }
+    v.join(" ")
 }
 
 /// A loop's parallelism as the text form shows it: `seq`, or its levels
@@ -348,8 +369,14 @@ impl Printer<'_> {
                 cond,
                 then,
                 otherwise,
+                single,
             } => {
-                let _ = write!(out, "{ind}if {} ", self.expr(*cond, Some(&Type::BOOL)));
+                let mark = if *single { "single " } else { "" };
+                let _ = write!(
+                    out,
+                    "{ind}if {mark}{} ",
+                    self.expr(*cond, Some(&Type::BOOL))
+                );
                 self.block(out, then, depth);
                 if !otherwise.is_empty() {
                     let _ = write!(out, "{ind}else ");
@@ -488,7 +515,7 @@ impl Printer<'_> {
 
     /// `loop gang.x vector.x %0 i = 0; < %1 n; += 1 … at "f.c":3:5 `: the
     /// parallelism, the header, the collapsed headers, tiles, chunk,
-    /// reductions and the location.
+    /// reductions, sizes, what its directive asks and the location.
     fn loop_header(&self, out: &mut String, l: &Loop) {
         let par = print_parallelism(l.par);
         let _ = write!(out, "loop {par} ");
@@ -538,6 +565,9 @@ impl Printer<'_> {
                 }
             }
             let _ = write!(out, "sizes({}) ", parts.join(", "));
+        }
+        if let Some(d) = &l.directive {
+            let _ = write!(out, "directive({}) ", print_directive(d));
         }
         let _ = write!(
             out,

@@ -31,8 +31,8 @@ pub use cursor::ReadError;
 use super::expr::{BinOp, CmpOp, ExprId, UnOp};
 use super::function::{Function, Local, LocalId};
 use super::module::{
-    Cell, DeviceFunction, Kernel, Launch, Linkage, Module, Param, ParamMode, RoutineLevel, Scratch,
-    SizeClauses,
+    Cell, ComputeKind, DeviceFunction, Kernel, Launch, Linkage, Module, Param, ParamMode,
+    RoutineLevel, Scratch, SizeClauses,
 };
 use super::print::linkage_name;
 use super::reduce::RedOp;
@@ -59,6 +59,7 @@ pub fn read_module(text: &str) -> std::result::Result<Module, ReadError> {
         source: c.quoted()?,
         ..Module::default()
     };
+    m.scheduled = c.tok("scheduled");
     while c.tok("cell") {
         let symbol = c.symbol()?.to_string();
         let host = c.quoted()?;
@@ -338,6 +339,15 @@ fn function(c: &mut Cursor, cells: &[Cell], names: &[&str]) -> Result<DeviceFunc
 
 fn kernel(c: &mut Cursor, cells: &[Cell], names: &[&str]) -> Result<Kernel> {
     let name = c.symbol()?.to_string();
+    c.skip_ws();
+    let kind_at = c.pos;
+    let word = c.word();
+    let kind = ComputeKind::named(word).ok_or_else(|| {
+        c.error_at(
+            kind_at,
+            format!("expected parallel, kernels or serial, found '{word}'"),
+        )
+    })?;
     let construct = c.quoted()?;
     c.expect("at")?;
     let loc = line_loc(c)?;
@@ -352,16 +362,10 @@ fn kernel(c: &mut Cursor, cells: &[Cell], names: &[&str]) -> Result<Kernel> {
     } else {
         None
     };
-    let one_thread = c.tok("one_thread");
     let sizes = if c.tok("sizes") {
         host::size_clauses(c)?
     } else {
         SizeClauses::default()
-    };
-    let host_launch = if c.tok("host") {
-        Some(host::launch_plan(c)?)
-    } else {
-        None
     };
     let scratch = if c.tok("scratch") {
         c.expect("counters=")?;
@@ -402,8 +406,7 @@ fn kernel(c: &mut Cursor, cells: &[Cell], names: &[&str]) -> Result<Kernel> {
         sizes,
         launch,
         scratch,
-        host_launch,
-        one_thread,
+        kind,
     })
 }
 

@@ -128,6 +128,33 @@ pub struct Loop {
     /// geometry reads of them (`schedule::geometry`). `None` on loops
     /// lowering makes (a region's loop over gangs for its reductions).
     pub sizes: Option<Box<LoopSizes>>,
+    /// What the loop's directive asks (`None`: a loop without one, e.g. a
+    /// plain `for` loop of a `kernels` construct that the compiler may
+    /// partition on its own). A fact of the source, which the decision in
+    /// `par` reads; `schedule` and the validator check `par` against it.
+    pub directive: Option<LoopDirective>,
+}
+
+/// The clauses of a loop directive that ask for levels or say how to
+/// decide them: facts of the source, not decisions (those are
+/// [`Loop::par`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LoopDirective {
+    pub gang: bool,
+    pub worker: bool,
+    pub vector: bool,
+    /// `gang(dim:n)`, as a grid dimension index (0 for `dim:1`).
+    pub gang_dim: Option<u8>,
+    pub seq: bool,
+    pub auto: bool,
+    pub independent: bool,
+}
+
+impl LoopDirective {
+    /// Whether the directive names a level (gang, worker or vector).
+    pub fn explicit(&self) -> bool {
+        self.gang || self.worker || self.vector
+    }
 }
 
 /// What a planned loop tells the launch geometry: facts of the source,
@@ -163,6 +190,13 @@ pub enum Stmt {
         cond: ExprId,
         then: Block,
         otherwise: Block,
+        /// A single-thread guard (`schedule::single` makes them from
+        /// [`Stmt::Single`]; text form `if single …`): `cond` only says
+        /// which of the threads that run this code redundantly performs
+        /// `then` (`otherwise` is empty), not whether it happens, so
+        /// analyses and the fences read `then` as unconditional code one
+        /// thread runs alone.
+        single: bool,
     },
     /// A counted loop; only before `schedule`, which turns every one into a
     /// [`Stmt::While`].

@@ -1,8 +1,8 @@
 //! Fences in redundant code: in code that every thread of a block (or of a
 //! row) runs redundantly — gang-redundant code, worker-single code — a store
-//! to memory is performed by one thread (`single.rs` guards it with
-//! `tid == 0`), while loads are made by every thread. Without a barrier
-//! between them, the other threads may load a location before that store or
+//! to memory is performed by one thread (`single.rs` guards it, marking
+//! the guard: [`Stmt::If`]'s `single`), while loads are made by every
+//! thread. Without a barrier between them, the other threads may load a location before that store or
 //! after it (a read-after-write race: `acc[g] = 0; acc[g] += 1;`), or the
 //! thread may store before the others have loaded the old value (a
 //! write-after-read race: the load and the store of `acc[g] += 1`). The
@@ -14,7 +14,7 @@
 //! Owns: [`Here`], [`Pending`], [`Access`] and the predicates they use.
 //! May call: `ir`.
 
-use crate::ir::{BarrierScope, Block, CmpOp, Expr, ExprId, Function, LocalId, Special, Stmt};
+use crate::ir::{BarrierScope, Block, Expr, ExprId, Function, LocalId, Stmt};
 use std::collections::{HashMap, HashSet};
 
 /// Where a block is scheduled.
@@ -79,7 +79,7 @@ pub(super) struct Access {
 impl Access {
     /// The accesses of statement `s`.
     pub fn of(f: &Function, own: &HashSet<LocalId>, s: &Stmt) -> Access {
-        let single = matches!(s, Stmt::If { cond, otherwise, .. } if otherwise.is_empty() && is_single_guard(f, *cond));
+        let single = matches!(s, Stmt::If { single: true, .. });
         let mut a = Access {
             loads: false,
             stores: false,
@@ -125,16 +125,14 @@ fn walk(f: &Function, own: &HashSet<LocalId>, s: &Stmt, single: bool, a: &mut Ac
     if !single && s.roots().into_iter().any(|e| loads_shared(f, own, e)) {
         a.loads = true;
     }
-    let inner_single = |cond: ExprId, otherwise: &Block| {
-        single || (otherwise.is_empty() && is_single_guard(f, cond))
-    };
     match s {
         Stmt::If {
-            cond,
             then,
             otherwise,
+            single: guard,
+            ..
         } => {
-            let one = inner_single(*cond, otherwise);
+            let one = single || *guard;
             for x in then.iter().chain(otherwise) {
                 walk(f, own, x, one, a);
             }
@@ -181,31 +179,6 @@ pub(super) fn is_leaf(s: &Stmt) -> bool {
         s,
         Stmt::Loop(_) | Stmt::If { .. } | Stmt::While { .. } | Stmt::Switch { .. } | Stmt::Block(_)
     )
-}
-
-/// Whether `cond` is the guard lowering puts around single-thread code: a
-/// conjunction of `tid.d == 0` (or constants, once folded).
-pub(super) fn is_single_guard(f: &Function, cond: ExprId) -> bool {
-    match f.expr(cond) {
-        Expr::Logical {
-            and: true,
-            lhs,
-            rhs,
-        } => is_single_guard(f, *lhs) && is_single_guard(f, *rhs),
-        Expr::Cmp {
-            op: CmpOp::Eq,
-            lhs,
-            rhs,
-        } => {
-            let zero = |e: ExprId| matches!(f.expr(e), Expr::Literal(crate::ir::Literal::Int(0)));
-            let tid = |e: ExprId| {
-                matches!(f.expr(e), Expr::Special(Special::ThreadIdx(_)))
-                    || matches!(f.expr(e), Expr::Literal(crate::ir::Literal::Int(_)))
-            };
-            (tid(*lhs) && zero(*rhs)) || (zero(*lhs) && tid(*rhs))
-        }
-        _ => false,
-    }
 }
 
 /// Whether address `p` is into the thread's own locals (it takes a

@@ -20,21 +20,12 @@
 //! Owns: [`launch`]. May call: `ir`.
 
 use crate::ir::{
-    broadcasts_in_rows, walk_stmts, DeviceFunction, Gpu, GridSize, HostType, Kernel, Launch,
-    LoopSizes, Parallelism, RoutineLevel, SrcLoc, Stmt, UserExpr,
+    broadcasts_in_rows, walk_stmts, ComputeKind, DeviceFunction, Gpu, GridSize, HostType, Kernel,
+    Launch, LoopSizes, Parallelism, RoutineLevel, SrcLoc, Stmt, UserExpr,
 };
 
 /// The launch axis names, by dimension.
 const DIM: [&str; 3] = ["x", "y", "z"];
-
-/// Which compute construct a kernel comes from (`one_thread`: serial; else
-/// its `construct` text).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Parallel,
-    Kernels,
-    Serial,
-}
 
 /// A planned loop of the kernel, as the geometry reads it.
 struct Planned {
@@ -144,14 +135,8 @@ fn facts(k: &Kernel, functions: &[DeviceFunction], gpu: &Gpu) -> (Vec<Planned>, 
 /// (not positive, beyond the device's limits, or ignored), as remarks.
 /// Trip counts are evaluated where the construct is (`k.loc`).
 pub fn launch(k: &Kernel, functions: &[DeviceFunction], gpu: &Gpu) -> (Launch, Vec<String>) {
-    let kind = if k.one_thread {
-        Kind::Serial
-    } else if k.construct.starts_with("kernels") {
-        Kind::Kernels
-    } else {
-        Kind::Parallel
-    };
-    if kind == Kind::Serial {
+    let kind = k.kind;
+    if kind == ComputeKind::Serial {
         return (Launch::single(), vec![]);
     }
     let sizes = &k.sizes;
@@ -196,7 +181,7 @@ pub fn launch(k: &Kernel, functions: &[DeviceFunction], gpu: &Gpu) -> (Launch, V
                 _ => None,
             });
             let default = match k {
-                0 if kind == Kind::Parallel && !used.vector => {
+                0 if kind == ComputeKind::Parallel && !used.vector => {
                     // Vector loops that are all short: no more lanes
                     // than iterations (whole warps).
                     let trips: Option<Vec<u64>> = loops
@@ -292,7 +277,7 @@ pub fn launch(k: &Kernel, functions: &[DeviceFunction], gpu: &Gpu) -> (Launch, V
         grid[d] = match (sizes.num_gangs.get(d), gang_num) {
             // A kernels region's code outside gang loops runs once, not
             // once per gang (num_gangs applies to its gang loops).
-            (Some(_), _) if kind == Kind::Kernels && !gdims[d] => one(),
+            (Some(_), _) if kind == ComputeKind::Kernels && !gdims[d] => one(),
             (Some(e), _) => clause(e, default),
             (None, Some(e)) if gdims[d] => clause(e, default),
             _ => default,
@@ -305,7 +290,7 @@ pub fn launch(k: &Kernel, functions: &[DeviceFunction], gpu: &Gpu) -> (Launch, V
     if !worker && !vdims[1] && sizes.num_workers.is_some() {
         notes.push("num_workers ignored: no loop is partitioned across workers".into());
     }
-    if kind == Kind::Kernels && !gdims.iter().any(|g| *g) && !sizes.num_gangs.is_empty() {
+    if kind == ComputeKind::Kernels && !gdims.iter().any(|g| *g) && !sizes.num_gangs.is_empty() {
         notes.push(
             "num_gangs ignored: no loop of the kernels region is partitioned across gangs".into(),
         );
@@ -473,7 +458,7 @@ mod tests {
     #[test]
     fn short_constant_vector_loop_takes_a_warp() {
         let (l, notes) = geometry(
-            "\"parallel loop\" at t.c:1:1",
+            "parallel \"parallel loop\" at t.c:1:1",
             "vector.x %0 i = 0; < %1 n; += 1 sizes(const: 20)",
         );
         assert_eq!(l.block[0], GridSize::Const(32));
@@ -487,7 +472,7 @@ mod tests {
     #[test]
     fn constant_clauses_beyond_the_limits_are_reduced() {
         let (l, notes) = geometry(
-            "\"parallel loop\" at t.c:1:1\n  sizes num_gangs(i64 ((0)) at \"t.c\":1:30) vector_length(i64 ((2048)) at \"t.c\":1:50)",
+            "parallel \"parallel loop\" at t.c:1:1\n  sizes num_gangs(i64 ((0)) at \"t.c\":1:30) vector_length(i64 ((2048)) at \"t.c\":1:50)",
             "gang.x vector.x %0 i = 0; < %1 n; += 1 sizes(trip: u64 (n) at \"t.c\":2:1)",
         );
         assert_eq!(l.block[0], GridSize::Const(1024));
@@ -512,11 +497,29 @@ mod tests {
         );
     }
 
+    /// The kernel's kind decides, not its construct's text: num_gangs of
+    /// a kernels region with no gang loop is ignored, of a parallel one
+    /// kept, whatever the construct is called.
+    #[test]
+    fn the_kind_decides_not_the_text() {
+        let sizes = "\n  sizes num_gangs(i64 ((4)) at \"t.c\":1:30)";
+        let vector = "vector.x %0 i = 0; < %1 n; += 1 sizes(trip: u64 (n) at \"t.c\":2:1)";
+        let (k, notes) = geometry(&format!("kernels \"parallel\" at t.c:1:1{sizes}"), vector);
+        assert_eq!(k.grid[0], GridSize::Const(1));
+        assert_eq!(
+            notes,
+            ["num_gangs ignored: no loop of the kernels region is partitioned across gangs"]
+        );
+        let (p, notes) = geometry(&format!("parallel \"kernels\" at t.c:1:1{sizes}"), vector);
+        assert_eq!(p.grid[0], GridSize::Const(4));
+        assert!(notes.is_empty(), "{notes:?}");
+    }
+
     #[test]
     fn serial_is_one_thread() {
         // (Even with a loop that asks for lanes.)
         let (l, notes) = geometry(
-            "\"serial loop\" at t.c:1:1\n  one_thread",
+            "serial \"serial loop\" at t.c:1:1",
             "vector.x %0 i = 0; < %1 n; += 1 sizes()",
         );
         assert_eq!(l, Launch::single());

@@ -13,6 +13,13 @@
 //! * `seq.rs` — sequential loops (C semantics);
 //! * `build.rs` — the expression/statement builder both use;
 //! * `tile.rs` — tiled and `gang(static:)` loops;
+//! * `levels.rs` — the `parallel` construct's loop levels (from each
+//!   loop's directive and the nest's shape) and the nesting errors;
+//! * `kernels.rs` — the `kernels` construct's OpenUH mappings (from each
+//!   loop's directive, dependence verdict, tightness and contiguity);
+//!   both decide for the front end's loop plan, which still runs on the C
+//!   AST before lowering (issue 16) and records the decision in
+//!   [`crate::ir::Loop::par`];
 //! * `geometry.rs` — each kernel's launch geometry ([`crate::ir::Launch`])
 //!   from its loops and size clauses, and the remarks on sizes it changed;
 //! * `multicore.rs` — the geometry for the host's cores (blocks of one
@@ -37,7 +44,9 @@
 mod build;
 mod fences;
 pub mod geometry;
+pub mod kernels;
 mod launch;
+pub mod levels;
 pub mod localize;
 mod multicore;
 mod par;
@@ -51,6 +60,7 @@ pub use crate::ir::{Gpu, HostCpu, Target};
 pub use privatize::privatize;
 
 use crate::analysis::ModuleInfo;
+use crate::ir::host::{ConstructKind, HostArg};
 use crate::ir::{
     BarrierScope, Block, Expr, Function, IntKind, Module, Parallelism, Param, ParamMode, Stmt, Type,
 };
@@ -74,7 +84,8 @@ use std::collections::HashSet;
 /// give (the text of [`crate::ir::Remark::Launch`]).
 pub fn schedule(m: &mut Module, _info: &ModuleInfo, target: &Target) -> Vec<Vec<String>> {
     let mut notes = vec![];
-    for k in &mut m.kernels {
+    m.scheduled = true;
+    for (ki, k) in m.kernels.iter_mut().enumerate() {
         let (launch, said) = match k.launch.take() {
             Some(l) => (l, vec![]),
             None => match target {
@@ -84,13 +95,16 @@ pub fn schedule(m: &mut Module, _info: &ModuleInfo, target: &Target) -> Vec<Vec<
         };
         notes.push(said);
         k.sizes = Default::default();
-        k.host_launch = Some(launch::plan(&launch));
-        single::resolve(
-            &mut k.body,
-            single::Performer::Kernel {
-                one_thread: k.one_thread,
-            },
-        );
+        let compute = m.host.compute_mut(ki);
+        let mut host = compute.and_then(|c| match &mut c.kind {
+            ConstructKind::Compute { args, launch, .. } => Some((args, launch)),
+            _ => None,
+        });
+        if let Some((_, plan)) = &mut host {
+            **plan = Some(Box::new(launch::plan(&launch)));
+        }
+        let one_thread = k.one_thread();
+        single::resolve(&mut k.body, single::Performer::Kernel { one_thread });
         let own = fences::own_locals(&k.body);
         let body = std::mem::take(&mut k.body.body);
         let mut st = RedState::new(target);
@@ -113,6 +127,9 @@ pub fn schedule(m: &mut Module, _info: &ModuleInfo, target: &Target) -> Vec<Vec<
                 mode: ParamMode::Scratch,
             });
             k.scratch = st.layout();
+            if let (Some((args, _)), Some(s)) = (host, k.scratch) {
+                args.push(HostArg::Scratch { slots: s.slots });
+            }
         }
         while matches!(b.first(), Some(Stmt::Barrier(_))) {
             b.remove(0);
@@ -152,7 +169,9 @@ pub fn schedule(m: &mut Module, _info: &ModuleInfo, target: &Target) -> Vec<Vec<
 /// [`schedule`], before the back ends.
 ///
 /// Deliberate, and only where it is exact: a size is folded only where the
-/// kernel's [`crate::ir::LaunchPlan`] launches it as that constant (a
+/// kernel's [`crate::ir::LaunchPlan`] (`launch::plan` of its geometry, as
+/// its compute construct in the host plan holds it) launches it as that
+/// constant (a
 /// default, a clause written as an integer literal, or 1 along an unused
 /// dimension), so the kernel and the launch cannot disagree; every other
 /// size is read from `ntid`/`nctaid`. It is worth it for speed: the
@@ -166,7 +185,9 @@ pub fn specialize(m: &mut Module) {
 
 fn specialize_kernel(k: &mut crate::ir::Kernel) {
     use crate::ir::{Literal, Special};
-    let Some(plan) = &k.host_launch else {
+    // The sizes the host launches it with: what `schedule` gave its
+    // compute construct, from the same geometry.
+    let Some(plan) = k.launch.as_ref().map(launch::plan) else {
         return;
     };
     let block: Vec<Option<u32>> = plan.block.iter().map(|e| e.as_const()).collect();
@@ -392,6 +413,7 @@ fn stmt(f: &mut Function, s: Stmt, here: Here, st: &mut RedState, pending: &mut 
                     cond,
                     then: looped,
                     otherwise: vec![],
+                    single: false,
                 });
             } else {
                 e.out.extend(looped);
@@ -415,10 +437,10 @@ fn stmt(f: &mut Function, s: Stmt, here: Here, st: &mut RedState, pending: &mut 
             cond,
             then,
             otherwise,
+            single,
         } => {
             // One thread's code (a single-thread guard): its accesses are
             // the statement's, which `block` notes.
-            let single = fences::is_single_guard(f, cond);
             let (mut p1, mut p2) = if single {
                 (Pending::default(), Pending::default())
             } else {
@@ -443,6 +465,7 @@ fn stmt(f: &mut Function, s: Stmt, here: Here, st: &mut RedState, pending: &mut 
                 cond,
                 then,
                 otherwise,
+                single,
             }
         }
         Stmt::While { cond, body, step } => {

@@ -90,6 +90,7 @@ pub(super) fn count(e: &mut Emit, h: LoopHeader, kind: IntKind) -> Level {
         cond: nonempty,
         then,
         otherwise: vec![],
+        single: false,
     });
     Level {
         var: h.var,
@@ -221,6 +222,7 @@ pub(super) fn par_loop(
             cond: runs,
             then: count,
             otherwise: vec![],
+            single: false,
         });
         let zero = e.int(0, Type::U64);
         Some((e.hold("c", zero), mine))

@@ -447,6 +447,7 @@ fn if_(cond: ExprId, then: Vec<Stmt>) -> Stmt {
         cond,
         then,
         otherwise: vec![],
+        single: false,
     }
 }
 

@@ -8,7 +8,7 @@
 //! dimensions the loops partition. A captured value every thread needs goes
 //! through a slot of shared memory between two barriers. It runs first in
 //! [`super::schedule`], on the loops as lowered, so the fences and the loop
-//! schedule see the guards (`fences::is_single_guard`).
+//! schedule see the guards (marked: [`Stmt::If`]'s `single`).
 //!
 //! Owns: [`resolve`], [`Performer`]. May call: `ir`.
 
@@ -158,6 +158,7 @@ impl Resolver {
                 cond,
                 then: b,
                 otherwise: vec![],
+                single: true,
             }),
             None => out.extend(b),
         }

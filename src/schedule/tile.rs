@@ -261,6 +261,7 @@ pub(super) fn grouped_loop(e: &mut Emit, l: Loop, kinds: &[IntKind], lv: Levels,
                     cond: c,
                     then: set,
                     otherwise: vec![],
+                    single: false,
                 });
             }
             stmts

@@ -47,12 +47,25 @@ int main(void)
         colsum[j] = s;
     }
 
-    for (i = 0; i < N; i++)
+    int ok = 1;
+    for (i = 0; i < N; i++) {
         printf("down[%d] = %d  up[%d] = %d\n", i, down[i], i, up[i]);
+        long long want_down = i < 3 ? (long long)INT_MAX - i * 1200000000LL : 0;
+        long long want_up = i < 3 ? (long long)INT_MIN + i * 1200000000LL : 0;
+        ok &= down[i] == want_down && up[i] == want_up;
+    }
+    ok &= lsum == 7LL * 142 * 143 / 2;
+    for (j = 0; j < COLS; j++) {
+        float s = 0.0f;
+        for (int r = 0; r < ROWS; r++)
+            s += m[r * COLS + j];
+        ok &= s == colsum[j];
+    }
     printf("lsum = %lld\n", lsum);
     double total = 0;
     for (j = 0; j < COLS; j++)
         total += colsum[j] * (j + 1);
     printf("colsum: %.1f %.1f %.1f weighted %.1f\n", colsum[0], colsum[1], colsum[COLS - 1], total);
-    return 0;
+    printf("%s\n", ok ? "PASS" : "FAIL");
+    return !ok;
 }

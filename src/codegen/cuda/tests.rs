@@ -15,7 +15,7 @@ fn cuda(text: &str) -> String {
 /// A one-thread kernel with the given locals and body.
 fn kernel(locals: &str, body: &str) -> String {
     cuda(&format!(
-        "module \"t.c\"\n\nkernel @k \"serial\" at t.c:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  param %0 p: ptr<f32> deviceptr\n{locals}{{\n{body}\n  }}\n"
+        "module \"t.c\"\n\nkernel @k serial \"serial\" at t.c:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  param %0 p: ptr<f32> deviceptr\n{locals}{{\n{body}\n  }}\n"
     ))
 }
 

@@ -562,6 +562,7 @@ impl<'a> FnWriter<'a> {
                 cond,
                 then,
                 otherwise,
+                ..
             } => {
                 let c = self.expr(*cond)?;
                 self.w.open(&format!("if ({})", c.to_c()));

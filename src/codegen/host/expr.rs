@@ -73,7 +73,7 @@ pub fn user(u: &UserExpr) -> CExpr {
 }
 
 fn lv(l: &Lvalue) -> CExpr {
-    CExpr::text(l.0.clone())
+    CExpr::text(l.c_spelling())
 }
 
 /// `count * sizeof(elem)`, the size converted to the count's type unless

@@ -76,7 +76,10 @@ impl Writer<'_> {
         let mut pos = range.start;
         for c in inside {
             out.raw(&self.text[pos..c.stmt.start]);
-            self.next += 1;
+            // A fallback is its compute construct's text: no locals.
+            if !matches!(c.kind, ConstructKind::Fallback) {
+                self.next += 1;
+            }
             let id = self.next;
             self.construct(out, c, id);
             pos = c.stmt.end;
@@ -158,6 +161,8 @@ impl Writer<'_> {
                 close_if(out);
             }
             ConstructKind::Atomic { text } => out.raw(text),
+            // The statement as written, its atomics rewritten.
+            ConstructKind::Fallback => self.range(out, c.stmt.clone(), &c.body),
             ConstructKind::Device(d) => {
                 // No device is chosen for it: the runtime call decides.
                 open_if(out, &cond);
@@ -230,6 +235,7 @@ impl Writer<'_> {
                 kernel,
                 args,
                 asyncs,
+                launch,
             } => {
                 open_if(out, &format!("__ptxrt_use_device({cond})"));
                 self.prologue(out, c, id);
@@ -244,9 +250,12 @@ impl Writer<'_> {
                     Self::maps_args(c, id)
                 ));
                 let mut arg_ptrs = vec![];
+                let mut scratch = None;
                 for (i, a) in args.iter().enumerate() {
                     match a {
-                        HostArg::Value { var } => arg_ptrs.push(format!("(void *)&({var})")),
+                        HostArg::Value { var } => {
+                            arg_ptrs.push(format!("(void *)&({})", var.c_spelling()))
+                        }
                         HostArg::Size { bytes } => {
                             out.line(&format!(
                                 "unsigned long __accc_s{id}_{i} = {};",
@@ -272,10 +281,12 @@ impl Writer<'_> {
                             ));
                             arg_ptrs.push(format!("(void *)&__accc_d{id}_{i}"));
                         }
+                        // Sized by the grid, below (the last parameter).
+                        HostArg::Scratch { slots } => scratch = Some(*slots),
                     }
                 }
-                let launch = self.module.kernels.get(*kernel).and_then(|k| {
-                    let plan = k.host_launch.as_ref()?;
+                let name = self.module.kernels.get(*kernel).map(|k| &k.name);
+                let launch = name.zip(launch.as_ref()).map(|(name, plan)| {
                     let mut block: [String; 3] = std::array::from_fn(|d| c_expr(&plan.block[d], id).to_c_arg());
                     if let Some(fixed) = plan.fit {
                         out.line(&format!(
@@ -287,8 +298,8 @@ impl Writer<'_> {
                     }
                     let mut grid: [String; 3] = std::array::from_fn(|d| c_expr(&plan.grid[d], id).to_c_arg());
                     // Reductions across gangs: scratch memory sized by the
-                    // number of gangs, the kernel's last argument.
-                    if let Some(s) = k.scratch {
+                    // number of gangs.
+                    if let Some(slots) = scratch {
                         out.line(&format!(
                             "unsigned int __accc_g{id}[3] = {{{}, {}, {}}};",
                             grid[0],
@@ -298,12 +309,12 @@ impl Writer<'_> {
                         out.line(&format!(
                             "void *__accc_x{id} = __ptxrt_scratch(&__accc_loc{id}, {}ULL + {}ULL * (unsigned long long)__accc_g{id}[0] * __accc_g{id}[1] * __accc_g{id}[2], {queue});",
                             crate::ir::Scratch::SLOTS_AT,
-                            8 * u64::from(s.slots)
+                            8 * u64::from(slots)
                         ));
                         grid = std::array::from_fn(|d| format!("__accc_g{id}[{d}]"));
                         arg_ptrs.push(format!("(void *)&__accc_x{id}"));
                     }
-                    Some((k, block, grid))
+                    (name, block, grid)
                 });
                 let args_expr = if arg_ptrs.is_empty() {
                     "(void **)0".to_string()
@@ -314,10 +325,10 @@ impl Writer<'_> {
                     ));
                     format!("__accc_a{id}")
                 };
-                if let Some((k, block, grid)) = launch {
+                if let Some((name, block, grid)) = launch {
                     out.line(&format!(
                         "__ptxrt_launch(&__accc_loc{id}, &{IMAGE}, {}, {}, {}, {}, {}, {}, {}, 0u, {args_expr}, {queue});",
-                        c_str(&k.name),
+                        c_str(name),
                         grid[0],
                         grid[1],
                         grid[2],
@@ -327,6 +338,7 @@ impl Writer<'_> {
                     ));
                 }
                 out.line(&format!("__ptxrt_data_end(__accc_r{id});"));
+                // Else its fallback (the body's one construct).
                 out.reopen("else");
                 self.range(out, c.stmt.clone(), &c.body);
                 close_if(out);

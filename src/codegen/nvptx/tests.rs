@@ -72,8 +72,7 @@ fn kernel(name: &str, params: Vec<Param>, body: Function) -> Kernel {
             block: [GridSize::Const(128), GridSize::Const(1), GridSize::Const(1)],
         }),
         scratch: None,
-        host_launch: None,
-        one_thread: false,
+        kind: crate::ir::ComputeKind::Parallel,
     }
 }
 
@@ -84,6 +83,7 @@ fn module(kernels: Vec<Kernel>) -> Module {
         functions: vec![],
         cells: vec![],
         host: Default::default(),
+        scheduled: false,
     };
     let info = crate::analysis::analyze(&m);
     crate::schedule::schedule(&mut m, &info, &crate::ir::Target::gpu(90));
@@ -124,6 +124,7 @@ fn gv_loop(f: &mut Function, i: LocalId, n: LocalId, body: Block) {
         par: Parallelism::levels(true, false, true),
         loc: SrcLoc::default(),
         sizes: None,
+        directive: None,
         reductions: vec![],
     })];
 }
@@ -424,11 +425,13 @@ fn control_kernel(ty: IntKind) -> Kernel {
                 cond: is3,
                 then: vec![Stmt::Break],
                 otherwise: vec![],
+                single: false,
             },
             Stmt::If {
                 cond: is1,
                 then: vec![Stmt::Continue],
                 otherwise: vec![],
+                single: false,
             },
             Stmt::Store {
                 ptr: slot,
@@ -438,6 +441,7 @@ fn control_kernel(ty: IntKind) -> Kernel {
         par: Parallelism::Seq,
         loc: SrcLoc::default(),
         sizes: None,
+        directive: None,
         reductions: vec![],
     });
     // *out = arr[2] + x
@@ -463,6 +467,7 @@ fn control_kernel(ty: IntKind) -> Kernel {
                 local: x,
                 value: xor,
             }],
+            single: false,
         },
         seq,
         Stmt::Store { ptr, value: sum },

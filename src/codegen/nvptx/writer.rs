@@ -441,6 +441,7 @@ impl<'a, 'c> Writer<'a, 'c> {
                 cond,
                 then,
                 otherwise,
+                ..
             } => {
                 let c = self.cond(*cond)?;
                 let (bt, be, bm) = (

@@ -350,6 +350,7 @@ impl<'a> W<'a> {
                 cond,
                 then,
                 otherwise,
+                ..
             } => match self.constant(*cond) {
                 // A constant condition: only the branch taken.
                 Some(c) => self.block(if c != 0 { then } else { otherwise })?,

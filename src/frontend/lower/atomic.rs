@@ -52,6 +52,7 @@ impl Lower<'_> {
                     cond,
                     then: atomic,
                     otherwise: plain,
+                    single: false,
                 });
             }
         }
@@ -291,6 +292,7 @@ impl Lower<'_> {
             cond: done,
             then: vec![Stmt::Break],
             otherwise: vec![],
+            single: false,
         });
         let again = self.f.read(found);
         body.push(Stmt::Assign {

@@ -368,6 +368,7 @@ impl Lower<'_> {
             cond: wide,
             then,
             otherwise,
+            single: false,
         });
         (self.f.read(re), self.f.read(im))
     }

@@ -446,6 +446,7 @@ impl Lower<'_> {
                         cond,
                         then,
                         otherwise: vec![],
+                        single: false,
                     });
                     self.f.read(t)
                 };
@@ -633,6 +634,7 @@ impl Lower<'_> {
                 cond,
                 then: pa,
                 otherwise: pb,
+                single: false,
             });
             let z = self.int_lit(0, &CType::INT);
             return Ok(Val::R(z, CType::Void));
@@ -688,6 +690,7 @@ impl Lower<'_> {
             cond,
             then,
             otherwise,
+            single: false,
         });
         Ok(Val::R(self.f.read(tmp), t))
     }

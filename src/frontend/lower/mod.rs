@@ -72,6 +72,8 @@ pub struct LoopSpec {
     pub privates: Vec<Private>,
     /// What the launch geometry reads of it (see [`crate::ir::Loop::sizes`]).
     pub sizes: crate::ir::LoopSizes,
+    /// What its directive asks (see [`crate::ir::Loop::directive`]).
+    pub directive: Option<crate::ir::LoopDirective>,
 }
 
 /// A variable of a `private` or `firstprivate` clause: the loop (or

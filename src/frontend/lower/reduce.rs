@@ -152,7 +152,9 @@ impl Lower<'_> {
     }
 
     /// Whether the schedule can combine reduction `r` of a loop of
-    /// parallelism `par` into `target` where the loop is. A reduction
+    /// parallelism `par` into `target` where the loop is (the level errors
+    /// are the validator's, but an element's across gangs inside another
+    /// loop, which lowering reduces in the construct). A reduction
     /// across gangs into device memory inside another loop of the region
     /// is noted in [`Lower::promote`]: OpenACC stores a gang reduction's
     /// result at the end of the region, so the construct reduces the
@@ -172,22 +174,16 @@ impl Lower<'_> {
                 vector,
             } => (gang.is_some(), worker, vector),
         };
+        // A reduction across workers inside a loop partitioned over
+        // threads, or across gangs in a routine, cannot be carried out:
+        // the validator reports it (`ir::validate`, its level checks).
         let enclosed = self.inside.block.iter().any(|d| *d);
         if enclosed && (worker || vector.is_some_and(|d| d > 0)) {
-            return Self::red_err(
-                r,
-                format!("reduction of '{}' across workers (or across vector lanes on block y or z) inside a loop partitioned over threads is not supported", r.var),
-            );
+            return Ok(());
         }
         if gang && matches!(target, RedTarget::Memory(_)) {
             if matches!(self.mode, Mode::Routine { .. }) {
-                return Self::red_err(
-                    r,
-                    format!(
-                        "reduction of '{}' across gangs in a routine is not supported",
-                        r.var
-                    ),
-                );
+                return Ok(());
             }
             if self.inside.gang || self.inside.worker || self.inside.vector || self.loop_depth > 0 {
                 if r.index.is_some() {
@@ -325,6 +321,7 @@ impl Lower<'_> {
                 reductions,
                 loc: reds.first().map(|r| r.loc.clone()).unwrap_or_default(),
                 sizes: None,
+                directive: None,
             }));
             Ok(())
         })();

@@ -81,6 +81,7 @@ impl Lower<'_> {
                     cond,
                     then,
                     otherwise,
+                    single: false,
                 });
                 Ok(())
             }
@@ -94,7 +95,7 @@ impl Lower<'_> {
             }
             Statement::Break => {
                 if self.break_depth == 0 {
-                    return self.err(span, "'break' statement not in loop or switch statement (or it would leave a partitioned loop)");
+                    return self.err(span, "'break' statement not in loop or switch statement");
                 }
                 self.emit(Stmt::Break);
                 Ok(())
@@ -122,7 +123,7 @@ impl Lower<'_> {
                 self.break_depth -= 1;
                 let (cond, mut step) = test?;
                 let not = self.f.add(Expr::Unary { op: crate::ir::UnOp::Not, arg: cond }, Type::BOOL);
-                step.push(Stmt::If { cond: not, then: vec![Stmt::Break], otherwise: vec![] });
+                step.push(Stmt::If { cond: not, then: vec![Stmt::Break], otherwise: vec![], single: false });
                 let always = self.f.int(1, Type::BOOL);
                 self.emit(Stmt::While { cond: always, body, step });
                 Ok(())
@@ -436,6 +437,7 @@ impl Lower<'_> {
                 cond: not,
                 then: vec![Stmt::Break],
                 otherwise: vec![],
+                single: false,
             });
             top.append(&mut b);
             let always = self.f.int(1, Type::BOOL);
@@ -598,15 +600,11 @@ impl Lower<'_> {
             let mine = par.thread_dims();
             self.inside.block = std::array::from_fn(|d| self.inside.block[d] || mine[d]);
         }
-        // break may not leave a partitioned (or collapsed) loop; continue
-        // ends this iteration of any loop (the scheduled loop's step
-        // advances to the thread's next iteration).
-        (self.loop_depth, self.break_depth) =
-            if matches!(par, Parallelism::Seq) && collapsed.is_empty() {
-                (saved.1 + 1, saved.2 + 1)
-            } else {
-                (saved.1 + 1, 0)
-            };
+        // break may not leave a partitioned (or collapsed) loop: the
+        // validator reports it (its level checks); continue ends this
+        // iteration of any loop (the scheduled loop's step advances to the
+        // thread's next iteration).
+        (self.loop_depth, self.break_depth) = (saved.1 + 1, saved.2 + 1);
         let lowered = self.in_block(|l| {
             if before.is_empty() && after.is_empty() {
                 return l.stmt(body);
@@ -642,6 +640,7 @@ impl Lower<'_> {
             reductions,
             loc: spec.loc.clone(),
             sizes: Some(Box::new(spec.sizes.clone())),
+            directive: spec.directive,
         }));
         Ok(())
     }

@@ -57,6 +57,7 @@ impl Lower<'_> {
             cond,
             then,
             otherwise,
+            single: false,
         });
     }
 

@@ -26,7 +26,7 @@ fn flat(text: &str) -> String {
 /// `%4 n` (all `i64`), storing 0 at `ADDR`.
 fn kernel(pty: &str, addr: &str) -> String {
     format!(
-        "module \"t.c\"\n\nkernel @k \"parallel\" at t.c:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  \
+        "module \"t.c\"\n\nkernel @k parallel \"parallel\" at t.c:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  \
          param %0 p: {pty} deviceptr\n  param %1 i: i64 value\n  param %2 j: i64 value\n  \
          param %3 k: i64 value\n  param %4 n: i64 value\n{{\n    store {addr} <- 0\n  }}\n"
     )

@@ -1,6 +1,7 @@
 //! Reading a kernel's launch: the sizes the construct asks for
 //! (`launch grid=(…) block=(…)`, [`GridSize`]) and the plan of how the
-//! host computes them (`host block=(…) … grid=(…)`, [`LaunchPlan`]), with
+//! host computes them (a compute construct's `launch block=(…) … grid=(…)`
+//! line in the host plan, [`LaunchPlan`]), with
 //! their host expressions ([`HostExpr`], [`UserExpr`]): the inverse of
 //! their `Display` impls (`ir/hostexpr.rs`) and of `print.rs`'s `grid`;
 //! and what the launch is computed from: the construct's size clauses

@@ -7,7 +7,7 @@
 //! (user expressions), `ir` types.
 
 use super::cursor::{Cursor, Result};
-use super::host::{loc_at, user};
+use super::host::{launch_plan, loc_at, user};
 use crate::ir::host::{
     AsyncSpec, Construct, ConstructKind, DeviceDirective, DeviceType, GlobalDeclare, HostArg,
     HostMap, MapKind, Queue, UpdateItem,
@@ -40,7 +40,7 @@ fn kw(c: &mut Cursor, w: &str) -> bool {
 }
 
 fn lvalue(c: &mut Cursor) -> Result<Lvalue> {
-    Ok(Lvalue(c.quoted()?))
+    Ok(Lvalue::parse(&c.quoted()?))
 }
 
 /// `scaled(count[, "elem"])`.
@@ -170,14 +170,21 @@ fn arg(c: &mut Cursor) -> Result<HostArg> {
     c.skip_ws();
     let at = c.pos;
     match c.word() {
-        "value" => Ok(HostArg::Value { var: c.quoted()? }),
+        "value" => Ok(HostArg::Value { var: lvalue(c)? }),
         "size" => Ok(HostArg::Size { bytes: bytes(c)? }),
+        "scratch" => {
+            c.expect("slots")?;
+            c.expect("=")?;
+            Ok(HostArg::Scratch {
+                slots: c.unsigned()?,
+            })
+        }
         "deviceptr" => {
             let name = c.quoted()?;
             let ptr = addr(c)?;
             let section = if kw(c, "section") {
                 c.expect("=")?;
-                Some(addr(c)?)
+                Some(Box::new(addr(c)?))
             } else {
                 None
             };
@@ -255,6 +262,11 @@ fn construct(c: &mut Cursor) -> Result<Construct> {
             c.expect("=")?;
             let kernel = c.unsigned()?;
             let asyncs = asyncs(c)?;
+            let launch = if kw(c, "launch") {
+                Some(Box::new(launch_plan(c)?))
+            } else {
+                None
+            };
             let mut args = vec![];
             while kw(c, "arg") {
                 args.push(arg(c)?);
@@ -263,6 +275,7 @@ fn construct(c: &mut Cursor) -> Result<Construct> {
                 kernel,
                 args,
                 asyncs,
+                launch,
             }
         }
         "data" => ConstructKind::Data { asyncs: asyncs(c)? },
@@ -314,6 +327,7 @@ fn construct(c: &mut Cursor) -> Result<Construct> {
             }
             ConstructKind::HostData { vars, if_present }
         }
+        "fallback" => ConstructKind::Fallback,
         w => ConstructKind::Device(device(c, at, w)?),
     };
     let mut maps = vec![];
@@ -322,6 +336,7 @@ fn construct(c: &mut Cursor) -> Result<Construct> {
     }
     // `{ construct … }`: the constructs inside the statement, in order.
     let mut body: Vec<Construct> = vec![];
+    let body_at = c.pos;
     if c.tok("{") {
         let holds = matches!(
             kind,
@@ -329,16 +344,31 @@ fn construct(c: &mut Cursor) -> Result<Construct> {
                 | ConstructKind::DeclareLocal
                 | ConstructKind::HostData { .. }
                 | ConstructKind::Compute { .. }
+                | ConstructKind::Fallback
         );
         if !holds {
             return Err(c.error_at(
                 c.pos,
-                "only data, declare, host_data and compute constructs hold others",
+                "only data, declare, host_data, compute and fallback constructs hold others",
             ));
         }
         while !c.tok("}") {
-            body.push(nested(c, start..end, body.last())?);
+            let at = c.pos;
+            let inner = nested(c, start..end, body.last())?;
+            // A fallback is its compute construct's, and only that.
+            let own = matches!(kind, ConstructKind::Compute { .. });
+            let fallback = matches!(inner.kind, ConstructKind::Fallback);
+            if own != fallback || (own && inner.stmt != (start..end)) {
+                return Err(c.error_at(
+                    at,
+                    "a compute construct holds its fallback (of its statement) alone, and only it",
+                ));
+            }
+            body.push(inner);
         }
+    }
+    if matches!(kind, ConstructKind::Compute { .. }) && body.len() != 1 {
+        return Err(c.error_at(body_at, "a compute construct needs its fallback"));
     }
     Ok(Construct {
         kind,

@@ -1,15 +1,15 @@
 //! The reader's statements: one statement of the printed form, with the
 //! blocks and expressions it holds.
 //!
-//! Owns: [`Parser::stmt`] and the counted loop's header, reductions and
-//! parallelism.
+//! Owns: [`Parser::stmt`] and the counted loop's header, reductions,
+//! parallelism and directive.
 
 use super::cursor::{Cursor, Result};
 use super::{named, Parser, ATOMIC_OPS, LOOP_CMPS, RED_OPS};
 use crate::ir::print::{cmp_name, dim_name, op_name, red_name, scalar_parts};
 use crate::ir::{
-    BarrierScope, ExprId, LocalId, Loop, LoopHeader, Parallelism, RedPart, RedTarget, Reduction,
-    SrcLoc, Stmt, SwitchArm, Type,
+    BarrierScope, ExprId, LocalId, Loop, LoopDirective, LoopHeader, Parallelism, RedPart,
+    RedTarget, Reduction, SrcLoc, Stmt, SwitchArm, Type,
 };
 
 impl Parser<'_, '_> {
@@ -31,6 +31,8 @@ impl Parser<'_, '_> {
                 Stmt::Store { ptr, value }
             }
             "if" => {
+                // (No expression starts with the word.)
+                let single = self.c.tok("single ");
                 let cond = self.expr(Some(&Type::BOOL))?;
                 self.c.expect("{")?;
                 let then = self.block()?;
@@ -44,6 +46,7 @@ impl Parser<'_, '_> {
                     cond,
                     then,
                     otherwise,
+                    single,
                 }
             }
             "loop" => Stmt::Loop(self.counted_loop()?),
@@ -297,6 +300,11 @@ impl Parser<'_, '_> {
         } else {
             None
         };
+        let directive = if self.c.tok("directive") {
+            Some(self.directive()?)
+        } else {
+            None
+        };
         self.c.expect("at")?;
         let file = self.c.quoted()?;
         self.c.expect_here(":")?;
@@ -319,7 +327,61 @@ impl Parser<'_, '_> {
             reductions,
             loc: SrcLoc { file, line, col },
             sizes,
+            directive,
         })
+    }
+
+    /// `(WORD …)` after `directive`: `gang` or `gang.D`, `worker`,
+    /// `vector`, `seq`, `auto`, `independent`, each at most once, in that
+    /// order (as the printer writes them).
+    fn directive(&mut self) -> Result<LoopDirective> {
+        self.c.expect("(")?;
+        let mut d = LoopDirective::default();
+        // The index in `order` the next word may have at the least.
+        let mut next = 0;
+        loop {
+            self.c.skip_ws();
+            if self.c.eat(")") {
+                return Ok(d);
+            }
+            let at = self.c.pos;
+            let w = self.c.word();
+            if w.is_empty() {
+                self.c.expect(")")?;
+            }
+            let order = ["gang", "worker", "vector", "seq", "auto", "independent"];
+            let Some(i) = order.iter().position(|x| *x == w) else {
+                return Err(self
+                    .c
+                    .error_at(at, format!("unknown loop directive clause '{w}'")));
+            };
+            if i < next {
+                return Err(self
+                    .c
+                    .error_at(at, format!("'{w}' is repeated or out of order")));
+            }
+            next = i + 1;
+            match i {
+                0 => {
+                    d.gang = true;
+                    if self.c.rest().starts_with('.') {
+                        self.c.expect_here(".")?;
+                        let at = self.c.pos;
+                        let w = self.c.word();
+                        d.gang_dim = Some(
+                            (0..3u8)
+                                .find(|n| dim_name(*n) == w)
+                                .ok_or_else(|| self.c.error_at(at, "expected x, y or z"))?,
+                        );
+                    }
+                }
+                1 => d.worker = true,
+                2 => d.vector = true,
+                3 => d.seq = true,
+                4 => d.auto = true,
+                _ => d.independent = true,
+            }
+        }
     }
 
     /// `seq`, or the levels: `gang.D`, `worker`, `vector.D`.

@@ -7,7 +7,7 @@ use crate::ir::print_module;
 
 /// Every statement and expression form, a device function called before
 /// it is printed, a cell, shared arrays, typed literals and odd floats.
-const ALL_FORMS: &str = r#"module "dir/a \"b\".c"
+const ALL_FORMS: &str = r#"module "dir/a \"b\".c" scheduled
 cell @__accc_cell_g "g"
 
 function export Vector @twice(%0 x: f64, %1 p: ptr<i32>) -> f64 at a.c:3:1
@@ -24,9 +24,8 @@ function internal Seq @half(%0 x: f64) -> f64 at dir/c:d.c:9:2
 
 function import Gang @ext(%0 : i32) -> void at b.c:1:1
 
-kernel @k "parallel loop" at a.c:20:9
+kernel @k parallel "parallel loop" at a.c:20:9
   launch grid=(auto(trip=u64 ((n) > 0 ? (n) : 0) at "a.c":20:9, threads=[0, 1]), warp clause(i64 (f(a, ")"), b[2]) at "a.c":20:9, else auto(trip=?, threads=[])), 1) block=(128, clause(i64 (w) at "a \"q\".c":2:3, else 4), 1)
-  host block=(128, size_or(i64 (w) at "a.c":20:9, 4), 1) fit(fixed=5) grid=(default_gangs(u64 ((n) > 0 ? (n) : 0) at "a.c":20:9, mul(block.x, block.y)), warp_friendly(size_or(i64 (f(a, ")"), b[2]) at "a.c":20:9, default_gangs(?, 1))), cover(u64 (n) at "a.c":20:9, block.z))
   scratch counters=2 slots=3
   param %0 n: i32 value
   param %1 a: ptr<f64> deviceptr
@@ -42,7 +41,7 @@ kernel @k "parallel loop" at a.c:20:9
   local %11 c: [f64; 2]
   shared #0: [f64; 32]
 {
-    loop gang.x worker vector.x %4 i = 0; < %0 n; += 1 collapse %5 j = 10; >= -3; += -2 tile(8, 4) chunk(0) reduction(+: %6 -> *%3 b) reduction(complex*: %11 -> %11 c parts(f64 at 0 count 2 stride 8)) at "a.c":21:5 {
+    loop gang.x worker vector.x %4 i = 0; < %0 n; += 1 collapse %5 j = 10; >= -3; += -2 tile(8, 4) chunk(0) reduction(+: %6 -> *%3 b) reduction(complex*: %11 -> %11 c parts(f64 at 0 count 2 stride 8)) directive(gang.y worker vector independent) at "a.c":21:5 {
       %6 s = add.f64(%6 s, load.f64(ptradd(%1 a, cast.i32.i64(%4 i))))
       store ptradd(&%7 arr, 3) <- -0.0.f32
       store index.f64(%3 b, [], cast.i32.i64(%4 i)) <- 1.0.f64
@@ -50,7 +49,7 @@ kernel @k "parallel loop" at a.c:20:9
       %6 s = load.f64(index.f64(%1 a, [cast.i32.i64(%0 n), 7.i64, 2], 0, %5 j, 1, 2))
       store cast.ptr<blob<16, 8>>.ptr<i64>(&%8 blob) <- 18446744073709551615.u64
     }
-    loop seq %4 i = 0; <= 7; += 1 at "a.c":30:1 {
+    loop seq %4 i = 0; <= 7; += 1 directive() at "a.c":30:1 {
       if and(lt.i32(%4 i, 3), or(eq.u32(tid.x, 0), ne.u32(nctaid.z, 1))) {
         break
       }
@@ -97,10 +96,20 @@ construct "kernels" at "a.c":30:9 stmt=10..90 if(bool ((n > 1)) at "a.c":30:30)
   {
     construct "kernels" at "a.c":31:9 stmt=20..40
       compute kernel=0 async(bound "__accc_q7")
+      launch block=(128, size_or(i64 (w) at "a.c":20:9, 4), 1) fit(fixed=5) grid=(default_gangs(u64 ((n) > 0 ? (n) : 0) at "a.c":20:9, mul(block.x, block.y)), warp_friendly(size_or(i64 (f(a, ")"), b[2]) at "a.c":20:9, default_gangs(?, 1))), cover(u64 (n) at "a.c":20:9, block.z))
       arg value "n"
       arg size sizeof "(*(b))"
       arg deviceptr "a" value "a" section=of "(a)[(2)]" if_present
       arg deviceptr "x" of "x"
+      arg scratch slots=3
+      {
+        construct "kernels" at "a.c":31:9 stmt=20..40
+          fallback
+          {
+            construct "atomic update" at "a.c":32:9 stmt=25..30
+              atomic "{ x += 1; }\n"
+          }
+      }
   }
 construct "update" at "a.c":40:9 stmt=100..120
   update if_present async wait
@@ -147,6 +156,7 @@ fn every_form_reads_back() {
     assert_eq!(m.host.declares.len(), 1);
     assert_eq!(m.functions[1].loc.file, "dir/c:d.c");
     assert_eq!(m.source, "dir/a \"b\".c");
+    assert!(m.scheduled);
     let k = &m.kernels[0];
     assert_eq!(k.params[2].name, "(reduction scratch)");
     match &k.launch.as_ref().expect("a launch").grid[1] {
@@ -186,63 +196,79 @@ const BAD: &[(&str, &str)] = &[
         "4:30: expected a host type (i64, u64, i32, bool, ilong, ulong), found 'i16'",
     ),
     (
-        "module \"a\"\nkernel @k \"p\" at a.c:1\n",
-        "2:18: expected FILE:LINE:COL",
+        "module \"a\"\nkernel @k parallel \"p\" at a.c:1\n",
+        "2:27: expected FILE:LINE:COL",
     ),
     (
-        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, x)\n",
+        "module \"a\"\nkernel @k \"parallel\" at a.c:1:1\n",
+        "2:11: expected parallel, kernels or serial, found ''",
+    ),
+    (
+        "module \"a\"\nkernel @k parallel \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, x)\n",
         "3:38: expected a launch size",
     ),
     (
-        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(auto(trip=u64 (a(b], threads=[]), 1, 1) block=(1, 1, 1)\n",
+        "module \"a\"\nkernel @k parallel \"p\" at a:1:1\n  launch grid=(auto(trip=u64 (a(b], threads=[]), 1, 1) block=(1, 1, 1)\n",
         "3:34: unbalanced C text",
     ),
     (
-        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(auto(trip=(a), threads=[]), 1, 1) block=(1, 1, 1)\n",
+        "module \"a\"\nkernel @k parallel \"p\" at a:1:1\n  launch grid=(auto(trip=(a), threads=[]), 1, 1) block=(1, 1, 1)\n",
         "3:26: expected a host type (i64, u64, i32, bool, ilong, ulong), found ''",
     ),
     (
-        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  host block=(1, 1, 1) grid=(frob(1), 1, 1)\n",
-        "4:30: expected a host expression, found 'frob'",
+        "module \"a\"\nconstruct \"p\" at \"a\":1:1 stmt=0..1\n  compute kernel=0\n  launch block=(1, 1, 1) grid=(frob(1), 1, 1)\n",
+        "4:32: expected a host expression, found 'frob'",
     ),
     (
-        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %1 x: i32\n{\n}\n",
+        "module \"a\"\nkernel @k parallel \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %1 x: i32\n{\n}\n",
         "5:1: local %0 of 2 is not declared",
     ),
     (
-        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 x: int\n{\n}\n",
+        "module \"a\"\nkernel @k parallel \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 x: int\n{\n}\n",
         "4:15: unknown type 'int'",
     ),
     (
-        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 x: i32\n{\n  %0 y = 1\n}\n",
+        "module \"a\"\nkernel @k parallel \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 x: i32\n{\n  %0 y = 1\n}\n",
         "6:3: local %0 is named 'x'",
     ),
     (
-        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n{\n  %3 y = 1\n}\n",
+        "module \"a\"\nkernel @k parallel \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n{\n  %3 y = 1\n}\n",
         "5:3: undeclared local %3",
     ),
     (
-        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n{\n  store ptradd(1, 2) <- 3\n}\n",
+        "module \"a\"\nkernel @k parallel \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n{\n  store ptradd(1, 2) <- 3\n}\n",
         "5:16: an integer literal needs its type here (1.i32)",
     ),
     (
-        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n{\n  call @nowhere()\n}\n",
+        "module \"a\"\nkernel @k parallel \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n{\n  call @nowhere()\n}\n",
         "5:8: unknown function @nowhere",
     ),
     (
-        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n{\n  jump\n}\n",
+        "module \"a\"\nkernel @k parallel \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 i: i32\n{\n  loop seq %0 i = 0; < 1; += 1 directive(seq gang) at \"a\":1:1 {\n  }\n}\n",
+        "6:46: 'gang' is repeated or out of order",
+    ),
+    (
+        "module \"a\"\nkernel @k parallel \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 i: i32\n{\n  loop seq %0 i = 0; < 1; += 1 directive(frob) at \"a\":1:1 {\n  }\n}\n",
+        "6:42: unknown loop directive clause 'frob'",
+    ),
+    (
+        "module \"a\"\nkernel @k parallel \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 i: i32\n{\n  loop seq %0 i = 0; < 1; += 1 directive(gang.w) at \"a\":1:1 {\n  }\n}\n",
+        "6:47: expected x, y or z",
+    ),
+    (
+        "module \"a\"\nkernel @k parallel \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n{\n  jump\n}\n",
         "5:3: unknown statement 'jump'",
     ),
     (
-        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 x: i32\n{\n  %0 x = frob.i32(1)\n}\n",
+        "module \"a\"\nkernel @k parallel \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 x: i32\n{\n  %0 x = frob.i32(1)\n}\n",
         "6:10: unknown expression 'frob'",
     ),
     (
-        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 x: i32\n{\n  %0 x = cast.i64.i32(%0 x)\n}\n",
+        "module \"a\"\nkernel @k parallel \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 x: i32\n{\n  %0 x = cast.i64.i32(%0 x)\n}\n",
         "6:23: operand has type i32, not i64",
     ),
     (
-        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 x: i32\n{\n  %0 x = 1\n",
+        "module \"a\"\nkernel @k parallel \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 x: i32\n{\n  %0 x = 1\n",
         "7:1: missing '}'",
     ),
 ];
@@ -281,18 +307,18 @@ fn no_input_panics() {
     }
     // Deep nesting is an error, not a stack overflow.
     let deep = format!(
-        "module \"a\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 x: i32\n{{\n  %0 x = {}1{}\n}}\n",
+        "module \"a\"\nkernel @k parallel \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 x: i32\n{{\n  %0 x = {}1{}\n}}\n",
         "neg.i32(".repeat(100_000),
         ")".repeat(100_000)
     );
     assert!(read_module(&deep).is_err());
-    let deep_ty = format!("module \"a\"\ncell @c \"c\"\nkernel @k \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 x: {}i32\n", "ptr<".repeat(100_000));
+    let deep_ty = format!("module \"a\"\ncell @c \"c\"\nkernel @k parallel \"p\" at a:1:1\n  launch grid=(1, 1, 1) block=(1, 1, 1)\n  local %0 x: {}i32\n", "ptr<".repeat(100_000));
     assert!(read_module(&deep_ty).is_err());
 }
 
 /// The plan's tree must be the one the front end builds: a construct lies
 /// in its parent's statement, after its sibling, and only data, declare,
-/// host_data and compute constructs hold others; else the host rewrite
+/// host_data, compute and fallback constructs hold others; else the host rewrite
 /// would cut the text wrongly.
 #[test]
 fn misplaced_constructs_are_errors() {
@@ -316,6 +342,31 @@ fn misplaced_constructs_are_errors() {
     // Inside an update.
     let holds = format!("{head}{}  {{\n{}  }}\n", upd("10..90"), upd("20..40"));
     assert!(round(&holds).contains("hold others"), "{}", round(&holds));
+    // A compute construct holds its fallback, of its own statement, and
+    // nothing else; a fallback is only a compute construct's.
+    let compute = "construct \"parallel\" at \"a.c\":1:1 stmt=10..20\n  compute kernel=0\n";
+    let fallback =
+        |at: &str| format!("    construct \"parallel\" at \"a.c\":1:1 stmt={at}\n      fallback\n");
+    let cases = [
+        (format!("{head}{compute}"), "needs its fallback"),
+        (
+            format!("{head}{compute}  {{\n{}  }}\n", fallback("12..18")),
+            "alone",
+        ),
+        (
+            format!("{head}{compute}  {{\n    {}  }}\n", upd("12..18")),
+            "alone",
+        ),
+        (
+            format!("{head}{data}  {{\n{}  }}\n", fallback("10..20")),
+            "alone",
+        ),
+    ];
+    for (text, want) in cases {
+        assert!(round(&text).contains(want), "{text}\n{}", round(&text));
+    }
+    let good = format!("{head}{compute}  {{\n{}  }}\n", fallback("10..20"));
+    assert_eq!(round(&good), good);
     // The same, well formed, reads back.
     let good = format!(
         "{head}{data}  {{\n    {}  }}\n",

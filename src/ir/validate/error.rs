@@ -87,6 +87,19 @@ pub enum ValidationErrorKind {
     NoLaunch,
     /// A loop's init, limit or step not of its index's type.
     LoopBoundType { bound: ExprId },
+    /// A loop directive that asks for contradictory things: more than one
+    /// of `seq`, `auto` and `independent`, `seq` with a level, or a grid
+    /// dimension without `gang`.
+    LoopDirectiveClauses { loc: SrcLoc },
+    /// A loop whose directive says `seq`, partitioned.
+    LoopSeqPartitioned { loc: SrcLoc },
+    /// `break` out of a partitioned or collapsed loop (a source error).
+    BreakLeavesPartitionedLoop,
+    /// A reduction across workers, or across vector lanes on block y or z,
+    /// inside a loop partitioned over threads (a source error).
+    ReductionAcrossThreadsInside { var: String },
+    /// A reduction across gangs into memory in a routine (a source error).
+    GangReductionInRoutine { var: String },
     /// A reduction whose parts do not fit its private or operator.
     ReductionParts { op: &'static str, private: LocalId },
     /// A reduction whose target is of neither the private's type nor its
@@ -138,6 +151,21 @@ pub enum ValidationErrorKind {
     Expr { expr: ExprId, problem: ExprProblem },
 }
 
+impl ValidationErrorKind {
+    /// An error in the user's program (the levels its loops were given
+    /// cannot be carried out), not in accc: reported as a diagnostic at
+    /// its location.
+    pub fn in_source(&self) -> bool {
+        use ValidationErrorKind as K;
+        matches!(
+            self,
+            K::BreakLeavesPartitionedLoop
+                | K::ReductionAcrossThreadsInside { .. }
+                | K::GangReductionInRoutine { .. }
+        )
+    }
+}
+
 impl fmt::Display for ValidationErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use ValidationErrorKind as K;
@@ -163,6 +191,30 @@ impl fmt::Display for ValidationErrorKind {
             K::LeftAfterSchedule { what } => write!(f, "'{what}' left after schedule"),
             K::LoopBoundType { bound } => {
                 write!(f, "loop bound {bound} does not have the index type")
+            }
+            K::LoopDirectiveClauses { loc } => {
+                write!(
+                    f,
+                    "the directive of the loop at {loc} asks for contradictory things"
+                )
+            }
+            K::BreakLeavesPartitionedLoop => write!(
+                f,
+                "'break' would leave a partitioned loop (or a collapsed nest), whose other iterations run in other threads"
+            ),
+            K::ReductionAcrossThreadsInside { var } => write!(
+                f,
+                "reduction of '{var}' across workers (or across vector lanes on block y or z) inside a loop partitioned over threads is not supported"
+            ),
+            K::GangReductionInRoutine { var } => write!(
+                f,
+                "reduction of '{var}' across gangs in a routine is not supported"
+            ),
+            K::LoopSeqPartitioned { loc } => {
+                write!(
+                    f,
+                    "the loop at {loc} is partitioned although its directive says seq"
+                )
             }
             K::ReductionParts { op, private } => write!(
                 f,

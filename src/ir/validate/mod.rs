@@ -9,12 +9,15 @@
 //! conditions are `bool`, stores and assignments match their target's type,
 //! calls match their callee's signature, indices have one subscript more
 //! than extents and a base of the element or row type, returns match the
-//! function's result type, `break`/`continue` have a target, and — when
+//! function's result type, `break`/`continue` have a target, a loop's
+//! directive is consistent and its `seq` kept, the levels of loops allow
+//! what their bodies do (`levels.rs`: errors in the user's source), and — when
 //! `scheduled` — that no counted [`Stmt::Loop`] is left, nor any
 //! single-thread form ([`Stmt::Single`], [`Stmt::Broadcast`],
 //! [`super::Special::Performs`]).
 
 mod error;
+mod levels;
 #[cfg(test)]
 mod tests;
 
@@ -51,6 +54,16 @@ pub fn validate(m: &Module, scheduled: bool) -> Vec<ValidationError> {
             )
         }));
     for (owner, loc, f, ret) in bodies {
+        let routine = matches!(owner, Owner::Function(_));
+        errors.extend(
+            levels::check(f, routine)
+                .into_iter()
+                .map(|(kind, at)| ValidationError {
+                    kind,
+                    owner: owner.clone(),
+                    at: Some(at),
+                }),
+        );
         let mut v = Validator {
             m,
             f,
@@ -195,6 +208,7 @@ impl Validator<'_> {
                 cond,
                 then,
                 otherwise,
+                ..
             } => {
                 self.cond(*cond);
                 self.block(then);
@@ -204,6 +218,15 @@ impl Validator<'_> {
                 self.locs.push(known(&l.loc));
                 if self.scheduled {
                     self.err(K::LoopLeftAfterSchedule { loc: l.loc.clone() });
+                }
+                if let Some(d) = &l.directive {
+                    let how = u8::from(d.seq) + u8::from(d.auto) + u8::from(d.independent);
+                    if how > 1 || (d.seq && d.explicit()) || (d.gang_dim.is_some() && !d.gang) {
+                        self.err(K::LoopDirectiveClauses { loc: l.loc.clone() });
+                    }
+                    if d.seq && l.par != super::Parallelism::Seq {
+                        self.err(K::LoopSeqPartitioned { loc: l.loc.clone() });
+                    }
                 }
                 let headers = std::iter::once((l.var, [l.init, l.limit, l.step])).chain(
                     l.collapsed

@@ -19,7 +19,7 @@ function internal Seq @f(%0 x: f64) -> f64 at v.c:9:2
     return 2.i32
   }
 
-kernel @k "parallel" at v.c:1:1
+kernel @k parallel "parallel" at v.c:1:1
   launch grid=(1, 1, 1) block=(32, 1, 1)
   param %0 n: i32 value
   param %1 a: ptr<f64> deviceptr
@@ -120,7 +120,7 @@ function internal Seq @g(%0 x: f64) -> f64 at v.c:9:1
     return %0 x
   }
 
-kernel @k "serial" at v.c:1:1
+kernel @k serial "serial" at v.c:1:1
   launch grid=(1, 1, 1) block=(1, 1, 1)
   param %0 a: ptr<f64> deviceptr
   local %1 s: f64

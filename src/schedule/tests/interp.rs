@@ -76,6 +76,7 @@ impl Interp<'_> {
                 cond,
                 then,
                 otherwise,
+                ..
             } => {
                 let b = if self.expr(*cond) != 0 {
                     then

@@ -49,6 +49,7 @@ fn kernel(par: Parallelism, k: IntKind, cmp: LoopCmp, b: [i128; 3], skip_even: b
             cond: c,
             then: vec![Stmt::Continue],
             otherwise: vec![],
+            single: false,
         });
     }
     let ptr = f.read(a);
@@ -72,6 +73,7 @@ fn kernel(par: Parallelism, k: IntKind, cmp: LoopCmp, b: [i128; 3], skip_even: b
         par,
         loc: SrcLoc::default(),
         sizes: None,
+        directive: None,
         reductions: vec![],
     })];
     module(f, a)
@@ -96,12 +98,12 @@ fn module(body: Function, a: LocalId) -> Module {
                 block: [GridSize::Const(128), GridSize::Const(1), GridSize::Const(1)],
             }),
             scratch: None,
-            host_launch: None,
-            one_thread: false,
+            kind: crate::ir::ComputeKind::Parallel,
         }],
         functions: vec![],
         cells: vec![],
         host: Default::default(),
+        scheduled: false,
     }
 }
 
@@ -278,6 +280,7 @@ fn nested_gang_and_vector_loops_use_their_own_levels() {
             par,
             loc: SrcLoc::default(),
             sizes: None,
+            directive: None,
             reductions: vec![],
         })
     };
@@ -438,6 +441,7 @@ fn collapsed_nest_visits_each_point_once() {
             par,
             loc: SrcLoc::default(),
             sizes: None,
+            directive: None,
             reductions: vec![],
         })];
         let m = scheduled(module(g, a));
@@ -501,6 +505,7 @@ fn tiled_and_chunked_loops_visit_each_point_once() {
         par: GV,
         loc: SrcLoc::default(),
         sizes: None,
+        directive: None,
         reductions: vec![],
     };
     let want: Vec<i128> = {
@@ -595,6 +600,7 @@ fn fenced_loop(par: Parallelism) -> (String, Vec<usize>, usize, usize) {
             value: one,
         }],
         otherwise: vec![],
+        single: true,
     };
     let p2 = f.read(a);
     let load = f.add(Expr::Load(p2), Type::I64);
@@ -607,6 +613,7 @@ fn fenced_loop(par: Parallelism) -> (String, Vec<usize>, usize, usize) {
         cond: g2,
         then: vec![Stmt::Store { ptr: p3, value: tv }],
         otherwise: vec![],
+        single: true,
     };
     let (init, limit, step) = (
         f.int(0, Type::I32),
@@ -626,6 +633,7 @@ fn fenced_loop(par: Parallelism) -> (String, Vec<usize>, usize, usize) {
         par,
         loc: SrcLoc::default(),
         sizes: None,
+        directive: None,
         reductions: vec![],
     })];
     let m = scheduled(module(f, a));
