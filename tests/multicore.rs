@@ -40,10 +40,6 @@ const EXCEPTIONS: &[(&str, &str)] = &[
         "async_poll",
         "device-sized work (2^16 elements x 2^22 steps) unless the device type is host: minutes on the host's cores",
     ),
-    (
-        "loop_extreme_bounds",
-        "the program prints no PASS line, so its oracle fails (programs.rs fails on it too)",
-    ),
 ];
 
 /// Programs whose multicore run must print their `// gpu-stdout:` lines:
