@@ -173,3 +173,31 @@ fn bad_num_cores() {
         r.stderr
     );
 }
+
+/// What `--emit` and `-S` give with `-acc=multicore`: the kernels' host C
+/// (`--emit=cuda`), an error for the GPU's forms, and the kernels'
+/// assembly beside the host's.
+#[test]
+fn emit_forms() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let src = tests_dir().join("programs/daxpy_kernels.c");
+    let accc = |args: &[&str]| {
+        let mut cmd = common::accc();
+        cmd.current_dir(dir).args(args).arg(&src);
+        cmd.output().unwrap()
+    };
+    let c = accc(&["-acc=multicore", "--emit=cuda", "-o", "-"]);
+    let text = String::from_utf8_lossy(&c.stdout);
+    assert!(c.status.success(), "{}", String::from_utf8_lossy(&c.stderr));
+    assert!(text.starts_with("/* Host C of "), "{text}");
+    assert!(text.contains("const struct { const char *name; void *addr; } __accc_hosttab_"));
+    assert!(!text.contains("__global__"));
+    let p = accc(&["-acc=multicore", "--emit=ptx", "-o", "-"]);
+    assert!(!p.status.success());
+    assert!(String::from_utf8_lossy(&p.stderr)
+        .contains("--emit=ptx needs the GPU target (not -acc=multicore)"));
+    let s = accc(&["-acc=multicore", "-S", "-o", "d.s"]);
+    assert!(s.status.success(), "{}", String::from_utf8_lossy(&s.stderr));
+    assert!(dir.join("d.s").is_file() && dir.join("d.kernels.s").is_file());
+}
