@@ -86,6 +86,9 @@ pub fn schedule(m: &mut Module, _info: &ModuleInfo, target: &Target) -> Vec<Vec<
     let mut notes = vec![];
     m.scheduled = true;
     for (ki, k) in m.kernels.iter_mut().enumerate() {
+        if let Target::Host(_) = target {
+            multicore::chunk_gang_loops(&mut k.body.body);
+        }
         let (launch, said) = match k.launch.take() {
             Some(l) => (l, vec![]),
             None => match target {

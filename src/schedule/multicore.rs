@@ -8,10 +8,15 @@
 //! (`__ptxrt_default_gangs`: on the multicore device, one gang per host
 //! thread at most), as the GPU's is a wave of resident blocks.
 //!
-//! Owns: [`launch`]. May call: `ir`, `geometry`.
+//! A gang loop's iterations are handed out as on `gang(static:*)`: one
+//! chunk of consecutive iterations per gang ([`chunk_gang_loops`]), so a
+//! host thread walks memory in order instead of every G-th element (which
+//! on a GPU coalesces, and on cores shares every cache line among them).
+//!
+//! Owns: [`launch`], [`chunk_gang_loops`]. May call: `ir`, `geometry`.
 
 use super::geometry;
-use crate::ir::{DeviceFunction, Gpu, GridSize, HostCpu, Kernel, Launch};
+use crate::ir::{DeviceFunction, Gpu, GridSize, HostCpu, Kernel, Launch, Parallelism, Stmt};
 
 /// The remarks of the GPU's geometry that are about blocks, which the
 /// host does not have (its blocks are one thread whatever the clauses
@@ -19,8 +24,7 @@ use crate::ir::{DeviceFunction, Gpu, GridSize, HostCpu, Kernel, Launch};
 const BLOCK_NOTES: [&str; 3] = ["threads along", "a block of", "vector lanes: rows wider"];
 
 /// What the host does with the kernel's loops, as a remark.
-const GANGS: &str =
-    "gangs run on the host's threads; worker and vector loops run sequentially in each gang";
+const GANGS: &str = "gangs run on the host's threads, each on consecutive iterations of a gang loop; worker and vector loops run sequentially in each gang";
 const ONE: &str = "runs on one host thread";
 
 /// The launch of kernel `k` on the host (`functions`: the module's device
@@ -56,5 +60,24 @@ fn one_lane(g: &GridSize) -> GridSize {
             trip: trip.clone(),
             threads: vec![],
         },
+    }
+}
+
+/// Makes every gang loop of `b` without a `tile` or `gang(static:)` clause
+/// a `gang(static:*)` one: each gang takes one chunk of consecutive
+/// iterations.
+pub fn chunk_gang_loops(b: &mut [Stmt]) {
+    for s in b.iter_mut() {
+        if let Stmt::Loop(l) = s {
+            if matches!(l.par, Parallelism::Par { gang: Some(_), .. })
+                && l.tile.is_empty()
+                && l.chunk.is_none()
+            {
+                l.chunk = Some(0);
+            }
+        }
+        for inner in s.blocks_mut() {
+            chunk_gang_loops(inner);
+        }
     }
 }
