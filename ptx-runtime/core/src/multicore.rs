@@ -12,9 +12,10 @@
 //! Its code is the program's own: loading a module takes the image's
 //! symbol table, a kernel or a cell is a symbol of it, and nothing is
 //! linked (the host linker did that). A launch runs the grid's blocks —
-//! gangs, one thread each — on [`threads`] host threads (the caller
-//! among them), each taking the next block index until none is left, and
-//! returns when all are done.
+//! gangs, one thread each — on [`threads`] host threads (the caller and a
+//! pool of threads started on the first launch, which stay), each taking
+//! the next block index until none is left, and returns when all are
+//! done; launches run one at a time.
 //!
 //! Owns: the multicore plugin's entry points (the host device's
 //! [`PluginFns`] with its own device description, module and launch
@@ -25,8 +26,8 @@ use crate::host;
 use crate::plugin::Plugin;
 use ptxrt_plugin_abi::{DeviceInfo, LinkInput, PluginFns, CODE_HOST};
 use std::ffi::{c_char, c_void, CStr};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
 
 /// The name of the multicore device (`acc_get_property_string`).
 pub const NAME: &str = "multicore";
@@ -164,11 +165,142 @@ unsafe extern "C" fn module_unload(_: i32, _: *mut c_void) -> i32 {
     0
 }
 
-/// The kernel arguments, shared by the threads of one launch.
-struct Args(*mut *mut c_void);
-// SAFETY: the threads only pass the pointer on to the kernel's entry, as
-// every gang of a GPU launch reads the same arguments.
-unsafe impl Sync for Args {}
+/// One launch's blocks, taken one at a time by the threads that run it.
+struct Work {
+    entry: Entry,
+    grid: [u32; 3],
+    total: u64,
+    next: AtomicU64,
+    args: *mut *mut c_void,
+}
+
+// SAFETY: the threads only pass the argument pointers on to the kernel's
+// entry, as every gang of a GPU launch reads the same arguments; the
+// launch waits for them all before it returns.
+unsafe impl Send for Work {}
+// SAFETY: as above.
+unsafe impl Sync for Work {}
+
+impl Work {
+    /// Runs blocks until none is left.
+    fn run(&self) {
+        loop {
+            let b = self.next.fetch_add(1, Ordering::Relaxed);
+            if b >= self.total {
+                break;
+            }
+            // SAFETY: a block of the grid; the arguments as the launch got
+            // them.
+            unsafe { (self.entry)(self.grid.as_ptr(), b, self.args) };
+        }
+    }
+}
+
+/// What a pool's threads are told.
+#[derive(Default)]
+struct State {
+    /// Bumped for each launch.
+    launch: u64,
+    work: Option<Arc<Work>>,
+    /// Threads still running the current launch.
+    busy: usize,
+}
+
+/// Threads that stay for the program's life and run the launches' blocks
+/// with the launching thread (a launch starts no thread).
+struct Pool {
+    /// Its threads (those that could be started).
+    workers: AtomicUsize,
+    /// The threads it was made for, the launching one among them.
+    threads: usize,
+    /// One launch at a time.
+    launching: Mutex<()>,
+    state: Mutex<State>,
+    wake: Condvar,
+    idle: Condvar,
+}
+
+impl Pool {
+    /// The pool of `threads` threads in all (the launching one among them).
+    fn of(threads: usize) -> Arc<Pool> {
+        static POOLS: Mutex<Vec<Arc<Pool>>> = Mutex::new(Vec::new());
+        let mut pools = POOLS.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(p) = pools.iter().find(|p| p.threads == threads) {
+            return p.clone();
+        }
+        let pool = Arc::new(Pool {
+            workers: AtomicUsize::new(0),
+            threads,
+            launching: Mutex::new(()),
+            state: Mutex::new(State::default()),
+            wake: Condvar::new(),
+            idle: Condvar::new(),
+        });
+        let mut started = 0;
+        for _ in 1..threads {
+            let p = pool.clone();
+            // A thread that cannot start leaves its blocks to the others.
+            if std::thread::Builder::new()
+                .name("ptxrt-gang".into())
+                .stack_size(STACK)
+                .spawn(move || p.serve())
+                .is_ok()
+            {
+                started += 1;
+            }
+        }
+        pool.workers.store(started, Ordering::Relaxed);
+        pools.push(pool.clone());
+        pool
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A worker: runs each launch's blocks.
+    fn serve(&self) {
+        let mut seen = 0;
+        loop {
+            let work = {
+                let mut st = self.lock();
+                while st.launch == seen {
+                    st = self.wake.wait(st).unwrap_or_else(|e| e.into_inner());
+                }
+                seen = st.launch;
+                st.work.clone()
+            };
+            if let Some(w) = work {
+                w.run();
+            }
+            let mut st = self.lock();
+            st.busy -= 1;
+            if st.busy == 0 {
+                self.idle.notify_all();
+            }
+        }
+    }
+
+    /// Runs `work` on the pool's threads and this one; returns when every
+    /// block is done.
+    fn run(&self, work: Work) {
+        let _one = self.launching.lock().unwrap_or_else(|e| e.into_inner());
+        let work = Arc::new(work);
+        {
+            let mut st = self.lock();
+            st.work = Some(work.clone());
+            st.busy = self.workers.load(Ordering::Relaxed);
+            st.launch += 1;
+            self.wake.notify_all();
+        }
+        work.run();
+        let mut st = self.lock();
+        while st.busy > 0 {
+            st = self.idle.wait(st).unwrap_or_else(|e| e.into_inner());
+        }
+        st.work = None;
+    }
+}
 
 unsafe extern "C" fn launch(
     _: i32,
@@ -186,34 +318,25 @@ unsafe extern "C" fn launch(
     let g = unsafe { [*grid, *grid.add(1), *grid.add(2)] };
     // SAFETY: `func` is an entry of a table (module_get_function).
     let entry: Entry = unsafe { std::mem::transmute::<*mut c_void, Entry>(func) };
-    run_grid(entry, g, &Args(args), threads());
+    run_grid(entry, g, args, threads());
     0
 }
 
-/// Runs every block of grid `g` through `entry` on at most `threads`
-/// threads.
-fn run_grid(entry: Entry, g: [u32; 3], args: &Args, threads: usize) {
+/// Runs every block of grid `g` through `entry` on `threads` threads (the
+/// calling one and a pool's).
+fn run_grid(entry: Entry, g: [u32; 3], args: *mut *mut c_void, threads: usize) {
     let total: u64 = g.iter().map(|&n| u64::from(n)).product();
-    let next = AtomicU64::new(0);
-    let work = || loop {
-        let b = next.fetch_add(1, Ordering::Relaxed);
-        if b >= total {
-            break;
-        }
-        // SAFETY: a block of the grid; the arguments as the launch got them.
-        unsafe { entry(g.as_ptr(), b, args.0) };
+    let work = Work {
+        entry,
+        grid: g,
+        total,
+        next: AtomicU64::new(0),
+        args,
     };
-    let n = usize::try_from(total).unwrap_or(usize::MAX).min(threads);
-    std::thread::scope(|s| {
-        for _ in 1..n {
-            // A thread that cannot start leaves its blocks to the others.
-            let _ = std::thread::Builder::new()
-                .name("ptxrt-gang".into())
-                .stack_size(STACK)
-                .spawn_scoped(s, work);
-        }
-        work();
-    });
+    if threads <= 1 || total <= 1 {
+        return work.run();
+    }
+    Pool::of(threads).run(work);
 }
 
 /// The multicore plugin (made once, never unloaded).
@@ -303,7 +426,7 @@ mod tests {
         SEEN.lock().unwrap().clear();
         // SAFETY: `f` is `record`.
         let entry = unsafe { std::mem::transmute::<*mut c_void, Entry>(f) };
-        run_grid(entry, grid, &Args(args.as_mut_ptr()), 4);
+        run_grid(entry, grid, args.as_mut_ptr(), 4);
         assert_eq!(sum.load(Ordering::Relaxed), (0..32).sum::<u64>());
         let seen = SEEN.lock().unwrap();
         let blocks: HashSet<u64> = seen.iter().map(|(b, _)| *b).collect();
