@@ -1,7 +1,8 @@
 //! The driver: a drop-in `cc`. Runs the phases for each source (preprocess
 //! with the host compiler, translate, analyse, schedule, NVPTX codegen and
-//! ptxas — or with `--backend=cuda` CUDA C and nvcc —, host rewrite +
-//! embed, host compile) and links; with `--emit`, also
+//! ptxas — or with `--backend=cuda` CUDA C and nvcc; with `-acc=multicore`
+//! the kernels' host C (`multicore.rs`) —, host rewrite + embed, host
+//! compile) and links; with `--emit`, also
 //! takes an IR file (`irfile.rs`).
 //!
 //! Owns: phase order, temporary files, the commands run and exit codes.
