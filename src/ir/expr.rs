@@ -96,6 +96,12 @@ pub enum Special {
     /// `true`, `tid.dim == 0`, or a routine's guard parameter. Only before
     /// `schedule`.
     Performs(u8),
+    /// (`bool`) Whether the code runs on a device of type `n` (an
+    /// `acc_device_t`: `acc_on_device(n)`). Lowering writes it; `schedule`,
+    /// which knows the [`Target`](super::Target), replaces it by `true` or
+    /// `false` ([`Target::on_device`](super::Target::on_device)). Only
+    /// before `schedule`.
+    OnDevice(u8),
 }
 
 /// `<math.h>` functions the device provides (through libdevice on NVPTX).

@@ -87,6 +87,7 @@ pub(super) fn special_name(s: Special) -> (&'static str, u8) {
         Special::BlockDim(d) => ("ntid", d),
         Special::GridDim(d) => ("nctaid", d),
         Special::Performs(d) => ("performs", d),
+        Special::OnDevice(n) => ("on_device", n),
     }
 }
 
@@ -684,6 +685,7 @@ impl Printer<'_> {
                 self.expr(*lhs, Some(&Type::BOOL)),
                 self.expr(*rhs, Some(&Type::BOOL))
             ),
+            Expr::Special(Special::OnDevice(t)) => format!("on_device.{t}"),
             Expr::Special(s) => {
                 let (n, d) = special_name(*s);
                 format!("{n}.{}", dim_name(d))

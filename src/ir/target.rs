@@ -67,6 +67,18 @@ impl Gpu {
 }
 
 impl Target {
+    /// What `acc_on_device(t)` answers in code compiled for this target
+    /// (`t` an `acc_device_t` of `openacc.h`): on a GPU, true for
+    /// `acc_device_not_host` (4) and `acc_device_nvidia` (5); on the host's
+    /// cores, for `acc_device_host` (2) and `acc_device_multicore` (9), as
+    /// nvc's `-acc=multicore` answers. Every other value is false.
+    pub fn on_device(&self, t: u8) -> bool {
+        match self {
+            Target::Gpu(_) => matches!(t, 4 | 5),
+            Target::Host(_) => matches!(t, 2 | 9),
+        }
+    }
+
     /// The GPU `sm_<sm>`.
     pub fn gpu(sm: u32) -> Target {
         Target::Gpu(Gpu::new(sm))

@@ -85,6 +85,12 @@ use std::collections::HashSet;
 pub fn schedule(m: &mut Module, _info: &ModuleInfo, target: &Target) -> Vec<Vec<String>> {
     let mut notes = vec![];
     m.scheduled = true;
+    for f in m.kernels.iter_mut().map(|k| &mut k.body) {
+        answer_on_device(f, target);
+    }
+    for f in m.functions.iter_mut().map(|d| &mut d.body) {
+        answer_on_device(f, target);
+    }
     for (ki, k) in m.kernels.iter_mut().enumerate() {
         if let Target::Host(_) = target {
             multicore::chunk_gang_loops(&mut k.body.body);
@@ -163,6 +169,18 @@ pub fn schedule(m: &mut Module, _info: &ModuleInfo, target: &Target) -> Vec<Vec<
         );
     }
     notes
+}
+
+/// Replaces each [`Special::OnDevice`] of `f` (`acc_on_device`) by the
+/// target's answer, a `bool` literal.
+///
+/// [`Special::OnDevice`]: crate::ir::Special::OnDevice
+fn answer_on_device(f: &mut Function, target: &Target) {
+    for e in &mut f.exprs {
+        if let Expr::Special(crate::ir::Special::OnDevice(t)) = *e {
+            *e = Expr::Literal(crate::ir::Literal::Int(i128::from(target.on_device(t))));
+        }
+    }
 }
 
 /// Folds the launch sizes each kernel's launch fixes at compile time into

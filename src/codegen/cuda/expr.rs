@@ -38,15 +38,16 @@ pub fn special(s: Special, host: bool) -> Result<String, Error> {
             _ => return special(s, false),
         });
     }
-    let (reg, d) = match s {
-        Special::ThreadIdx(d) => ("threadIdx", d),
-        Special::BlockIdx(d) => ("blockIdx", d),
-        Special::BlockDim(d) => ("blockDim", d),
-        Special::GridDim(d) => ("gridDim", d),
-        Special::Performs(_) => {
-            return internal("'performs' reached the back end unresolved (schedule resolves it)")
-        }
-    };
+    let (reg, d) =
+        match s {
+            Special::ThreadIdx(d) => ("threadIdx", d),
+            Special::BlockIdx(d) => ("blockIdx", d),
+            Special::BlockDim(d) => ("blockDim", d),
+            Special::GridDim(d) => ("gridDim", d),
+            Special::Performs(_) | Special::OnDevice(_) => return internal(
+                "'performs' or 'on_device' reached the back end unresolved (schedule resolves it)",
+            ),
+        };
     match ["x", "y", "z"].get(usize::from(d)) {
         Some(dim) => Ok(format!("{reg}.{dim}")),
         None => internal(&format!("launch register {reg} of dimension {d}")),

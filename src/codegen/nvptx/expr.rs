@@ -486,11 +486,9 @@ impl<'c> Writer<'_, 'c> {
             Special::BlockIdx(d) => ("ctaid", d),
             Special::BlockDim(d) => ("ntid", d),
             Special::GridDim(d) => ("nctaid", d),
-            Special::Performs(_) => {
-                return internal(
-                    "'performs' reached the back end unresolved (schedule resolves it)",
-                )
-            }
+            Special::Performs(_) | Special::OnDevice(_) => return internal(
+                "'performs' or 'on_device' reached the back end unresolved (schedule resolves it)",
+            ),
         };
         let Some(dim) = ["x", "y", "z"].get(d as usize) else {
             return internal(&format!("launch register {reg} of dimension {d}"));

@@ -577,11 +577,9 @@ impl<'c> Writer<'_, 'c> {
             crate::ir::Special::BlockIdx(d) => ("ctaid", d),
             crate::ir::Special::BlockDim(d) => ("ntid", d),
             crate::ir::Special::GridDim(d) => ("nctaid", d),
-            crate::ir::Special::Performs(_) => {
-                return internal(
-                    "'performs' reached the back end unresolved (schedule resolves it)",
-                )
-            }
+            crate::ir::Special::Performs(_) | crate::ir::Special::OnDevice(_) => return internal(
+                "'performs' or 'on_device' reached the back end unresolved (schedule resolves it)",
+            ),
         };
         let dim = ["x", "y", "z"].get(usize::from(d)).copied().unwrap_or("x");
         let f = self.intrinsic_fn(&format!("llvm.nvvm.read.ptx.sreg.{reg}.{dim}"))?;

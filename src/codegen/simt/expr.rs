@@ -309,8 +309,10 @@ impl W<'_> {
                     Special::BlockIdx(k) => simt::Sreg::Ctaid(k),
                     Special::BlockDim(k) => simt::Sreg::Ntid(k),
                     Special::GridDim(k) => simt::Sreg::Nctaid(k),
-                    Special::Performs(_) => {
-                        return internal("'performs' reached the back end unresolved")
+                    Special::Performs(_) | Special::OnDevice(_) => {
+                        return internal(
+                            "'performs' or 'on_device' reached the back end unresolved",
+                        )
                     }
                 };
                 let d = self.temp();

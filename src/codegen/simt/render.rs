@@ -199,6 +199,7 @@ impl Render<'_> {
                     Special::BlockDim(k) => ("blockDim", k),
                     Special::GridDim(k) => ("gridDim", k),
                     Special::Performs(k) => ("performs", k),
+                    Special::OnDevice(k) => ("on_device", k),
                 };
                 format!(
                     "{n}.{}",

@@ -116,39 +116,61 @@ impl Lower<'_> {
         Ok(Val::R(self.int_lit(0, &CType::INT), CType::INT))
     }
 
+    /// `acc_on_device(x)`: `x == t && on_device.t`, or'ed over the device
+    /// types `t` of `openacc.h` (0 to 9); the schedule answers each
+    /// `on_device.t` for its target (the GPU: `acc_device_not_host` and
+    /// `acc_device_nvidia`; the host's cores: `acc_device_host` and
+    /// `acc_device_multicore`), and a constant `x` folds to one answer.
     fn acc_on_device(&mut self, arg: &lang_c::span::Node<Expression>, span: Span) -> DResult<Val> {
-        // On the device: true for acc_device_not_host (4) and acc_device_nvidia (5).
         let (x, t) = self.rvalue(arg)?;
         let x = self.convert(x, &t, &CType::INT, span)?;
+        if let Expr::Literal(Literal::Int(v)) = *self.f.expr(x) {
+            // A device type named by its constant: the one answer.
+            let answer = match u8::try_from(v) {
+                Ok(device) => self
+                    .f
+                    .add(Expr::Special(Special::OnDevice(device)), Type::BOOL),
+                Err(_) => self.f.int(0, Type::BOOL),
+            };
+            return Ok(Val::R(
+                self.f.add(Expr::Cast(answer), Type::I32),
+                CType::INT,
+            ));
+        }
         let tmp = self.hold(x);
-        let (a, b) = (self.f.read(tmp), self.f.read(tmp));
-        let four = self.int_lit(4, &CType::INT);
-        let five = self.int_lit(5, &CType::INT);
-        let l = self.f.add(
-            Expr::Cmp {
-                op: CmpOp::Eq,
-                lhs: a,
-                rhs: four,
-            },
-            Type::BOOL,
-        );
-        let r = self.f.add(
-            Expr::Cmp {
-                op: CmpOp::Eq,
-                lhs: b,
-                rhs: five,
-            },
-            Type::BOOL,
-        );
-        let or = self.f.add(
-            Expr::Logical {
-                and: false,
-                lhs: l,
-                rhs: r,
-            },
-            Type::BOOL,
-        );
-        Ok(Val::R(self.f.add(Expr::Cast(or), Type::I32), CType::INT))
+        let mut any = self.f.int(0, Type::BOOL);
+        for device in 0..=9u8 {
+            let xv = self.f.read(tmp);
+            let tv = self.int_lit(i128::from(device), &CType::INT);
+            let is = self.f.add(
+                Expr::Cmp {
+                    op: CmpOp::Eq,
+                    lhs: xv,
+                    rhs: tv,
+                },
+                Type::BOOL,
+            );
+            let on = self
+                .f
+                .add(Expr::Special(Special::OnDevice(device)), Type::BOOL);
+            let both = self.f.add(
+                Expr::Logical {
+                    and: true,
+                    lhs: is,
+                    rhs: on,
+                },
+                Type::BOOL,
+            );
+            any = self.f.add(
+                Expr::Logical {
+                    and: false,
+                    lhs: any,
+                    rhs: both,
+                },
+                Type::BOOL,
+            );
+        }
+        Ok(Val::R(self.f.add(Expr::Cast(any), Type::I32), CType::INT))
     }
 
     /// A `<math.h>` function of type `t` (`float`, `double`, or `long

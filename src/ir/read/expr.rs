@@ -187,7 +187,7 @@ impl Parser<'_, '_> {
             w => {
                 if let Some(s) = self.special(w)? {
                     let ty = match s {
-                        Special::Performs(_) => Type::BOOL,
+                        Special::Performs(_) | Special::OnDevice(_) => Type::BOOL,
                         _ => u32t,
                     };
                     (Expr::Special(s), ty)
@@ -261,6 +261,10 @@ impl Parser<'_, '_> {
             Special::GridDim,
             Special::Performs,
         ];
+        if w == special_name(Special::OnDevice(0)).0 {
+            self.c.expect_here(".")?;
+            return Ok(Some(Special::OnDevice(self.c.unsigned()?)));
+        }
         let Some(make) = make.into_iter().find(|m| special_name(m(0)).0 == w) else {
             return Ok(None);
         };

@@ -320,7 +320,7 @@ impl fmt::Display for ExprProblem {
         use ExprProblem as P;
         let s = match self {
             P::CellOutOfRange => "cell out of range or not a pointer",
-            P::PerformsNotBool => "'performs' not typed bool",
+            P::PerformsNotBool => "'performs' or 'on_device' not typed bool",
             P::LocalReadType => "local read with the wrong type",
             P::LocalAddrType => "address of a local with the wrong type",
             P::LoadType => "load type differs from pointee",

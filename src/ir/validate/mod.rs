@@ -502,9 +502,13 @@ impl Validator<'_> {
         let ty = self.f.ty(id).clone();
         let bad = |v: &mut Self, problem: ExprProblem| v.err_at(id, K::Expr { expr: id, problem });
         match self.f.expr(id) {
-            Expr::Special(super::Special::Performs(_)) => {
+            Expr::Special(s @ (super::Special::Performs(_) | super::Special::OnDevice(_))) => {
                 if self.scheduled {
-                    self.err_at(id, K::LeftAfterSchedule { what: "performs" });
+                    let what = match s {
+                        super::Special::Performs(_) => "performs",
+                        _ => "on_device",
+                    };
+                    self.err_at(id, K::LeftAfterSchedule { what });
                 }
                 if ty != Type::BOOL {
                     bad(self, ExprProblem::PerformsNotBool);

@@ -201,7 +201,7 @@ impl Interp<'_> {
                 Special::BlockIdx(_) => self.t.ctaid,
                 Special::BlockDim(d) => self.t.ntid[d as usize],
                 Special::GridDim(_) => self.t.nctaid,
-                Special::Performs(_) => panic!("unscheduled performs"),
+                Special::Performs(_) | Special::OnDevice(_) => panic!("unscheduled special"),
             }),
             e => panic!("interpreter: {e:?}"),
         };
