@@ -508,6 +508,7 @@ impl Walker<'_> {
                     },
                     flags: 0,
                     extent_guard: None,
+                    implicit: true,
                 };
                 if var.by_ref {
                     let m = whole(HostAddr::Of(Lvalue::var(&var.name)));

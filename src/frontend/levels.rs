@@ -347,14 +347,7 @@ impl Walker<'_> {
         }
         plan.remarks.push((c.loc.clone(), d.why.clone()));
         for p in &d.privates {
-            plan.remarks.push((
-                c.loc.clone(),
-                format!(
-                    "'{}' is private to the loop: it is assigned before it is read in every iteration",
-                    p.var
-                )
-                .into(),
-            ));
+            plan.remarks.push((c.loc.clone(), Remark::private(&p.var)));
         }
         // A loop without directive that stays sequential keeps C's semantics.
         if !c.directive && d.par == Parallelism::Seq {

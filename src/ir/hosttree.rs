@@ -45,6 +45,39 @@ impl HostPlan {
         find_compute(&mut self.constructs, kernel)
     }
 
+    /// The variables the data clauses of kernel `kernel`'s construct name
+    /// (each explicit map's root variable: `stop` of `copy(stop)`, `a` of
+    /// `copyin(a[0:n])`), with those of the data region a `kernels`
+    /// construct of several kernels makes around them: the variables the
+    /// construct shares on purpose. Empty when the plan has no construct
+    /// for the kernel (a module read from text may have none).
+    pub fn clause_vars(&self, kernel: usize) -> Vec<&str> {
+        let mut out = vec![];
+        let mut stack: Vec<&Construct> = vec![];
+        self.walk(&mut |v| match v {
+            Visit::Enter(c, _) => {
+                if matches!(c.kind, ConstructKind::Compute { kernel: k, .. } if k == kernel) {
+                    let region = stack.last().filter(|p| {
+                        matches!(p.kind, ConstructKind::Data { .. }) && p.name == c.name
+                    });
+                    let maps = region.into_iter().flat_map(|p| &p.maps).chain(&c.maps);
+                    for m in maps.filter(|m| !m.implicit) {
+                        if let Some(v) = m.start.root_var() {
+                            if !out.contains(&v) {
+                                out.push(v);
+                            }
+                        }
+                    }
+                }
+                stack.push(c);
+            }
+            Visit::Leave(..) => {
+                stack.pop();
+            }
+        });
+        out
+    }
+
     /// Calls `f` on entering and leaving every construct, in statement
     /// order, outer before inner.
     pub fn walk<'a>(&'a self, f: &mut impl FnMut(Visit<'a>)) {
@@ -94,8 +127,8 @@ fn walk_list<'a>(list: &'a [Construct], depth: usize, f: &mut impl FnMut(Visit<'
 #[cfg(test)]
 mod tests {
     use super::Visit;
-    use crate::ir::host::{Construct, ConstructKind, HostPlan};
-    use crate::ir::SrcLoc;
+    use crate::ir::host::{Construct, ConstructKind, HostMap, HostPlan, MapKind};
+    use crate::ir::{HostAddr, HostBytes, Lvalue, SrcLoc};
 
     fn c(name: &str, stmt: std::ops::Range<usize>) -> Construct {
         Construct {
@@ -107,6 +140,70 @@ mod tests {
             maps: vec![],
             body: vec![],
         }
+    }
+
+    fn map(addr: HostAddr, implicit: bool) -> HostMap {
+        HostMap {
+            name: String::new(),
+            start: addr,
+            bytes: HostBytes::Zero,
+            kind: MapKind::Copy,
+            flags: 0,
+            extent_guard: None,
+            implicit,
+        }
+    }
+
+    fn compute(kernel: usize, stmt: std::ops::Range<usize>, maps: Vec<HostMap>) -> Construct {
+        Construct {
+            kind: ConstructKind::Compute {
+                kernel,
+                args: vec![],
+                asyncs: Default::default(),
+                launch: None,
+            },
+            name: "kernels".into(),
+            maps,
+            ..c("kernels", stmt)
+        }
+    }
+
+    /// A kernel's clause variables: its construct's explicit maps' roots
+    /// and those of the data region of its `kernels` construct, not the
+    /// implicit maps nor a user's `data` construct around.
+    #[test]
+    fn clause_vars_are_the_explicit_maps_of_the_construct() {
+        let mut p = HostPlan::default();
+        let data = |name: &str, stmt, maps| Construct {
+            kind: ConstructKind::Data {
+                asyncs: Default::default(),
+            },
+            maps,
+            ..c(name, stmt)
+        };
+        p.insert(data(
+            "data",
+            0..100,
+            vec![map(HostAddr::Of(Lvalue::var("d")), false)],
+        ));
+        p.insert(data(
+            "kernels",
+            10..90,
+            vec![
+                map(HostAddr::Of(Lvalue::var("stop")), false),
+                map(HostAddr::Of(Lvalue::var("n")), true),
+            ],
+        ));
+        let section = Lvalue::var("a").index(vec!["0".into()]);
+        p.insert(compute(0, 10..50, vec![map(HostAddr::Of(section), false)]));
+        p.insert(compute(
+            1,
+            50..90,
+            vec![map(HostAddr::Value(Lvalue::var("b")), true)],
+        ));
+        assert_eq!(p.clause_vars(0), ["stop", "a"]);
+        assert_eq!(p.clause_vars(1), ["stop"]);
+        assert!(p.clause_vars(2).is_empty());
     }
 
     /// `name@depth` of the walk's entries, and the leaves as `/name`.

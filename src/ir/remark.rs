@@ -46,6 +46,14 @@ impl From<&str> for Remark {
 }
 
 impl Remark {
+    /// The remark on scalar `var`, which a loop's iterations each get a
+    /// copy of (automatic privatisation).
+    pub fn private(var: &str) -> Remark {
+        Remark::Text(format!(
+            "'{var}' is private to the loop: it is assigned before it is read in every iteration"
+        ))
+    }
+
     /// The remark of a loop with parallelism `par`: its levels, or
     /// `loop run sequentially`.
     pub fn levels(par: Parallelism) -> Remark {

@@ -27,8 +27,8 @@
 //!   the identity, combined after the loop within blocks and across gangs;
 //! * `localize.rs` — a loop's own copy of a scalar of the code around it;
 //! * `privatize.rs` — the automatic privatisation pass over the lowered
-//!   module (each partitioned loop's written-first scalars; not in the
-//!   pipeline yet: the `privatize` pass tests run it).
+//!   module (each partitioned loop's written-first scalars), which the
+//!   driver runs before analysis ([`auto_privates`]).
 //!
 //! Mapping (OpenUH, `shared/seeds/openuh-*.txt`): gang → blockIdx.x, worker →
 //! threadIdx.y, vector → threadIdx.x. Every level strides (`k += blockDim.x *
@@ -53,7 +53,7 @@ mod single;
 mod tile;
 
 pub use crate::ir::{Gpu, Target};
-pub use privatize::privatize;
+pub use privatize::{auto_privates, privatize};
 
 use crate::analysis::ModuleInfo;
 use crate::ir::host::{ConstructKind, HostArg};

@@ -4,14 +4,16 @@
 //! iteration (`analysis::private`), that no clause of the loop already
 //! handles (a reduction into it) and that no loop around already made
 //! private — the rule `frontend/privatize.rs` applies on the C AST today,
-//! which this pass is to replace (not in the pipeline yet: the pass tests
-//! run it).
+//! which this pass is to replace. In the pipeline ([`auto_privates`], run
+//! on the lowered module before analysis) it finds nothing while the front
+//! end's rule still runs first; the pass tests run [`privatize`] alone.
 //!
 //! Loops left alone: sequential ones, and the loop over the gangs that
 //! lowering makes of a construct with reductions (its limit is the grid
 //! size): it is the construct, whose scalars are the region's.
 //!
-//! Owns: [`privatize`]. May call: `ir`, `analysis::private`, `localize`.
+//! Owns: [`privatize`], [`auto_privates`]. May call: `ir`,
+//! `analysis::private`, `localize`.
 
 use super::localize::{localize, Start};
 use crate::analysis::private::{loop_scalars, Scalar, Scope};
@@ -19,6 +21,24 @@ use crate::ir::{
     Block, Expr, Function, LocalId, Loop, Module, Parallelism, ParamMode, RedTarget, Special,
     SrcLoc, Stmt,
 };
+
+/// The automatic privatisation of the pipeline: [`privatize`], with the
+/// variables the data clauses of each kernel's construct name shared on
+/// purpose ([`crate::ir::host::HostPlan::clause_vars`]: `copy(stop)` of a flag
+/// any iteration may set). Returns what it privatised, as [`privatize`].
+pub fn auto_privates(m: &mut Module) -> Vec<(SrcLoc, String)> {
+    let named: Vec<Vec<String>> = (0..m.kernels.len())
+        .map(|k| {
+            m.host
+                .clause_vars(k)
+                .into_iter()
+                .map(String::from)
+                .collect()
+        })
+        .collect();
+    let shared = |k: usize, v: &str| named.get(k).is_some_and(|n| n.iter().any(|x| x == v));
+    privatize(m, &shared)
+}
 
 /// Privatises the written-first scalars of every partitioned loop of `m`;
 /// `shared(kernel, name)`: the host scalar `name` of kernel number
