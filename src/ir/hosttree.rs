@@ -18,7 +18,8 @@
 //! will split the tree into chunks with it.
 //!
 //! Owns: [`HostPlan::insert`], [`HostPlan::walk`],
-//! [`HostPlan::compute_mut`], [`Visit`]. May call:
+//! [`HostPlan::compute_mut`], [`HostPlan::data_of`],
+//! [`HostPlan::clause_vars`], [`Visit`]. May call:
 //! the `ir::host` types.
 
 use super::host::{Construct, ConstructKind, HostPlan};
@@ -53,21 +54,31 @@ impl HostPlan {
     /// for the kernel (a module read from text may have none).
     pub fn clause_vars(&self, kernel: usize) -> Vec<&str> {
         let mut out = vec![];
+        let maps = self.data_of(kernel).into_iter().flat_map(|c| &c.maps);
+        for m in maps.filter(|m| !m.implicit) {
+            if let Some(v) = m.start.root_var() {
+                if !out.contains(&v) {
+                    out.push(v);
+                }
+            }
+        }
+        out
+    }
+
+    /// The construct whose maps are kernel `kernel`'s data: its compute
+    /// construct, or the data region a `kernels` construct of several
+    /// kernels makes around them (a `data` construct of the same name
+    /// holding it). `None` when the plan has no construct for the kernel.
+    pub fn data_of(&self, kernel: usize) -> Option<&Construct> {
+        let mut found = None;
         let mut stack: Vec<&Construct> = vec![];
         self.walk(&mut |v| match v {
             Visit::Enter(c, _) => {
                 if matches!(c.kind, ConstructKind::Compute { kernel: k, .. } if k == kernel) {
-                    let region = stack.last().filter(|p| {
+                    let region = stack.last().copied().filter(|p| {
                         matches!(p.kind, ConstructKind::Data { .. }) && p.name == c.name
                     });
-                    let maps = region.into_iter().flat_map(|p| &p.maps).chain(&c.maps);
-                    for m in maps.filter(|m| !m.implicit) {
-                        if let Some(v) = m.start.root_var() {
-                            if !out.contains(&v) {
-                                out.push(v);
-                            }
-                        }
-                    }
+                    found = found.or(Some(region.unwrap_or(c)));
                 }
                 stack.push(c);
             }
@@ -75,7 +86,7 @@ impl HostPlan {
                 stack.pop();
             }
         });
-        out
+        found
     }
 
     /// Calls `f` on entering and leaving every construct, in statement
@@ -168,9 +179,10 @@ mod tests {
         }
     }
 
-    /// A kernel's clause variables: its construct's explicit maps' roots
-    /// and those of the data region of its `kernels` construct, not the
-    /// implicit maps nor a user's `data` construct around.
+    /// A kernel's clause variables: the explicit maps' roots of its
+    /// construct, or of the data region of its `kernels` construct of
+    /// several kernels; not the implicit maps, nor a user's `data`
+    /// construct's around.
     #[test]
     fn clause_vars_are_the_explicit_maps_of_the_construct() {
         let mut p = HostPlan::default();
@@ -194,16 +206,20 @@ mod tests {
                 map(HostAddr::Of(Lvalue::var("n")), true),
             ],
         ));
+        p.insert(compute(0, 10..50, vec![]));
+        p.insert(compute(1, 50..90, vec![]));
         let section = Lvalue::var("a").index(vec!["0".into()]);
-        p.insert(compute(0, 10..50, vec![map(HostAddr::Of(section), false)]));
-        p.insert(compute(
-            1,
-            50..90,
-            vec![map(HostAddr::Value(Lvalue::var("b")), true)],
-        ));
-        assert_eq!(p.clause_vars(0), ["stop", "a"]);
+        let own = vec![
+            map(HostAddr::Value(Lvalue::var("b")), true),
+            map(HostAddr::Of(section), false),
+        ];
+        p.insert(compute(2, 100..120, own));
+        assert_eq!(p.clause_vars(0), ["stop"]);
         assert_eq!(p.clause_vars(1), ["stop"]);
-        assert!(p.clause_vars(2).is_empty());
+        assert_eq!(p.clause_vars(2), ["a"]);
+        assert!(p.clause_vars(3).is_empty());
+        assert_eq!(p.data_of(1).map(|c| c.stmt.clone()), Some(10..90));
+        assert_eq!(p.data_of(2).map(|c| c.stmt.clone()), Some(100..120));
     }
 
     /// `name@depth` of the walk's entries, and the leaves as `/name`.
