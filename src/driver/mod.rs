@@ -408,19 +408,33 @@ fn print_remarks(
 
 /// Runs the automatic privatisation on lowered module `m`
 /// ([`crate::schedule::auto_privates`]) and gives `remarks` with its own:
-/// each after the last remark at its loop (the loop's levels, then what
-/// it made private).
+/// those of a loop right after the loop's levels (the last
+/// [`Remark::Levels`] at its position), in order.
+///
+/// [`Remark::Levels`]: crate::ir::Remark::Levels
 fn with_privates(
     remarks: &[(crate::ir::SrcLoc, crate::ir::Remark)],
     m: &mut crate::ir::Module,
 ) -> Vec<(crate::ir::SrcLoc, crate::ir::Remark)> {
+    use crate::ir::Remark;
     let mut out = remarks.to_vec();
+    let mut last: Option<(crate::ir::SrcLoc, usize)> = None;
     for (loc, var) in crate::schedule::auto_privates(m) {
-        let at = out
-            .iter()
-            .rposition(|(l, _)| *l == loc)
-            .map_or(out.len(), |i| i + 1);
-        out.insert(at, (loc, crate::ir::Remark::private(&var)));
+        let at = match &last {
+            Some((l, i)) if *l == loc => i + 1,
+            _ => {
+                let levels = |(l, r): &(crate::ir::SrcLoc, Remark)| {
+                    *l == loc && matches!(r, Remark::Levels { .. })
+                };
+                let any = |(l, _): &(crate::ir::SrcLoc, Remark)| *l == loc;
+                out.iter()
+                    .rposition(levels)
+                    .or_else(|| out.iter().rposition(any))
+                    .map_or(out.len(), |i| i + 1)
+            }
+        };
+        out.insert(at, (loc.clone(), Remark::private(&var)));
+        last = Some((loc, at));
     }
     out
 }

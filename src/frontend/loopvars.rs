@@ -3,7 +3,9 @@
 //! * **automatic privates**: a scalar the body assigns before reading it in
 //!   every iteration (`privatize`) is private to the loop (`tmp1 =
 //!   rowstr[j]` in a gang loop; `sum = 0.0` before a worker loop that
-//!   reduces into `sum`) — shared, the loop's threads would race on it;
+//!   reduces into `sum`) — shared, the loop's threads would race on it.
+//!   Found here only for the two rules below (issue 16): the IR pass
+//!   `schedule::auto_privates` makes the copies and the remarks;
 //! * **implicit reductions**: a loop nested in one that reduces into `v`
 //!   (or in a construct that does), partitioned and assigning `v` without a
 //!   clause of its own for it, reduces into `v` too (`parallel loop gang

@@ -18,7 +18,7 @@
 //! will split the tree into chunks with it.
 //!
 //! Owns: [`HostPlan::insert`], [`HostPlan::walk`],
-//! [`HostPlan::compute_mut`], [`HostPlan::data_of`],
+//! [`HostPlan::compute_mut`], [`HostPlan::data_of`], [`HostPlan::data_of_mut`],
 //! [`HostPlan::clause_vars`], [`Visit`]. May call:
 //! the `ir::host` types.
 
@@ -89,6 +89,11 @@ impl HostPlan {
         found
     }
 
+    /// [`HostPlan::data_of`], to change.
+    pub fn data_of_mut(&mut self, kernel: usize) -> Option<&mut Construct> {
+        find_data(&mut self.constructs, kernel)
+    }
+
     /// Calls `f` on entering and leaving every construct, in statement
     /// order, outer before inner.
     pub fn walk<'a>(&'a self, f: &mut impl FnMut(Visit<'a>)) {
@@ -121,6 +126,21 @@ fn find_compute(list: &mut [Construct], kernel: usize) -> Option<&mut Construct>
             return Some(c);
         }
         if let Some(found) = find_compute(&mut c.body, kernel) {
+            return Some(found);
+        }
+    }
+    None
+}
+
+fn find_data(list: &mut [Construct], kernel: usize) -> Option<&mut Construct> {
+    for c in list {
+        let is = |x: &Construct| matches!(x.kind, ConstructKind::Compute { kernel: k, .. } if k == kernel);
+        let region = matches!(c.kind, ConstructKind::Data { .. })
+            && c.body.iter().any(|x| is(x) && x.name == c.name);
+        if region || is(c) {
+            return Some(c);
+        }
+        if let Some(found) = find_data(&mut c.body, kernel) {
             return Some(found);
         }
     }
@@ -220,6 +240,8 @@ mod tests {
         assert!(p.clause_vars(3).is_empty());
         assert_eq!(p.data_of(1).map(|c| c.stmt.clone()), Some(10..90));
         assert_eq!(p.data_of(2).map(|c| c.stmt.clone()), Some(100..120));
+        assert_eq!(p.data_of_mut(1).map(|c| c.stmt.clone()), Some(10..90));
+        assert_eq!(p.data_of_mut(2).map(|c| c.stmt.clone()), Some(100..120));
     }
 
     /// `name@depth` of the walk's entries, and the leaves as `/name`.

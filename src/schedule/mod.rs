@@ -28,7 +28,9 @@
 //! * `localize.rs` — a loop's own copy of a scalar of the code around it;
 //! * `privatize.rs` — the automatic privatisation pass over the lowered
 //!   module (each partitioned loop's written-first scalars), which the
-//!   driver runs before analysis ([`auto_privates`]).
+//!   driver runs before analysis ([`auto_privates`]);
+//! * `prune.rs` — the kernel parameters privatisation left unused, with
+//!   their host arguments and implicit maps.
 //!
 //! Mapping (OpenUH, `shared/seeds/openuh-*.txt`): gang → blockIdx.x, worker →
 //! threadIdx.y, vector → threadIdx.x. Every level strides (`k += blockDim.x *
@@ -47,6 +49,7 @@ pub mod levels;
 pub mod localize;
 mod par;
 mod privatize;
+mod prune;
 mod reduce;
 mod seq;
 mod single;

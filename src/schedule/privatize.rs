@@ -3,10 +3,12 @@
 //! code around it that its body assigns before it reads it in every
 //! iteration (`analysis::private`), that no clause of the loop already
 //! handles (a reduction into it) and that no loop around already made
-//! private — the rule `frontend/privatize.rs` applies on the C AST today,
-//! which this pass is to replace. In the pipeline ([`auto_privates`], run
-//! on the lowered module before analysis) it finds nothing while the front
-//! end's rule still runs first; the pass tests run [`privatize`] alone.
+//! private — what the front end's rule (`frontend/privatize.rs`) finds on
+//! the C AST, where it still silences race warnings and stops implicit
+//! reductions (`tests/private_diff.rs` keeps the two in step). In the
+//! pipeline ([`auto_privates`], run on the lowered module before
+//! analysis) it makes the copies and their remarks; the pass tests run
+//! [`privatize`] alone.
 //!
 //! Loops left alone: sequential ones, and the loop over the gangs that
 //! lowering makes of a construct with reductions (its limit is the grid
@@ -25,7 +27,8 @@ use crate::ir::{
 /// The automatic privatisation of the pipeline: [`privatize`], with the
 /// variables the data clauses of each kernel's construct name shared on
 /// purpose ([`crate::ir::host::HostPlan::clause_vars`]: `copy(stop)` of a flag
-/// any iteration may set). Returns what it privatised, as [`privatize`].
+/// any iteration may set); then the parameters it left unused go
+/// (`prune.rs`). Returns what it privatised, as [`privatize`].
 pub fn auto_privates(m: &mut Module) -> Vec<(SrcLoc, String)> {
     let named: Vec<Vec<String>> = (0..m.kernels.len())
         .map(|k| {
@@ -37,7 +40,10 @@ pub fn auto_privates(m: &mut Module) -> Vec<(SrcLoc, String)> {
         })
         .collect();
     let shared = |k: usize, v: &str| named.get(k).is_some_and(|n| n.iter().any(|x| x == v));
-    privatize(m, &shared)
+    let unused = super::prune::unused_params(m);
+    let done = privatize(m, &shared);
+    super::prune::prune(m, &unused);
+    done
 }
 
 /// Privatises the written-first scalars of every partitioned loop of `m`;
