@@ -71,11 +71,16 @@ const RUNS: &[(&str, &str, Pass)] = &[
     }),
     ("auto_privates", "ir", |m, _| {
         valid(m, false, "input")?;
-        let done = accc::schedule::auto_privates(m);
+        let (done, races) = accc::schedule::auto_privates(m);
         valid(m, false, "output")?;
         let mut out: String = done
             .iter()
             .map(|(loc, name)| format!("; private at {loc}: {name}\n"))
+            .chain(
+                races
+                    .iter()
+                    .map(|(loc, name)| format!("; race at {loc}: {name}\n")),
+            )
             .collect();
         out.push_str(&print_module(m));
         Ok(out)

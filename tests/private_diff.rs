@@ -1,7 +1,7 @@
 //! The privatisation pass over the IR (`schedule::auto_privates`, on the
 //! facts of `analysis::private`), which privatises and remarks, against
 //! the rule the front end still applies on the C AST (`frontend/
-//! privatize.rs`) for its race warnings and implicit reductions, on every
+//! privatize.rs`) for its implicit reductions, on every
 //! program of `tests/programs/` and `tests/remarks/`: the scalars the pass
 //! reports as "is private to the loop: it is assigned before it is read in
 //! every iteration" must be those the front end's rule finds, loop by loop

@@ -407,9 +407,10 @@ fn print_remarks(
 }
 
 /// Runs the automatic privatisation on lowered module `m`
-/// ([`crate::schedule::auto_privates`]) and gives `remarks` with its own:
-/// those of a loop right after the loop's levels (the last
-/// [`Remark::Levels`] at its position), in order.
+/// ([`crate::schedule::auto_privates`]) and gives `remarks` with its own
+/// about each loop around the loop's levels (the last [`Remark::Levels`]
+/// at its position): the races it leaves before them (after the implicit
+/// reductions the front end found), what it made private after them.
 ///
 /// [`Remark::Levels`]: crate::ir::Remark::Levels
 fn with_privates(
@@ -418,20 +419,22 @@ fn with_privates(
 ) -> Vec<(crate::ir::SrcLoc, crate::ir::Remark)> {
     use crate::ir::Remark;
     let mut out = remarks.to_vec();
+    let (privates, races) = crate::schedule::auto_privates(m);
+    let levels = |out: &[(crate::ir::SrcLoc, Remark)], loc: &crate::ir::SrcLoc| {
+        out.iter()
+            .rposition(|(l, r)| l == loc && matches!(r, Remark::Levels { .. }))
+    };
+    for (loc, var) in races {
+        let at = levels(&out, &loc).unwrap_or(out.len());
+        out.insert(at, (loc, Remark::race(&var)));
+    }
     let mut last: Option<(crate::ir::SrcLoc, usize)> = None;
-    for (loc, var) in crate::schedule::auto_privates(m) {
+    for (loc, var) in privates {
         let at = match &last {
             Some((l, i)) if *l == loc => i + 1,
-            _ => {
-                let levels = |(l, r): &(crate::ir::SrcLoc, Remark)| {
-                    *l == loc && matches!(r, Remark::Levels { .. })
-                };
-                let any = |(l, _): &(crate::ir::SrcLoc, Remark)| *l == loc;
-                out.iter()
-                    .rposition(levels)
-                    .or_else(|| out.iter().rposition(any))
-                    .map_or(out.len(), |i| i + 1)
-            }
+            _ => levels(&out, &loc)
+                .or_else(|| out.iter().rposition(|(l, _)| *l == loc))
+                .map_or(out.len(), |i| i + 1),
         };
         out.insert(at, (loc.clone(), Remark::private(&var)));
         last = Some((loc, at));

@@ -20,7 +20,7 @@
 //! Partitioned loops also take the reductions of the loops around them
 //! (`loopvars`, which also finds the scalars they would privatise: the IR
 //! pass `schedule::auto_privates` privatises them and remarks on it; here
-//! they only silence the race warnings and stop implicit reductions).
+//! they only stop implicit reductions; the race warnings are the pass's).
 //! Every decision is a remark
 //! (`-Minfo=accel`; a partitioned loop's names the thread counts of the
 //! launch, [`Remark::Levels`]). May call: `canon`, `effects`, `clauses`, `loopvars`,
@@ -75,7 +75,7 @@ pub(super) struct Decision {
     pub(super) reductions: Vec<LoopReduction>,
     /// Private variables beyond its clauses' as the front end's rule sees
     /// them (`loopvars`): not lowered (`schedule::auto_privates` privatises
-    /// on the IR), only read by the race warnings and implicit reductions
+    /// on the IR), only read by the implicit reductions
     /// still decided here (issue 16).
     pub(super) privates: Vec<Private>,
     /// Its trip count when the bounds are integer literals.
@@ -450,12 +450,6 @@ impl Walker<'_> {
         }
         let mut reductions = cl.reductions.clone();
         reductions.extend(implicit.iter().map(|(r, _)| r.clone()));
-        if par != Parallelism::Seq {
-            for v in self.shared_scalars(c, &privates, &reductions) {
-                plan.remarks
-                    .push((c.loc.clone(), shared_warning(&v).into()));
-            }
-        }
         // Private to a loop around already: no second copy, no remark.
         let mut privates = privates;
         privates.retain(|p| !private_above.contains(&p.var));
@@ -487,12 +481,6 @@ impl Walker<'_> {
         }
         Ok(())
     }
-}
-
-/// The remark on scalar `v`, which a partitioned loop assigns and leaves
-/// shared.
-pub(super) fn shared_warning(v: &str) -> String {
-    format!("warning: '{v}' is assigned in the loop but shared by its iterations (it is read before it is assigned, and no clause makes it private or a reduction): the threads race on it")
 }
 
 /// The trip count of a canonical loop whose bounds and step are integer
@@ -564,8 +552,8 @@ pub(super) fn describe(par: Parallelism, collapse: u32, force: bool) -> Remark {
 }
 
 /// `ACCC_REMARK_AST_PRIVATES=1` (a debug switch): each loop's automatic
-/// privates as the front end's rule decides them (for its race warnings
-/// and implicit reductions; `schedule::auto_privates` makes them) are
+/// privates as the front end's rule decides them (for its implicit
+/// reductions; `schedule::auto_privates` makes them) are
 /// remarks too, so that `tests/private_diff.rs` compares the two rules.
 fn remark_ast_privates() -> bool {
     std::env::var_os("ACCC_REMARK_AST_PRIVATES").is_some_and(|v| v != "0")

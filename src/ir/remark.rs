@@ -63,6 +63,12 @@ impl Remark {
         ))
     }
 
+    /// The warning on scalar `var`, which a partitioned loop assigns and
+    /// leaves shared by its threads.
+    pub fn race(var: &str) -> Remark {
+        Remark::Text(format!("warning: '{var}' is assigned in the loop but shared by its iterations (it is read before it is assigned, and no clause makes it private or a reduction): the threads race on it"))
+    }
+
     /// The remark of a loop with parallelism `par`: its levels, or
     /// `loop run sequentially`.
     pub fn levels(par: Parallelism) -> Remark {
