@@ -63,6 +63,8 @@ fn check_c(file: &Path) -> Result<(), String> {
     if !problems.is_empty() {
         return Err(format!("{what}: invalid unscheduled IR: {problems:?}"));
     }
+    // As the driver schedules a lowered module.
+    let _ = accc::schedule::auto_privates(&mut m);
     let info = accc::analysis::analyze(&m);
     accc::schedule::schedule(&mut m, &info, &accc::schedule::Target::gpu(90));
     accc::schedule::specialize(&mut m);

@@ -77,6 +77,22 @@ const RUNS: &[(&str, &str, Pass)] = &[
         out.push_str(&print_module(m));
         Ok(out)
     }),
+    ("auto_privates", "ir", |m, _| {
+        valid(m, false, "input")?;
+        let (done, races) = accc::schedule::auto_privates(m);
+        valid(m, false, "output")?;
+        let mut out: String = done
+            .iter()
+            .map(|(loc, name)| format!("; private at {loc}: {name}\n"))
+            .chain(
+                races
+                    .iter()
+                    .map(|(loc, name)| format!("; race at {loc}: {name}\n")),
+            )
+            .collect();
+        out.push_str(&print_module(m));
+        Ok(out)
+    }),
     ("validate", "txt", |m, _| Ok(problems(m, false))),
     ("validate-scheduled", "txt", |m, _| Ok(problems(m, true))),
     ("depend", "txt", |m, text| {

@@ -429,6 +429,42 @@ fn print_remarks(
     }
 }
 
+/// Runs the automatic privatisation on lowered module `m`
+/// ([`crate::schedule::auto_privates`]) and gives `remarks` with its own
+/// about each loop around the loop's levels (the last [`Remark::Levels`]
+/// at its position): the races it leaves before them (after the implicit
+/// reductions the front end found), what it made private after them.
+///
+/// [`Remark::Levels`]: crate::ir::Remark::Levels
+fn with_privates(
+    remarks: &[(crate::ir::SrcLoc, crate::ir::Remark)],
+    m: &mut crate::ir::Module,
+) -> Vec<(crate::ir::SrcLoc, crate::ir::Remark)> {
+    use crate::ir::Remark;
+    let mut out = remarks.to_vec();
+    let (privates, races) = crate::schedule::auto_privates(m);
+    let levels = |out: &[(crate::ir::SrcLoc, Remark)], loc: &crate::ir::SrcLoc| {
+        out.iter()
+            .rposition(|(l, r)| l == loc && matches!(r, Remark::Levels { .. }))
+    };
+    for (loc, var) in races {
+        let at = levels(&out, &loc).unwrap_or(out.len());
+        out.insert(at, (loc, Remark::race(&var)));
+    }
+    let mut last: Option<(crate::ir::SrcLoc, usize)> = None;
+    for (loc, var) in privates {
+        let at = match &last {
+            Some((l, i)) if *l == loc => i + 1,
+            _ => levels(&out, &loc)
+                .or_else(|| out.iter().rposition(|(l, _)| *l == loc))
+                .map_or(out.len(), |i| i + 1),
+        };
+        out.insert(at, (loc.clone(), Remark::private(&var)));
+        last = Some((loc, at));
+    }
+    out
+}
+
 /// The device stages of a module that validated (`lowered`: as the front
 /// end lowers it, else already scheduled): analysis, schedule, the back
 /// ends, ptxas; `remarks` (the front end's) are printed once the launch
@@ -444,16 +480,24 @@ fn device(
 ) -> Result<Option<Device>> {
     let emit = args.own.emit.as_deref();
     let out = args.output.as_deref();
-    // The side table of the lowered module (see `analysis`): the back ends
-    // read it for the scheduled one.
-    let mut info = crate::analysis::analyze(m);
     if matches!(emit, Some("info" | "ir-unscheduled")) && lowered && args.own.remarks {
         // Not scheduled here: the remarks name the launch sizes that
         // schedule would compute (on a copy; the output is the lowered IR).
         let mut scheduled = m.clone();
+        let remarks = with_privates(remarks, &mut scheduled);
+        let info = crate::analysis::analyze(&scheduled);
         let notes = crate::schedule::schedule(&mut scheduled, &info, &device_target(args));
-        print_remarks(args, remarks, &scheduled, &notes);
+        print_remarks(args, &remarks, &scheduled, &notes);
     }
+    let scheduling = lowered && !matches!(emit, Some("info" | "ir-unscheduled"));
+    let remarks = if scheduling {
+        with_privates(remarks, m)
+    } else {
+        remarks.to_vec()
+    };
+    // The side table of the lowered module (see `analysis`), privatised:
+    // the back ends read it for the scheduled one.
+    let mut info = crate::analysis::analyze(m);
     if emit == Some("info") {
         crate::analysis::add_sections(m, &mut info);
         write_out(out, crate::analysis::print_info(m, &info).as_bytes())?;
@@ -470,7 +514,7 @@ fn device(
     }
     if lowered {
         let notes = crate::schedule::schedule(m, &info, &device_target(args));
-        print_remarks(args, remarks, m, &notes);
+        print_remarks(args, &remarks, m, &notes);
         crate::schedule::specialize(m);
         check_ir(m, true, file, colour(args))?;
     }

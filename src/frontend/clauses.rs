@@ -171,6 +171,7 @@ impl ClauseCtx<'_> {
             },
             flags: 0,
             extent_guard: None,
+            implicit: false,
         });
         let rows = r
             .rows
@@ -182,6 +183,7 @@ impl ClauseCtx<'_> {
                 kind: MapKind::Rows,
                 flags: 0,
                 extent_guard: None,
+                implicit: false,
             })
             .collect();
         Ok(DataItem {
@@ -195,6 +197,7 @@ impl ClauseCtx<'_> {
                 kind,
                 flags,
                 extent_guard: None,
+                implicit: false,
             },
             rows,
             attach,
@@ -256,6 +259,7 @@ impl ClauseCtx<'_> {
                 kind,
                 flags: 0,
                 extent_guard: None,
+                implicit: false,
             },
             rows: vec![],
             attach: None,

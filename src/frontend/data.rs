@@ -228,14 +228,8 @@ impl Walker<'_> {
     /// The remarks of a construct's data clauses (`generating copyin(a[0:n])`,
     /// for `-Minfo=accel`); attach items follow from their data items.
     fn data_remarks(&mut self, loc: &SrcLoc, maps: &[HostMap]) {
-        for m in maps
-            .iter()
-            .filter(|m| !matches!(m.kind, MapKind::Attach | MapKind::Rows))
-        {
-            self.remarks.push((
-                loc.clone(),
-                format!("generating {}({})", m.kind.clause(), m.name).into(),
-            ));
+        for t in crate::ir::map_lines(maps) {
+            self.remarks.push((loc.clone(), t.into()));
         }
     }
 
@@ -440,8 +434,10 @@ impl Walker<'_> {
     /// present. An aggregate whose members appear in clauses is mapped
     /// first, so their attaches find it.
     ///
-    /// With `remark_at`, each implicit map is also a remark there
-    /// (`generating implicit copyin(w)`, for `-Minfo=accel`).
+    /// With `remark_at`, the maps are a remark there ([`crate::ir::Remark::Maps`] of
+    /// the next kernel, rendered from the host plan once scheduled:
+    /// `generating implicit copyin(w)`, for `-Minfo=accel`), and so is
+    /// each pointer whose extent cannot be derived.
     pub fn kernel_data(
         &mut self,
         items: &[DataItem],
@@ -508,6 +504,7 @@ impl Walker<'_> {
                     },
                     flags: 0,
                     extent_guard: None,
+                    implicit: true,
                 };
                 if var.by_ref {
                     let m = whole(HostAddr::Of(Lvalue::var(&var.name)));
@@ -548,13 +545,9 @@ impl Walker<'_> {
         }
         let explicit = Self::maps_of(items);
         if let Some(loc) = remark_at {
-            self.data_remarks(loc, &explicit);
-            for m in first.iter().chain(&implicit) {
-                self.remarks.push((
-                    loc.clone(),
-                    format!("generating implicit {}({})", m.kind.clause(), m.name).into(),
-                ));
-            }
+            let kernel = self.module.kernels.len();
+            let maps = crate::ir::Remark::Maps { kernel };
+            self.remarks.push((loc.clone(), maps));
             for r in underived {
                 self.remarks.push((loc.clone(), r.into()));
             }

@@ -99,6 +99,7 @@ impl Section {
             kind: self.kind(),
             flags: MAP_BLOCK,
             extent_guard: guard,
+            implicit: true,
         }
     }
 }

@@ -13,7 +13,7 @@
 
 use super::canon::canonical;
 use super::depend::Probed;
-use super::levels::{describe, shared_warning, Cand, Decision, RegionPlan};
+use super::levels::{describe, Cand, Decision, RegionPlan};
 use super::loopvars::{body_of, tightly_nested};
 use super::lower::LoopReduction;
 use super::unit::Walker;
@@ -111,12 +111,6 @@ impl Walker<'_> {
                     r
                 }
             };
-            if parallel && asked {
-                for v in self.shared_scalars(c, &privates, &reductions) {
-                    plan.remarks
-                        .push((c.loc.clone(), shared_warning(&v).into()));
-                }
-            }
             let d = Decision {
                 par: m.par,
                 trip: self.host_trip(c.f, names),

@@ -17,8 +17,11 @@
 //! onto the IR's [`crate::ir::Loop::directive`] once lowering no longer
 //! needs the levels.)
 //!
-//! Partitioned loops also privatise scalars and take the reductions of the
-//! loops around them (`loopvars`). Every decision is a remark
+//! Partitioned loops also take the reductions of the loops around them
+//! (`loopvars`, which also finds the scalars they would privatise: the IR
+//! pass `schedule::auto_privates` privatises them and remarks on it; here
+//! they only stop implicit reductions; the race warnings are the pass's).
+//! Every decision is a remark
 //! (`-Minfo=accel`; a partitioned loop's names the thread counts of the
 //! launch, [`Remark::Levels`]). May call: `canon`, `effects`, `clauses`, `loopvars`,
 //! `kernels_nest`, `ir`, `schedule::levels`.
@@ -70,7 +73,10 @@ pub(super) struct Decision {
     pub(super) why: Remark,
     /// Its reductions.
     pub(super) reductions: Vec<LoopReduction>,
-    /// Private variables beyond its clauses' (see `loopvars`).
+    /// Private variables beyond its clauses' as the front end's rule sees
+    /// them (`loopvars`): not lowered (`schedule::auto_privates` privatises
+    /// on the IR), only read by the implicit reductions
+    /// still decided here (issue 16).
     pub(super) privates: Vec<Private>,
     /// Its trip count when the bounds are integer literals.
     pub(super) const_trip: Option<u64>,
@@ -346,15 +352,11 @@ impl Walker<'_> {
                 .push_str(&format!(", reduction({}:{what})", r.op.symbol()));
         }
         plan.remarks.push((c.loc.clone(), d.why.clone()));
-        for p in &d.privates {
-            plan.remarks.push((
-                c.loc.clone(),
-                format!(
-                    "'{}' is private to the loop: it is assigned before it is read in every iteration",
-                    p.var
-                )
-                .into(),
-            ));
+        if remark_ast_privates() {
+            for p in &d.privates {
+                let text = format!("'{}' is private to the loop by the front end's rule", p.var);
+                plan.remarks.push((c.loc.clone(), text.into()));
+            }
         }
         // A loop without directive that stays sequential keeps C's semantics.
         if !c.directive && d.par == Parallelism::Seq {
@@ -381,13 +383,7 @@ impl Walker<'_> {
                 tile,
                 chunk: c.clauses.chunk,
                 reductions: d.reductions,
-                privates: c
-                    .clauses
-                    .privates
-                    .iter()
-                    .chain(d.privates.iter().filter(|_| !keep_auto_privates_shared()))
-                    .cloned()
-                    .collect(),
+                privates: c.clauses.privates.clone(),
                 sizes,
                 directive: c.directive.then(|| c.clauses.directive()),
             },
@@ -454,12 +450,6 @@ impl Walker<'_> {
         }
         let mut reductions = cl.reductions.clone();
         reductions.extend(implicit.iter().map(|(r, _)| r.clone()));
-        if par != Parallelism::Seq {
-            for v in self.shared_scalars(c, &privates, &reductions) {
-                plan.remarks
-                    .push((c.loc.clone(), shared_warning(&v).into()));
-            }
-        }
         // Private to a loop around already: no second copy, no remark.
         let mut privates = privates;
         privates.retain(|p| !private_above.contains(&p.var));
@@ -491,12 +481,6 @@ impl Walker<'_> {
         }
         Ok(())
     }
-}
-
-/// The remark on scalar `v`, which a partitioned loop assigns and leaves
-/// shared.
-pub(super) fn shared_warning(v: &str) -> String {
-    format!("warning: '{v}' is assigned in the loop but shared by its iterations (it is read before it is assigned, and no clause makes it private or a reduction): the threads race on it")
 }
 
 /// The trip count of a canonical loop whose bounds and step are integer
@@ -567,11 +551,10 @@ pub(super) fn describe(par: Parallelism, collapse: u32, force: bool) -> Remark {
     r
 }
 
-/// `ACCC_KEEP_AUTO_PRIVATES_SHARED=1` (a debug switch): the automatic
-/// privates are decided and reported as always, but lowered as the shared
-/// variables they are without the choice, so that the IR analysis of
-/// privatisation (`analysis::private`) can be compared with this one on
-/// the same loops (`tests/private_diff.rs`).
-fn keep_auto_privates_shared() -> bool {
-    std::env::var_os("ACCC_KEEP_AUTO_PRIVATES_SHARED").is_some_and(|v| v != "0")
+/// `ACCC_REMARK_AST_PRIVATES=1` (a debug switch): each loop's automatic
+/// privates as the front end's rule decides them (for its implicit
+/// reductions; `schedule::auto_privates` makes them) are
+/// remarks too, so that `tests/private_diff.rs` compares the two rules.
+fn remark_ast_privates() -> bool {
+    std::env::var_os("ACCC_REMARK_AST_PRIVATES").is_some_and(|v| v != "0")
 }

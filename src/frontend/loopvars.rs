@@ -3,18 +3,19 @@
 //! * **automatic privates**: a scalar the body assigns before reading it in
 //!   every iteration (`privatize`) is private to the loop (`tmp1 =
 //!   rowstr[j]` in a gang loop; `sum = 0.0` before a worker loop that
-//!   reduces into `sum`) — shared, the loop's threads would race on it;
+//!   reduces into `sum`) — shared, the loop's threads would race on it.
+//!   Found here only for the two rules below (issue 16): the IR pass
+//!   `schedule::auto_privates` makes the copies and the remarks;
 //! * **implicit reductions**: a loop nested in one that reduces into `v`
 //!   (or in a construct that does), partitioned and assigning `v` without a
 //!   clause of its own for it, reduces into `v` too (`parallel loop gang
 //!   reduction(+:s)` over `loop worker` / `loop vector` loops that add to
 //!   `s`: OpenACC asks for the clause on each loop; nvc and GCC supply it).
 //!
-//! Where a partitioned loop assigns a scalar it leaves shared, a remark
-//! warns of the race (`Walker::shared_scalars`).
+//! (Where a partitioned loop assigns a scalar it leaves shared, a remark
+//! warns of the race: `schedule::auto_privates` finds them on the IR.)
 //!
-//! Owns: `Walker::auto_privates`, `Walker::implicit_reductions`,
-//! `Walker::shared_scalars` and the
+//! Owns: `Walker::auto_privates`, `Walker::implicit_reductions` and the
 //! loop-nesting tests [`tightly_nested`] and [`body_of`]. Every choice is a
 //! remark. May call: `privatize`, `canon`, `effects`, `levels` (its types).
 
@@ -88,38 +89,6 @@ impl Walker<'_> {
             }
         }
         out
-    }
-
-    /// The scalars loop `c` (partitioned) leaves shared although its body
-    /// assigns them: named in no clause, not private to it (read before
-    /// they are assigned), not reduced, not updated atomically — the
-    /// loop's threads race on them (`privates` and `reductions`: the
-    /// loop's own, from clauses and found).
-    pub(super) fn shared_scalars(
-        &self,
-        c: &Cand,
-        privates: &[Private],
-        reductions: &[LoopReduction],
-    ) -> Vec<String> {
-        let body = body_of(c);
-        let own_var = canonical(&c.f.node).ok().map(|k| k.var.to_string());
-        let loop_vars = loop_vars(c, false);
-        let atomics = self.atomic_targets(body);
-        assigned(body)
-            .into_iter()
-            .filter(|name| {
-                own_var.as_deref() != Some(name.as_str())
-                    && !loop_vars.contains(name)
-                    && !c.clauses.privates.iter().any(|p| &p.var == name)
-                    && !privates.iter().any(|p| &p.var == name)
-                    && !reductions.iter().any(|r| &r.var == name)
-                    && !atomics.contains(name)
-                    && self
-                        .scope
-                        .lookup(name)
-                        .is_some_and(|s| s.ty.is_arithmetic())
-            })
-            .collect()
     }
 
     /// The reductions loop `c` (partitioned) takes from the loops and the

@@ -1,4 +1,6 @@
-//! Automatic privatisation of scalars in partitioned loops, as nvc does: a
+//! The front end's rule for automatic privatisation (the copies are made
+//! on the IR, `schedule::auto_privates`, which also warns of races; this
+//! rule still feeds the implicit reductions of `loopvars`): a
 //! scalar of the enclosing scope that a loop body assigns before it reads
 //! it, in every iteration, is a temporary of the iteration — each thread
 //! gets its own copy (`private`), instead of one variable the loop's

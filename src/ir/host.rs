@@ -94,6 +94,12 @@ pub struct HostMap {
     ///
     /// [`HostType::Bool`]: super::HostType::Bool
     pub extent_guard: Option<UserExpr>,
+    /// Made by the compiler (OpenACC 3.3 2.6.2: a variable the construct
+    /// uses that no data clause names; text form ` implicit`), not by a
+    /// data clause. A variable a data clause of a compute construct names
+    /// is shared on purpose ([`HostPlan::clause_vars`]): the automatic
+    /// privatisation (`schedule::privatize`) leaves it alone.
+    pub implicit: bool,
 }
 
 /// One item of an `update` directive.

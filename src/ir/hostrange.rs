@@ -64,6 +64,16 @@ impl Lvalue {
         }
     }
 
+    /// The variable the object is (part of): `s` of `s.p[i]`; `None` for
+    /// [`Lvalue::Text`].
+    pub fn root_var(&self) -> Option<&str> {
+        match self {
+            Lvalue::Var(n) => Some(n),
+            Lvalue::Member { base, .. } | Lvalue::Index { base, .. } => base.root_var(),
+            Lvalue::Text(_) => None,
+        }
+    }
+
     /// The C expression of the object: `name`, `(base).name`,
     /// `(base)->name`, `(base)[s]…`, or the text.
     pub fn c_spelling(&self) -> String {
@@ -177,6 +187,19 @@ pub enum HostAddr {
     ///
     /// [`MapKind::Rows`]: super::host::MapKind::Rows
     Bytes(Vec<Scaled>),
+}
+
+impl HostAddr {
+    /// The variable the address is in or derived from ([`Lvalue::root_var`]);
+    /// `None` for [`HostAddr::Bytes`].
+    pub fn root_var(&self) -> Option<&str> {
+        match self {
+            HostAddr::Of(lv) | HostAddr::Value(lv) | HostAddr::Offset { ptr: lv, .. } => {
+                lv.root_var()
+            }
+            HostAddr::Bytes(_) => None,
+        }
+    }
 }
 
 /// A length in bytes the host computes (an `unsigned long`).

@@ -125,7 +125,7 @@ impl fmt::Display for AsyncSpec {
 }
 
 impl fmt::Display for HostMap {
-    /// `map KIND "name" ADDR BYTES flags=N [guard(EXPR)]`.
+    /// `map KIND "name" ADDR BYTES flags=N [guard(EXPR)] [implicit]`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
@@ -138,6 +138,9 @@ impl fmt::Display for HostMap {
         )?;
         if let Some(g) = &self.extent_guard {
             write!(f, " guard({g})")?;
+        }
+        if self.implicit {
+            write!(f, " implicit")?;
         }
         Ok(())
     }

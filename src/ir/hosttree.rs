@@ -18,7 +18,8 @@
 //! will split the tree into chunks with it.
 //!
 //! Owns: [`HostPlan::insert`], [`HostPlan::walk`],
-//! [`HostPlan::compute_mut`], [`Visit`]. May call:
+//! [`HostPlan::compute_mut`], [`HostPlan::data_of`], [`HostPlan::data_of_mut`],
+//! [`HostPlan::clause_vars`], [`Visit`]. May call:
 //! the `ir::host` types.
 
 use super::host::{Construct, ConstructKind, HostPlan};
@@ -43,6 +44,54 @@ impl HostPlan {
     /// one (a module read from text may have none).
     pub fn compute_mut(&mut self, kernel: usize) -> Option<&mut Construct> {
         find_compute(&mut self.constructs, kernel)
+    }
+
+    /// The variables the data clauses of kernel `kernel`'s construct name
+    /// (each explicit map's root variable: `stop` of `copy(stop)`, `a` of
+    /// `copyin(a[0:n])`), with those of the data region a `kernels`
+    /// construct of several kernels makes around them: the variables the
+    /// construct shares on purpose. Empty when the plan has no construct
+    /// for the kernel (a module read from text may have none).
+    pub fn clause_vars(&self, kernel: usize) -> Vec<&str> {
+        let mut out = vec![];
+        let maps = self.data_of(kernel).into_iter().flat_map(|c| &c.maps);
+        for m in maps.filter(|m| !m.implicit) {
+            if let Some(v) = m.start.root_var() {
+                if !out.contains(&v) {
+                    out.push(v);
+                }
+            }
+        }
+        out
+    }
+
+    /// The construct whose maps are kernel `kernel`'s data: its compute
+    /// construct, or the data region a `kernels` construct of several
+    /// kernels makes around them (a `data` construct of the same name
+    /// holding it). `None` when the plan has no construct for the kernel.
+    pub fn data_of(&self, kernel: usize) -> Option<&Construct> {
+        let mut found = None;
+        let mut stack: Vec<&Construct> = vec![];
+        self.walk(&mut |v| match v {
+            Visit::Enter(c, _) => {
+                if matches!(c.kind, ConstructKind::Compute { kernel: k, .. } if k == kernel) {
+                    let region = stack.last().copied().filter(|p| {
+                        matches!(p.kind, ConstructKind::Data { .. }) && p.name == c.name
+                    });
+                    found = found.or(Some(region.unwrap_or(c)));
+                }
+                stack.push(c);
+            }
+            Visit::Leave(..) => {
+                stack.pop();
+            }
+        });
+        found
+    }
+
+    /// [`HostPlan::data_of`], to change.
+    pub fn data_of_mut(&mut self, kernel: usize) -> Option<&mut Construct> {
+        find_data(&mut self.constructs, kernel)
     }
 
     /// Calls `f` on entering and leaving every construct, in statement
@@ -83,6 +132,21 @@ fn find_compute(list: &mut [Construct], kernel: usize) -> Option<&mut Construct>
     None
 }
 
+fn find_data(list: &mut [Construct], kernel: usize) -> Option<&mut Construct> {
+    for c in list {
+        let is = |x: &Construct| matches!(x.kind, ConstructKind::Compute { kernel: k, .. } if k == kernel);
+        let region = matches!(c.kind, ConstructKind::Data { .. })
+            && c.body.iter().any(|x| is(x) && x.name == c.name);
+        if region || is(c) {
+            return Some(c);
+        }
+        if let Some(found) = find_data(&mut c.body, kernel) {
+            return Some(found);
+        }
+    }
+    None
+}
+
 fn walk_list<'a>(list: &'a [Construct], depth: usize, f: &mut impl FnMut(Visit<'a>)) {
     for c in list {
         f(Visit::Enter(c, depth));
@@ -94,8 +158,8 @@ fn walk_list<'a>(list: &'a [Construct], depth: usize, f: &mut impl FnMut(Visit<'
 #[cfg(test)]
 mod tests {
     use super::Visit;
-    use crate::ir::host::{Construct, ConstructKind, HostPlan};
-    use crate::ir::SrcLoc;
+    use crate::ir::host::{Construct, ConstructKind, HostMap, HostPlan, MapKind};
+    use crate::ir::{HostAddr, HostBytes, Lvalue, SrcLoc};
 
     fn c(name: &str, stmt: std::ops::Range<usize>) -> Construct {
         Construct {
@@ -107,6 +171,77 @@ mod tests {
             maps: vec![],
             body: vec![],
         }
+    }
+
+    fn map(addr: HostAddr, implicit: bool) -> HostMap {
+        HostMap {
+            name: String::new(),
+            start: addr,
+            bytes: HostBytes::Zero,
+            kind: MapKind::Copy,
+            flags: 0,
+            extent_guard: None,
+            implicit,
+        }
+    }
+
+    fn compute(kernel: usize, stmt: std::ops::Range<usize>, maps: Vec<HostMap>) -> Construct {
+        Construct {
+            kind: ConstructKind::Compute {
+                kernel,
+                args: vec![],
+                asyncs: Default::default(),
+                launch: None,
+            },
+            name: "kernels".into(),
+            maps,
+            ..c("kernels", stmt)
+        }
+    }
+
+    /// A kernel's clause variables: the explicit maps' roots of its
+    /// construct, or of the data region of its `kernels` construct of
+    /// several kernels; not the implicit maps, nor a user's `data`
+    /// construct's around.
+    #[test]
+    fn clause_vars_are_the_explicit_maps_of_the_construct() {
+        let mut p = HostPlan::default();
+        let data = |name: &str, stmt, maps| Construct {
+            kind: ConstructKind::Data {
+                asyncs: Default::default(),
+            },
+            maps,
+            ..c(name, stmt)
+        };
+        p.insert(data(
+            "data",
+            0..100,
+            vec![map(HostAddr::Of(Lvalue::var("d")), false)],
+        ));
+        p.insert(data(
+            "kernels",
+            10..90,
+            vec![
+                map(HostAddr::Of(Lvalue::var("stop")), false),
+                map(HostAddr::Of(Lvalue::var("n")), true),
+            ],
+        ));
+        p.insert(compute(0, 10..50, vec![]));
+        p.insert(compute(1, 50..90, vec![]));
+        let section = Lvalue::var("a").index(vec!["0".into()]);
+        let own = vec![
+            map(HostAddr::Value(Lvalue::var("b")), true),
+            map(HostAddr::Of(section), false),
+        ];
+        p.insert(compute(2, 100..120, own));
+        assert_eq!(p.clause_vars(0), ["stop"]);
+        assert_eq!(p.clause_vars(1), ["stop"]);
+        assert_eq!(p.clause_vars(2), ["a"]);
+        assert!(p.clause_vars(3).is_empty());
+        assert_eq!(p.data_of(1).map(|c| c.stmt.clone()), Some(10..90));
+        assert_eq!(p.data_of(2).map(|c| c.stmt.clone()), Some(100..120));
+        assert_eq!(p.data_of_mut(1).map(|c| c.stmt.clone()), Some(10..90));
+        assert_eq!(p.data_of_mut(2).map(|c| c.stmt.clone()), Some(100..120));
     }
 
     /// `name@depth` of the walk's entries, and the leaves as `/name`.

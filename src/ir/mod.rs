@@ -60,7 +60,7 @@ pub use module::{
 pub use print::{print_expr, print_module, print_parallelism};
 pub use read::{read_module, ReadError};
 pub use reduce::{reducible, RedOp, RedPart, RedTarget, Reduction};
-pub use remark::{render as render_remarks, Remark};
+pub use remark::{map_lines, render as render_remarks, Remark};
 pub use stmt::{
     broadcast_scope, broadcasts_in_rows, walk_stmts, AtomicOp, BarrierScope, Block, Loop, LoopCmp,
     LoopDirective, LoopHeader, LoopSizes, Parallelism, Stmt, SwitchArm,

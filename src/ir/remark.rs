@@ -3,8 +3,10 @@
 //! [`Remark`]s, and [`render`] writes their text once the module is
 //! scheduled (`vector(block.x)` becomes `vector(block.x=128)`).
 //!
-//! Owns: [`Remark`], [`render`]. May call: nothing outside `ir`.
+//! Owns: [`Remark`], [`render`], [`map_lines`]. May call: nothing outside
+//! `ir`.
 
+use super::host::{HostMap, MapKind};
 use super::module::{GridSize, Module};
 use super::stmt::Parallelism;
 use super::SrcLoc;
@@ -31,6 +33,13 @@ pub enum Remark {
     /// the device's limits, not positive, or ignored): one line each,
     /// none when nothing.
     Launch { kernel: usize },
+    /// The data kernel `kernel`'s construct maps ([`map_lines`] of the
+    /// maps of [`HostPlan::data_of`]), as the host plan has them once
+    /// scheduled: `generating copyin(a[0:n])` for each clause's,
+    /// `generating implicit copy(s)` for each implicit one.
+    ///
+    /// [`HostPlan::data_of`]: super::host::HostPlan::data_of
+    Maps { kernel: usize },
 }
 
 impl From<String> for Remark {
@@ -46,6 +55,20 @@ impl From<&str> for Remark {
 }
 
 impl Remark {
+    /// The remark on scalar `var`, which a loop's iterations each get a
+    /// copy of (automatic privatisation).
+    pub fn private(var: &str) -> Remark {
+        Remark::Text(format!(
+            "'{var}' is private to the loop: it is assigned before it is read in every iteration"
+        ))
+    }
+
+    /// The warning on scalar `var`, which a partitioned loop assigns and
+    /// leaves shared by its threads.
+    pub fn race(var: &str) -> Remark {
+        Remark::Text(format!("warning: '{var}' is assigned in the loop but shared by its iterations (it is read before it is assigned, and no clause makes it private or a reduction): the threads race on it"))
+    }
+
     /// The remark of a loop with parallelism `par`: its levels, or
     /// `loop run sequentially`.
     pub fn levels(par: Parallelism) -> Remark {
@@ -63,7 +86,7 @@ impl Remark {
     pub fn push_str(&mut self, s: &str) {
         match self {
             Remark::Text(t) | Remark::Levels { rest: t, .. } => t.push_str(s),
-            Remark::Launch { .. } => {}
+            Remark::Launch { .. } | Remark::Maps { .. } => {}
         }
     }
 
@@ -84,7 +107,7 @@ impl Remark {
         match self {
             Remark::Text(t) => t.clone(),
             Remark::Levels { par, rest, .. } => levels_text(*par, &[None, None, None], rest),
-            Remark::Launch { .. } => String::new(),
+            Remark::Launch { .. } | Remark::Maps { .. } => String::new(),
         }
     }
 }
@@ -135,6 +158,22 @@ fn size_name(g: &GridSize) -> Option<String> {
     }
 }
 
+/// The remarks on a construct's maps: `generating KIND(name)` for each
+/// map a data clause makes (but its attaches and rows, which follow from
+/// its items), then `generating implicit KIND(name)` for each implicit
+/// one, in order.
+pub fn map_lines(maps: &[HostMap]) -> Vec<String> {
+    let explicit = maps
+        .iter()
+        .filter(|m| !m.implicit && !matches!(m.kind, MapKind::Attach | MapKind::Rows))
+        .map(|m| format!("generating {}({})", m.kind.clause(), m.name));
+    let implicit = maps
+        .iter()
+        .filter(|m| m.implicit)
+        .map(|m| format!("generating implicit {}({})", m.kind.clause(), m.name));
+    explicit.chain(implicit).collect()
+}
+
 /// The text of `remarks` about module `m` (scheduled, or not: then no size
 /// is named), in their order; `notes`: what `schedule` said about each
 /// kernel's launch, by kernel (empty where it did not run).
@@ -160,6 +199,12 @@ pub fn render(
             Remark::Launch { kernel } => {
                 for n in notes.get(*kernel).into_iter().flatten() {
                     out.push((loc.clone(), n.clone()));
+                }
+            }
+            Remark::Maps { kernel } => {
+                let maps = m.host.data_of(*kernel).map_or(&[][..], |c| &c.maps[..]);
+                for t in map_lines(maps) {
+                    out.push((loc.clone(), t));
                 }
             }
         }

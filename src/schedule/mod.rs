@@ -30,8 +30,10 @@
 //!   the identity, combined after the loop within blocks and across gangs;
 //! * `localize.rs` — a loop's own copy of a scalar of the code around it;
 //! * `privatize.rs` — the automatic privatisation pass over the lowered
-//!   module (each partitioned loop's written-first scalars; not in the
-//!   pipeline yet: the `privatize` pass tests run it).
+//!   module (each partitioned loop's written-first scalars), which the
+//!   driver runs before analysis ([`auto_privates`]);
+//! * `prune.rs` — the kernel parameters privatisation left unused, with
+//!   their host arguments and implicit maps.
 //!
 //! Mapping (OpenUH, `shared/seeds/openuh-*.txt`): gang → blockIdx.x, worker →
 //! threadIdx.y, vector → threadIdx.x. Every level strides (`k += blockDim.x *
@@ -51,13 +53,14 @@ pub mod localize;
 mod multicore;
 mod par;
 mod privatize;
+mod prune;
 mod reduce;
 mod seq;
 mod single;
 mod tile;
 
 pub use crate::ir::{Gpu, HostCpu, Target};
-pub use privatize::privatize;
+pub use privatize::{auto_privates, privatize};
 
 use crate::analysis::ModuleInfo;
 use crate::ir::host::{ConstructKind, HostArg};

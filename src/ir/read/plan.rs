@@ -156,6 +156,7 @@ fn map(c: &mut Cursor) -> Result<HostMap> {
     } else {
         None
     };
+    let implicit = kw(c, "implicit");
     Ok(HostMap {
         name,
         start,
@@ -163,6 +164,7 @@ fn map(c: &mut Cursor) -> Result<HostMap> {
         kind,
         flags,
         extent_guard,
+        implicit,
     })
 }
 
