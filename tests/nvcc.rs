@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{accc, panicked, root, run, COMPILE_TIMEOUT};
+use common::{accc, panicked, root, run, stdout_of, COMPILE_TIMEOUT};
 use std::path::{Path, PathBuf};
 
 /// The nvcc the tests use: `$ACCC_NVCC`, else the one setup installs.
@@ -280,17 +280,11 @@ fn nvcc_failures_are_reported() {
 /// the user's lines, not the generated file's.
 #[test]
 fn cuda_c_maps_loops_and_statements_to_their_lines() {
-    let out = accc()
-        .current_dir(root())
-        .args(["--emit=cuda", "tests/in/nest_2d.c"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let cuda = stdout_of(
+        accc()
+            .current_dir(root())
+            .args(["--emit=cuda", "tests/in/nest_2d.c"]),
     );
-    let cuda = String::from_utf8_lossy(&out.stdout).into_owned();
     // The source line each line of the CUDA C stands for, as the C
     // preprocessor counts (`None`: the generated file's own lines).
     let mut line: Option<u32> = None;
@@ -318,18 +312,12 @@ fn nvcc_line_info_names_the_users_lines() {
     let Some(nvcc) = nvcc("nvcc_line_info_names_the_users_lines") else {
         return;
     };
-    let out = accc()
-        .current_dir(root())
-        .env("ACCC_NVCC", &nvcc)
-        .args(["--emit=ptx", "--backend=cuda", "-g", "tests/in/nest_2d.c"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let ptx = String::from_utf8_lossy(&out.stdout).into_owned();
+    let ptx = stdout_of(accc().current_dir(root()).env("ACCC_NVCC", &nvcc).args([
+        "--emit=ptx",
+        "--backend=cuda",
+        "-g",
+        "tests/in/nest_2d.c",
+    ]));
     let file = ptx
         .lines()
         .filter_map(|l| l.trim().strip_prefix(".file"))

@@ -16,18 +16,12 @@ use std::path::Path;
 /// The `flags` of the image in accc's host C for `program`
 /// (tests/programs/…).
 fn image_flags(program: &str) -> u32 {
-    let out = accc()
-        .args(["--emit=host-c", "-I"])
-        .arg(tests_dir().join("programs"))
-        .arg(tests_dir().join("programs").join(program))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let text = stdout_of(
+        accc()
+            .args(["--emit=host-c", "-I"])
+            .arg(tests_dir().join("programs"))
+            .arg(tests_dir().join("programs").join(program)),
     );
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
     let init = text
         .lines()
         .find_map(|l| l.split_once("__ptxrt_image __accc_image = {PTXRT_ABI_VERSION, "))

@@ -49,6 +49,17 @@ pub fn require_ptxas() -> bool {
 
 /// A command running accc with the test environment: no forced device type, and
 /// ptxas required when it is installed.
+/// Runs `cmd` (accc, usually) to completion; it must succeed. Its stdout.
+pub fn stdout_of(cmd: &mut Command) -> String {
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 pub fn accc() -> Command {
     let mut cmd = Command::new(accc_bin());
     cmd.env_remove("ACC_DEVICE_TYPE");
