@@ -4,7 +4,7 @@
 //! Owns: [`promote`], [`usual_arith`]. May call: `ctype`.
 
 use super::ctype::CType;
-use crate::ir::{FloatKind, IntKind};
+use crate::ir::FloatKind;
 
 /// Integer promotion: types narrower than `int` (and `_Bool`) become `int`.
 pub fn promote(t: &CType) -> CType {
@@ -12,16 +12,6 @@ pub fn promote(t: &CType) -> CType {
         CType::Bool => CType::INT,
         CType::Int(k) if k.bits() < 32 => CType::INT,
         t => t.clone(),
-    }
-}
-
-fn to_unsigned(k: IntKind) -> IntKind {
-    match k {
-        IntKind::I8 => IntKind::U8,
-        IntKind::I16 => IntKind::U16,
-        IntKind::I32 => IntKind::U32,
-        IntKind::I64 => IntKind::U64,
-        k => k,
     }
 }
 
@@ -54,7 +44,7 @@ pub fn usual_arith(a: &CType, b: &CType) -> CType {
             } else if s.bits() > u.bits() {
                 CType::Int(s)
             } else {
-                CType::Int(to_unsigned(s))
+                CType::Int(s.unsigned())
             }
         }
     }
@@ -63,6 +53,7 @@ pub fn usual_arith(a: &CType, b: &CType) -> CType {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ir::IntKind;
 
     #[test]
     fn conversions() {
