@@ -24,6 +24,31 @@ use crate::ir::{
     Launch, LoopSizes, Parallelism, RoutineLevel, SrcLoc, Stmt, UserExpr,
 };
 
+/// What the geometry changed in the sizes the clauses give, as a remark's
+/// text; `block`: about the block's threads (a target whose blocks are one
+/// thread, the host's cores, drops these).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Note {
+    pub text: String,
+    pub block: bool,
+}
+
+impl Note {
+    fn grid(text: impl Into<String>) -> Note {
+        Note {
+            text: text.into(),
+            block: false,
+        }
+    }
+
+    fn block(text: impl Into<String>) -> Note {
+        Note {
+            text: text.into(),
+            block: true,
+        }
+    }
+}
+
 /// The launch axis names, by dimension.
 const DIM: [&str; 3] = ["x", "y", "z"];
 
@@ -134,7 +159,7 @@ fn facts(k: &Kernel, functions: &[DeviceFunction], gpu: &Gpu) -> (Vec<Planned>, 
 /// target's limits), and what was changed in the sizes its clauses give
 /// (not positive, beyond the device's limits, or ignored), as remarks.
 /// Trip counts are evaluated where the construct is (`k.loc`).
-pub fn launch(k: &Kernel, functions: &[DeviceFunction], gpu: &Gpu) -> (Launch, Vec<String>) {
+pub fn launch(k: &Kernel, functions: &[DeviceFunction], gpu: &Gpu) -> (Launch, Vec<Note>) {
     let kind = k.kind;
     if kind == ComputeKind::Serial {
         return (Launch::single(), vec![]);
@@ -288,12 +313,14 @@ pub fn launch(k: &Kernel, functions: &[DeviceFunction], gpu: &Gpu) -> (Launch, V
     // only repeat worker-single code (racing with its stores): a gang is
     // one worker, as nvc does.
     if !worker && !vdims[1] && sizes.num_workers.is_some() {
-        notes.push("num_workers ignored: no loop is partitioned across workers".into());
+        notes.push(Note::grid(
+            "num_workers ignored: no loop is partitioned across workers",
+        ));
     }
     if kind == ComputeKind::Kernels && !gdims.iter().any(|g| *g) && !sizes.num_gangs.is_empty() {
-        notes.push(
-            "num_gangs ignored: no loop of the kernels region is partitioned across gangs".into(),
-        );
+        notes.push(Note::grid(
+            "num_gangs ignored: no loop of the kernels region is partitioned across gangs",
+        ));
     }
     // Sizes written as integer constants are constants (so the kernel's
     // code can fold them); a constant that is not positive means the
@@ -306,10 +333,13 @@ pub fn launch(k: &Kernel, functions: &[DeviceFunction], gpu: &Gpu) -> (Launch, V
             match literal(&expr.text) {
                 Some(n) if n > 0 => *g = GridSize::Const(u32::try_from(n).unwrap_or(u32::MAX)),
                 Some(n) => {
-                    notes.push(format!(
-                        "{what} along {} given as {n}, which is not positive: using the default",
-                        DIM[d]
-                    ));
+                    notes.push(Note {
+                        text: format!(
+                            "{what} along {} given as {n}, which is not positive: using the default",
+                            DIM[d]
+                        ),
+                        block: what == "threads",
+                    });
                     *g = (**default).clone();
                 }
                 None => {}
@@ -345,7 +375,7 @@ fn at(e: &UserExpr, loc: &SrcLoc) -> UserExpr {
 fn fit_constants(
     grid: &mut [GridSize; 3],
     block: &mut [GridSize; 3],
-    notes: &mut Vec<String>,
+    notes: &mut Vec<Note>,
     gpu: &Gpu,
 ) {
     // Named barriers a block has for rows (one of them is the block's).
@@ -353,10 +383,10 @@ fn fit_constants(
     for k in 0..3 {
         if let GridSize::Const(n) = &mut grid[k] {
             if *n > gpu.max_grid[k] {
-                notes.push(format!(
+                notes.push(Note::grid(format!(
                     "{n} gangs along {} is more than the device allows: using {}",
                     DIM[k], gpu.max_grid[k]
-                ));
+                )));
                 *n = gpu.max_grid[k];
             }
         }
@@ -395,20 +425,20 @@ fn fit_constants(
         let z = value(&block[2]).max(1);
         if *x > gpu.warp && w * z > max_rows {
             let fewer = (max_rows / z).max(1);
-            notes.push(format!(
+            notes.push(Note::block(format!(
                 "{w} workers of {x} vector lanes: rows wider than a warp synchronise on named barriers, of which a block has {max_rows}: using {fewer} workers"
-            ));
+            )));
             block[1] = GridSize::Const(fewer);
         }
     }
     if before != after {
         let dims = |v: &[u32]| format!("{}x{}x{}", v[0], v[1], v[2]);
-        notes.push(format!(
+        notes.push(Note::block(format!(
             "a block of {} threads is more than the device's {}: using {} (vector lanes x workers x z)",
             dims(&before),
             gpu.max_threads_per_block,
             dims(&after)
-        ));
+        )));
     }
 }
 
@@ -435,11 +465,12 @@ mod tests {
             "module \"t.c\"\n\nkernel @k {header}\n  param %1 n: i32 value\n  local %0 i: i32\n{{\n    loop {loop_head} at \"t.c\":2:1 {{\n    }}\n  }}\n"
         );
         let m = read_module(&text).expect("reads");
-        launch(
+        let (l, notes) = launch(
             &m.kernels[0],
             &m.functions,
             Target::gpu(90).gpu_limits().unwrap(),
-        )
+        );
+        (l, notes.into_iter().map(|n| n.text).collect())
     }
 
     #[test]

@@ -101,7 +101,10 @@ pub fn schedule(m: &mut Module, _info: &ModuleInfo, target: &Target) -> Vec<Vec<
         let (launch, said) = match k.launch.take() {
             Some(l) => (l, vec![]),
             None => match target {
-                Target::Gpu(gpu) => geometry::launch(k, &m.functions, gpu),
+                Target::Gpu(gpu) => {
+                    let (l, notes) = geometry::launch(k, &m.functions, gpu);
+                    (l, notes.into_iter().map(|n| n.text).collect())
+                }
                 Target::Host(host) => multicore::launch(k, &m.functions, host),
             },
         };

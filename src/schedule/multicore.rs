@@ -18,11 +18,6 @@
 use super::geometry;
 use crate::ir::{DeviceFunction, Gpu, GridSize, HostCpu, Kernel, Launch, Parallelism, Stmt};
 
-/// The remarks of the GPU's geometry that are about blocks, which the
-/// host does not have (its blocks are one thread whatever the clauses
-/// say).
-const BLOCK_NOTES: [&str; 3] = ["threads along", "a block of", "vector lanes: rows wider"];
-
 /// What the host does with the kernel's loops, as a remark.
 const GANGS: &str = "gangs run on the host's threads, each on consecutive iterations of a gang loop; worker and vector loops run sequentially in each gang";
 const ONE: &str = "runs on one host thread";
@@ -35,9 +30,12 @@ pub fn launch(k: &Kernel, functions: &[DeviceFunction], host: &HostCpu) -> (Laun
         ..Gpu::new(0)
     };
     let (l, notes) = geometry::launch(k, functions, &gpu);
+    // The host's blocks are one thread whatever the clauses say: the notes
+    // about blocks do not apply.
     let mut notes: Vec<String> = notes
         .into_iter()
-        .filter(|n| !BLOCK_NOTES.iter().any(|b| n.contains(b)))
+        .filter(|n| !n.block)
+        .map(|n| n.text)
         .collect();
     let grid = l.grid.map(|g| one_lane(&g));
     let gangs = grid.iter().any(|g| *g != GridSize::Const(1));
