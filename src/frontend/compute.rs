@@ -18,7 +18,6 @@
 //! `clauses`, `data`, `analysis::sections`, `ir`.
 
 use super::clauses::{ClauseCtx, DataItem};
-use super::ctype::CType;
 use super::data::Visible;
 use super::levels::{RegionKind, RegionPlan};
 use super::lower::{HostVar, LoopReduction, Lower, Private};
@@ -28,8 +27,7 @@ use crate::diag::{DResult, Diagnostics};
 use crate::directive::{ClauseKind, DefaultKind, DirectiveKind};
 use crate::ir::host::{AsyncSpec, Construct, ConstructKind, MapKind, Queue};
 use crate::ir::{
-    ComputeKind, Function, HostAddr, HostType, Kernel, Lvalue, Param, Remark, SizeClauses, SrcLoc,
-    UserExpr,
+    ComputeKind, Function, HostType, Kernel, Param, Remark, SizeClauses, SrcLoc, UserExpr,
 };
 use lang_c::ast::*;
 use lang_c::span::Node;
@@ -415,14 +413,12 @@ impl Walker<'_> {
             .iter()
             .map(|v| Visible {
                 var: v.name.clone(),
-                start: match (&v.ty, uses.get(&v.name)) {
-                    _ if v.by_ref => HostAddr::Of(Lvalue::var(&v.name)),
-                    // The start of its implicit section.
-                    (CType::Ptr(e), Some(Use::Known(sec))) if !c.default_present => {
-                        sec.host_map(&v.name, e.size(), &c.loc).start
-                    }
-                    _ => HostAddr::Value(Lvalue::var(&v.name)),
-                },
+                start: crate::analysis::data_attrs::implicit_start(
+                    &self.host_facts(v, &c.items),
+                    uses,
+                    c.default_present,
+                    &c.loc,
+                ),
                 deviceptr: false,
                 no_create: false,
             })

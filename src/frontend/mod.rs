@@ -23,7 +23,6 @@ mod depend;
 mod device_directive;
 mod effects;
 mod exprtype;
-mod implicit;
 mod kernels_nest;
 mod levels;
 mod literal;
