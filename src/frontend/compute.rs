@@ -11,11 +11,12 @@
 //!
 //! Each segment is lowered once: in a `kernels` region every host scalar
 //! is lowered by reference and those never written are demoted to values
-//! after (`lower::demote`); gang reductions inside other loops are read
+//! after (`schedule::demote`); gang reductions inside other loops are read
 //! off the plan before lowering.
 //!
 //! Owns: `Walker::compute` and its steps. May call: `lower`, `levels`,
-//! `clauses`, `data`, `analysis::sections`, `ir`.
+//! `clauses`, `data`, `analysis::sections`, `analysis::data_attrs`,
+//! `schedule::demote`, `ir`.
 
 use super::clauses::{ClauseCtx, DataItem};
 use super::data::Visible;
@@ -528,26 +529,28 @@ fn queue_var(s: &Node<Statement>) -> String {
 /// Demotes to values the host scalars the kernels `lowered` received by
 /// reference only because every scalar of a `kernels` region is (not in
 /// `by_ref`, the data clauses' and reductions'), where no kernel of the
-/// region writes them.
+/// region writes them (`schedule::demote` decides and rewrites).
 fn demote_unwritten(lowered: &mut [Lowered], by_ref: &HashSet<String>) {
-    let written: HashSet<String> = lowered
+    let candidate: Vec<Vec<bool>> = lowered
         .iter()
-        .flat_map(|(_, _, vars)| vars)
-        .filter(|v| v.written)
-        .map(|v| v.name.clone())
+        .map(|(_, _, vars)| {
+            vars.iter()
+                .map(|v| {
+                    v.by_ref
+                        && v.size_of.is_none()
+                        && v.ty.is_c_arithmetic()
+                        && !by_ref.contains(&v.name)
+                })
+                .collect()
+        })
         .collect();
-    for (body, params, vars) in lowered.iter_mut() {
-        for i in 0..params.len() {
-            let v = &vars[i];
-            if v.by_ref
-                && v.size_of.is_none()
-                && v.ty.is_c_arithmetic()
-                && !by_ref.contains(&v.name)
-                && !written.contains(&v.name)
-            {
-                super::lower::demote::demote(body, params, vars, i);
-            }
-        }
+    let mut kernels: Vec<_> = lowered
+        .iter_mut()
+        .map(|(f, params, _)| (f, params.as_mut_slice()))
+        .collect();
+    let demoted = crate::schedule::demote::demote_unwritten(&mut kernels, &candidate);
+    for (k, i) in demoted {
+        lowered[k].2[i].by_ref = false;
     }
 }
 

@@ -23,7 +23,6 @@ mod assign;
 mod atomic;
 mod call;
 mod complex;
-pub mod demote;
 mod expr;
 mod infer;
 mod init;
@@ -194,7 +193,7 @@ pub struct Lower<'a> {
     /// Scalars that appear in data clauses (accessed in device memory).
     pub by_ref: std::collections::HashSet<String>,
     /// Every host scalar is accessed in device memory (a `kernels` region:
-    /// see [`demote`]).
+    /// see `schedule::demote`).
     pub by_ref_all: bool,
     /// Block scopes of the body's own declarations.
     scopes: Vec<HashMap<String, (Binding, CType)>>,
