@@ -21,9 +21,14 @@
 //! * `reuse.rs` — per partitioned loop, the reads several threads share
 //!   (broadcasts, stencil neighbours);
 //! * `sections.rs` (+ `sections/affine.rs`, `poly.rs`) — the section of
-//!   each pointer a kernel's subscripts reach, from the loop bounds (the
-//!   implicit data attributes: the front end asks it for the plain
-//!   pointers of each region, before the module is whole);
+//!   each pointer a kernel's subscripts reach, from the loop bounds, and
+//!   (`sections/host_map.rs`) its implicit map as a host range: the front
+//!   end asks it for the plain pointers of each region, before the module
+//!   is whole;
+//! * `data_attrs.rs` — the data attributes of a compute construct's
+//!   kernel parameters (OpenACC 3.3 2.6.2: implicit maps and arguments),
+//!   from the IR's parameters and the facts the front end records of the
+//!   host variables behind them;
 //! * `private.rs` — per counted loop, the scalars of the code around it
 //!   (locals, and host scalars a kernel receives by reference) that its
 //!   body assigns before reading them in every iteration, assigns, reads;
@@ -46,6 +51,7 @@ mod access;
 pub mod affine;
 pub mod body;
 pub mod contiguity;
+pub mod data_attrs;
 pub mod depend;
 mod poly;
 mod print;

@@ -7,7 +7,7 @@
 //! change. Read only: `copyin`; written only: `copyout`; else `copy`.
 //!
 //! Owns: [`pointer_uses`] (one walk over a region's unscheduled IR body),
-//! [`Use`] and [`Section`] (its implicit map is `implicit`'s).
+//! [`Use`] and [`Section`] (its implicit map: `sections/host_map.rs`).
 //! The offsets are in bytes ([`Affine`]); the least and greatest offsets a
 //! subscript reaches come from eliminating the loop variables innermost
 //! first (a positive coefficient takes the upper bound for the greatest
@@ -18,9 +18,10 @@
 //! a `while` loop of the form `v = init; while (v < limit) { …; v += c; }`
 //! counts as a loop over `v`.
 //! May call: `ir`, `poly`. (The front end calls it for each region's
-//! kernels, with the plain pointers among their parameters, and renders
-//! the implicit maps, `frontend/implicit.rs`; [`super::analyze`] calls it
-//! for every pointer parameter, for `--emit=info`.)
+//! kernels, with the plain pointers among their parameters, and
+//! `data_attrs` makes the implicit maps of what it finds;
+//! [`super::analyze`] calls it for every pointer parameter, for
+//! `--emit=info`.)
 
 use super::poly::Poly;
 use crate::ir::{
@@ -30,6 +31,7 @@ use crate::ir::{
 use std::collections::{HashMap, HashSet};
 
 mod affine;
+mod host_map;
 use affine::Affine;
 
 /// What a region does with one pointer it uses without a data clause.

@@ -151,9 +151,8 @@ impl ClauseCtx<'_> {
             } else {
                 0
             };
-        // A const object is never written: `copy` needs only its copy-in half.
         let kind = match kind {
-            MapKind::Copy if self.is_readonly(v) => MapKind::CopyIn,
+            MapKind::Copy => crate::analysis::data_attrs::of_const(kind, self.is_readonly(v)),
             MapKind::CopyOut => {
                 self.check_writable(v, "copyout")?;
                 kind

@@ -11,14 +11,14 @@
 //!
 //! Each segment is lowered once: in a `kernels` region every host scalar
 //! is lowered by reference and those never written are demoted to values
-//! after (`lower::demote`); gang reductions inside other loops are read
+//! after (`schedule::demote`); gang reductions inside other loops are read
 //! off the plan before lowering.
 //!
 //! Owns: `Walker::compute` and its steps. May call: `lower`, `levels`,
-//! `clauses`, `data`, `analysis::sections`, `ir`.
+//! `clauses`, `data`, `analysis::sections`, `analysis::data_attrs`,
+//! `schedule::demote`, `ir`.
 
 use super::clauses::{ClauseCtx, DataItem};
-use super::ctype::CType;
 use super::data::Visible;
 use super::levels::{RegionKind, RegionPlan};
 use super::lower::{HostVar, LoopReduction, Lower, Private};
@@ -28,8 +28,7 @@ use crate::diag::{DResult, Diagnostics};
 use crate::directive::{ClauseKind, DefaultKind, DirectiveKind};
 use crate::ir::host::{AsyncSpec, Construct, ConstructKind, MapKind, Queue};
 use crate::ir::{
-    ComputeKind, Function, HostAddr, HostType, Kernel, Lvalue, Param, Remark, SizeClauses, SrcLoc,
-    UserExpr,
+    ComputeKind, Function, HostType, Kernel, Param, Remark, SizeClauses, SrcLoc, UserExpr,
 };
 use lang_c::ast::*;
 use lang_c::span::Node;
@@ -415,14 +414,12 @@ impl Walker<'_> {
             .iter()
             .map(|v| Visible {
                 var: v.name.clone(),
-                start: match (&v.ty, uses.get(&v.name)) {
-                    _ if v.by_ref => HostAddr::Of(Lvalue::var(&v.name)),
-                    // The start of its implicit section.
-                    (CType::Ptr(e), Some(Use::Known(sec))) if !c.default_present => {
-                        sec.host_map(&v.name, e.size(), &c.loc).start
-                    }
-                    _ => HostAddr::Value(Lvalue::var(&v.name)),
-                },
+                start: crate::analysis::data_attrs::implicit_start(
+                    &self.host_facts(v, &c.items),
+                    uses,
+                    c.default_present,
+                    &c.loc,
+                ),
                 deviceptr: false,
                 no_create: false,
             })
@@ -532,26 +529,28 @@ fn queue_var(s: &Node<Statement>) -> String {
 /// Demotes to values the host scalars the kernels `lowered` received by
 /// reference only because every scalar of a `kernels` region is (not in
 /// `by_ref`, the data clauses' and reductions'), where no kernel of the
-/// region writes them.
+/// region writes them (`schedule::demote` decides and rewrites).
 fn demote_unwritten(lowered: &mut [Lowered], by_ref: &HashSet<String>) {
-    let written: HashSet<String> = lowered
+    let candidate: Vec<Vec<bool>> = lowered
         .iter()
-        .flat_map(|(_, _, vars)| vars)
-        .filter(|v| v.written)
-        .map(|v| v.name.clone())
+        .map(|(_, _, vars)| {
+            vars.iter()
+                .map(|v| {
+                    v.by_ref
+                        && v.size_of.is_none()
+                        && v.ty.is_c_arithmetic()
+                        && !by_ref.contains(&v.name)
+                })
+                .collect()
+        })
         .collect();
-    for (body, params, vars) in lowered.iter_mut() {
-        for i in 0..params.len() {
-            let v = &vars[i];
-            if v.by_ref
-                && v.size_of.is_none()
-                && v.ty.is_c_arithmetic()
-                && !by_ref.contains(&v.name)
-                && !written.contains(&v.name)
-            {
-                super::lower::demote::demote(body, params, vars, i);
-            }
-        }
+    let mut kernels: Vec<_> = lowered
+        .iter_mut()
+        .map(|(f, params, _)| (f, params.as_mut_slice()))
+        .collect();
+    let demoted = crate::schedule::demote::demote_unwritten(&mut kernels, &candidate);
+    for (k, i) in demoted {
+        lowered[k].2[i].by_ref = false;
     }
 }
 

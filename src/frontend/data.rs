@@ -3,16 +3,20 @@
 //! `host_data` and `declare` directives, and the maps and arguments of a
 //! compute construct (explicit clauses, then the implicit data attributes).
 //!
-//! Owns: the `Walker` methods for those directives, [`Visible`] (what the
-//! enclosing data constructs map), and the host side of a compute
-//! construct's data ([`Walker::kernel_data`]). Standalone directives
-//! (`enter data`, `exit data`, `update`, `declare` in a function) replace
-//! their own blanked line. May call: `clauses`, `ir::host`.
+//! Owns: the `Walker` methods for those directives, the stack of what the
+//! enclosing data constructs map ([`Visible`]), and the host side of a
+//! compute construct's data ([`Walker::kernel_data`]: the facts of its
+//! host variables, [`Walker::host_facts`]; `analysis::data_attrs` decides
+//! their maps). Standalone directives (`enter data`, `exit data`,
+//! `update`, `declare` in a function) replace their own blanked line.
+//! May call: `clauses`, `ir::host`, `analysis::data_attrs`.
 
 use super::clauses::{BarePointer, ClauseCtx, DataItem};
 use super::ctype::CType;
 use super::lower::HostVar;
 use super::unit::Walker;
+pub use crate::analysis::data_attrs::Visible;
+use crate::analysis::data_attrs::{self, HostFacts, Shape};
 use crate::analysis::sections::Use;
 use crate::diag::{DResult, Diagnostics};
 use crate::directive::{Clause, ClauseKind, DataKind, Directive, DirectiveKind, WaitArg};
@@ -20,23 +24,10 @@ use crate::ir::host::{
     AsyncSpec, Construct, ConstructKind, HostArg, HostMap, MapKind, Queue, UpdateItem,
     MAP_ALWAYSIN, MAP_ALWAYSOUT, MAP_READONLY, MAP_ZERO,
 };
-use crate::ir::{HostAddr, HostBytes, HostType, Lvalue, Param, ParamMode, SrcLoc, UserExpr};
+use crate::ir::{HostType, Param, SrcLoc, UserExpr};
 use lang_c::ast::Statement;
 use lang_c::span::Node;
 use std::collections::HashMap;
-
-/// A variable an enclosing data construct (or function-scope `declare`)
-/// gives a data attribute.
-#[derive(Clone, Debug)]
-pub struct Visible {
-    pub var: String,
-    /// The start of its mapped section.
-    pub start: HostAddr,
-    /// `deviceptr`: its value is a device address already.
-    pub deviceptr: bool,
-    /// `no_create`: a kernel sees its device copy if present, else itself.
-    pub no_create: bool,
-}
 
 /// How a data clause becomes maps on a given directive.
 fn map_kind(k: DataKind) -> Option<MapKind> {
@@ -424,15 +415,11 @@ impl Walker<'_> {
         Ok(())
     }
 
-    /// The maps and kernel arguments of a compute construct: its explicit
-    /// data clauses, then what OpenACC 3.3 2.6.2 implies for the variables
-    /// the region uses — arrays and aggregates `copy` (`present` under
-    /// `default(present)`), scalars by value (firstprivate), pointers
-    /// translated through the present table (with the section their
-    /// subscripts reach, `uses`, mapped present-or-copy: issue 15),
-    /// `deviceptr` pointers as they are, `no_create` ones translated when
-    /// present. An aggregate whose members appear in clauses is mapped
-    /// first, so their attaches find it.
+    /// The maps and arguments of a compute construct: its explicit data
+    /// clauses, then what `analysis::data_attrs` decides for the
+    /// variables the region uses (with `uses`, the sections their
+    /// subscripts reach), from the facts recorded here
+    /// ([`Walker::host_facts`]).
     ///
     /// With `remark_at`, the maps are a remark there ([`crate::ir::Remark::Maps`] of
     /// the next kernel, rendered from the host plan once scheduled:
@@ -446,116 +433,51 @@ impl Walker<'_> {
         default_present: bool,
         remark_at: Option<&SrcLoc>,
     ) -> (Vec<HostMap>, Vec<HostArg>) {
-        let implicit_kind = if default_present {
-            MapKind::Present
-        } else {
-            MapKind::Copy
-        };
-        let mut first = vec![];
-        let mut implicit = vec![];
-        let mut args = vec![];
-        let mut underived = vec![];
-        let visible = |name: &str| {
-            Self::visible(items)
-                .into_iter()
-                .find(|v| v.var == name)
-                .or_else(|| {
-                    self.data_stack
-                        .iter()
-                        .rev()
-                        .flatten()
-                        .find(|v| v.var == name)
-                        .cloned()
-                })
-        };
-        for (param, var) in params.iter().zip(vars) {
-            if let Some(path) = &var.size_of {
-                args.push(HostArg::Size {
-                    bytes: HostBytes::SizeOf(Lvalue::Text(path.clone())),
-                });
-                continue;
-            }
-            let vis = visible(&var.name);
-            if let ParamMode::Value = param.mode {
-                args.push(HostArg::Value {
-                    var: Lvalue::var(&var.name),
-                });
-                continue;
-            }
-            if vis.as_ref().is_some_and(|v| v.deviceptr) {
-                args.push(HostArg::Value {
-                    var: Lvalue::var(&var.name),
-                });
-                continue;
-            }
-            let explicit = vis.is_some();
-            let mut section = vis.as_ref().map(|v| v.start.clone());
-            if !explicit {
-                // A const object is never copied back (it may be read-only).
-                let readonly = self.scope.lookup(&var.name).is_some_and(|s| s.readonly);
-                let whole = |start: HostAddr| HostMap {
-                    name: var.name.clone(),
-                    start,
-                    bytes: HostBytes::SizeOf(Lvalue::var(&var.name)),
-                    kind: if readonly && implicit_kind == MapKind::Copy {
-                        MapKind::CopyIn
-                    } else {
-                        implicit_kind
-                    },
-                    flags: 0,
-                    extent_guard: None,
-                    implicit: true,
-                };
-                if var.by_ref {
-                    let m = whole(HostAddr::Of(Lvalue::var(&var.name)));
-                    if items.iter().any(|i| i.var == var.name) {
-                        first.push(m); // its members are in clauses
-                    } else {
-                        implicit.push(m);
-                    }
-                } else if matches!(var.ty, CType::Array(_, Some(_)) | CType::Vla(..)) {
-                    implicit.push(whole(HostAddr::Value(Lvalue::var(&var.name))));
-                } else if let (CType::Ptr(elem), false) = (&var.ty, default_present) {
-                    match uses.get(&var.name) {
-                        Some(Use::Known(sec)) => {
-                            let loc = remark_at.cloned().unwrap_or_default();
-                            let m = sec.host_map(&var.name, elem.size(), &loc);
-                            section = Some(m.start.clone());
-                            implicit.push(m);
-                        }
-                        Some(Use::Unknown(why)) => underived.push(format!(
-                            "'{}' has no data clause and its extent cannot be derived ({why}): its target must be present on the device",
-                            var.name
-                        )),
-                        None => {}
-                    }
-                }
-            }
-            let ptr = if var.by_ref {
-                HostAddr::Of(Lvalue::var(&var.name))
-            } else {
-                HostAddr::Value(Lvalue::var(&var.name))
-            };
-            args.push(HostArg::DevicePtr {
-                name: var.name.clone(),
-                ptr,
-                section: section.map(Box::new),
-                if_present: vis.as_ref().is_some_and(|v| v.no_create),
-            });
-        }
+        let facts: Vec<HostFacts> = vars.iter().map(|v| self.host_facts(v, items)).collect();
+        let loc = remark_at.cloned().unwrap_or_default();
         let explicit = Self::maps_of(items);
+        let d = data_attrs::kernel_data(params, &facts, explicit, uses, default_present, &loc);
         if let Some(loc) = remark_at {
             let kernel = self.module.kernels.len();
             let maps = crate::ir::Remark::Maps { kernel };
             self.remarks.push((loc.clone(), maps));
-            for r in underived {
+            for r in d.underived {
                 self.remarks.push((loc.clone(), r.into()));
             }
         }
-        let mut maps = first;
-        maps.extend(explicit);
-        maps.extend(implicit);
-        (maps, args)
+        (d.maps, d.args)
+    }
+
+    /// What the C source says of host variable `var` for its data
+    /// attributes, under a construct with the data items `items`: its
+    /// type's class, whether it is a const object, and the clause (of the
+    /// construct, else of the innermost enclosing data construct) that
+    /// names it.
+    pub fn host_facts(&self, var: &HostVar, items: &[DataItem]) -> HostFacts {
+        let clause = Self::visible(items)
+            .into_iter()
+            .find(|v| v.var == var.name)
+            .or_else(|| {
+                self.data_stack
+                    .iter()
+                    .rev()
+                    .flatten()
+                    .find(|v| v.var == var.name)
+                    .cloned()
+            });
+        HostFacts {
+            name: var.name.clone(),
+            size_of: var.size_of.clone(),
+            by_ref: var.by_ref,
+            shape: match &var.ty {
+                CType::Array(_, Some(_)) | CType::Vla(..) => Shape::Array,
+                CType::Ptr(elem) => Shape::Pointer { elem: elem.size() },
+                _ => Shape::Other,
+            },
+            const_object: self.scope.lookup(&var.name).is_some_and(|s| s.readonly),
+            clause,
+            member_in_clause: items.iter().any(|i| i.var == var.name),
+        }
     }
 }
 

@@ -2,7 +2,10 @@
 //! compute constructs into IR kernels plus a host plan.
 //!
 //! Owns: everything between preprocessed C text and ([`ir::Module`],
-//! [`ir::host::HostPlan`]). May call: `directive`, `ir`, `diag`.
+//! [`ir::host::HostPlan`]). May call: `directive`, `ir`, `diag`; the
+//! decisions it does not make itself: `analysis` (sections, data
+//! attributes, the dependence test) and `schedule` (loop levels, the
+//! `kernels` mappings, demotion).
 //! Entry point: [`translate`]. Preprocessing itself is the driver's job.
 //!
 //! [`ir::Module`]: crate::ir::Module
@@ -23,7 +26,6 @@ mod depend;
 mod device_directive;
 mod effects;
 mod exprtype;
-mod implicit;
 mod kernels_nest;
 mod levels;
 mod literal;

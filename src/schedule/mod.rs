@@ -33,7 +33,10 @@
 //!   module (each partitioned loop's written-first scalars), which the
 //!   driver runs before analysis ([`auto_privates`]);
 //! * `prune.rs` — the kernel parameters privatisation left unused, with
-//!   their host arguments and implicit maps.
+//!   their host arguments and implicit maps;
+//! * `demote.rs` — the host scalars of a `kernels` region that no kernel
+//!   writes, made value parameters again (the front end asks it for each
+//!   such region, before planning its data).
 //!
 //! Mapping (OpenUH, `shared/seeds/openuh-*.txt`): gang → blockIdx.x, worker →
 //! threadIdx.y, vector → threadIdx.x. Every level strides (`k += blockDim.x *
@@ -44,6 +47,7 @@
 //! holds for any module that validated before.
 
 mod build;
+pub mod demote;
 mod fences;
 pub mod geometry;
 pub mod kernels;

@@ -694,12 +694,4 @@ impl Lower<'_> {
         });
         Ok(Val::R(self.f.read(tmp), t))
     }
-
-    /// Marks host variable `i` as written (its bytes, for `long double`
-    /// and complex values the kernel assigns; see `compute.rs`).
-    pub fn mark_written(&mut self, i: usize) {
-        if let Some(v) = self.vars.get_mut(i) {
-            v.written = true;
-        }
-    }
 }

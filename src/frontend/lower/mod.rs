@@ -23,7 +23,6 @@ mod assign;
 mod atomic;
 mod call;
 mod complex;
-pub mod demote;
 mod expr;
 mod infer;
 mod init;
@@ -119,8 +118,6 @@ pub struct HostVar {
     pub name: String,
     /// Its C type in the host scope.
     pub ty: CType,
-    /// Whether the region writes through it (arrays and pointers).
-    pub written: bool,
     /// The kernel reads and writes it in device memory (the parameter is
     /// its device address): a scalar in a data clause, or a struct.
     pub by_ref: bool,
@@ -194,7 +191,7 @@ pub struct Lower<'a> {
     /// Scalars that appear in data clauses (accessed in device memory).
     pub by_ref: std::collections::HashSet<String>,
     /// Every host scalar is accessed in device memory (a `kernels` region:
-    /// see [`demote`]).
+    /// see `schedule::demote`).
     pub by_ref_all: bool,
     /// Block scopes of the body's own declarations.
     scopes: Vec<HashMap<String, (Binding, CType)>>,
@@ -263,12 +260,6 @@ impl<'a> Lower<'a> {
     /// the host variables behind them.
     pub fn finish(mut self) -> (Function, Vec<Param>, Vec<HostVar>) {
         self.f.body = self.blocks.pop().unwrap_or_default();
-        let written = crate::analysis::written_locals(&self.f);
-        for i in 0..self.params.len() {
-            if written.contains(&self.params[i].local) {
-                self.mark_written(i);
-            }
-        }
         (self.f, self.params, self.vars)
     }
 
@@ -436,7 +427,6 @@ impl<'a> Lower<'a> {
         self.vars.push(HostVar {
             name: name.to_string(),
             ty,
-            written: false,
             by_ref,
             size_of: None,
         });
@@ -459,7 +449,6 @@ impl<'a> Lower<'a> {
                 self.vars.push(HostVar {
                     name: format!("sizeof({path})"),
                     ty: CType::ULONG,
-                    written: false,
                     by_ref: false,
                     size_of: Some(path.to_string()),
                 });

@@ -41,7 +41,6 @@ impl Lower<'_> {
                 // Arrays are reached through their device address; scalars
                 // in device memory (`by_ref`) and structs too.
                 if self.vars[i].by_ref || t.is_array() {
-                    self.mark_written(i);
                     (RedTarget::Memory(self.f.read(local)), t)
                 } else {
                     (RedTarget::Local(local), t)
@@ -253,9 +252,6 @@ impl Lower<'_> {
             local: at,
             value: addr,
         });
-        if let Some(i) = self.vars.iter().position(|v| v.name == r.var) {
-            self.mark_written(i);
-        }
         let target = RedTarget::Memory(self.f.read(at));
         self.check_levels(r, par, &target)?;
         let private = self.f.new_local(&text, irty.clone());

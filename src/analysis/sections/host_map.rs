@@ -1,13 +1,14 @@
-//! The implicit map of a pointer's derived section ([`crate::analysis::sections`]):
+//! The implicit map of a pointer's derived section ([`super::Section`]):
 //! the clause its uses imply and the C text of its first byte and length,
 //! evaluated on the host where the construct starts, with the name the
 //! `-Minfo` remark shows (`x[0:n]`, in elements when the bounds divide
-//! exactly, else in bytes).
+//! exactly, else in bytes). `data_attrs` gives it to each pointer that
+//! has no data clause.
 //!
-//! Owns: [`Section::kind`], [`Section::host_map`]. May call: `analysis`
-//! (sections, `Poly`), `ir::host`.
+//! Owns: [`Section::kind`], [`Section::host_map`]. May call: `ir::host`,
+//! `poly`.
 
-use crate::analysis::sections::Section;
+use super::Section;
 use crate::analysis::Poly;
 use crate::ir::host::{HostMap, MapKind, MAP_BLOCK};
 use crate::ir::{HostAddr, HostBytes, HostType, Lvalue, Scaled, SrcLoc, UserExpr};
