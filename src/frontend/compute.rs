@@ -410,26 +410,35 @@ impl Walker<'_> {
             maps,
             body: vec![],
         });
-        let mut visible: Vec<Visible> = vars
+        // The clauses' entries first: a `deviceptr` or `no_create`
+        // variable keeps what its clause says in every kernel of the region.
+        let mut visible: Vec<Visible> = c
+            .items
             .iter()
-            .map(|v| Visible {
-                var: v.name.clone(),
-                start: crate::analysis::data_attrs::implicit_start(
-                    &self.host_facts(v, &c.items),
-                    uses,
-                    c.default_present,
-                    &c.loc,
-                ),
-                deviceptr: false,
-                no_create: false,
+            .filter(|i| i.whole)
+            .map(|i| Visible {
+                var: i.var.clone(),
+                start: i.map.start.clone(),
+                deviceptr: i.map.kind == MapKind::DevicePtr,
+                no_create: i.map.kind == MapKind::NoCreate,
             })
             .collect();
-        visible.extend(c.items.iter().filter(|i| i.whole).map(|i| Visible {
-            var: i.var.clone(),
-            start: i.map.start.clone(),
-            deviceptr: i.map.kind == MapKind::DevicePtr,
-            no_create: i.map.kind == MapKind::NoCreate,
-        }));
+        let named: HashSet<String> = visible.iter().map(|v| v.var.clone()).collect();
+        visible.extend(
+            vars.iter()
+                .filter(|v| !named.contains(&v.name))
+                .map(|v| Visible {
+                    var: v.name.clone(),
+                    start: crate::analysis::data_attrs::implicit_start(
+                        &self.host_facts(v, &c.items),
+                        uses,
+                        c.default_present,
+                        &c.loc,
+                    ),
+                    deviceptr: false,
+                    no_create: false,
+                }),
+        );
         self.data_stack.push(visible);
     }
 
