@@ -469,9 +469,9 @@ impl Walker<'_> {
                 })
         };
         for (param, var) in params.iter().zip(vars) {
-            if let Some(path) = &var.size_of {
+            if let Some(obj) = &var.size_of {
                 args.push(HostArg::Size {
-                    bytes: HostBytes::SizeOf(Lvalue::Text(path.clone())),
+                    bytes: HostBytes::SizeOf(obj.clone()),
                 });
                 continue;
             }

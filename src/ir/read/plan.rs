@@ -40,7 +40,15 @@ fn kw(c: &mut Cursor, w: &str) -> bool {
 }
 
 fn lvalue(c: &mut Cursor) -> Result<Lvalue> {
-    Ok(Lvalue::parse(&c.quoted()?))
+    c.skip_ws();
+    let at = c.pos;
+    let text = c.quoted()?;
+    Lvalue::parse(&text).ok_or_else(|| {
+        c.error_at(
+            at,
+            format!("{text:?} is not an object's spelling (a name, member, element or `(*(p))`)"),
+        )
+    })
 }
 
 /// `scaled(count[, "elem"])`.
