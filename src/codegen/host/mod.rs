@@ -5,6 +5,7 @@
 //!
 //! Owns: [`write`]. May call: `ir` (the module and the host plan) only.
 
+mod atomic;
 mod device;
 mod expr;
 
@@ -160,7 +161,14 @@ impl Writer<'_> {
                 }
                 close_if(out);
             }
-            ConstructKind::Atomic { text } => out.raw(text),
+            ConstructKind::Atomic(a) => {
+                let when = c.cond.as_ref().map(|e| expr::user(e).to_c_arg());
+                out.raw(&atomic::write(
+                    a,
+                    &self.text[c.stmt.clone()],
+                    when.as_deref(),
+                ));
+            }
             // The statement as written, its atomics rewritten.
             ConstructKind::Fallback => self.range(out, c.stmt.clone(), &c.body),
             ConstructKind::Device(d) => {
