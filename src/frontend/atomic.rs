@@ -12,11 +12,12 @@
 //! lowering (`lower::atomic`) and [`host_atomic`]; the two mentions of `x`
 //! compare up to spacing and grouping parentheses ([`canonical`]), and an
 //! operand that refers to `x` is an error, as the specification requires;
-//! the walk that gives
-//! every atomic statement of the file its host version: the operation it
-//! is ([`HostAtomic`], which `codegen::host` writes with the host
-//! compiler's `__atomic` builtins), so that host threads running regions
-//! on the host fallback update atomically too.
+//! [`host_atomic`] and the walk that gives every atomic statement of the
+//! file its host version: the operation it is ([`HostAtomic`], its
+//! operator an [`AtomicArith`], C's through [`c_binop`]), which
+//! `codegen::host` writes with the host compiler's `__atomic` builtins, so
+//! that host threads running regions on the host fallback update
+//! atomically too.
 //! May call: `directive`, `ir` (locations, the host plan), `diag`.
 
 use super::unit::Walker;
