@@ -123,10 +123,10 @@ pub enum Queue {
     NoVal,
     /// `async(e)`: an `int` expression.
     Expr(UserExpr),
-    /// The queue the enclosing construct bound to variable `.0`
-    /// ([`AsyncSpec::bind`]): the kernels of a `kernels` construct of
-    /// several loop nests.
-    Bound(String),
+    /// The queue the enclosing construct bound to its queue variable
+    /// number `.0` ([`AsyncSpec::bind`]): the kernels of a `kernels`
+    /// construct of several loop nests.
+    Bound(usize),
 }
 
 /// The `async` and `wait` clauses of a directive (`struct __ptxrt_async`
@@ -141,11 +141,12 @@ pub struct AsyncSpec {
     pub waits: Option<Vec<UserExpr>>,
     /// `wait(devnum: e: …)`: the device of the queues.
     pub wait_dev: Option<UserExpr>,
-    /// A C variable (an `int`, declared by the construct and visible in its
-    /// statement) that holds the queue, evaluated once: the kernels of a
-    /// `kernels` construct with several loop nests use it
-    /// ([`Queue::Bound`]).
-    pub bind: Option<String>,
+    /// The number of a variable (an `int` the construct declares, visible
+    /// in its statement; `codegen::host` names it) that holds the queue,
+    /// evaluated once: the kernels of a `kernels` construct with several
+    /// loop nests use it ([`Queue::Bound`]). Unique in the translation
+    /// unit (the front end takes the statement's start).
+    pub bind: Option<usize>,
 }
 
 impl AsyncSpec {

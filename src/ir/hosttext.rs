@@ -93,14 +93,14 @@ impl fmt::Display for HostBytes {
 }
 
 impl fmt::Display for AsyncSpec {
-    /// ` async[(…)]`, ` wait[(…)]`, ` wait_dev(…)`, ` bind "v"`: each only
+    /// ` async[(…)]`, ` wait[(…)]`, ` wait_dev(…)`, ` bind N`: each only
     /// when set.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.queue {
             None => {}
             Some(Queue::NoVal) => f.write_str(" async")?,
             Some(Queue::Expr(e)) => write!(f, " async({e})")?,
-            Some(Queue::Bound(v)) => write!(f, " async(bound {})", quote(v.as_bytes()))?,
+            Some(Queue::Bound(v)) => write!(f, " async(bound {v})")?,
         }
         match &self.waits {
             None => {}
@@ -120,7 +120,7 @@ impl fmt::Display for AsyncSpec {
             write!(f, " wait_dev({d})")?;
         }
         if let Some(b) = &self.bind {
-            write!(f, " bind {}", quote(b.as_bytes()))?;
+            write!(f, " bind {b}")?;
         }
         Ok(())
     }

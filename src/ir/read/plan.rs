@@ -103,7 +103,7 @@ fn bytes(c: &mut Cursor) -> Result<HostBytes> {
     Ok(HostBytes::Scaled(scaled(c)?))
 }
 
-/// ` async[(…)] wait[(…)] wait_dev(…) bind "v"`, each optional.
+/// ` async[(…)] wait[(…)] wait_dev(…) bind N`, each optional.
 fn asyncs(c: &mut Cursor) -> Result<AsyncSpec> {
     let mut a = AsyncSpec::default();
     if kw(c, "async") {
@@ -111,7 +111,7 @@ fn asyncs(c: &mut Cursor) -> Result<AsyncSpec> {
             Queue::NoVal
         } else {
             let q = if kw(c, "bound") {
-                Queue::Bound(c.quoted()?)
+                Queue::Bound(c.unsigned()?)
             } else {
                 Queue::Expr(user(c)?)
             };
@@ -138,7 +138,7 @@ fn asyncs(c: &mut Cursor) -> Result<AsyncSpec> {
         c.expect(")")?;
     }
     if kw(c, "bind") {
-        a.bind = Some(c.quoted()?);
+        a.bind = Some(c.unsigned()?);
     }
     Ok(a)
 }

@@ -88,14 +88,14 @@ kernel @k parallel "parallel loop" at a.c:20:9
     return
   }
 construct "kernels" at "a.c":30:9 stmt=10..90 if(bool ((n > 1)) at "a.c":30:30)
-  data async(i32 ((q)) at "a.c":30:40) wait(i32 ((1)) at "a.c":30:50, i32 (2) at "a.c":30:53) wait_dev(i32 (d) at "a.c":30:47) bind "__accc_q7"
+  data async(i32 ((q)) at "a.c":30:40) wait(i32 ((1)) at "a.c":30:50, i32 (2) at "a.c":30:53) wait_dev(i32 (d) at "a.c":30:47) bind 7
   map copyin "a[2:n]" of "(a)[(2)]" scaled(ulong ((n)) at "a.c":30:60, "(a)[0]") flags=2
   map rows "a[0:n][1:m]" bytes(scaled(ilong ((1)) at "a.c":30:60, "((a)[0])[0]"), scaled(ilong (k) at "a.c":1:1, "x")) scaled(ulong ((m)) at "a.c":30:60, "((a)[0])[0]") flags=0
   map present "p[0:?]" offset("p", scaled(ulong (0LL) at "a.c":30:9)) scaled(ulong ((8LL) - 0LL > 0 ? (8LL) - 0LL : 0LL) at "a.c":30:9, "(p)[0]") flags=16 guard(bool ((long long)(n) >= 0LL) at "a.c":30:9)
   map attach "s.p" of "(s).p" sizeof "(s).p" flags=0
   {
     construct "kernels" at "a.c":31:9 stmt=20..40
-      compute kernel=0 async(bound "__accc_q7")
+      compute kernel=0 async(bound 7)
       launch block=(128, size_or(i64 (w) at "a.c":20:9, 4), 1) fit(fixed=5) grid=(default_gangs(u64 ((n) > 0 ? (n) : 0) at "a.c":20:9, mul(block.x, block.y)), warp_friendly(size_or(i64 (f(a, ")"), b[2]) at "a.c":20:9, default_gangs(?, 1))), cover(u64 (n) at "a.c":20:9, block.z))
       arg value "n"
       arg size sizeof "(*(b))"
