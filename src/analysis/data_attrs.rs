@@ -54,9 +54,9 @@ pub enum Shape {
 pub struct HostFacts {
     /// Its name in the host scope.
     pub name: String,
-    /// A hidden parameter: not the variable but `sizeof(<this C
-    /// expression>)`, the byte size of one of its variable-length arrays.
-    pub size_of: Option<String>,
+    /// A hidden parameter: not the variable but `sizeof` of this object,
+    /// the byte size of one of its variable-length arrays.
+    pub size_of: Option<Lvalue>,
     /// The kernel reads and writes it in device memory (the parameter is
     /// its device address): a scalar in a data clause or a `kernels`
     /// region, or an aggregate.
@@ -118,9 +118,9 @@ pub fn kernel_data(
         let value = || HostArg::Value {
             var: Lvalue::var(&var.name),
         };
-        if let Some(path) = &var.size_of {
+        if let Some(obj) = &var.size_of {
             d.args.push(HostArg::Size {
-                bytes: HostBytes::SizeOf(Lvalue::Text(path.clone())),
+                bytes: HostBytes::SizeOf(obj.clone()),
             });
             continue;
         }

@@ -9,21 +9,22 @@
 //! capture blocks `{v = x; x binop= expr;}`, `{x binop= expr; v = x;}` and
 //! `{v = x; x = expr;}`, with `x++`, `x--`, `++x`, `--x` in place of the
 //! update) as a [`Form`] of AST nodes, shared by the device
-//! lowering (`lower::atomic`) and [`host_text`]; the two mentions of `x`
+//! lowering (`lower::atomic`) and [`host_atomic`]; the two mentions of `x`
 //! compare up to spacing and grouping parentheses ([`canonical`]), and an
 //! operand that refers to `x` is an error, as the specification requires;
-//! the walk that gives
-//! every atomic statement of the file its host version: the statement
-//! rewritten with the host compiler's `__atomic` builtins (a
-//! compare-and-swap loop, right for every operator and type), so that host
-//! threads running regions on the host fallback update atomically too.
-//! May call: `directive`, `ir` (locations), `diag`.
+//! [`host_atomic`] and the walk that gives every atomic statement of the
+//! file its host version: the operation it is ([`HostAtomic`], its
+//! operator an [`AtomicArith`], C's through [`c_binop`]), which
+//! `codegen::host` writes with the host compiler's `__atomic` builtins, so
+//! that host threads running regions on the host fallback update
+//! atomically too.
+//! May call: `directive`, `ir` (locations, the host plan), `diag`.
 
 use super::unit::Walker;
 use crate::diag::{DResult, Diagnostics};
 use crate::directive::{AtomicKind, ClauseKind, DirectiveKind};
-use crate::ir::host::{Construct, ConstructKind};
-use crate::ir::SrcLoc;
+use crate::ir::host::{AtomicArith, AtomicUpdate, Captured, Construct, ConstructKind, HostAtomic};
+use crate::ir::{HostType, SrcLoc, UserExpr};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 use std::collections::HashMap;
@@ -44,7 +45,7 @@ pub enum Update<'a> {
     /// `x binop expr` (or `expr binop x` when `expr_first`); `expr` `None`
     /// for `++`/`--` (the operand 1).
     Op {
-        op: BinaryOperator,
+        op: AtomicArith,
         expr: Option<&'a Node<Expression>>,
         expr_first: bool,
     },
@@ -189,9 +190,9 @@ pub fn reference_to(text: &str, e: &Node<Expression>, x: &Node<Expression>) -> O
 }
 
 /// `op=` → `op`, for the operators an atomic update may use.
-fn compound_op(op: &BinaryOperator) -> Option<BinaryOperator> {
+fn compound_op(op: &BinaryOperator) -> Option<AtomicArith> {
     use BinaryOperator as B;
-    Some(match op {
+    plain_op(&match op {
         B::AssignPlus => B::Plus,
         B::AssignMinus => B::Minus,
         B::AssignMultiply => B::Multiply,
@@ -205,20 +206,25 @@ fn compound_op(op: &BinaryOperator) -> Option<BinaryOperator> {
     })
 }
 
-fn plain_op(op: &BinaryOperator) -> bool {
+/// The operator an atomic update may use that `op` is.
+fn plain_op(op: &BinaryOperator) -> Option<AtomicArith> {
+    AtomicArith::ALL.into_iter().find(|a| c_binop(*a) == *op)
+}
+
+/// The C operator of `a`.
+pub fn c_binop(a: AtomicArith) -> BinaryOperator {
     use BinaryOperator as B;
-    matches!(
-        op,
-        B::Plus
-            | B::Minus
-            | B::Multiply
-            | B::Divide
-            | B::BitwiseAnd
-            | B::BitwiseOr
-            | B::BitwiseXor
-            | B::ShiftLeft
-            | B::ShiftRight
-    )
+    match a {
+        AtomicArith::Add => B::Plus,
+        AtomicArith::Sub => B::Minus,
+        AtomicArith::Mul => B::Multiply,
+        AtomicArith::Div => B::Divide,
+        AtomicArith::And => B::BitwiseAnd,
+        AtomicArith::Or => B::BitwiseOr,
+        AtomicArith::Xor => B::BitwiseXor,
+        AtomicArith::Shl => B::ShiftLeft,
+        AtomicArith::Shr => B::ShiftRight,
+    }
 }
 
 /// The expression of an expression statement.
@@ -250,10 +256,10 @@ fn update_expr<'a>(
     match &e.node {
         Expression::UnaryOperator(u) => {
             let (op, when) = match u.node.operator.node {
-                U::PostIncrement => (BinaryOperator::Plus, Capture::Old),
-                U::PostDecrement => (BinaryOperator::Minus, Capture::Old),
-                U::PreIncrement => (BinaryOperator::Plus, Capture::New),
-                U::PreDecrement => (BinaryOperator::Minus, Capture::New),
+                U::PostIncrement => (AtomicArith::Add, Capture::Old),
+                U::PostDecrement => (AtomicArith::Sub, Capture::Old),
+                U::PreIncrement => (AtomicArith::Add, Capture::New),
+                U::PreDecrement => (AtomicArith::Sub, Capture::New),
                 _ => return None,
             };
             let upd = Update::Op {
@@ -276,10 +282,7 @@ fn update_expr<'a>(
             let Expression::BinaryOperator(r) = &rhs.node else {
                 return None;
             };
-            let op = r.node.operator.node.clone();
-            if !plain_op(&op) {
-                return None;
-            }
+            let op = plain_op(&r.node.operator.node)?;
             let (expr, expr_first) = if same(text, &r.node.lhs, x) {
                 (&r.node.rhs, false)
             } else if same(text, &r.node.rhs, x) {
@@ -431,83 +434,31 @@ fn capture<'a>(text: &str, s: &'a Node<Statement>) -> Option<Form<'a>> {
     })
 }
 
-/// The C text of a binary operator.
-pub fn op_text(op: &BinaryOperator) -> &'static str {
-    use BinaryOperator as B;
-    match op {
-        B::Plus => "+",
-        B::Minus => "-",
-        B::Multiply => "*",
-        B::Divide => "/",
-        B::BitwiseAnd => "&",
-        B::BitwiseOr => "|",
-        B::BitwiseXor => "^",
-        B::ShiftLeft => "<<",
-        B::ShiftRight => ">>",
-        _ => "?",
-    }
-}
-
-/// The host version of atomic statement `s` of form `f`: the `__atomic`
-/// builtins of GCC and Clang (a load, or a store, or a compare-and-swap
-/// loop computing the new value with C's own conversions), in braces.
-pub fn host_text(text: &str, f: &Form, s: &Node<Statement>, cond: Option<&str>) -> String {
-    let t = |span: Span| text.get(span.start..span.end).unwrap_or("").to_string();
-    let x = t(f.x.span);
-    let mut out =
-        format!("{{ __typeof__({x}) *__accc_ap = &({x}); __typeof__({x}) __accc_ao, __accc_an; ");
-    match &f.update {
-        None => out.push_str("__atomic_load(__accc_ap, &__accc_ao, __ATOMIC_RELAXED); "),
-        Some(upd) => {
-            let new = match upd {
-                Update::Set(e) => {
-                    out.push_str(&format!("__typeof__({0}) __accc_ae = ({0}); ", t(e.span)));
-                    "__accc_ae".to_string()
-                }
-                Update::Op {
-                    op,
-                    expr,
-                    expr_first,
-                } => {
-                    let e = match expr {
-                        Some(e) => {
-                            out.push_str(&format!(
-                                "__typeof__({0}) __accc_ae = ({0}); ",
-                                t(e.span)
-                            ));
-                            "__accc_ae"
-                        }
-                        None => "1",
-                    };
-                    let o = op_text(op);
-                    if *expr_first {
-                        format!("{e} {o} __accc_ao")
-                    } else {
-                        format!("__accc_ao {o} {e}")
-                    }
-                }
+/// The host version of atomic statement `f` (its operands as written in
+/// `text`).
+pub fn host_atomic(text: &str, f: &Form) -> HostAtomic {
+    let t = |e: &Node<Expression>| text.get(e.span.start..e.span.end).unwrap_or("").to_string();
+    HostAtomic {
+        x: t(f.x),
+        update: f.update.as_ref().map(|u| match u {
+            Update::Set(e) => AtomicUpdate::Set(t(e)),
+            Update::Op {
+                op,
+                expr,
+                expr_first,
+            } => AtomicUpdate::Op {
+                op: *op,
+                expr: expr.map(t),
+                expr_first: *expr_first,
+            },
+        }),
+        capture: f.capture.map(|(v, when)| {
+            let when = match when {
+                Capture::Old => Captured::Old,
+                Capture::New => Captured::New,
             };
-            if f.capture.is_none() && matches!(upd, Update::Set(_)) {
-                out.push_str("__accc_an = __accc_ae; __atomic_store(__accc_ap, &__accc_an, __ATOMIC_RELAXED); ");
-            } else {
-                out.push_str(&format!(
-                    "__atomic_load(__accc_ap, &__accc_ao, __ATOMIC_RELAXED); do {{ __accc_an = {new}; }} while (!__atomic_compare_exchange(__accc_ap, &__accc_ao, &__accc_an, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)); "
-                ));
-            }
-        }
-    }
-    if let Some((v, when)) = f.capture {
-        let val = match when {
-            Capture::Old => "__accc_ao",
-            Capture::New => "__accc_an",
-        };
-        out.push_str(&format!("{} = {val}; ", t(v.span)));
-    }
-    out.push('}');
-    match cond {
-        Some(c) => format!("if ({c}) {out} else {}", t(s.span)),
-        // As many lines as the statement had, so later lines keep their numbers.
-        None => out + &"\n".repeat(t(s.span).matches('\n').count()),
+            (t(v), when)
+        }),
     }
 }
 
@@ -573,13 +524,17 @@ impl Walker<'_> {
         for (node, spec) in found.found {
             match recognize(self.text, spec.kind, &node, &err) {
                 Ok(f) => {
-                    let text = host_text(self.text, &f, &node, spec.cond.as_deref());
+                    let cond = spec.cond.clone().map(|text| UserExpr {
+                        text,
+                        loc: spec.loc.clone(),
+                        ty: HostType::Bool,
+                    });
                     self.plan.insert(Construct {
-                        kind: ConstructKind::Atomic { text },
+                        kind: ConstructKind::Atomic(host_atomic(self.text, &f)),
                         name: format!("atomic {}", spec.kind.as_str()),
                         loc: spec.loc.clone(),
                         stmt: node.span.start..node.span.end,
-                        cond: None,
+                        cond,
                         maps: vec![],
                         body: vec![],
                     });

@@ -399,7 +399,7 @@ impl Walker<'_> {
         // waits come before the region's data.
         let mut outer = c.asyncs.clone();
         if outer.queue.is_some() {
-            outer.bind = Some(queue_var(s));
+            outer.bind = Some(s.span.start);
         }
         self.plan.insert(Construct {
             kind: ConstructKind::Data { asyncs: outer },
@@ -505,7 +505,7 @@ impl Walker<'_> {
         // region did the waits).
         let asyncs = if in_region {
             AsyncSpec {
-                queue: c.asyncs.queue.as_ref().map(|_| Queue::Bound(queue_var(s))),
+                queue: c.asyncs.queue.as_ref().map(|_| Queue::Bound(s.span.start)),
                 ..Default::default()
             }
         } else {
@@ -531,10 +531,6 @@ impl Walker<'_> {
 }
 
 /// The C variable holding the queue of the kernels of construct `s`.
-fn queue_var(s: &Node<Statement>) -> String {
-    format!("__accc_kq{}", s.span.start)
-}
-
 /// Demotes to values the host scalars the kernels `lowered` received by
 /// reference only because every scalar of a `kernels` region is (not in
 /// `by_ref`, the data clauses' and reductions'), where no kernel of the

@@ -4,18 +4,18 @@
 //! are typed: the user's expressions as [`UserExpr`] (with their clause's
 //! location and the type the host converts them to), the user's objects as
 //! [`Lvalue`](super::Lvalue)s, addresses and byte counts as [`HostAddr`]
-//! and [`HostBytes`]. Text are: names for messages, the user's
-//! expressions inside those (C as written, checked), the host fallback
-//! (the user's statement re-emitted verbatim, [`ConstructKind::Fallback`])
-//! and the host version of an atomic statement ([`ConstructKind::Atomic`]).
-//! Only
+//! and [`HostBytes`], an atomic statement's host version as the operation
+//! it is ([`HostAtomic`]). Text are: names for messages, the user's
+//! expressions inside those (C as written, checked; an atomic statement's
+//! operands as written) and the host fallback (the user's statement
+//! re-emitted verbatim, [`ConstructKind::Fallback`]). Only
 //! `codegen::host` turns the plan into C; `hosttext.rs` prints it and
 //! `read/plan.rs` reads it back.
 //!
 //! Owns: [`HostPlan`], [`Construct`], [`ConstructKind`], [`HostMap`],
 //! [`UpdateItem`], [`AsyncSpec`], [`Queue`], [`HostArg`],
 //! [`GlobalDeclare`], [`DeviceDirective`] (and the device type numbers of
-//! its runtime calls). May call: nothing outside `ir`.
+//! its runtime calls), [`HostAtomic`]. May call: nothing outside `ir`.
 
 use super::{HostAddr, HostBytes, LaunchPlan, SrcLoc, UserExpr};
 use std::ops::Range;
@@ -123,10 +123,10 @@ pub enum Queue {
     NoVal,
     /// `async(e)`: an `int` expression.
     Expr(UserExpr),
-    /// The queue the enclosing construct bound to variable `.0`
-    /// ([`AsyncSpec::bind`]): the kernels of a `kernels` construct of
-    /// several loop nests.
-    Bound(String),
+    /// The queue the enclosing construct bound to its queue variable
+    /// number `.0` ([`AsyncSpec::bind`]): the kernels of a `kernels`
+    /// construct of several loop nests.
+    Bound(usize),
 }
 
 /// The `async` and `wait` clauses of a directive (`struct __ptxrt_async`
@@ -141,11 +141,12 @@ pub struct AsyncSpec {
     pub waits: Option<Vec<UserExpr>>,
     /// `wait(devnum: e: …)`: the device of the queues.
     pub wait_dev: Option<UserExpr>,
-    /// A C variable (an `int`, declared by the construct and visible in its
-    /// statement) that holds the queue, evaluated once: the kernels of a
-    /// `kernels` construct with several loop nests use it
-    /// ([`Queue::Bound`]).
-    pub bind: Option<String>,
+    /// The number of a variable (an `int` the construct declares, visible
+    /// in its statement; `codegen::host` names it) that holds the queue,
+    /// evaluated once: the kernels of a `kernels` construct with several
+    /// loop nests use it ([`Queue::Bound`]). Unique in the translation
+    /// unit (the front end takes the statement's start).
+    pub bind: Option<usize>,
 }
 
 impl AsyncSpec {
@@ -209,13 +210,12 @@ pub enum ConstructKind {
     /// The `wait` directive (`stmt` is its own line): `asyncs.waits` are
     /// the queues (`Some(vec![])`: all).
     Wait { asyncs: AsyncSpec },
-    /// An atomic statement's host version: `text` (C, one line per line of
-    /// the statement) replaces it. The front end writes it
-    /// (`frontend::atomic`) from the user's statement, whose operands it
-    /// keeps as written; still C text here, not a typed operation (a typed
-    /// form would hold the operation and its target and operands as user
-    /// expressions, and `codegen::host` would write the builtins).
-    Atomic { text: String },
+    /// An atomic statement's host version (`stmt`: the statement), which
+    /// `codegen::host` writes with the host compiler's atomic builtins in
+    /// place of the statement; where its `cond` (the `if` clause) is false
+    /// the statement runs as written. The front end recognises it
+    /// (`frontend::atomic`).
+    Atomic(HostAtomic),
     /// A `declare` directive in a function: a data region from the
     /// directive to the end of the enclosing block (`stmt`: from the
     /// directive's line to the block's closing brace, so the constructs
@@ -247,6 +247,101 @@ pub enum ConstructKind {
     Fallback,
 }
 
+/// An atomic statement as an operation on location `x` (OpenACC 3.3
+/// 2.12): a read (no `update`), a write or an update, capturing the old or
+/// the new value into `v` or not. The operands are the user's C
+/// expressions as written (the statement's own text), evaluated once, in
+/// their own types; the new value follows C's conversions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HostAtomic {
+    /// The location, an lvalue expression.
+    pub x: String,
+    /// How `x` changes; `None`: a read (into `capture`).
+    pub update: Option<AtomicUpdate>,
+    /// `v` and which value of `x` it gets.
+    pub capture: Option<(String, Captured)>,
+}
+
+/// The new value of an atomic statement's `x`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AtomicUpdate {
+    /// `x = expr`.
+    Set(String),
+    /// `x op expr`, or `expr op x` when `expr_first`; `expr` `None` is the
+    /// constant 1 (`x++`, `--x`, …).
+    Op {
+        op: AtomicArith,
+        expr: Option<String>,
+        expr_first: bool,
+    },
+}
+
+/// The operators of an atomic update (C's, on `x`'s type).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AtomicArith {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    And,
+    Or,
+    Xor,
+    Shl,
+    Shr,
+}
+
+impl AtomicArith {
+    /// Every operator.
+    pub const ALL: [AtomicArith; 9] = [
+        AtomicArith::Add,
+        AtomicArith::Sub,
+        AtomicArith::Mul,
+        AtomicArith::Div,
+        AtomicArith::And,
+        AtomicArith::Or,
+        AtomicArith::Xor,
+        AtomicArith::Shl,
+        AtomicArith::Shr,
+    ];
+
+    /// The C operator.
+    pub fn c_op(self) -> &'static str {
+        match self {
+            AtomicArith::Add => "+",
+            AtomicArith::Sub => "-",
+            AtomicArith::Mul => "*",
+            AtomicArith::Div => "/",
+            AtomicArith::And => "&",
+            AtomicArith::Or => "|",
+            AtomicArith::Xor => "^",
+            AtomicArith::Shl => "<<",
+            AtomicArith::Shr => ">>",
+        }
+    }
+
+    /// The text-form name (`add`, `shl`, …).
+    pub fn ir_name(self) -> &'static str {
+        match self {
+            AtomicArith::Add => "add",
+            AtomicArith::Sub => "sub",
+            AtomicArith::Mul => "mul",
+            AtomicArith::Div => "div",
+            AtomicArith::And => "and",
+            AtomicArith::Or => "or",
+            AtomicArith::Xor => "xor",
+            AtomicArith::Shl => "shl",
+            AtomicArith::Shr => "shr",
+        }
+    }
+}
+
+/// Which value of `x` a capture takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Captured {
+    Old,
+    New,
+}
+
 /// One construct to rewrite.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Construct {
@@ -258,7 +353,8 @@ pub struct Construct {
     pub stmt: Range<usize>,
     /// The `if` clause's condition ([`HostType::Bool`]), if any: where it
     /// is false a compute construct runs its [`ConstructKind::Fallback`],
-    /// other constructs do nothing (their body still runs).
+    /// an atomic statement runs as written, other constructs do nothing
+    /// (their body still runs).
     ///
     /// [`HostType::Bool`]: super::HostType::Bool
     pub cond: Option<UserExpr>,

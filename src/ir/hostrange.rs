@@ -3,7 +3,9 @@
 //! text, so a pass can tell a whole variable from a section or an
 //! implicit section and split a range into chunks without re-parsing C.
 //! Only the user's expressions (subscripts of an [`Lvalue`], counts
-//! [`Scaled::count`]) are C text.
+//! [`Scaled::count`]) are C text; an [`Lvalue`]'s structure is typed, down
+//! to the objects a variable-length array's hidden size parameter measures
+//! (`frontend::lower`, `HostVar::size_of`).
 //!
 //! Owns: [`Lvalue`], [`Scaled`], [`HostAddr`], [`HostBytes`]. May call:
 //! nothing outside `ir`. The front end builds them (`frontend::clauses`,
@@ -15,8 +17,8 @@ use super::UserExpr;
 /// scope: a variable, a member, an element, built from names and checked
 /// clause expressions. It stands for the object (under `&` and `sizeof`)
 /// or, for a pointer or an array, for its value. Its C spelling
-/// ([`Lvalue::c_spelling`]: `a`, `(s).p`, `(a)[(i)]`, `((p)[0])[0]`) is
-/// also its text form.
+/// ([`Lvalue::c_spelling`]: `a`, `(s).p`, `(a)[(i)]`, `((p)[0])[0]`,
+/// `(*(p))`) is also its text form.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Lvalue {
     /// A variable, by its C name.
@@ -34,11 +36,10 @@ pub enum Lvalue {
         base: Box<Lvalue>,
         subscripts: Vec<String>,
     },
-    /// A C expression a producer spells itself: the objects whose size a
-    /// variable-length array's hidden parameter carries, which lowering
-    /// names by a C path (`frontend::lower`, `HostVar::size_of`); and, read
-    /// back from text, any spelling the forms above do not give.
-    Text(String),
+    /// What pointer `base` points to (`*base`): the pointee whose size a
+    /// variable-length array's hidden parameter carries, for a pointer to
+    /// such an array.
+    Deref(Box<Lvalue>),
 }
 
 impl Lvalue {
@@ -64,21 +65,28 @@ impl Lvalue {
         }
     }
 
-    /// The variable the object is (part of): `s` of `s.p[i]`; `None` for
-    /// [`Lvalue::Text`].
-    pub fn root_var(&self) -> Option<&str> {
+    /// What pointer `self` points to.
+    pub fn deref(self) -> Lvalue {
+        Lvalue::Deref(Box::new(self))
+    }
+
+    /// The variable the object is (part of, or reached through): `s` of
+    /// `s.p[i]`.
+    pub fn root_var(&self) -> &str {
         match self {
-            Lvalue::Var(n) => Some(n),
-            Lvalue::Member { base, .. } | Lvalue::Index { base, .. } => base.root_var(),
-            Lvalue::Text(_) => None,
+            Lvalue::Var(n) => n,
+            Lvalue::Member { base, .. } | Lvalue::Index { base, .. } | Lvalue::Deref(base) => {
+                base.root_var()
+            }
         }
     }
 
     /// The C expression of the object: `name`, `(base).name`,
-    /// `(base)->name`, `(base)[s]…`, or the text.
+    /// `(base)->name`, `(base)[s]…`, `(*(base))`.
     pub fn c_spelling(&self) -> String {
         match self {
-            Lvalue::Var(n) | Lvalue::Text(n) => n.clone(),
+            Lvalue::Var(n) => n.clone(),
+            Lvalue::Deref(base) => format!("(*({}))", base.c_spelling()),
             Lvalue::Member { base, name, arrow } => {
                 let op = if *arrow { "->" } else { "." };
                 format!("({}){op}{name}", base.c_spelling())
@@ -91,10 +99,9 @@ impl Lvalue {
     }
 
     /// The lvalue C spelling `text` denotes: the inverse of
-    /// [`Lvalue::c_spelling`] (a spelling it does not give is
-    /// [`Lvalue::Text`]).
-    pub fn parse(text: &str) -> Lvalue {
-        parse(text).unwrap_or_else(|| Lvalue::Text(text.to_string()))
+    /// [`Lvalue::c_spelling`] (`None` for a spelling it does not give).
+    pub fn parse(text: &str) -> Option<Lvalue> {
+        parse(text)
     }
 }
 
@@ -145,6 +152,14 @@ fn parse(s: &str) -> Option<Lvalue> {
         return None;
     }
     let end = close(s)?;
+    if let Some(inner) = s.strip_prefix("(*").filter(|_| end == s.len()) {
+        // `(*(base))`.
+        let inner = &inner[..inner.len() - 1];
+        return (inner.starts_with('(') && close(inner) == Some(inner.len()))
+            .then(|| parse(&inner[1..inner.len() - 1]))
+            .flatten()
+            .map(Lvalue::deref);
+    }
     let base = parse(&s[1..end - 1])?;
     let rest = &s[end..];
     for (op, arrow) in [(".", false), ("->", true)] {
@@ -195,7 +210,7 @@ impl HostAddr {
     pub fn root_var(&self) -> Option<&str> {
         match self {
             HostAddr::Of(lv) | HostAddr::Value(lv) | HostAddr::Offset { ptr: lv, .. } => {
-                lv.root_var()
+                Some(lv.root_var())
             }
             HostAddr::Bytes(_) => None,
         }
@@ -218,7 +233,7 @@ mod tests {
     use super::Lvalue;
 
     /// The spellings the front end makes read back as their structure,
-    /// and any other as text; each spells itself again.
+    /// and each spells itself again; other spellings do not read.
     #[test]
     fn spellings_read_back_as_their_structure() {
         let a = || Lvalue::var("a");
@@ -240,14 +255,19 @@ mod tests {
                     .member("q", true)
                     .index(vec!["(f(x[1], \"])\"))".into()]),
             ),
-            ("(*(b))", Lvalue::Text("(*(b))".into())),
-            ("(a)", Lvalue::Text("(a)".into())),
-            ("(a)[0]x", Lvalue::Text("(a)[0]x".into())),
+            ("(*(b))", Lvalue::var("b").deref()),
+            (
+                "(*(((*(b)))[0]))",
+                Lvalue::var("b").deref().index(vec!["0".into()]).deref(),
+            ),
         ];
         for (text, want) in cases {
             let got = Lvalue::parse(text);
-            assert_eq!(got, want, "{text}");
-            assert_eq!(got.c_spelling(), text);
+            assert_eq!(got.as_ref(), Some(&want), "{text}");
+            assert_eq!(want.c_spelling(), text);
+        }
+        for bad in ["(a)", "(a)[0]x", "*(b)", "(*b)", "(*(b)", "(*(b))[", "a b"] {
+            assert_eq!(Lvalue::parse(bad), None, "{bad}");
         }
     }
 }

@@ -19,14 +19,16 @@
 //! ```
 //!
 //! The user's objects ([`Lvalue`]) are quoted C text; the user's
-//! expressions print as their `Display` (`ty (C text) at loc`).
+//! expressions print as their `Display` (`ty (C text) at loc`); an atomic
+//! statement's operands as `(C text)`: `atomic (x) op add (e) first
+//! capture old (v)`, `atomic (x) set (e)`, `atomic (x) op sub 1`.
 //!
 //! Owns: [`print_plan`] and the `Display` impls of the host plan's parts.
 //! May call: `print::quote`, the `ir::host` and `ir::hostrange` types.
 
 use super::host::{
-    AsyncSpec, Construct, ConstructKind, DeviceDirective, DeviceOp, GlobalDeclare, HostArg,
-    HostMap, HostPlan, Queue, UpdateItem,
+    AsyncSpec, AtomicUpdate, Captured, Construct, ConstructKind, DeviceDirective, DeviceOp,
+    GlobalDeclare, HostArg, HostAtomic, HostMap, HostPlan, Queue, UpdateItem,
 };
 use super::print::quote;
 use super::{HostAddr, HostBytes, Lvalue, Scaled, SrcLoc, Visit};
@@ -91,14 +93,14 @@ impl fmt::Display for HostBytes {
 }
 
 impl fmt::Display for AsyncSpec {
-    /// ` async[(…)]`, ` wait[(…)]`, ` wait_dev(…)`, ` bind "v"`: each only
+    /// ` async[(…)]`, ` wait[(…)]`, ` wait_dev(…)`, ` bind N`: each only
     /// when set.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.queue {
             None => {}
             Some(Queue::NoVal) => f.write_str(" async")?,
             Some(Queue::Expr(e)) => write!(f, " async({e})")?,
-            Some(Queue::Bound(v)) => write!(f, " async(bound {})", quote(v.as_bytes()))?,
+            Some(Queue::Bound(v)) => write!(f, " async(bound {v})")?,
         }
         match &self.waits {
             None => {}
@@ -118,7 +120,7 @@ impl fmt::Display for AsyncSpec {
             write!(f, " wait_dev({d})")?;
         }
         if let Some(b) = &self.bind {
-            write!(f, " bind {}", quote(b.as_bytes()))?;
+            write!(f, " bind {b}")?;
         }
         Ok(())
     }
@@ -275,8 +277,8 @@ fn print_construct(out: &mut String, c: &Construct) {
         ConstructKind::Wait { asyncs } => {
             let _ = writeln!(out, "wait_directive{asyncs}");
         }
-        ConstructKind::Atomic { text } => {
-            let _ = writeln!(out, "atomic {}", quote(text.as_bytes()));
+        ConstructKind::Atomic(a) => {
+            let _ = writeln!(out, "{a}");
         }
         ConstructKind::DeclareLocal => {
             let _ = writeln!(out, "declare_local");
@@ -315,6 +317,40 @@ fn print_construct(out: &mut String, c: &Construct) {
     }
     for m in &c.maps {
         let _ = writeln!(out, "  {m}");
+    }
+}
+
+impl fmt::Display for HostAtomic {
+    /// `atomic (x)`, then `set (e)` or `op NAME (e)|1 [first]`, then
+    /// `capture old|new (v)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "atomic ({})", self.x)?;
+        match &self.update {
+            None => {}
+            Some(AtomicUpdate::Set(e)) => write!(f, " set ({e})")?,
+            Some(AtomicUpdate::Op {
+                op,
+                expr,
+                expr_first,
+            }) => {
+                write!(f, " op {}", op.ir_name())?;
+                match expr {
+                    Some(e) => write!(f, " ({e})")?,
+                    None => write!(f, " 1")?,
+                }
+                if *expr_first {
+                    write!(f, " first")?;
+                }
+            }
+        }
+        if let Some((v, when)) = &self.capture {
+            let w = match when {
+                Captured::Old => "old",
+                Captured::New => "new",
+            };
+            write!(f, " capture {w} ({v})")?;
+        }
+        Ok(())
     }
 }
 

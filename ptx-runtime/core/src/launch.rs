@@ -4,7 +4,8 @@
 //! launch on the construct's queue; wait when synchronous; report a failure
 //! with the kernel name and source line), `__ptxrt_scratch` and
 //! `__ptxrt_default_gangs`. The runtime lock is released while a
-//! synchronous kernel runs. With `PTXRT_TIME`, a synchronous launch is timed
+//! synchronous kernel runs, and while a device whose launches complete in
+//! the call (the multicore device) runs any. With `PTXRT_TIME`, a synchronous launch is timed
 //! on the host clock from the launch to its completion, an async one by
 //! device events around it on its queue ([`crate::timing`]).
 //! May call: [`crate::runtime`], [`crate::device`], [`crate::image`], [`crate::queue`],
@@ -15,6 +16,7 @@ use crate::device::DeviceState;
 use crate::error::{fatal_at, guard, Failure};
 use crate::image;
 use crate::notify;
+use crate::plugin::Plugin;
 use crate::profile::Op;
 use crate::queue::{self, Queue};
 use crate::runtime::lock;
@@ -181,7 +183,7 @@ pub unsafe extern "C" fn __ptxrt_launch(
                 "kernel launch failed (grid=({grid_x},{grid_y},{grid_z}) block=({block_x},{block_y},{block_z}) shared={shared_bytes})"
             )
         };
-        let (plugin, ordinal, started) = {
+        let after = {
             let mut rt = lock();
             let (dev, images) = rt.active_with_images();
             if !dev.runs_kernels() {
@@ -197,61 +199,104 @@ pub unsafe extern "C" fn __ptxrt_launch(
                 Ok(f) => f,
                 Err(e) => fatal_at(&loc, "cannot load the kernel", Some(&kname), Some(&e)),
             };
-            let stream = match q {
-                Queue::Sync => std::ptr::null_mut(),
-                Queue::Id(n) => {
-                    let d = dev.dev();
-                    dev.queues.stream(d, n).unwrap_or_else(|f| {
-                        fatal_at(&loc, &f.what, Some(&kname), f.detail.as_deref())
-                    })
-                }
-            };
             let queued = match q {
                 Queue::Sync => None,
                 Queue::Id(n) => Some(n),
             };
             notify::launch(&kname, &loc, grid, block, queued);
-            let go = |dev: &mut DeviceState| {
-                // SAFETY: func from the plugin; args as the caller
-                // guarantees; the stream is null or one of this device's.
-                unsafe {
-                    dev.plugin.launch(
-                        dev.ordinal,
+            if !dev.async_queues() {
+                // The plugin's launch runs the kernel (the multicore
+                // device: on host threads) and its queues are synchronous:
+                // it runs without the runtime lock, on any queue.
+                After::Run(dev.plugin, dev.ordinal, func)
+            } else {
+                let stream = match q {
+                    Queue::Sync => std::ptr::null_mut(),
+                    Queue::Id(n) => {
+                        let d = dev.dev();
+                        dev.queues.stream(d, n).unwrap_or_else(|f| {
+                            fatal_at(&loc, &f.what, Some(&kname), f.detail.as_deref())
+                        })
+                    }
+                };
+                let go = |dev: &mut DeviceState| {
+                    // SAFETY: func from the plugin; args as the caller
+                    // guarantees; the stream is null or one of this device's.
+                    unsafe {
+                        dev.plugin.launch(
+                            dev.ordinal,
+                            func,
+                            grid.as_ptr(),
+                            block.as_ptr(),
+                            shared_bytes,
+                            args,
+                            stream,
+                        )
+                    }
+                };
+                let (launched, started) = match q {
+                    Queue::Sync => {
+                        let started = timing::clock();
+                        (go(dev), started)
+                    }
+                    Queue::Id(_) => (timing::measure(dev, q, &loc, Op::Kernel, go), None),
+                };
+                if let Err(e) = launched {
+                    fatal_at(&loc, &what(), Some(&kname), Some(&e));
+                }
+                if let Queue::Id(n) = q {
+                    let what = format!(
+                        "'{kname}' of the {} at {}:{}",
+                        loc.construct, loc.file, loc.line
+                    );
+                    dev.queues.note_kernel(n, what);
+                    return;
+                }
+                After::Wait(dev.plugin, dev.ordinal, started)
+            }
+        };
+        match after {
+            After::Run(plugin, ordinal, func) => {
+                let started = timing::clock();
+                // SAFETY: as for the launch above; a synchronous launch
+                // (null stream) of a device whose launches complete in the
+                // call.
+                let launched = unsafe {
+                    plugin.launch(
+                        ordinal,
                         func,
                         grid.as_ptr(),
                         block.as_ptr(),
                         shared_bytes,
                         args,
-                        stream,
+                        std::ptr::null_mut(),
                     )
+                };
+                if let Err(e) = launched {
+                    fatal_at(&loc, &what(), Some(&kname), Some(&e));
                 }
-            };
-            let (launched, started) = match q {
-                Queue::Sync => {
-                    let started = timing::clock();
-                    (go(dev), started)
+                timing::kernel_done(&loc, started);
+            }
+            After::Wait(plugin, ordinal, started) => {
+                // SAFETY: the legacy default stream of the device.
+                if let Err(e) = unsafe { plugin.stream_synchronize(ordinal, std::ptr::null_mut()) }
+                {
+                    fatal_at(&loc, "kernel execution failed", Some(&kname), Some(&e));
                 }
-                Queue::Id(_) => (timing::measure(dev, q, &loc, Op::Kernel, go), None),
-            };
-            if let Err(e) = launched {
-                fatal_at(&loc, &what(), Some(&kname), Some(&e));
+                timing::kernel_done(&loc, started);
             }
-            if let Queue::Id(n) = q {
-                let what = format!(
-                    "'{kname}' of the {} at {}:{}",
-                    loc.construct, loc.file, loc.line
-                );
-                dev.queues.note_kernel(n, what);
-                return;
-            }
-            (dev.plugin, dev.ordinal, started)
-        };
-        // SAFETY: the legacy default stream of the device.
-        if let Err(e) = unsafe { plugin.stream_synchronize(ordinal, std::ptr::null_mut()) } {
-            fatal_at(&loc, "kernel execution failed", Some(&kname), Some(&e));
         }
-        timing::kernel_done(&loc, started);
     })
+}
+
+/// What a launch does once it has released the runtime lock.
+enum After {
+    /// Launch the function on the device (plugin, ordinal, function):
+    /// the kernel runs in the call.
+    Run(&'static Plugin, i32, *mut c_void),
+    /// Wait for the kernel launched on the device's default stream
+    /// (plugin, ordinal, when it was launched for `PTXRT_TIME`).
+    Wait(&'static Plugin, i32, Option<std::time::Instant>),
 }
 
 #[cfg(test)]

@@ -13,9 +13,12 @@
 //! symbol table, a kernel or a cell is a symbol of it, and nothing is
 //! linked (the host linker did that). A launch runs the grid's blocks —
 //! gangs, one thread each — on [`threads`] host threads (the caller and a
-//! pool of threads started on the first launch, which stay), each taking
-//! the next block index until none is left, and returns when all are
-//! done; launches run one at a time.
+//! pool of threads started on the first launch, which stay, polling a
+//! while for the next launch before they sleep), each taking the next
+//! block index until none is left, and returns when all are done. The
+//! runtime calls it without its lock (`crate::launch`): a launch from a
+//! second host thread while the pool runs one runs its blocks on its own
+//! thread.
 //!
 //! Owns: the multicore plugin's entry points (the host device's
 //! [`PluginFns`] with its own device description, module and launch
@@ -26,8 +29,8 @@ use crate::host;
 use crate::plugin::Plugin;
 use ptxrt_plugin_abi::{DeviceInfo, LinkInput, PluginFns, CODE_HOST};
 use std::ffi::{c_char, c_void, CStr};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex, MutexGuard, OnceLock};
 
 /// The name of the multicore device (`acc_get_property_string`).
 pub const NAME: &str = "multicore";
@@ -166,6 +169,8 @@ unsafe extern "C" fn module_unload(_: i32, _: *mut c_void) -> i32 {
 }
 
 /// One launch's blocks, taken one at a time by the threads that run it.
+/// It lives on the launching thread's stack: the pool's threads reach it
+/// through [`Pool::work`] while the launch is open.
 struct Work {
     entry: Entry,
     grid: [u32; 3],
@@ -173,13 +178,6 @@ struct Work {
     next: AtomicU64,
     args: *mut *mut c_void,
 }
-
-// SAFETY: the threads only pass the argument pointers on to the kernel's
-// entry, as every gang of a GPU launch reads the same arguments; the
-// launch waits for them all before it returns.
-unsafe impl Send for Work {}
-// SAFETY: as above.
-unsafe impl Sync for Work {}
 
 impl Work {
     /// Runs blocks until none is left.
@@ -196,109 +194,164 @@ impl Work {
     }
 }
 
-/// What a pool's threads are told.
-#[derive(Default)]
-struct State {
-    /// Bumped for each launch.
-    launch: u64,
-    work: Option<Arc<Work>>,
-    /// Threads still running the current launch.
-    busy: usize,
+/// How many times a thread polls before it sleeps: a pool thread waiting
+/// for the next launch, and the launching thread waiting for the pool's
+/// last blocks. Back-to-back launches then cost no sleep and wake-up.
+const SPINS: u32 = 1 << 14;
+
+/// Polls `ready` [`SPINS`] times (yielding the core now and then, so that
+/// a spinning thread on a busy machine lets the others run); whether it
+/// came true.
+fn spin_until(ready: impl Fn() -> bool) -> bool {
+    for i in 0..SPINS {
+        if ready() {
+            return true;
+        }
+        if i % 256 == 255 {
+            std::thread::yield_now();
+        } else {
+            std::hint::spin_loop();
+        }
+    }
+    ready()
 }
 
 /// Threads that stay for the program's life and run the launches' blocks
-/// with the launching thread (a launch starts no thread).
+/// with the launching thread (a launch starts no thread and allocates
+/// nothing).
+///
+/// A launch publishes its [`Work`] in `work` and bumps `launch`; each pool
+/// thread, seeing a new launch, counts itself in `active`, runs blocks of
+/// the work it finds there, and counts itself out. The launching thread
+/// runs blocks too, then closes the launch (`work` null) and waits until
+/// `active` is 0: a thread counted in after the close finds `work` null
+/// (sequentially consistent order), so none touches the work once the
+/// launch returns. Threads poll before they sleep on a condition variable
+/// (`wake` for the pool's, `done` for the launching one).
 struct Pool {
     /// Its threads (those that could be started).
     workers: AtomicUsize,
     /// The threads it was made for, the launching one among them.
     threads: usize,
-    /// One launch at a time.
+    /// Held by the launch that uses the pool; one launch at a time.
     launching: Mutex<()>,
-    state: Mutex<State>,
+    /// The open launch's work; null between launches.
+    work: AtomicPtr<Work>,
+    /// Bumped for each launch.
+    launch: AtomicU64,
+    /// Pool threads inside the open launch.
+    active: AtomicUsize,
+    /// Pool threads asleep in `wake`.
+    sleepers: AtomicUsize,
+    /// Whether the launching thread is asleep in `done`.
+    waiting: AtomicBool,
+    /// The mutex of both condition variables.
+    sleep: Mutex<()>,
     wake: Condvar,
-    idle: Condvar,
+    done: Condvar,
 }
 
 impl Pool {
     /// The pool of `threads` threads in all (the launching one among them).
-    fn of(threads: usize) -> Arc<Pool> {
-        static POOLS: Mutex<Vec<Arc<Pool>>> = Mutex::new(Vec::new());
+    fn of(threads: usize) -> &'static Pool {
+        static POOLS: Mutex<Vec<&'static Pool>> = Mutex::new(Vec::new());
         let mut pools = POOLS.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(p) = pools.iter().find(|p| p.threads == threads) {
-            return p.clone();
+            return p;
         }
-        let pool = Arc::new(Pool {
+        let pool: &'static Pool = Box::leak(Box::new(Pool {
             workers: AtomicUsize::new(0),
             threads,
             launching: Mutex::new(()),
-            state: Mutex::new(State::default()),
+            work: AtomicPtr::new(std::ptr::null_mut()),
+            launch: AtomicU64::new(0),
+            active: AtomicUsize::new(0),
+            sleepers: AtomicUsize::new(0),
+            waiting: AtomicBool::new(false),
+            sleep: Mutex::new(()),
             wake: Condvar::new(),
-            idle: Condvar::new(),
-        });
+            done: Condvar::new(),
+        }));
         let mut started = 0;
         for _ in 1..threads {
-            let p = pool.clone();
             // A thread that cannot start leaves its blocks to the others.
             if std::thread::Builder::new()
                 .name("ptxrt-gang".into())
                 .stack_size(STACK)
-                .spawn(move || p.serve())
+                .spawn(move || pool.serve())
                 .is_ok()
             {
                 started += 1;
             }
         }
         pool.workers.store(started, Ordering::Relaxed);
-        pools.push(pool.clone());
+        pools.push(pool);
         pool
     }
 
-    fn lock(&self) -> MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    fn lock(&self) -> MutexGuard<'_, ()> {
+        self.sleep.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// A worker: runs each launch's blocks.
+    /// A pool thread: runs blocks of each launch.
     fn serve(&self) {
         let mut seen = 0;
         loop {
-            let work = {
-                let mut st = self.lock();
-                while st.launch == seen {
-                    st = self.wake.wait(st).unwrap_or_else(|e| e.into_inner());
+            if !spin_until(|| self.launch.load(Ordering::SeqCst) != seen) {
+                let mut g = self.lock();
+                self.sleepers.fetch_add(1, Ordering::SeqCst);
+                while self.launch.load(Ordering::SeqCst) == seen {
+                    g = self.wake.wait(g).unwrap_or_else(|e| e.into_inner());
                 }
-                seen = st.launch;
-                st.work.clone()
-            };
-            if let Some(w) = work {
-                w.run();
+                self.sleepers.fetch_sub(1, Ordering::SeqCst);
             }
-            let mut st = self.lock();
-            st.busy -= 1;
-            if st.busy == 0 {
-                self.idle.notify_all();
+            seen = self.launch.load(Ordering::SeqCst);
+            self.active.fetch_add(1, Ordering::SeqCst);
+            let w = self.work.load(Ordering::SeqCst);
+            if !w.is_null() {
+                // SAFETY: an open launch's work, which stays until `active`
+                // is 0 (the protocol of [`Pool`]); its threads only pass the
+                // argument pointers on to the kernel's entry, as every gang
+                // of a GPU launch reads the same arguments.
+                unsafe { &*w }.run();
+            }
+            if self.active.fetch_sub(1, Ordering::SeqCst) == 1
+                && self.waiting.load(Ordering::SeqCst)
+            {
+                let _g = self.lock();
+                self.done.notify_one();
             }
         }
     }
 
     /// Runs `work` on the pool's threads and this one; returns when every
-    /// block is done.
+    /// block is done. A launch that finds the pool running another's (a
+    /// second host thread launching at once) runs its blocks on its own
+    /// thread instead of waiting.
     fn run(&self, work: Work) {
-        let _one = self.launching.lock().unwrap_or_else(|e| e.into_inner());
-        let work = Arc::new(work);
-        {
-            let mut st = self.lock();
-            st.work = Some(work.clone());
-            st.busy = self.workers.load(Ordering::Relaxed);
-            st.launch += 1;
+        let _one = match self.launching.try_lock() {
+            Ok(g) => g,
+            Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner(),
+            Err(std::sync::TryLockError::WouldBlock) => return work.run(),
+        };
+        self.work
+            .store((&raw const work).cast_mut(), Ordering::SeqCst);
+        self.launch.fetch_add(1, Ordering::SeqCst);
+        if self.sleepers.load(Ordering::SeqCst) > 0 {
+            let _g = self.lock();
             self.wake.notify_all();
         }
         work.run();
-        let mut st = self.lock();
-        while st.busy > 0 {
-            st = self.idle.wait(st).unwrap_or_else(|e| e.into_inner());
+        self.work.store(std::ptr::null_mut(), Ordering::SeqCst);
+        let idle = || self.active.load(Ordering::SeqCst) == 0;
+        if !spin_until(idle) {
+            let mut g = self.lock();
+            self.waiting.store(true, Ordering::SeqCst);
+            while !idle() {
+                g = self.done.wait(g).unwrap_or_else(|e| e.into_inner());
+            }
+            self.waiting.store(false, Ordering::SeqCst);
         }
-        st.work = None;
     }
 }
 

@@ -26,7 +26,10 @@ fn var(name: &str, shape: Shape) -> (ParamMode, HostFacts) {
 fn clause(name: &str, deviceptr: bool, no_create: bool) -> Option<Visible> {
     Some(Visible {
         var: name.into(),
-        start: HostAddr::Value(Lvalue::Text(format!("{name} + 1"))),
+        start: HostAddr::Value(Lvalue::Index {
+            base: Box::new(Lvalue::var(name)),
+            subscripts: vec!["1".into()],
+        }),
         deviceptr,
         no_create,
     })
@@ -90,7 +93,7 @@ fn run(
         .collect();
     let addr = |a: &HostAddr| match a {
         HostAddr::Of(_) => "&",
-        HostAddr::Value(Lvalue::Text(_)) => "clause",
+        HostAddr::Value(Lvalue::Index { .. }) => "clause",
         HostAddr::Offset { .. } => "section",
         _ => "",
     };
@@ -148,7 +151,7 @@ fn scalars_sizes_and_deviceptr_are_values() {
     n.0 = ParamMode::Value;
     let mut z = var("sizeof(v)", Shape::Other);
     z.0 = ParamMode::Value;
-    z.1.size_of = Some("v".into());
+    z.1.size_of = Some(Lvalue::var("v"));
     let mut d = var("d", Shape::Pointer { elem: Some(8) });
     d.1.clause = clause("d", true, false);
     let (maps, args, _) = run(&[n, z, d], &[("d", read_section())], false);

@@ -5,6 +5,7 @@
 //!
 //! Owns: [`write`]. May call: `ir` (the module and the host plan) only.
 
+mod atomic;
 mod device;
 mod expr;
 
@@ -160,7 +161,14 @@ impl Writer<'_> {
                 }
                 close_if(out);
             }
-            ConstructKind::Atomic { text } => out.raw(text),
+            ConstructKind::Atomic(a) => {
+                let when = c.cond.as_ref().map(|e| expr::user(e).to_c_arg());
+                out.raw(&atomic::write(
+                    a,
+                    &self.text[c.stmt.clone()],
+                    when.as_deref(),
+                ));
+            }
             // The statement as written, its atomics rewritten.
             ConstructKind::Fallback => self.range(out, c.stmt.clone(), &c.body),
             ConstructKind::Device(d) => {
@@ -384,6 +392,11 @@ fn map_init(m: &HostMap) -> String {
 }
 
 /// The `struct __ptxrt_async *` argument of a directive with `async` or
+/// The C name of queue variable number `n` ([`AsyncSpec::bind`]).
+fn queue_var(n: usize) -> String {
+    format!("__accc_kq{n}")
+}
+
 /// `wait` clauses (declaring the struct, its wait list, and the variable
 /// the queue is bound to first); a null pointer without them.
 fn async_struct(out: &mut CWriter, a: &AsyncSpec, id: usize) -> String {
@@ -394,11 +407,12 @@ fn async_struct(out: &mut CWriter, a: &AsyncSpec, id: usize) -> String {
         None => "PTXRT_ASYNC_NONE".to_string(),
         Some(Queue::NoVal) => "-1 /* acc_async_noval */".to_string(),
         Some(Queue::Expr(e)) => expr::user(e).to_c_arg(),
-        Some(Queue::Bound(v)) => v.clone(),
+        Some(Queue::Bound(n)) => queue_var(*n),
     };
-    if let Some(v) = &a.bind {
+    if let Some(n) = a.bind {
+        let v = queue_var(n);
         out.line(&format!("int {v} = {queue};"));
-        queue = v.clone();
+        queue = v;
     }
     let waits = match &a.waits {
         None => "0, (const int *)0".to_string(),

@@ -20,11 +20,12 @@
 use super::expr::{Place, Val};
 use super::Lower;
 use crate::diag::{DResult, Diagnostics};
-use crate::frontend::atomic::{recognize, AtomicSpec, Capture, Form, Update};
+use crate::frontend::atomic::{c_binop, recognize, AtomicSpec, Capture, Form, Update};
 use crate::frontend::conv::usual_arith;
 use crate::frontend::ctype::CType;
+use crate::ir::host::AtomicArith;
 use crate::ir::{AtomicOp, Block, Expr, ExprId, LocalId, Stmt, Type, UnOp};
-use lang_c::ast::{BinaryOperator, Statement};
+use lang_c::ast::Statement;
 use lang_c::span::{Node, Span};
 
 /// The value an atomic access captured (a local), if any, and the C type
@@ -186,13 +187,13 @@ impl Lower<'_> {
                 expr,
                 expr_first,
             }) => {
-                let (op, expr, expr_first) = (op.clone(), *expr, *expr_first);
+                let (op, expr, expr_first) = (*op, *expr, *expr_first);
                 let (e, et) = match expr {
                     Some(e) => self.rvalue(e)?,
                     None => (self.int_lit(1, &CType::INT), CType::INT),
                 };
                 let el = self.hold(e);
-                match rmw_op(&op, expr_first, &xt, &et, &ty) {
+                match rmw_op(op, expr_first, &xt, &et, &ty) {
                     Some((aop, negate)) => {
                         let ev = self.f.read(el);
                         let mut v = self.convert(ev, &et, &xt, span)?;
@@ -216,7 +217,7 @@ impl Lower<'_> {
                         let new = match f.capture {
                             Some((_, Capture::New)) => {
                                 let n =
-                                    self.binop_value(&op, expr_first, old, &xt, el, &et, span)?;
+                                    self.binop_value(op, expr_first, old, &xt, el, &et, span)?;
                                 Some(self.hold(n))
                             }
                             _ => None,
@@ -225,7 +226,7 @@ impl Lower<'_> {
                     }
                     None => {
                         let (old, new) = self.cas_loop(pl, &ty, |l, old| {
-                            l.binop_value(&op, expr_first, old, &xt, el, &et, span)
+                            l.binop_value(op, expr_first, old, &xt, el, &et, span)
                         })?;
                         (Some(old), Some(new))
                     }
@@ -245,7 +246,7 @@ impl Lower<'_> {
     #[allow(clippy::too_many_arguments)]
     fn binop_value(
         &mut self,
-        op: &BinaryOperator,
+        op: AtomicArith,
         expr_first: bool,
         old: LocalId,
         xt: &CType,
@@ -256,7 +257,7 @@ impl Lower<'_> {
         let a = (self.f.read(old), xt.clone());
         let b = (self.f.read(e), et.clone());
         let (l, r) = if expr_first { (b, a) } else { (a, b) };
-        let (v, t) = self.apply_binop(op, l, r, span)?;
+        let (v, t) = self.apply_binop(&c_binop(op), l, r, span)?;
         self.convert(v, &t, xt, span)
     }
 
@@ -317,29 +318,29 @@ fn hardware_width(t: &Type) -> bool {
 /// The hardware read-modify-write computing `x op e` exactly as C does,
 /// and whether the operand is negated first; `None` when there is none.
 fn rmw_op(
-    op: &BinaryOperator,
+    op: AtomicArith,
     expr_first: bool,
     xt: &CType,
     et: &CType,
     ty: &Type,
 ) -> Option<(AtomicOp, bool)> {
-    use BinaryOperator as B;
-    let commutes = matches!(op, B::Plus | B::BitwiseAnd | B::BitwiseOr | B::BitwiseXor);
+    use AtomicArith as B;
+    let commutes = matches!(op, B::Add | B::And | B::Or | B::Xor);
     if expr_first && !commutes {
         return None;
     }
     match ty {
         Type::Int(k) if k.bits() >= 32 && et.is_integer() => Some(match op {
-            B::Plus => (AtomicOp::Add, false),
-            B::Minus => (AtomicOp::Sub, false),
-            B::BitwiseAnd => (AtomicOp::And, false),
-            B::BitwiseOr => (AtomicOp::Or, false),
-            B::BitwiseXor => (AtomicOp::Xor, false),
+            B::Add => (AtomicOp::Add, false),
+            B::Sub => (AtomicOp::Sub, false),
+            B::And => (AtomicOp::And, false),
+            B::Or => (AtomicOp::Or, false),
+            B::Xor => (AtomicOp::Xor, false),
             _ => return None,
         }),
         Type::Float(_) if et.is_arithmetic() && usual_arith(xt, et) == *xt => match op {
-            B::Plus => Some((AtomicOp::Add, false)),
-            B::Minus => Some((AtomicOp::Add, true)),
+            B::Add => Some((AtomicOp::Add, false)),
+            B::Sub => Some((AtomicOp::Add, true)),
             _ => None,
         },
         _ => None,

@@ -121,9 +121,9 @@ pub struct HostVar {
     /// The kernel reads and writes it in device memory (the parameter is
     /// its device address): a scalar in a data clause, or a struct.
     pub by_ref: bool,
-    /// A hidden parameter: not the variable itself but `sizeof(<this C
-    /// expression>)`, the byte size of one of its variable-length arrays.
-    pub size_of: Option<String>,
+    /// A hidden parameter: not the variable itself but `sizeof` of this
+    /// object, the byte size of one of its variable-length arrays.
+    pub size_of: Option<crate::ir::Lvalue>,
 }
 
 impl HostVar {
@@ -401,7 +401,7 @@ impl<'a> Lower<'a> {
         }
         // Variable-length arrays: their sizes come along as hidden
         // parameters, computed with `sizeof` where the construct is.
-        let ty = self.materialize_host(ty, name);
+        let ty = self.materialize_host(ty, &crate::ir::Lvalue::var(name));
         let (mode, irty) = match &ty {
             t if by_ref => (ParamMode::DevicePtr, t.pointee_ir().map(|t| t.ptr_to())),
             // A `long double` or complex value comes as the host's bytes,
@@ -433,33 +433,33 @@ impl<'a> Lower<'a> {
         Ok(Resolved::Param(self.vars.len() - 1))
     }
 
-    /// `ty` (the type of the host object the C expression `path` denotes)
-    /// with every variable-length dimension's byte size made a hidden
-    /// kernel parameter.
-    fn materialize_host(&mut self, ty: &CType, path: &str) -> CType {
+    /// `ty` (the type of host object `obj`) with every variable-length
+    /// dimension's byte size made a hidden kernel parameter.
+    fn materialize_host(&mut self, ty: &CType, obj: &crate::ir::Lvalue) -> CType {
+        let first = || obj.clone().index(vec!["0".into()]);
         match ty {
             CType::Vla(e, _) => {
-                let inner = self.materialize_host(e, &format!("(({path})[0])"));
-                let local = self.f.new_local(&format!("sizeof({path})"), Type::U64);
+                let inner = self.materialize_host(e, &first());
+                let name = format!("sizeof({})", obj.c_spelling());
+                let local = self.f.new_local(&name, Type::U64);
                 self.params.push(Param {
-                    name: format!("sizeof({path})"),
+                    name: name.clone(),
                     local,
                     mode: ParamMode::Value,
                 });
                 self.vars.push(HostVar {
-                    name: format!("sizeof({path})"),
+                    name,
                     ty: CType::ULONG,
                     by_ref: false,
-                    size_of: Some(path.to_string()),
+                    size_of: Some(obj.clone()),
                 });
                 CType::Vla(Box::new(inner), VlaLen::Bytes(local))
             }
-            CType::Array(e, n) if e.runtime_sized() => CType::Array(
-                Box::new(self.materialize_host(e, &format!("(({path})[0])"))),
-                *n,
-            ),
+            CType::Array(e, n) if e.runtime_sized() => {
+                CType::Array(Box::new(self.materialize_host(e, &first())), *n)
+            }
             CType::Ptr(e) if e.runtime_sized() => {
-                CType::Ptr(Box::new(self.materialize_host(e, &format!("(*({path}))"))))
+                CType::Ptr(Box::new(self.materialize_host(e, &obj.clone().deref())))
             }
             t => t.clone(),
         }

@@ -9,8 +9,8 @@
 use super::cursor::{Cursor, Result};
 use super::host::{launch_plan, loc_at, user};
 use crate::ir::host::{
-    AsyncSpec, Construct, ConstructKind, DeviceDirective, DeviceType, GlobalDeclare, HostArg,
-    HostMap, MapKind, Queue, UpdateItem,
+    AsyncSpec, AtomicArith, AtomicUpdate, Captured, Construct, ConstructKind, DeviceDirective,
+    DeviceType, GlobalDeclare, HostArg, HostAtomic, HostMap, MapKind, Queue, UpdateItem,
 };
 use crate::ir::hosttext::DEVICE_OPS;
 use crate::ir::{HostAddr, HostBytes, Lvalue, Scaled};
@@ -40,7 +40,15 @@ fn kw(c: &mut Cursor, w: &str) -> bool {
 }
 
 fn lvalue(c: &mut Cursor) -> Result<Lvalue> {
-    Ok(Lvalue::parse(&c.quoted()?))
+    c.skip_ws();
+    let at = c.pos;
+    let text = c.quoted()?;
+    Lvalue::parse(&text).ok_or_else(|| {
+        c.error_at(
+            at,
+            format!("{text:?} is not an object's spelling (a name, member, element or `(*(p))`)"),
+        )
+    })
 }
 
 /// `scaled(count[, "elem"])`.
@@ -95,7 +103,7 @@ fn bytes(c: &mut Cursor) -> Result<HostBytes> {
     Ok(HostBytes::Scaled(scaled(c)?))
 }
 
-/// ` async[(…)] wait[(…)] wait_dev(…) bind "v"`, each optional.
+/// ` async[(…)] wait[(…)] wait_dev(…) bind N`, each optional.
 fn asyncs(c: &mut Cursor) -> Result<AsyncSpec> {
     let mut a = AsyncSpec::default();
     if kw(c, "async") {
@@ -103,7 +111,7 @@ fn asyncs(c: &mut Cursor) -> Result<AsyncSpec> {
             Queue::NoVal
         } else {
             let q = if kw(c, "bound") {
-                Queue::Bound(c.quoted()?)
+                Queue::Bound(c.unsigned()?)
             } else {
                 Queue::Expr(user(c)?)
             };
@@ -130,7 +138,7 @@ fn asyncs(c: &mut Cursor) -> Result<AsyncSpec> {
         c.expect(")")?;
     }
     if kw(c, "bind") {
-        a.bind = Some(c.quoted()?);
+        a.bind = Some(c.unsigned()?);
     }
     Ok(a)
 }
@@ -237,6 +245,47 @@ fn device(c: &mut Cursor, at: usize, w: &str) -> Result<DeviceDirective> {
     Ok(d)
 }
 
+/// An atomic statement's operand: `(C text)`.
+fn operand(c: &mut Cursor) -> Result<String> {
+    c.skip_ws();
+    Ok(c.balanced()?.to_string())
+}
+
+/// An atomic statement, after `atomic` (`hosttext.rs`, [`HostAtomic`]).
+fn atomic(c: &mut Cursor) -> Result<HostAtomic> {
+    let x = operand(c)?;
+    let update = if kw(c, "set") {
+        Some(AtomicUpdate::Set(operand(c)?))
+    } else if kw(c, "op") {
+        c.skip_ws();
+        let at = c.pos;
+        let name = c.word();
+        let Some(op) = AtomicArith::ALL.into_iter().find(|o| o.ir_name() == name) else {
+            return Err(c.error_at(at, format!("'{name}' is not an atomic operator")));
+        };
+        let expr = if c.tok("1") { None } else { Some(operand(c)?) };
+        Some(AtomicUpdate::Op {
+            op,
+            expr,
+            expr_first: kw(c, "first"),
+        })
+    } else {
+        None
+    };
+    let capture = if kw(c, "capture") {
+        let when = if kw(c, "old") {
+            Captured::Old
+        } else {
+            c.expect("new")?;
+            Captured::New
+        };
+        Some((operand(c)?, when))
+    } else {
+        None
+    };
+    Ok(HostAtomic { x, update, capture })
+}
+
 /// A construct, after `construct`: its header line, its kind's line and
 /// the lines of its arguments or items, then its maps.
 fn construct(c: &mut Cursor) -> Result<Construct> {
@@ -282,7 +331,7 @@ fn construct(c: &mut Cursor) -> Result<Construct> {
         }
         "data" => ConstructKind::Data { asyncs: asyncs(c)? },
         "wait_directive" => ConstructKind::Wait { asyncs: asyncs(c)? },
-        "atomic" => ConstructKind::Atomic { text: c.quoted()? },
+        "atomic" => ConstructKind::Atomic(atomic(c)?),
         "declare_local" => ConstructKind::DeclareLocal,
         "enter_data" => ConstructKind::EnterData { asyncs: asyncs(c)? },
         "exit_data" => {

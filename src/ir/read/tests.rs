@@ -88,14 +88,14 @@ kernel @k parallel "parallel loop" at a.c:20:9
     return
   }
 construct "kernels" at "a.c":30:9 stmt=10..90 if(bool ((n > 1)) at "a.c":30:30)
-  data async(i32 ((q)) at "a.c":30:40) wait(i32 ((1)) at "a.c":30:50, i32 (2) at "a.c":30:53) wait_dev(i32 (d) at "a.c":30:47) bind "__accc_q7"
+  data async(i32 ((q)) at "a.c":30:40) wait(i32 ((1)) at "a.c":30:50, i32 (2) at "a.c":30:53) wait_dev(i32 (d) at "a.c":30:47) bind 7
   map copyin "a[2:n]" of "(a)[(2)]" scaled(ulong ((n)) at "a.c":30:60, "(a)[0]") flags=2
   map rows "a[0:n][1:m]" bytes(scaled(ilong ((1)) at "a.c":30:60, "((a)[0])[0]"), scaled(ilong (k) at "a.c":1:1, "x")) scaled(ulong ((m)) at "a.c":30:60, "((a)[0])[0]") flags=0
   map present "p[0:?]" offset("p", scaled(ulong (0LL) at "a.c":30:9)) scaled(ulong ((8LL) - 0LL > 0 ? (8LL) - 0LL : 0LL) at "a.c":30:9, "(p)[0]") flags=16 guard(bool ((long long)(n) >= 0LL) at "a.c":30:9)
   map attach "s.p" of "(s).p" sizeof "(s).p" flags=0
   {
     construct "kernels" at "a.c":31:9 stmt=20..40
-      compute kernel=0 async(bound "__accc_q7")
+      compute kernel=0 async(bound 7)
       launch block=(128, size_or(i64 (w) at "a.c":20:9, 4), 1) fit(fixed=5) grid=(default_gangs(u64 ((n) > 0 ? (n) : 0) at "a.c":20:9, mul(block.x, block.y)), warp_friendly(size_or(i64 (f(a, ")"), b[2]) at "a.c":20:9, default_gangs(?, 1))), cover(u64 (n) at "a.c":20:9, block.z))
       arg value "n"
       arg size sizeof "(*(b))"
@@ -107,7 +107,11 @@ construct "kernels" at "a.c":30:9 stmt=10..90 if(bool ((n > 1)) at "a.c":30:30)
           fallback
           {
             construct "atomic update" at "a.c":32:9 stmt=25..30
-              atomic "{ x += 1; }\n"
+              atomic (x) op shl 1
+            construct "atomic write" at "a.c":33:9 stmt=31..35
+              atomic (x) set (y[")"] + 1)
+            construct "atomic read" at "a.c":34:9 stmt=36..39
+              atomic ((*p).f) capture old (v)
           }
       }
   }
@@ -128,8 +132,8 @@ construct "enter data" at "a.c":44:9 stmt=180..190
   map create "a" of "a" sizeof "a" flags=1
 construct "declare" at "a.c":45:9 stmt=190..200
   declare_local
-construct "atomic update" at "a.c":46:9 stmt=200..210
-  atomic "{ x += 1; }\n"
+construct "atomic capture" at "a.c":46:9 stmt=200..210 if(bool ((c)) at "a.c":46:30)
+  atomic (a[i]) op sub (f(a, ")")) first capture new (v )
 construct "init" at "a.c":47:9 stmt=210..220
   init "nvidia"=5 "radeon"=-101 num(i32 ((k + 1)) at "a.c":47:30)
 construct "set" at "a.c":48:9 stmt=220..230
@@ -183,6 +187,18 @@ const BAD: &[(&str, &str)] = &[
     ("module \"a.c", "1:12: unterminated string"),
     ("module \"a\\q\"", "1:10: unknown escape in string"),
     ("module \"a\"\nstuff", "2:1: expected 'function', 'kernel', 'construct' or 'declare'"),
+    (
+        "module \"a\"\nconstruct \"x\" at \"a\":1:1 stmt=0..1\n  data\n  map copy \"a\" of \"(a)\" zero flags=0",
+        "4:19: \"(a)\" is not an object's spelling (a name, member, element or `(*(p))`)",
+    ),
+    (
+        "module \"a\"\nconstruct \"x\" at \"a\":1:1 stmt=0..1\n  atomic (x) op rol 1",
+        "3:17: 'rol' is not an atomic operator",
+    ),
+    (
+        "module \"a\"\nconstruct \"x\" at \"a\":1:1 stmt=0..1\n  atomic (x) capture later (v)",
+        "3:22: expected 'new', found 'later (v)'",
+    ),
     (
         "module \"a\"\nconstruct \"x\" at \"a\":1:1 stmt=0..1\n  bogus",
         "3:3: expected a construct kind, found 'bogus'",
