@@ -210,7 +210,6 @@ impl Walker<'_> {
                 &dirs,
                 c.kind,
                 crate::schedule::levels::Outer::default(),
-                &c.region_reds,
                 shared,
             )?;
             plans.push(plan);

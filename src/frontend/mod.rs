@@ -32,7 +32,6 @@ mod loopvars;
 mod lower;
 mod parse;
 mod pragma;
-mod privatize;
 mod record;
 mod routine;
 mod scope;

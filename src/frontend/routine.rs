@@ -541,7 +541,6 @@ impl<'a> Walker<'a> {
             &[],
             super::levels::RegionKind::Parallel,
             outer,
-            &[],
             vec![],
         )?;
         self.remarks.extend(plan.remarks.iter().cloned());

@@ -29,6 +29,9 @@
 //! * `reduce.rs` (+ `reduce/gangs.rs`) — reductions: private copies set to
 //!   the identity, combined after the loop within blocks and across gangs;
 //! * `localize.rs` — a loop's own copy of a scalar of the code around it;
+//! * `inherit.rs` — the implicit reductions a partitioned loop takes from
+//!   the loops around it ([`implicit_reductions`], run before
+//!   [`auto_privates`]);
 //! * `privatize.rs` — the automatic privatisation pass over the lowered
 //!   module (each partitioned loop's written-first scalars), which the
 //!   driver runs before analysis ([`auto_privates`]);
@@ -46,6 +49,7 @@
 mod build;
 mod fences;
 pub mod geometry;
+mod inherit;
 pub mod kernels;
 mod launch;
 pub mod levels;
@@ -60,6 +64,7 @@ mod single;
 mod tile;
 
 pub use crate::ir::{Gpu, HostCpu, Target};
+pub use inherit::{implicit_reductions, Implicit};
 pub use privatize::{auto_privates, privatize};
 
 use crate::analysis::ModuleInfo;
