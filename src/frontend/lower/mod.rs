@@ -217,9 +217,6 @@ pub struct Lower<'a> {
     /// lowered: (the element's text without white space, the copy, its
     /// type); an expression of that text in the body is the copy.
     pub(super) elem_reds: Vec<(String, LocalId, CType)>,
-    /// Reductions across gangs found inside another loop of the region:
-    /// the construct must reduce them instead (see `Lower::reduction`).
-    pub promote: Vec<LoopReduction>,
     /// Where the body first computes with `long double` (which the device
     /// does in double precision: a remark says so).
     pub narrowed: Option<SrcLoc>,
@@ -254,7 +251,6 @@ impl<'a> Lower<'a> {
             atomics: None,
             text: "",
             elem_reds: vec![],
-            promote: vec![],
             narrowed: None,
         }
     }

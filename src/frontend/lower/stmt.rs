@@ -584,7 +584,7 @@ impl Lower<'_> {
         let elems = self.elem_reds.len();
         let mut reductions = vec![];
         for r in &spec.reductions {
-            reductions.push(self.reduction(r, par)?);
+            reductions.push(self.reduction(r)?);
         }
         self.privates(&spec.privates)?;
         let saved = (self.inside, self.loop_depth, self.break_depth);

@@ -100,6 +100,9 @@ pub enum ValidationErrorKind {
     ReductionAcrossThreadsInside { var: String },
     /// A reduction across gangs into memory in a routine (a source error).
     GangReductionInRoutine { var: String },
+    /// A reduction across gangs into memory inside another loop of a
+    /// kernel (lowering promotes those to the construct).
+    GangReductionInsideLoop { var: String },
     /// A reduction whose parts do not fit its private or operator.
     ReductionParts { op: &'static str, private: LocalId },
     /// A reduction whose target is of neither the private's type nor its
@@ -209,6 +212,10 @@ impl fmt::Display for ValidationErrorKind {
             K::GangReductionInRoutine { var } => write!(
                 f,
                 "reduction of '{var}' across gangs in a routine is not supported"
+            ),
+            K::GangReductionInsideLoop { var } => write!(
+                f,
+                "reduction of '{var}' across gangs into memory inside another loop, not promoted to the construct"
             ),
             K::LoopSeqPartitioned { loc } => {
                 write!(

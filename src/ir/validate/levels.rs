@@ -7,10 +7,14 @@
 //!   iterations run in other threads;
 //! * a reduction across workers (or across vector lanes on block y or z)
 //!   inside a loop partitioned over threads;
-//! * a reduction across gangs into memory in a routine.
+//! * a reduction across gangs into memory in a routine;
+//! * (not a source error: lowering promotes them to the construct) a
+//!   reduction across gangs into memory inside another loop of a kernel,
+//!   which no schedule can combine after its loop.
 //!
 //! Owns: [`check`]. May call: `ir` types.
 
+use super::super::expr::{Expr, Special};
 use super::super::function::Function;
 use super::super::stmt::{Block, Loop, Parallelism, Stmt};
 use super::super::{RedTarget, SrcLoc};
@@ -27,68 +31,91 @@ enum Target<'a> {
     Partitioned(&'a SrcLoc),
 }
 
+/// Where the walk is.
+#[derive(Clone, Copy)]
+struct At<'a> {
+    /// Where a `break` goes.
+    target: Target<'a>,
+    /// The block dimensions the loops around partition.
+    threads: [bool; 3],
+    /// Inside a loop of the code (not the loop over the gangs lowering
+    /// makes of a construct with reductions).
+    in_loop: bool,
+}
+
 /// The level errors of body `f` (`routine`: a device function's), each
 /// with the location of its loop.
 pub(super) fn check(f: &Function, routine: bool) -> Vec<(K, SrcLoc)> {
     let mut out = vec![];
-    walk(f, &f.body, routine, Target::None, [false; 3], &mut out);
+    let at = At {
+        target: Target::None,
+        threads: [false; 3],
+        in_loop: false,
+    };
+    walk(f, &f.body, routine, at, &mut out);
     out
 }
 
-fn walk(
-    f: &Function,
-    b: &Block,
-    routine: bool,
-    target: Target,
-    threads: [bool; 3],
-    out: &mut Vec<(K, SrcLoc)>,
-) {
+fn walk(f: &Function, b: &Block, routine: bool, at: At, out: &mut Vec<(K, SrcLoc)>) {
+    let plain = At {
+        target: Target::Ok,
+        in_loop: true,
+        ..at
+    };
     for s in b {
         match s {
             Stmt::Loop(l) => {
-                reductions(f, l, routine, threads, out);
+                reductions(f, l, routine, at, out);
                 let partitioned = l.par != Parallelism::Seq || !l.collapsed.is_empty();
-                let inner = if partitioned {
+                let target = if partitioned {
                     Target::Partitioned(&l.loc)
                 } else {
                     Target::Ok
                 };
                 let mine = l.par.thread_dims();
-                let threads = std::array::from_fn(|d| threads[d] || mine[d]);
-                walk(f, &l.body, routine, inner, threads, out);
+                let inner = At {
+                    target,
+                    threads: std::array::from_fn(|d| at.threads[d] || mine[d]),
+                    in_loop: at.in_loop || !over_gangs(f, l),
+                };
+                walk(f, &l.body, routine, inner, out);
             }
             Stmt::While { body, step, .. } => {
-                walk(f, body, routine, Target::Ok, threads, out);
-                walk(f, step, routine, Target::Ok, threads, out);
+                walk(f, body, routine, plain, out);
+                walk(f, step, routine, plain, out);
             }
             Stmt::Switch { arms, .. } => {
                 for a in arms {
-                    walk(f, &a.body, routine, Target::Ok, threads, out);
+                    let inner = At {
+                        target: Target::Ok,
+                        ..at
+                    };
+                    walk(f, &a.body, routine, inner, out);
                 }
             }
             Stmt::Break => {
-                if let Target::Partitioned(loc) = target {
+                if let Target::Partitioned(loc) = at.target {
                     out.push((K::BreakLeavesPartitionedLoop, loc.clone()));
                 }
             }
             s => {
                 for inner in s.blocks() {
-                    walk(f, inner, routine, target, threads, out);
+                    walk(f, inner, routine, at, out);
                 }
             }
         }
     }
 }
 
-/// The level errors of loop `l`'s reductions, inside loops partitioning
-/// the block dimensions `threads`.
-fn reductions(
-    f: &Function,
-    l: &Loop,
-    routine: bool,
-    threads: [bool; 3],
-    out: &mut Vec<(K, SrcLoc)>,
-) {
+/// Whether `l` is the loop over the gangs lowering makes of a construct
+/// with reductions (its limit is the grid size).
+fn over_gangs(f: &Function, l: &Loop) -> bool {
+    matches!(f.expr(l.limit), Expr::Special(Special::GridDim(_)))
+}
+
+/// The level errors of loop `l`'s reductions, where `at` says.
+fn reductions(f: &Function, l: &Loop, routine: bool, at: At, out: &mut Vec<(K, SrcLoc)>) {
+    let threads = at.threads;
     let Parallelism::Par {
         gang,
         worker,
@@ -103,6 +130,8 @@ fn reductions(
             out.push((K::ReductionAcrossThreadsInside { var }, l.loc.clone()));
         } else if routine && gang.is_some() && matches!(r.target, RedTarget::Memory(_)) {
             out.push((K::GangReductionInRoutine { var }, l.loc.clone()));
+        } else if at.in_loop && gang.is_some() && matches!(r.target, RedTarget::Memory(_)) {
+            out.push((K::GangReductionInsideLoop { var }, l.loc.clone()));
         }
     }
 }
