@@ -430,8 +430,7 @@ fn print_remarks(
 }
 
 /// Runs the implicit reductions and the automatic privatisation on
-/// lowered module `m` ([`crate::schedule::implicit_reductions`],
-/// [`crate::schedule::auto_privates`]) and gives `remarks` with theirs
+/// lowered module `m` ([`crate::schedule::prepare`]) and gives `remarks` with theirs
 /// about each loop around the loop's levels (the last [`Remark::Levels`]
 /// at its position, whose text then names the implicit reductions too):
 /// the implicit reductions, then the races left, before them; what was
@@ -444,8 +443,11 @@ fn with_privates(
 ) -> Vec<(crate::ir::SrcLoc, crate::ir::Remark)> {
     use crate::ir::Remark;
     let mut out = remarks.to_vec();
-    let implicit = crate::schedule::implicit_reductions(m);
-    let (privates, races) = crate::schedule::auto_privates(m);
+    let crate::schedule::Prepared {
+        implicit,
+        privates,
+        races,
+    } = crate::schedule::prepare(m);
     let levels = |out: &[(crate::ir::SrcLoc, Remark)], loc: &crate::ir::SrcLoc| {
         out.iter()
             .rposition(|(l, r)| l == loc && matches!(r, Remark::Levels { .. }))
