@@ -4,9 +4,11 @@
 //! Owns: [`Lower`], the state of lowering one body: the IR function being
 //! built, the kernel parameters (host variables a region uses, created on
 //! first use, with the hidden sizes of variable-length arrays), the body's
-//! own block scopes, the statement emission stack, and where the code is
-//! (inside which partitioned loops, for the rules about routine calls and
-//! reductions). Lowering decides nothing about threads: a side effect that
+//! own block scopes, the statement emission stack, and the loops and
+//! switches around (for `break` and `continue`). Lowering decides nothing
+//! about threads, and reads no loop's levels (each planned loop's
+//! [`LoopSpec::par`] is recorded in its [`crate::ir::Loop::par`] as is;
+//! the rules that depend on levels are the validator's): a side effect that
 //! one thread performs where several run the code is a [`Stmt::Single`] (a
 //! captured value every thread needs a [`Stmt::Broadcast`], a routine
 //! call's guard arguments [`crate::ir::Special::Performs`]), which
@@ -163,18 +165,6 @@ pub enum Binding {
     Indirect(LocalId),
 }
 
-/// The partitioned loops around the code being lowered.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Inside {
-    /// The OpenACC levels (for the rules about calling routines).
-    pub gang: bool,
-    pub worker: bool,
-    pub vector: bool,
-    /// The block dimensions (x, y, z) the loops partition (for the rules
-    /// about reductions).
-    pub block: [bool; 3],
-}
-
 /// The state of lowering one body.
 pub struct Lower<'a> {
     pub sm: &'a SourceMap,
@@ -204,8 +194,6 @@ pub struct Lower<'a> {
     loop_depth: u32,
     /// Enclosing loops and switches that `break` may leave.
     break_depth: u32,
-    /// The partitioned loops around the current position.
-    pub inside: Inside,
     /// Temporaries holding addresses into this thread's own locals (see
     /// [`Lower::thread_own`]).
     own_addrs: std::collections::HashSet<LocalId>,
@@ -246,7 +234,6 @@ impl<'a> Lower<'a> {
             blocks: vec![vec![]],
             loop_depth: 0,
             break_depth: 0,
-            inside: Inside::default(),
             own_addrs: Default::default(),
             atomics: None,
             text: "",

@@ -8,6 +8,8 @@
 //! * a reduction across workers (or across vector lanes on block y or z)
 //!   inside a loop partitioned over threads;
 //! * a reduction across gangs into memory in a routine;
+//! * a call of a `gang`, `worker` or `vector` routine inside a loop
+//!   partitioned at that level or an inner one (at the call);
 //! * (not a source error: lowering promotes them to the construct) a
 //!   reduction across gangs into memory inside another loop of a kernel,
 //!   which no schedule can combine after its loop.
@@ -16,6 +18,7 @@
 
 use super::super::expr::{Expr, Special};
 use super::super::function::Function;
+use super::super::module::{DeviceFunction, RoutineLevel};
 use super::super::stmt::{Block, Loop, Parallelism, Stmt};
 use super::super::{RedTarget, SrcLoc};
 use super::ValidationErrorKind as K;
@@ -41,22 +44,41 @@ struct At<'a> {
     /// Inside a loop of the code (not the loop over the gangs lowering
     /// makes of a construct with reductions).
     in_loop: bool,
+    /// The levels (gang, worker, vector) the loops around partition (not
+    /// the loop over the gangs of a construct).
+    levels: [bool; 3],
 }
 
-/// The level errors of body `f` (`routine`: a device function's), each
-/// with the location of its loop.
-pub(super) fn check(f: &Function, routine: bool) -> Vec<(K, SrcLoc)> {
+/// What the walk reads beside the body.
+struct Ctx<'a> {
+    f: &'a Function,
+    /// The module's device functions (the callees).
+    functions: &'a [DeviceFunction],
+    /// A device function's body.
+    routine: bool,
+}
+
+/// The level errors of body `f` (`routine`: a device function's) calling
+/// `functions`, each with the location of its loop (or call).
+pub(super) fn check(f: &Function, functions: &[DeviceFunction], routine: bool) -> Vec<(K, SrcLoc)> {
     let mut out = vec![];
     let at = At {
         target: Target::None,
         threads: [false; 3],
         in_loop: false,
+        levels: [false; 3],
     };
-    walk(f, &f.body, routine, at, &mut out);
+    let cx = Ctx {
+        f,
+        functions,
+        routine,
+    };
+    walk(&cx, &f.body, at, &mut out);
     out
 }
 
-fn walk(f: &Function, b: &Block, routine: bool, at: At, out: &mut Vec<(K, SrcLoc)>) {
+fn walk(cx: &Ctx, b: &Block, at: At, out: &mut Vec<(K, SrcLoc)>) {
+    let (f, routine) = (cx.f, cx.routine);
     let plain = At {
         target: Target::Ok,
         in_loop: true,
@@ -73,16 +95,42 @@ fn walk(f: &Function, b: &Block, routine: bool, at: At, out: &mut Vec<(K, SrcLoc
                     Target::Ok
                 };
                 let mine = l.par.thread_dims();
+                let over = over_gangs(f, l);
+                let levels = match l.par {
+                    Parallelism::Par {
+                        gang,
+                        worker,
+                        vector,
+                    } if !over => [gang.is_some(), worker, vector.is_some()],
+                    _ => [false; 3],
+                };
                 let inner = At {
                     target,
                     threads: std::array::from_fn(|d| at.threads[d] || mine[d]),
-                    in_loop: at.in_loop || !over_gangs(f, l),
+                    in_loop: at.in_loop || !over,
+                    levels: std::array::from_fn(|d| at.levels[d] || levels[d]),
                 };
-                walk(f, &l.body, routine, inner, out);
+                walk(cx, &l.body, inner, out);
             }
             Stmt::While { body, step, .. } => {
-                walk(f, body, routine, plain, out);
-                walk(f, step, routine, plain, out);
+                walk(cx, body, plain, out);
+                walk(cx, step, plain, out);
+            }
+            Stmt::Call { func, loc, .. } => {
+                if let Some(callee) = cx.functions.get(*func) {
+                    // Partitioned at the callee's level or an inner one.
+                    let from = match callee.level {
+                        RoutineLevel::Gang => 0,
+                        RoutineLevel::Worker => 1,
+                        RoutineLevel::Vector => 2,
+                        RoutineLevel::Seq => 3,
+                    };
+                    if at.levels.iter().skip(from).any(|l| *l) {
+                        let routine = callee.source_name().to_string();
+                        let level = callee.level;
+                        out.push((K::RoutineCalledInside { routine, level }, loc.clone()));
+                    }
+                }
             }
             Stmt::Switch { arms, .. } => {
                 for a in arms {
@@ -90,7 +138,7 @@ fn walk(f: &Function, b: &Block, routine: bool, at: At, out: &mut Vec<(K, SrcLoc
                         target: Target::Ok,
                         ..at
                     };
-                    walk(f, &a.body, routine, inner, out);
+                    walk(cx, &a.body, inner, out);
                 }
             }
             Stmt::Break => {
@@ -100,7 +148,7 @@ fn walk(f: &Function, b: &Block, routine: bool, at: At, out: &mut Vec<(K, SrcLoc
             }
             s => {
                 for inner in s.blocks() {
-                    walk(f, inner, routine, at, out);
+                    walk(cx, inner, at, out);
                 }
             }
         }
