@@ -87,6 +87,19 @@ impl Scope {
         }
     }
 
+    /// Kernel `k`'s: [`Scope::kernel`] of its body, its parameters and
+    /// its device pointers among them.
+    pub fn of_kernel(k: &crate::ir::Kernel) -> Scope {
+        let params: Vec<LocalId> = k.params.iter().map(|p| p.local).collect();
+        let pointers: Vec<LocalId> = k
+            .params
+            .iter()
+            .filter(|p| p.mode == crate::ir::ParamMode::DevicePtr)
+            .map(|p| p.local)
+            .collect();
+        Scope::kernel(&k.body, &params, &pointers)
+    }
+
     /// A kernel with parameters `params`, its pointers `pointers`: the
     /// cells are those of scalar pointee type used only as whole scalars
     /// in `f`.

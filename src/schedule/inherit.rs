@@ -22,8 +22,7 @@ use super::localize::{localize, Start};
 use super::privatize::{block_at, block_at_mut, partitioned, Path};
 use crate::analysis::private::{local_scalar, Scalar, Scope};
 use crate::ir::{
-    ComputeKind, Function, LocalId, Module, ParamMode, RedOp, RedPart, RedTarget, Reduction,
-    SrcLoc, Stmt,
+    ComputeKind, Function, LocalId, Module, RedOp, RedPart, RedTarget, Reduction, SrcLoc, Stmt,
 };
 
 /// One implicit reduction made: at the loop's position, `reduction(op:var)`
@@ -55,14 +54,7 @@ pub fn implicit_reductions(m: &mut Module) -> Vec<Implicit> {
         if k.kind != ComputeKind::Parallel {
             continue;
         }
-        let params: Vec<LocalId> = k.params.iter().map(|p| p.local).collect();
-        let pointers: Vec<LocalId> = k
-            .params
-            .iter()
-            .filter(|p| p.mode == ParamMode::DevicePtr)
-            .map(|p| p.local)
-            .collect();
-        let scope = Scope::kernel(&k.body, &params, &pointers);
+        let scope = Scope::of_kernel(k);
         walk(&mut k.body, &scope, &[], &[], &mut out);
     }
     for f in &mut m.functions {

@@ -20,8 +20,8 @@
 use super::localize::{localize, Start};
 use crate::analysis::private::{loop_scalars, Scalar, Scope};
 use crate::ir::{
-    Block, Expr, Function, LocalId, Loop, Module, Parallelism, ParamMode, RedTarget, Special,
-    SrcLoc, Stmt, Type,
+    Block, Expr, Function, LocalId, Loop, Module, Parallelism, RedTarget, Special, SrcLoc, Stmt,
+    Type,
 };
 
 /// A scalar, by name, at a loop's position.
@@ -71,14 +71,7 @@ fn walk(
 ) -> Vec<(SrcLoc, String)> {
     let mut done = vec![];
     for (n, k) in m.kernels.iter_mut().enumerate() {
-        let params: Vec<LocalId> = k.params.iter().map(|p| p.local).collect();
-        let pointers: Vec<LocalId> = k
-            .params
-            .iter()
-            .filter(|p| p.mode == ParamMode::DevicePtr)
-            .map(|p| p.local)
-            .collect();
-        let scope = Scope::kernel(&k.body, &params, &pointers);
+        let scope = Scope::of_kernel(k);
         let keep = |s: Scalar| match s {
             Scalar::Cell(p) => k.params.iter().any(|q| q.local == p && shared(n, &q.name)),
             Scalar::Local(_) => false,
