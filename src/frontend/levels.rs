@@ -13,9 +13,12 @@
 //!   the facts `kernels_nest` gathers;
 //! * `serial`: every loop sequential, one thread.
 //!
-//! (Issue 16: this plan still runs on the C AST before lowering; it moves
-//! onto the IR's [`crate::ir::Loop::directive`] once lowering no longer
-//! needs the levels.)
+//! (Issue 16: this plan still runs on the C AST before lowering, though
+//! lowering only records each loop's levels in [`crate::ir::Loop::par`]:
+//! what still reads them before lowering is the promotion of nested gang
+//! reductions (`compute`), and the plan's remarks; the `kernels` facts come
+//! from a probe lowering (`depend`). It moves onto the IR's
+//! [`crate::ir::Loop::directive`] with those.)
 //!
 //! (The reductions partitioned loops take from the loops around them and
 //! the scalars they privatise are the IR's: `schedule::implicit_reductions`

@@ -53,7 +53,8 @@ pub const NARROWED: &str = "long double is computed in double precision on the d
 /// What a loop directive asks of the `for` statement it is attached to.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LoopSpec {
-    /// The parallelism chosen for the loop.
+    /// The parallelism chosen for the loop (recorded in
+    /// [`crate::ir::Loop::par`]; lowering reads it for nothing else).
     pub par: Parallelism,
     /// Where the directive is (for messages).
     pub loc: SrcLoc,
