@@ -64,7 +64,7 @@ fn check_c(file: &Path) -> Result<(), String> {
         return Err(format!("{what}: invalid unscheduled IR: {problems:?}"));
     }
     // As the driver schedules a lowered module.
-    let _ = accc::schedule::auto_privates(&mut m);
+    let _ = accc::schedule::prepare(&mut m);
     let info = accc::analysis::analyze(&m);
     accc::schedule::schedule(&mut m, &info, &accc::schedule::Target::gpu(90));
     accc::schedule::specialize(&mut m);

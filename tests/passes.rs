@@ -12,7 +12,8 @@
 //! result — the module printed (for `schedule`, then its remarks on launch
 //! sizes as `; remark @kernel: text` lines), for `validate` the list of
 //! problems, for `analyze` the side table, for `privatize` the scalars it
-//! privatised and the module — must equal `tests/out/<run>/<name>.ir`
+//! privatised and the module, for `implicit_reductions` the reductions it
+//! made and the module — must equal `tests/out/<run>/<name>.ir`
 //! (`.txt` for `validate` and `analyze`), contain
 //! every `; check:` text and no `; not:` text. `BLESS=1` rewrites the
 //! expected files (review the diff).
@@ -89,6 +90,23 @@ const RUNS: &[(&str, &str, Pass)] = &[
                     .iter()
                     .map(|(loc, name)| format!("; race at {loc}: {name}\n")),
             )
+            .collect();
+        out.push_str(&print_module(m));
+        Ok(out)
+    }),
+    ("implicit_reductions", "ir", |m, _| {
+        valid(m, false, "input")?;
+        let made = accc::schedule::implicit_reductions(m);
+        valid(m, false, "output")?;
+        let mut out: String = made
+            .iter()
+            .map(|r| {
+                let (op, var, line) = (r.op.symbol(), &r.var, r.origin);
+                format!(
+                    "; implicit at {}: reduction({op}:{var}) for line {line}\n",
+                    r.loc
+                )
+            })
             .collect();
         out.push_str(&print_module(m));
         Ok(out)

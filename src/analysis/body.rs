@@ -364,7 +364,9 @@ impl Walker<'_, '_> {
                 self.problem("it can leave early ('break', 'return' or 'goto')".into())
             }
             Stmt::Break | Stmt::Continue | Stmt::Barrier(_) | Stmt::Fence => {}
-            Stmt::Call { func, args, result } => {
+            Stmt::Call {
+                func, args, result, ..
+            } => {
                 for a in args {
                     self.expr(*a, st);
                 }

@@ -66,7 +66,7 @@ pub use poly::Poly;
 pub use print::print_info;
 pub use reuse::Reuse;
 
-use crate::ir::{Function, Module, ParamMode, Stmt};
+use crate::ir::{Function, Module, Stmt};
 
 /// The facts of one kernel or device function.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -127,14 +127,8 @@ pub fn analyze(m: &Module) -> ModuleInfo {
         .iter()
         .map(|k| {
             let params: Vec<_> = k.params.iter().map(|p| p.local).collect();
-            let pointers: Vec<_> = k
-                .params
-                .iter()
-                .filter(|p| p.mode == ParamMode::DevicePtr)
-                .map(|p| p.local)
-                .collect();
             let mut loops = contiguity::loops(m, &k.body);
-            let scope = private::Scope::kernel(&k.body, &params, &pointers);
+            let scope = private::Scope::of_kernel(k);
             add_scalars(&k.body, &scope, &mut loops);
             FunctionInfo {
                 params: access::param_access(&k.body, &params),

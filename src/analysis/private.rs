@@ -2,8 +2,7 @@
 //! the code around it that its body assigns before it reads them in every
 //! iteration (*written first*: a temporary of the iteration, which each
 //! thread may hold in its own copy), and the scalars it assigns and reads
-//! at all. The rules are those of `frontend/privatize.rs` (which decides
-//! on the C AST today), on the IR:
+//! at all:
 //!
 //! * A *scalar* is a local of integer, floating or pointer type that the
 //!   code outside the loop's body also uses (a parameter, a variable of
@@ -34,7 +33,8 @@
 //!   assignment, as lowering makes it for a private copy); a local it
 //!   assigns is assigned in one thread only (it does not count).
 //!
-//! Owns: [`Scalar`], [`LoopScalars`], [`Scope`], [`loop_scalars`].
+//! Owns: [`Scalar`], [`LoopScalars`], [`Scope`], [`loop_scalars`],
+//! [`local_scalar`].
 //! May call: `ir`, `depend` (its use count).
 
 use super::depend::use_counts;
@@ -85,6 +85,19 @@ impl Scope {
             cells: HashMap::new(),
             bases: HashSet::new(),
         }
+    }
+
+    /// Kernel `k`'s: [`Scope::kernel`] of its body, its parameters and
+    /// its device pointers among them.
+    pub fn of_kernel(k: &crate::ir::Kernel) -> Scope {
+        let params: Vec<LocalId> = k.params.iter().map(|p| p.local).collect();
+        let pointers: Vec<LocalId> = k
+            .params
+            .iter()
+            .filter(|p| p.mode == crate::ir::ParamMode::DevicePtr)
+            .map(|p| p.local)
+            .collect();
+        Scope::kernel(&k.body, &params, &pointers)
     }
 
     /// A kernel with parameters `params`, its pointers `pointers`: the
@@ -204,14 +217,7 @@ fn misused(
 
 /// The facts of loop `lp` of function `f` (`cells`: what it receives).
 pub fn loop_scalars(f: &Function, cells: &Scope, lp: &Loop) -> LoopScalars {
-    let mut own = vec![lp.var];
-    own.extend(lp.collapsed.iter().map(|h| h.var));
-    crate::ir::walk_stmts(&lp.body, &mut |s| {
-        if let Stmt::Loop(l) = s {
-            own.push(l.var);
-            own.extend(l.collapsed.iter().map(|h| h.var));
-        }
-    });
+    let own = own_indices(lp);
     // Used outside the body too (or a parameter): of the code around.
     let (everywhere, inside) = (use_counts(f, &f.body), use_counts(f, &lp.body));
     let outer = |l: LocalId| {
@@ -221,10 +227,37 @@ pub fn loop_scalars(f: &Function, cells: &Scope, lp: &Loop) -> LoopScalars {
             && !cells.bases.contains(&l)
             && (cells.params.contains(&l) || everywhere.get(&l) != inside.get(&l))
     };
+    facts(f, cells, lp, &outer)
+}
+
+/// The facts of loop `lp` of function `f` about local `l` alone, taken
+/// as a variable of the code around whatever its type and uses (the
+/// private copy of a reduction of a loop around, which only this loop's
+/// body may mention): [`LoopScalars`] with `l` or nothing in each list.
+pub fn local_scalar(f: &Function, cells: &Scope, lp: &Loop, l: LocalId) -> LoopScalars {
+    let own = own_indices(lp);
+    facts(f, cells, lp, &|x| x == l && !own.contains(&x))
+}
+
+/// The indices of loop `lp` and of the counted loops in it.
+fn own_indices(lp: &Loop) -> Vec<LocalId> {
+    let mut own = vec![lp.var];
+    own.extend(lp.collapsed.iter().map(|h| h.var));
+    crate::ir::walk_stmts(&lp.body, &mut |s| {
+        if let Stmt::Loop(l) = s {
+            own.push(l.var);
+            own.extend(l.collapsed.iter().map(|h| h.var));
+        }
+    });
+    own
+}
+
+/// The facts of loop `lp` about the locals `outer` accepts (and the cells).
+fn facts(f: &Function, cells: &Scope, lp: &Loop, outer: &dyn Fn(LocalId) -> bool) -> LoopScalars {
     let mut w = Walk {
         f,
         cells,
-        outer: &outer,
+        outer,
         facts: LoopScalars::default(),
         exposed: HashSet::new(),
         exits: vec![],

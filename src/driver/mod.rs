@@ -429,11 +429,12 @@ fn print_remarks(
     }
 }
 
-/// Runs the automatic privatisation on lowered module `m`
-/// ([`crate::schedule::auto_privates`]) and gives `remarks` with its own
+/// Runs the implicit reductions and the automatic privatisation on
+/// lowered module `m` ([`crate::schedule::prepare`]) and gives `remarks` with theirs
 /// about each loop around the loop's levels (the last [`Remark::Levels`]
-/// at its position): the races it leaves before them (after the implicit
-/// reductions the front end found), what it made private after them.
+/// at its position, whose text then names the implicit reductions too):
+/// the implicit reductions, then the races left, before them; what was
+/// made private after them.
 ///
 /// [`Remark::Levels`]: crate::ir::Remark::Levels
 fn with_privates(
@@ -442,11 +443,30 @@ fn with_privates(
 ) -> Vec<(crate::ir::SrcLoc, crate::ir::Remark)> {
     use crate::ir::Remark;
     let mut out = remarks.to_vec();
-    let (privates, races) = crate::schedule::auto_privates(m);
+    let crate::schedule::Prepared {
+        implicit,
+        privates,
+        races,
+    } = crate::schedule::prepare(m);
     let levels = |out: &[(crate::ir::SrcLoc, Remark)], loc: &crate::ir::SrcLoc| {
         out.iter()
             .rposition(|(l, r)| l == loc && matches!(r, Remark::Levels { .. }))
     };
+    for r in implicit {
+        let what = format!("reduction({}:{})", r.op.symbol(), r.var);
+        let at = match levels(&out, &r.loc) {
+            Some(at) => {
+                out[at].1.push_str(&format!(", {what}"));
+                at
+            }
+            None => out.len(),
+        };
+        let text = format!(
+            "generating implicit {what} for the reduction at line {}",
+            r.origin
+        );
+        out.insert(at, (r.loc, text.into()));
+    }
     for (loc, var) in races {
         let at = levels(&out, &loc).unwrap_or(out.len());
         out.insert(at, (loc, Remark::race(&var)));

@@ -209,7 +209,6 @@ impl Walker<'_> {
                 &dirs,
                 c.kind,
                 crate::schedule::levels::Outer::default(),
-                &c.region_reds,
                 shared,
             )?;
             plans.push(plan);
@@ -261,7 +260,7 @@ impl Walker<'_> {
         // Gang reductions inside other loops: the construct reduces.
         let mut promoted: Vec<LoopReduction> = vec![];
         for (seg, plan) in segments.iter().zip(plans) {
-            for r in nested_gang_reductions(seg, plan) {
+            for r in nested_gang_reductions(seg, plan)? {
                 let known = |x: &LoopReduction| x.var == r.var;
                 if !c.region_reds.iter().any(known) && !promoted.iter().any(known) {
                     promoted.push(r);
@@ -283,16 +282,7 @@ impl Walker<'_> {
         let kernels = c.kind == RegionKind::Kernels;
         let (mut out, mut narrowed) = (vec![], vec![]);
         for (seg, plan) in segments.iter().zip(plans) {
-            let (l, missed, n) = self.lower_segment(seg, plan, c, &by_ref, kernels)?;
-            if let Some(r) = missed
-                .iter()
-                .find(|r| !c.region_reds.iter().any(|x| x.var == r.var))
-            {
-                return Err(Diagnostics::one(
-                    Some(r.loc.clone()),
-                    format!("internal error: the reduction of '{}' across gangs inside another loop was not found before lowering", r.var),
-                ));
-            }
+            let (l, n) = self.lower_segment(seg, plan, c, &by_ref, kernels)?;
             narrowed.extend(n);
             out.push(l);
         }
@@ -306,9 +296,9 @@ impl Walker<'_> {
     }
 
     /// The lowering of segment `seg` with the variables `by_ref` (or, with
-    /// `all`, every host scalar) in device memory: the kernel, the gang
-    /// reductions inside other loops it met, and where long double was
-    /// narrowed.
+    /// `all`, every host scalar) in device memory: the kernel, and where
+    /// long double was narrowed. (A gang reduction into memory left inside
+    /// another loop, not promoted, is an error of the validator's.)
     fn lower_segment(
         &mut self,
         seg: &Node<Statement>,
@@ -316,7 +306,7 @@ impl Walker<'_> {
         c: &Compute,
         by_ref: &HashSet<String>,
         all: bool,
-    ) -> DResult<(Lowered, Vec<LoopReduction>, Option<SrcLoc>)> {
+    ) -> DResult<(Lowered, Option<SrcLoc>)> {
         let mut scope = self.scope.clone();
         let mut lower = Lower::new(
             self.sm,
@@ -334,9 +324,8 @@ impl Walker<'_> {
         } else {
             lower.region(seg, &c.region_reds, &c.region_privs)?;
         }
-        let promoted = std::mem::take(&mut lower.promote);
         let narrowed = lower.narrowed.take();
-        Ok((lower.finish(), promoted, narrowed))
+        Ok((lower.finish(), narrowed))
     }
 
     /// `default(none)`: every variable the region uses needs a data
@@ -563,8 +552,9 @@ fn demote_unwritten(lowered: &mut [Lowered], by_ref: &HashSet<String>) {
 /// another loop (of the plan or of C) and reduce into host memory (not
 /// into a variable of the region, nor into an enclosing loop's private or
 /// reduction copy): lowering cannot combine them after their loop, so the
-/// construct does.
-fn nested_gang_reductions(seg: &Node<Statement>, plan: &RegionPlan) -> Vec<LoopReduction> {
+/// construct does. An element reduced so (through its address, computed
+/// in the loop around) is an error.
+fn nested_gang_reductions(seg: &Node<Statement>, plan: &RegionPlan) -> DResult<Vec<LoopReduction>> {
     struct V<'p> {
         plan: &'p RegionPlan,
         depth: u32,
@@ -572,6 +562,9 @@ fn nested_gang_reductions(seg: &Node<Statement>, plan: &RegionPlan) -> Vec<LoopR
         /// the enclosing loops' private and reduction copies.
         local: Vec<String>,
         out: Vec<LoopReduction>,
+        /// An element reduced across gangs inside another loop (reduced
+        /// through its address, which the construct cannot reduce).
+        element: Option<LoopReduction>,
     }
     impl<'ast> lang_c::visit::Visit<'ast> for V<'_> {
         fn visit_statement(&mut self, st: &'ast Statement, span: &'ast lang_c::span::Span) {
@@ -583,6 +576,9 @@ fn nested_gang_reductions(seg: &Node<Statement>, plan: &RegionPlan) -> Vec<LoopR
             if let (Statement::For(_), Some(spec)) = (st, self.plan.loops.get(&span.start)) {
                 let gang = matches!(spec.par, crate::ir::Parallelism::Par { gang: Some(_), .. });
                 if gang && self.depth > 0 {
+                    if let Some(r) = spec.reductions.iter().find(|r| r.index.is_some()) {
+                        self.element.get_or_insert_with(|| r.clone());
+                    }
                     let host =
                         |r: &&LoopReduction| r.index.is_none() && !self.local.contains(&r.var);
                     let found: Vec<LoopReduction> =
@@ -606,7 +602,14 @@ fn nested_gang_reductions(seg: &Node<Statement>, plan: &RegionPlan) -> Vec<LoopR
         depth: 0,
         local: super::levels::declared(seg),
         out: vec![],
+        element: None,
     };
     lang_c::visit::Visit::visit_statement(&mut v, &seg.node, &seg.span);
-    v.out
+    match v.element {
+        Some(r) => Err(Diagnostics::one(
+            Some(r.loc.clone()),
+            format!("reduction of an element of '{}' across gangs inside another loop of the region is not supported (reduce a scalar, or put the reduction on the outermost loop)", r.var),
+        )),
+        None => Ok(v.out),
+    }
 }

@@ -1,9 +1,8 @@
 //! Side effects of C expressions: which operators assign, whether an
 //! expression is free of side effects (so its text may be evaluated again on
-//! the host, as launch geometry needs), and how often code names a variable.
+//! the host, as launch geometry needs).
 //!
-//! Owns: [`assigns`], [`is_inc_dec`], [`pure`], [`mentions`],
-//! [`mentions_in`]. May call: nothing.
+//! Owns: [`assigns`], [`is_inc_dec`], [`pure`]. May call: nothing.
 
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
@@ -54,29 +53,4 @@ pub fn pure(e: &Node<Expression>) -> bool {
     let mut p = P(true);
     p.visit_expression(&e.node, &e.span);
     p.0
-}
-
-/// Counts the identifiers called `name`.
-struct Mentions<'n>(&'n str, usize);
-
-impl<'ast> Visit<'ast> for Mentions<'_> {
-    fn visit_identifier(&mut self, i: &'ast Identifier, _: &'ast Span) {
-        if i.name == self.0 {
-            self.1 += 1;
-        }
-    }
-}
-
-/// How many times expression `e` names `name`.
-pub fn mentions(e: &Node<Expression>, name: &str) -> usize {
-    let mut m = Mentions(name, 0);
-    m.visit_expression(&e.node, &e.span);
-    m.1
-}
-
-/// How many times statement `s` names `name`.
-pub fn mentions_in(s: &Node<Statement>, name: &str) -> usize {
-    let mut m = Mentions(name, 0);
-    m.visit_statement(&s.node, &s.span);
-    m.1
 }

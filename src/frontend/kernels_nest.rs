@@ -4,7 +4,7 @@
 //! the loop around it (`loopvars::tightly_nested`), and what the probe
 //! lowering gives (`depend`): the dependence test's verdict
 //! (`analysis::depend`) and the contiguity score of its index
-//! (`analysis::contiguity`); then the reductions found, privates and
+//! (`analysis::contiguity`); then the reductions found and the
 //! remarks of what was decided.
 //!
 //! Owns: `Walker::plan_kernels_nest`. May call: `levels` (the plan it
@@ -75,10 +75,6 @@ impl Walker<'_> {
         for (c, m) in cands.into_iter().zip(mapped) {
             let cl = &c.clauses;
             let parallel = m.par != Parallelism::Seq;
-            // Privates the user's word allows (`independent`, a level): a
-            // loop proven independent keeps its scalars, which code after
-            // it may read (their last values).
-            let asked = cl.independent || cl.explicit();
             let mut reductions = cl.reductions.clone();
             for (op, var) in m.found {
                 if !reductions.iter().any(|r| r.var == var) {
@@ -91,11 +87,6 @@ impl Walker<'_> {
                     });
                 }
             }
-            let privates = if asked {
-                self.auto_privates(c, &cl.reductions, &plan.shared)
-            } else {
-                vec![]
-            };
             let why = match m.why {
                 Some(w) => w.into(),
                 None => {
@@ -119,7 +110,6 @@ impl Walker<'_> {
                 vector_len: cl.vector_len.clone(),
                 why,
                 reductions: if parallel { reductions } else { vec![] },
-                privates: if parallel { privates } else { vec![] },
                 const_trip: None,
             };
             self.record(plan, c, d);

@@ -13,22 +13,23 @@
 //!   the facts `kernels_nest` gathers;
 //! * `serial`: every loop sequential, one thread.
 //!
-//! (Issue 16: this plan still runs on the C AST before lowering; it moves
-//! onto the IR's [`crate::ir::Loop::directive`] once lowering no longer
-//! needs the levels.)
+//! (Issue 16: this plan still runs on the C AST before lowering, though
+//! lowering only records each loop's levels in [`crate::ir::Loop::par`]:
+//! what still reads them before lowering is the promotion of nested gang
+//! reductions (`compute`), and the plan's remarks; the `kernels` facts come
+//! from a probe lowering (`depend`). It moves onto the IR's
+//! [`crate::ir::Loop::directive`] with those.)
 //!
-//! Partitioned loops also take the reductions of the loops around them
-//! (`loopvars`, which also finds the scalars they would privatise: the IR
-//! pass `schedule::auto_privates` privatises them and remarks on it; here
-//! they only stop implicit reductions; the race warnings are the pass's).
-//! Every decision is a remark
+//! (The reductions partitioned loops take from the loops around them and
+//! the scalars they privatise are the IR's: `schedule::implicit_reductions`
+//! and `schedule::auto_privates`.) Every decision is a remark
 //! (`-Minfo=accel`; a partitioned loop's names the thread counts of the
 //! launch, [`Remark::Levels`]). May call: `canon`, `effects`, `clauses`, `loopvars`,
 //! `kernels_nest`, `ir`, `schedule::levels`.
 
 use super::canon::{canonical, trip_text};
 use super::loopclauses::Clauses;
-use super::lower::{LoopReduction, LoopSpec, Private};
+use super::lower::{LoopReduction, LoopSpec};
 use super::unit::Walker;
 use crate::diag::{DResult, Diagnostics};
 use crate::directive::DirectiveKind;
@@ -73,11 +74,6 @@ pub(super) struct Decision {
     pub(super) why: Remark,
     /// Its reductions.
     pub(super) reductions: Vec<LoopReduction>,
-    /// Private variables beyond its clauses' as the front end's rule sees
-    /// them (`loopvars`): not lowered (`schedule::auto_privates` privatises
-    /// on the IR), only read by the implicit reductions
-    /// still decided here (issue 16).
-    pub(super) privates: Vec<Private>,
     /// Its trip count when the bounds are integer literals.
     pub(super) const_trip: Option<u64>,
 }
@@ -88,8 +84,8 @@ pub struct RegionPlan {
     pub loops: HashMap<usize, LoopSpec>,
     /// `file:line: text` remarks, in source order.
     pub remarks: Vec<(SrcLoc, Remark)>,
-    /// The variables the construct's data clauses name: shared on purpose
-    /// (`copy(stop)` of a flag every iteration may set), never privatised.
+    /// The variables the construct's data clauses name: in device memory
+    /// in the probe lowering (`depend`).
     pub(super) shared: Vec<String>,
 }
 
@@ -294,7 +290,6 @@ impl Walker<'_> {
         dirs: &[usize],
         kind: RegionKind,
         outer: Outer,
-        region_reds: &[LoopReduction],
         shared: Vec<String>,
     ) -> DResult<RegionPlan> {
         let cands = self.candidates(s, dirs, kind)?;
@@ -307,12 +302,8 @@ impl Walker<'_> {
         match kind {
             RegionKind::Serial => self.plan_serial(&cands, &region_names, &mut plan),
             RegionKind::Parallel => {
-                let above: Vec<(LoopReduction, SrcLoc)> = region_reds
-                    .iter()
-                    .map(|r| (r.clone(), r.loc.clone()))
-                    .collect();
                 for c in &cands {
-                    self.plan_parallel(c, outer, &above, &[], &region_names, &mut plan)?;
+                    self.plan_parallel(c, outer, &region_names, &mut plan)?;
                 }
             }
             RegionKind::Kernels => {
@@ -352,12 +343,6 @@ impl Walker<'_> {
                 .push_str(&format!(", reduction({}:{what})", r.op.symbol()));
         }
         plan.remarks.push((c.loc.clone(), d.why.clone()));
-        if remark_ast_privates() {
-            for p in &d.privates {
-                let text = format!("'{}' is private to the loop by the front end's rule", p.var);
-                plan.remarks.push((c.loc.clone(), text.into()));
-            }
-        }
         // A loop without directive that stays sequential keeps C's semantics.
         if !c.directive && d.par == Parallelism::Seq {
             return;
@@ -400,7 +385,6 @@ impl Walker<'_> {
                 vector_len: None,
                 why: "loop run sequentially: serial construct".into(),
                 reductions: c.clauses.reductions.clone(),
-                privates: vec![],
                 const_trip: None,
             };
             self.record(plan, c, d);
@@ -414,8 +398,6 @@ impl Walker<'_> {
         &self,
         c: &Cand,
         outer: Outer,
-        above: &[(LoopReduction, SrcLoc)],
-        private_above: &[String],
         names: &[String],
         plan: &mut RegionPlan,
     ) -> DResult<()> {
@@ -429,38 +411,6 @@ impl Walker<'_> {
         let par = decided.par;
         let why: Option<Remark> = decided.seq_why.map(Remark::from);
         let why = why.unwrap_or_else(|| describe(par, cl.collapse, cl.collapse_force));
-        let (privates, implicit) = if par == Parallelism::Seq {
-            (vec![], vec![])
-        } else {
-            let privates = self.auto_privates(c, &cl.reductions, &plan.shared);
-            let implicit = self.implicit_reductions(c, above, &privates);
-            (privates, implicit)
-        };
-        for (r, origin) in &implicit {
-            plan.remarks.push((
-                c.loc.clone(),
-                format!(
-                    "generating implicit reduction({}:{}) for the reduction at line {}",
-                    r.op.symbol(),
-                    r.var,
-                    origin.line
-                )
-                .into(),
-            ));
-        }
-        let mut reductions = cl.reductions.clone();
-        reductions.extend(implicit.iter().map(|(r, _)| r.clone()));
-        // Private to a loop around already: no second copy, no remark.
-        let mut privates = privates;
-        privates.retain(|p| !private_above.contains(&p.var));
-        let mut inner_above: Vec<(LoopReduction, SrcLoc)> = above
-            .iter()
-            .filter(|(r, _)| !privates.iter().any(|p| p.var == r.var))
-            .cloned()
-            .collect();
-        inner_above.extend(cl.reductions.iter().map(|r| (r.clone(), c.loc.clone())));
-        inner_above.extend(implicit);
-        let privates_of_loop: Vec<String> = privates.iter().map(|p| p.var.clone()).collect();
         let d = Decision {
             par,
             trip: self.host_trip(c.f, names),
@@ -468,16 +418,12 @@ impl Walker<'_> {
             worker_num: cl.worker_num.clone(),
             vector_len: cl.vector_len.clone(),
             why,
-            reductions,
-            privates,
+            reductions: cl.reductions.clone(),
             const_trip: None,
         };
         self.record(plan, c, d);
-        let inner = decided.inner;
-        let mut inner_private: Vec<String> = private_above.to_vec();
-        inner_private.extend(privates_of_loop);
         for k in &c.children {
-            self.plan_parallel(k, inner, &inner_above, &inner_private, names, plan)?;
+            self.plan_parallel(k, decided.inner, names, plan)?;
         }
         Ok(())
     }
@@ -549,12 +495,4 @@ pub(super) fn describe(par: Parallelism, collapse: u32, force: bool) -> Remark {
         r.push_str(&format!(", collapse({force}{collapse})"));
     }
     r
-}
-
-/// `ACCC_REMARK_AST_PRIVATES=1` (a debug switch): each loop's automatic
-/// privates as the front end's rule decides them (for its implicit
-/// reductions; `schedule::auto_privates` makes them) are
-/// remarks too, so that `tests/private_diff.rs` compares the two rules.
-fn remark_ast_privates() -> bool {
-    std::env::var_os("ACCC_REMARK_AST_PRIVATES").is_some_and(|v| v != "0")
 }

@@ -1,125 +1,20 @@
-//! What a partitioned loop does with the scalars of the scope around it,
-//! beyond what its clauses say, as nvc does for real code:
-//! * **automatic privates**: a scalar the body assigns before reading it in
-//!   every iteration (`privatize`) is private to the loop (`tmp1 =
-//!   rowstr[j]` in a gang loop; `sum = 0.0` before a worker loop that
-//!   reduces into `sum`) — shared, the loop's threads would race on it.
-//!   Found here only for the two rules below (issue 16): the IR pass
-//!   `schedule::auto_privates` makes the copies and the remarks;
-//! * **implicit reductions**: a loop nested in one that reduces into `v`
-//!   (or in a construct that does), partitioned and assigning `v` without a
-//!   clause of its own for it, reduces into `v` too (`parallel loop gang
-//!   reduction(+:s)` over `loop worker` / `loop vector` loops that add to
-//!   `s`: OpenACC asks for the clause on each loop; nvc and GCC supply it).
+//! Loop-nesting facts of the candidate loops of the loop plan (`levels`),
+//! read on the C AST: the loops a loop collapses ([`collapsed_loops`]),
+//! the body that runs in every iteration ([`body_of`]), and whether a loop
+//! is reached from another through nothing but declarations and loops
+//! ([`tightly_nested`], for the `kernels` mappings).
 //!
-//! (Where a partitioned loop assigns a scalar it leaves shared, a remark
-//! warns of the race: `schedule::auto_privates` finds them on the IR.)
+//! (What a partitioned loop does with the scalars of the scope around it,
+//! beyond its clauses — automatic privates, implicit reductions, the race
+//! warnings — is decided on the IR: `schedule::auto_privates`,
+//! `schedule::implicit_reductions`.)
 //!
-//! Owns: `Walker::auto_privates`, `Walker::implicit_reductions` and the
-//! loop-nesting tests [`tightly_nested`] and [`body_of`]. Every choice is a
-//! remark. May call: `privatize`, `canon`, `effects`, `levels` (its types).
+//! Owns: [`collapsed_loops`], [`body_of`], [`tightly_nested`]. May call:
+//! `canon`, `effects`, `levels` (its types).
 
-use super::canon::canonical;
 use super::levels::Cand;
-use super::lower::{LoopReduction, Private};
-use super::privatize::{assigned, written_first, InnerUse};
-use super::unit::Walker;
-use crate::ir::SrcLoc;
 use lang_c::ast::*;
 use lang_c::span::Node;
-use std::collections::HashMap;
-
-impl Walker<'_> {
-    /// The scalars of the scope around loop `c` that its body assigns
-    /// before reading in every iteration, and that no clause of the loop
-    /// names (its `reductions` included), nor a data clause of the
-    /// construct (`shared`): private to the loop.
-    pub(super) fn auto_privates(
-        &self,
-        c: &Cand,
-        reductions: &[LoopReduction],
-        shared: &[String],
-    ) -> Vec<Private> {
-        let body = body_of(c);
-        let own_var = canonical(&c.f.node).ok().map(|k| k.var.to_string());
-        // The variables of loops with a directive are theirs already.
-        let loop_vars = loop_vars(c, true);
-        let mut inner: HashMap<usize, &Cand> = HashMap::new();
-        fn index<'c, 'a>(c: &'c Cand<'a>, out: &mut HashMap<usize, &'c Cand<'a>>) {
-            for k in &c.children {
-                out.insert(k.stmt.span.start, k);
-                index(k, out);
-            }
-        }
-        index(c, &mut inner);
-        // A variable an atomic construct updates is shared on purpose.
-        let atomics = self.atomic_targets(body);
-        let mut out = vec![];
-        for name in assigned(body) {
-            if own_var.as_deref() == Some(name.as_str())
-                || atomics.contains(&name)
-                || shared.contains(&name)
-                || loop_vars.contains(&name)
-                || c.clauses.privates.iter().any(|p| p.var == name)
-                || reductions.iter().any(|r| r.var == name)
-            {
-                continue;
-            }
-            let scalar = self.scope.lookup(&name).is_some_and(|s| {
-                s.ty.is_arithmetic() || matches!(s.ty, super::ctype::CType::Ptr(_))
-            });
-            if !scalar {
-                continue;
-            }
-            let use_of = |start: usize| match inner.get(&start) {
-                Some(k) if k.clauses.privates.iter().any(|p| p.var == name) => InnerUse::Private,
-                Some(k) if k.clauses.reductions.iter().any(|r| r.var == name) => {
-                    InnerUse::Reduction
-                }
-                _ => InnerUse::None,
-            };
-            if written_first(body, &name, &use_of) {
-                out.push(Private {
-                    var: name,
-                    first: false,
-                    part: false,
-                    section: None,
-                    loc: c.loc.clone(),
-                });
-            }
-        }
-        out
-    }
-
-    /// The reductions loop `c` (partitioned) takes from the loops and the
-    /// construct around it (`above`): each variable of theirs its body
-    /// assigns, that its own clauses (and `privates`) do not name.
-    pub(super) fn implicit_reductions(
-        &self,
-        c: &Cand,
-        above: &[(LoopReduction, SrcLoc)],
-        privates: &[Private],
-    ) -> Vec<(LoopReduction, SrcLoc)> {
-        let names = assigned(body_of(c));
-        let mut out: Vec<(LoopReduction, SrcLoc)> = vec![];
-        for (r, origin) in above {
-            let named = c.clauses.reductions.iter().any(|x| x.var == r.var)
-                || c.clauses.privates.iter().any(|p| p.var == r.var)
-                || privates.iter().any(|p| p.var == r.var)
-                || out.iter().any(|(x, _)| x.var == r.var);
-            if !named && names.contains(&r.var) {
-                out.push((
-                    LoopReduction {
-                        loc: c.loc.clone(),
-                        ..r.clone()
-                    },
-                    origin.clone(),
-                ));
-            }
-        }
-        out
-    }
-}
 
 /// The loops candidate loop `c` collapses, after itself.
 pub(super) fn collapsed_loops<'a>(c: &Cand<'a>) -> Vec<&'a Node<ForStatement>> {
@@ -134,27 +29,6 @@ pub(super) fn collapsed_loops<'a>(c: &Cand<'a>) -> Vec<&'a Node<ForStatement>> {
             Err(_) => break,
         }
     }
-    out
-}
-
-/// The variables of the loops candidate loop `c` collapses and of the
-/// loops with directives inside it: private to their loops already.
-fn loop_vars(c: &Cand, with_directive_only: bool) -> Vec<String> {
-    let mut out: Vec<String> = collapsed_loops(c)
-        .iter()
-        .filter_map(|f| canonical(&f.node).ok().map(|k| k.var.to_string()))
-        .collect();
-    fn inner(c: &Cand, only: bool, out: &mut Vec<String>) {
-        for k in &c.children {
-            if k.directive || !only {
-                if let Ok(v) = canonical(&k.f.node) {
-                    out.push(v.var.to_string());
-                }
-            }
-            inner(k, only, out);
-        }
-    }
-    inner(c, with_directive_only, &mut out);
     out
 }
 

@@ -34,7 +34,6 @@ mod loopvars;
 mod lower;
 mod parse;
 mod pragma;
-mod privatize;
 mod record;
 mod routine;
 mod scope;

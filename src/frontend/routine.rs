@@ -5,15 +5,18 @@
 //!
 //! Owns: [`Routines`] (what device code calls and what routine directives
 //! say), the `Walker` methods that read routine directives and lower the
-//! bodies, and the device symbol names (`__accc_r_<name>`, the same in every
-//! translation unit, so separately compiled files link). Linkage: a routine
+//! bodies, and the device symbol names (`__accc_r_<name>`,
+//! [`crate::ir::ROUTINE_SYMBOL_PREFIX`], the same in every translation
+//! unit, so separately compiled files link). A routine calling one of a
+//! higher level is an error here; a call inside loops partitioned at the
+//! callee's level, the validator's (`ir::validate`, on the loops' levels). Linkage: a routine
 //! defined here with an explicit directive and external linkage is exported;
 //! a function defined here otherwise is internal; a routine declared here and
 //! defined elsewhere is imported. May call: `lower`, `construct` (loop
 //! levels), `ir`.
 
 use super::ctype::{CType, FnType};
-use super::lower::{Binding, Inside, Lower, Mode};
+use super::lower::{Binding, Lower, Mode};
 use super::unit::Walker;
 use crate::diag::{DResult, Diagnostics};
 use crate::directive::{BindName, ClauseKind, DeviceTypeList, DirectiveKind};
@@ -38,8 +41,6 @@ pub struct RoutineInfo {
 #[derive(Clone, Debug)]
 pub struct CallSite {
     pub loc: SrcLoc,
-    /// The partitioned loops around the call.
-    pub inside: Inside,
     /// The level of the calling routine (`None`: a compute region).
     pub caller_level: Option<RoutineLevel>,
 }
@@ -144,7 +145,7 @@ impl Routines {
 
 /// The device symbol of C function `name`.
 pub fn symbol(name: &str) -> String {
-    format!("__accc_r_{name}")
+    format!("{}{name}", crate::ir::ROUTINE_SYMBOL_PREFIX)
 }
 
 /// The declarator's name.
@@ -381,7 +382,10 @@ impl<'a> Walker<'a> {
         self.module.cells = self.routines.ir_cells(&self.unit_tag);
     }
 
-    /// Every call site against its callee's level.
+    /// Every call site against its callee's level: a routine may not call
+    /// one of a higher level. (A call inside loops partitioned at the
+    /// callee's level or an inner one is the validator's error: the
+    /// levels are the IR's.)
     fn check_levels(&mut self) {
         for e in &self.routines.entries {
             let level = self
@@ -390,19 +394,8 @@ impl<'a> Walker<'a> {
                 .get(&e.name)
                 .map_or(RoutineLevel::Seq, |i| i.level);
             for s in &e.sites {
-                let nested = match level {
-                    RoutineLevel::Gang => s.inside.gang || s.inside.worker || s.inside.vector,
-                    RoutineLevel::Worker => s.inside.worker || s.inside.vector,
-                    RoutineLevel::Vector => s.inside.vector,
-                    RoutineLevel::Seq => false,
-                };
                 let name = format!("{level:?}").to_lowercase();
-                if nested {
-                    self.errors.push(crate::diag::Diagnostic::error(
-                        Some(s.loc.clone()),
-                        format!("'{}' is a '{name}' routine and cannot be called inside a loop partitioned at that level or an inner one", e.name),
-                    ));
-                } else if s.caller_level.is_some_and(|c| c < level) {
+                if s.caller_level.is_some_and(|c| c < level) {
                     self.errors.push(crate::diag::Diagnostic::error(
                         Some(s.loc.clone()),
                         format!("'{}' is a '{name}' routine and cannot be called from a routine of a lower level", e.name),
@@ -480,6 +473,7 @@ impl<'a> Walker<'a> {
                 func: g,
                 args,
                 result,
+                loc: crate::ir::SrcLoc::default(),
             });
             let rv = result.map(|r| body.read(r));
             body.body.push(Stmt::Return(rv));
@@ -541,7 +535,6 @@ impl<'a> Walker<'a> {
             &[],
             super::levels::RegionKind::Parallel,
             outer,
-            &[],
             vec![],
         )?;
         self.remarks.extend(plan.remarks.iter().cloned());

@@ -55,7 +55,7 @@ pub use hosttree::Visit;
 pub use index::{Extent, Index};
 pub use module::{
     Cell, ComputeKind, DeviceFunction, GridSize, Kernel, Launch, Linkage, Module, Param, ParamMode,
-    RoutineLevel, Scratch, SizeClauses, ThreadBound,
+    RoutineLevel, Scratch, SizeClauses, ThreadBound, ROUTINE_SYMBOL_PREFIX,
 };
 pub use print::{print_expr, print_module, print_parallelism};
 pub use read::{read_module, ReadError};

@@ -234,6 +234,10 @@ pub enum RoutineLevel {
     Gang,
 }
 
+/// What the device symbol of a C function starts with (`__accc_r_<name>`:
+/// the same in every translation unit, so that they link).
+pub const ROUTINE_SYMBOL_PREFIX: &str = "__accc_r_";
+
 /// A function compiled for the device (`#pragma acc routine`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct DeviceFunction {
@@ -259,6 +263,16 @@ pub struct DeviceFunction {
     pub guards: Option<[LocalId; 3]>,
     /// The body (for [`Linkage::Import`], empty but for the parameter locals).
     pub body: Function,
+}
+
+impl DeviceFunction {
+    /// The C function's name (its symbol without
+    /// [`ROUTINE_SYMBOL_PREFIX`]), for messages.
+    pub fn source_name(&self) -> &str {
+        self.name
+            .strip_prefix(ROUTINE_SYMBOL_PREFIX)
+            .unwrap_or(&self.name)
+    }
 }
 
 /// All device code of one translation unit.

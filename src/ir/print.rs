@@ -477,10 +477,21 @@ impl Printer<'_> {
                 }
                 let _ = writeln!(out, "{ind}}}");
             }
-            Stmt::Call { func, args, result } => {
+            Stmt::Call {
+                func,
+                args,
+                result,
+                loc,
+            } => {
                 let name = self.m.functions.get(*func).map_or("?", |f| f.name.as_str());
                 let to = result.map_or(String::new(), |r| format!("{} = ", self.local(r)));
-                let _ = writeln!(out, "{ind}{to}call @{name}({})", self.list(args));
+                let at = if loc.file.is_empty() {
+                    String::new()
+                } else {
+                    let file = quote(loc.file.as_bytes());
+                    format!(" at {file}:{}:{}", loc.line, loc.col)
+                };
+                let _ = writeln!(out, "{ind}{to}call @{name}({}){at}", self.list(args));
             }
             Stmt::Print { format, args } => {
                 let _ = writeln!(out, "{ind}print {}({})", quote(format), self.list(args));

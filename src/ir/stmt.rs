@@ -224,13 +224,16 @@ pub enum Stmt {
     Return(Option<ExprId>),
     /// Call device function `func` (an index into [`Module::functions`])
     /// with `args` (of the parameter types, in order), assigning the result
-    /// to `result` (of the return type) when given.
+    /// to `result` (of the return type) when given. `loc`: where the
+    /// source calls (for the validator's check of the callee's level
+    /// against the loops around; empty where unknown).
     ///
     /// [`Module::functions`]: super::Module::functions
     Call {
         func: usize,
         args: Vec<ExprId>,
         result: Option<LocalId>,
+        loc: SrcLoc,
     },
     /// Wait until the threads of `scope` reach this point, with their
     /// memory effects visible: between a loop partitioned over threads and

@@ -168,12 +168,21 @@ impl Rewrite<'_> {
             return *x;
         }
         let new = match f.expr(e) {
-            Expr::Local(l) if self.is_local(*l) => f.read(self.copy),
-            Expr::Load(a) if self.is_cell(f, *a) => f.read(self.copy),
+            Expr::Local(l) if self.is_local(*l) => self.read_copy(f, e),
+            Expr::Load(a) if self.is_cell(f, *a) => self.read_copy(f, e),
             _ if !self.mentions(f, e) => e,
             _ => f.with_operands(e, &mut |f, o| self.expr(f, o)),
         };
         self.done.insert(e, new);
+        new
+    }
+
+    /// A read of the copy in place of read `e` of the scalar, located
+    /// where `e` is.
+    fn read_copy(&self, f: &mut Function, e: ExprId) -> ExprId {
+        let new = f.read(self.copy);
+        let loc = f.expr_locs[e.0 as usize].clone();
+        f.expr_locs[new.0 as usize] = loc;
         new
     }
 

@@ -2,8 +2,8 @@
 //! host's threads: one thread a gang) and turns
 //! every counted loop into an explicit loop, so back ends only translate.
 //!
-//! Owns: [`schedule`] and [`specialize`], for a [`Target`] (`ir::target`:
-//! the machine's limits). May call: `ir`; `analysis` for its side table
+//! Owns: [`prepare`] (before analysis), [`schedule`] and [`specialize`],
+//! for a [`Target`] (`ir::target`: the machine's limits). May call: `ir`; `analysis` for its side table
 //! ([`ModuleInfo`]), which it only reads. Files:
 //! * `mod.rs` — the walk over every kernel's statements;
 //! * `par.rs` — parallel loops: trip count, 64-bit thread-strided counter,
@@ -29,6 +29,10 @@
 //! * `reduce.rs` (+ `reduce/gangs.rs`) — reductions: private copies set to
 //!   the identity, combined after the loop within blocks and across gangs;
 //! * `localize.rs` — a loop's own copy of a scalar of the code around it;
+//! * `inherit.rs` — the implicit reductions a partitioned loop takes from
+//!   the loops around it ([`implicit_reductions`], run before
+//!   [`auto_privates`]: both are [`prepare`], the driver's step before
+//!   analysis);
 //! * `privatize.rs` — the automatic privatisation pass over the lowered
 //!   module (each partitioned loop's written-first scalars), which the
 //!   driver runs before analysis ([`auto_privates`]);
@@ -50,6 +54,7 @@ mod build;
 pub mod demote;
 mod fences;
 pub mod geometry;
+mod inherit;
 pub mod kernels;
 mod launch;
 pub mod levels;
@@ -64,7 +69,8 @@ mod single;
 mod tile;
 
 pub use crate::ir::{Gpu, HostCpu, Target};
-pub use privatize::{auto_privates, privatize};
+pub use inherit::{implicit_reductions, Implicit};
+pub use privatize::{auto_privates, privatize, Named};
 
 use crate::analysis::ModuleInfo;
 use crate::ir::host::{ConstructKind, HostArg};
@@ -76,6 +82,28 @@ use fences::{Here, Pending};
 use par::Levels;
 use reduce::RedState;
 use std::collections::HashSet;
+
+/// What [`prepare`] did, for the remarks: the implicit reductions made,
+/// the scalars privatised and the races left ([`auto_privates`]).
+pub struct Prepared {
+    pub implicit: Vec<Implicit>,
+    pub privates: Vec<Named>,
+    pub races: Vec<Named>,
+}
+
+/// The passes the pipeline runs on a lowered module before analysis: the
+/// implicit reductions ([`implicit_reductions`]), then the automatic
+/// privatisation ([`auto_privates`]), which does not privatise what a
+/// reduction now combines.
+pub fn prepare(m: &mut Module) -> Prepared {
+    let implicit = implicit_reductions(m);
+    let (privates, races) = auto_privates(m);
+    Prepared {
+        implicit,
+        privates,
+        races,
+    }
+}
 
 /// Schedules every kernel and device function of the module: each counted
 /// loop becomes a [`Stmt::Block`] holding its setup and a [`Stmt::While`].

@@ -3,10 +3,9 @@
 //! code around it that its body assigns before it reads it in every
 //! iteration (`analysis::private`), that no clause of the loop already
 //! handles (a reduction into it) and that no loop around already made
-//! private — what the front end's rule (`frontend/privatize.rs`) finds on
-//! the C AST, where it still stops implicit reductions
-//! (`tests/private_diff.rs` keeps the two in step). In the pipeline
-//! ([`auto_privates`], run on the lowered module before analysis) it makes
+//! private (the only rule: the front end decides none). In the pipeline
+//! ([`auto_privates`], run on the lowered module before analysis, after
+//! [`implicit_reductions`](super::implicit_reductions)) it makes
 //! the copies and their remarks, and finds the races each partitioned
 //! loop leaves (assigned scalars it shares: `-Minfo` warns); the pass
 //! tests run [`privatize`] alone.
@@ -21,8 +20,8 @@
 use super::localize::{localize, Start};
 use crate::analysis::private::{loop_scalars, Scalar, Scope};
 use crate::ir::{
-    Block, Expr, Function, LocalId, Loop, Module, Parallelism, ParamMode, RedTarget, Special,
-    SrcLoc, Stmt, Type,
+    Block, Expr, Function, LocalId, Loop, Module, Parallelism, RedTarget, Special, SrcLoc, Stmt,
+    Type,
 };
 
 /// A scalar, by name, at a loop's position.
@@ -72,14 +71,7 @@ fn walk(
 ) -> Vec<(SrcLoc, String)> {
     let mut done = vec![];
     for (n, k) in m.kernels.iter_mut().enumerate() {
-        let params: Vec<LocalId> = k.params.iter().map(|p| p.local).collect();
-        let pointers: Vec<LocalId> = k
-            .params
-            .iter()
-            .filter(|p| p.mode == ParamMode::DevicePtr)
-            .map(|p| p.local)
-            .collect();
-        let scope = Scope::kernel(&k.body, &params, &pointers);
+        let scope = Scope::of_kernel(k);
         let keep = |s: Scalar| match s {
             Scalar::Cell(p) => k.params.iter().any(|q| q.local == p && shared(n, &q.name)),
             Scalar::Local(_) => false,
@@ -109,16 +101,16 @@ fn walk(
 
 /// Where a block is in a function's body: for each step, a statement's
 /// index and which of its blocks ([`Stmt::blocks`]).
-type Path = [(usize, usize)];
+pub(super) type Path = [(usize, usize)];
 
-fn block_at<'b>(b: &'b Block, path: &Path) -> &'b Block {
+pub(super) fn block_at<'b>(b: &'b Block, path: &Path) -> &'b Block {
     match path.split_first() {
         None => b,
         Some(((i, j), rest)) => block_at(b[*i].blocks()[*j], rest),
     }
 }
 
-fn block_at_mut<'b>(b: &'b mut Block, path: &Path) -> &'b mut Block {
+pub(super) fn block_at_mut<'b>(b: &'b mut Block, path: &Path) -> &'b mut Block {
     match path.split_first() {
         None => b,
         Some(((i, j), rest)) => {
@@ -229,6 +221,6 @@ impl Walk<'_> {
 
 /// Whether `lp` is a partitioned loop of the code (not the loop over the
 /// gangs of a construct with reductions).
-fn partitioned(f: &Function, lp: &Loop) -> bool {
+pub(super) fn partitioned(f: &Function, lp: &Loop) -> bool {
     lp.par != Parallelism::Seq && !matches!(f.expr(lp.limit), Expr::Special(Special::GridDim(_)))
 }

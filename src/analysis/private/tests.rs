@@ -1,5 +1,5 @@
-//! The rules of `frontend/privatize.rs`'s unit tests, on the IR lowering
-//! makes of the same loop bodies (`t`, `s`, `u`: scalars of the region,
+//! The written-first rules (those the front end's AST rule was tested by
+//! before it went), on the IR lowering makes of loop bodies (`t`, `s`, `u`: scalars of the region,
 //! received by value).
 
 use super::{loop_scalars, Scalar, Scope};

@@ -596,7 +596,9 @@ impl<'a> FnWriter<'a> {
                 }
                 None => self.w.line("return;"),
             },
-            Stmt::Call { func, args, result } => {
+            Stmt::Call {
+                func, args, result, ..
+            } => {
                 let Some(name) = self.s.fns.get(*func).cloned() else {
                     return internal("call of a missing function");
                 };

@@ -506,7 +506,9 @@ impl<'a, 'c> Writer<'a, 'c> {
                     )?;
                 }
             }
-            Stmt::Call { func, args, result } => {
+            Stmt::Call {
+                func, args, result, ..
+            } => {
                 let Some(&callee) = self.fns.get(*func) else {
                     return internal("call of a missing function");
                 };

@@ -410,7 +410,9 @@ impl<'a> W<'a> {
                     self.emit(Inst::Ret { value: v });
                 }
             }
-            Stmt::Call { func, args, result } => {
+            Stmt::Call {
+                func, args, result, ..
+            } => {
                 let mut regs = vec![];
                 for a in args {
                     regs.push(self.expr(*a)?);

@@ -328,9 +328,9 @@ impl Lower<'_> {
             _ => None,
         };
         vals.extend(self.guard_args());
+        let loc = self.sm.loc(span.start);
         let site = CallSite {
-            loc: self.sm.loc(span.start),
-            inside: self.inside,
+            loc: loc.clone(),
             caller_level: self.routine_level(),
         };
         let func = self.routines.request(name, sig, site);
@@ -345,6 +345,7 @@ impl Lower<'_> {
             func,
             args: vals,
             result,
+            loc,
         });
         Ok(match (sret, result) {
             (Some(tmp), _) => Val::L(Place::Local(tmp), sig.ret.clone()),

@@ -4,9 +4,11 @@
 //! Owns: [`Lower`], the state of lowering one body: the IR function being
 //! built, the kernel parameters (host variables a region uses, created on
 //! first use, with the hidden sizes of variable-length arrays), the body's
-//! own block scopes, the statement emission stack, and where the code is
-//! (inside which partitioned loops, for the rules about routine calls and
-//! reductions). Lowering decides nothing about threads: a side effect that
+//! own block scopes, the statement emission stack, and the loops and
+//! switches around (for `break` and `continue`). Lowering decides nothing
+//! about threads, and reads no loop's levels (each planned loop's
+//! [`LoopSpec::par`] is recorded in its [`crate::ir::Loop::par`] as is;
+//! the rules that depend on levels are the validator's): a side effect that
 //! one thread performs where several run the code is a [`Stmt::Single`] (a
 //! captured value every thread needs a [`Stmt::Broadcast`], a routine
 //! call's guard arguments [`crate::ir::Special::Performs`]), which
@@ -50,7 +52,8 @@ pub const NARROWED: &str = "long double is computed in double precision on the d
 /// What a loop directive asks of the `for` statement it is attached to.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LoopSpec {
-    /// The parallelism chosen for the loop.
+    /// The parallelism chosen for the loop (recorded in
+    /// [`crate::ir::Loop::par`]; lowering reads it for nothing else).
     pub par: Parallelism,
     /// Where the directive is (for messages).
     pub loc: SrcLoc,
@@ -160,18 +163,6 @@ pub enum Binding {
     Indirect(LocalId),
 }
 
-/// The partitioned loops around the code being lowered.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Inside {
-    /// The OpenACC levels (for the rules about calling routines).
-    pub gang: bool,
-    pub worker: bool,
-    pub vector: bool,
-    /// The block dimensions (x, y, z) the loops partition (for the rules
-    /// about reductions).
-    pub block: [bool; 3],
-}
-
 /// The state of lowering one body.
 pub struct Lower<'a> {
     pub sm: &'a SourceMap,
@@ -201,8 +192,6 @@ pub struct Lower<'a> {
     loop_depth: u32,
     /// Enclosing loops and switches that `break` may leave.
     break_depth: u32,
-    /// The partitioned loops around the current position.
-    pub inside: Inside,
     /// Temporaries holding addresses into this thread's own locals (see
     /// [`Lower::thread_own`]).
     own_addrs: std::collections::HashSet<LocalId>,
@@ -214,9 +203,6 @@ pub struct Lower<'a> {
     /// lowered: (the element's text without white space, the copy, its
     /// type); an expression of that text in the body is the copy.
     pub(super) elem_reds: Vec<(String, LocalId, CType)>,
-    /// Reductions across gangs found inside another loop of the region:
-    /// the construct must reduce them instead (see `Lower::reduction`).
-    pub promote: Vec<LoopReduction>,
     /// Where the body first computes with `long double` (which the device
     /// does in double precision: a remark says so).
     pub narrowed: Option<SrcLoc>,
@@ -246,12 +232,10 @@ impl<'a> Lower<'a> {
             blocks: vec![vec![]],
             loop_depth: 0,
             break_depth: 0,
-            inside: Inside::default(),
             own_addrs: Default::default(),
             atomics: None,
             text: "",
             elem_reds: vec![],
-            promote: vec![],
             narrowed: None,
         }
     }

@@ -5,10 +5,13 @@
 //! Owns: `Lower::reduction` (one variable of a loop's clause) and
 //! `Lower::region_reductions` (the clause of a `parallel` or `serial`
 //! construct: the whole region, once per gang, becomes a gang loop whose
-//! reduction combines the gangs). Which combinations the schedule can
-//! combine is checked here, at the clause.
+//! reduction combines the gangs). Lowering reads no loop's levels: which
+//! reductions the schedule can combine where they are is the validator's
+//! check (`ir::validate`, its level checks), but for an element reduced
+//! across gangs inside another loop, which `compute` rejects before
+//! lowering, where it promotes the scalars so reduced to the construct.
 
-use super::{Binding, CType, LoopReduction, Lower, Mode, Resolved};
+use super::{Binding, CType, LoopReduction, Lower, Resolved};
 use crate::diag::{DResult, Diagnostics};
 use crate::ir::{
     reducible, Expr, IntKind, Loop, LoopCmp, Parallelism, RedOp, RedPart, RedTarget, Reduction,
@@ -22,12 +25,11 @@ impl Lower<'_> {
         Err(Diagnostics::one(Some(r.loc.clone()), msg))
     }
 
-    /// Resolves reduction variable `r` of a loop with parallelism `par`
-    /// (in the scope around the loop) and declares its private copy in the
-    /// current scope.
-    pub(super) fn reduction(&mut self, r: &LoopReduction, par: Parallelism) -> DResult<Reduction> {
+    /// Resolves reduction variable `r` of a loop (in the scope around the
+    /// loop) and declares its private copy in the current scope.
+    pub(super) fn reduction(&mut self, r: &LoopReduction) -> DResult<Reduction> {
         if let Some(index) = &r.index {
-            return self.element_reduction(r, index, par);
+            return self.element_reduction(r, index);
         }
         let resolved = match self.resolve(&r.var, Span::none()) {
             Ok(x) => x,
@@ -128,8 +130,6 @@ impl Lower<'_> {
                 ),
             );
         }
-        // What the schedule can combine (see schedule::reduce).
-        self.check_levels(r, par, &target)?;
         let private = match self.declare_local(&r.var, cty, Span::none()) {
             Ok(l) => l,
             Err(_) => {
@@ -150,64 +150,10 @@ impl Lower<'_> {
         })
     }
 
-    /// Whether the schedule can combine reduction `r` of a loop of
-    /// parallelism `par` into `target` where the loop is (the level errors
-    /// are the validator's, but an element's across gangs inside another
-    /// loop, which lowering reduces in the construct). A reduction
-    /// across gangs into device memory inside another loop of the region
-    /// is noted in [`Lower::promote`]: OpenACC stores a gang reduction's
-    /// result at the end of the region, so the construct reduces the
-    /// variable (each gang accumulating every run of the loop) and the
-    /// region is lowered again.
-    fn check_levels(
-        &mut self,
-        r: &LoopReduction,
-        par: Parallelism,
-        target: &RedTarget,
-    ) -> DResult<()> {
-        let (gang, worker, vector) = match par {
-            Parallelism::Seq => (false, false, None),
-            Parallelism::Par {
-                gang,
-                worker,
-                vector,
-            } => (gang.is_some(), worker, vector),
-        };
-        // A reduction across workers inside a loop partitioned over
-        // threads, or across gangs in a routine, cannot be carried out:
-        // the validator reports it (`ir::validate`, its level checks).
-        let enclosed = self.inside.block.iter().any(|d| *d);
-        if enclosed && (worker || vector.is_some_and(|d| d > 0)) {
-            return Ok(());
-        }
-        if gang && matches!(target, RedTarget::Memory(_)) {
-            if matches!(self.mode, Mode::Routine { .. }) {
-                return Ok(());
-            }
-            if self.inside.gang || self.inside.worker || self.inside.vector || self.loop_depth > 0 {
-                if r.index.is_some() {
-                    return Self::red_err(
-                        r,
-                        format!("reduction of an element of '{}' across gangs inside another loop of the region is not supported (reduce a scalar, or put the reduction on the outermost loop)", r.var),
-                    );
-                }
-                if !self.promote.iter().any(|p| p.var == r.var) {
-                    self.promote.push(r.clone());
-                }
-            }
-        }
-        Ok(())
-    }
-
     /// A reduction on element `var[index]` whose subscript the loop does not
     /// change: a scalar private copy the body's `var[index]` stands for, and
     /// the element's address (computed before the loop) as the target.
-    fn element_reduction(
-        &mut self,
-        r: &LoopReduction,
-        index: &str,
-        par: Parallelism,
-    ) -> DResult<Reduction> {
+    fn element_reduction(&mut self, r: &LoopReduction, index: &str) -> DResult<Reduction> {
         let text = format!("{}[{index}]", r.var);
         let Some(e) = crate::frontend::clauses::parse_expression(&text) else {
             return Self::red_err(
@@ -253,7 +199,6 @@ impl Lower<'_> {
             value: addr,
         });
         let target = RedTarget::Memory(self.f.read(at));
-        self.check_levels(r, par, &target)?;
         let private = self.f.new_local(&text, irty.clone());
         let key: String = text.chars().filter(|c| !c.is_whitespace()).collect();
         self.elem_reds.push((key, private, ty));
@@ -295,7 +240,7 @@ impl Lower<'_> {
             }
             let mut reductions = vec![];
             for r in reds {
-                reductions.push(self.reduction(r, gang)?);
+                reductions.push(self.reduction(r)?);
             }
             let u32t = Type::Int(IntKind::U32);
             let var = self.f.new_local("gang", u32t.clone());

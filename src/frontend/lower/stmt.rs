@@ -13,7 +13,7 @@ use crate::frontend::conv::promote;
 use crate::frontend::ctype::CType;
 use crate::frontend::declare;
 use crate::frontend::scope::{SymKind, Symbol};
-use crate::ir::{Expr, ExprId, Loop, LoopCmp, LoopHeader, Parallelism, Stmt, SwitchArm, Type};
+use crate::ir::{Expr, ExprId, Loop, LoopCmp, LoopHeader, Stmt, SwitchArm, Type};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 
@@ -584,27 +584,15 @@ impl Lower<'_> {
         let elems = self.elem_reds.len();
         let mut reductions = vec![];
         for r in &spec.reductions {
-            reductions.push(self.reduction(r, par)?);
+            reductions.push(self.reduction(r)?);
         }
         self.privates(&spec.privates)?;
-        let saved = (self.inside, self.loop_depth, self.break_depth);
-        if let Parallelism::Par {
-            gang,
-            worker,
-            vector,
-        } = par
-        {
-            self.inside.gang |= gang.is_some();
-            self.inside.worker |= worker;
-            self.inside.vector |= vector.is_some();
-            let mine = par.thread_dims();
-            self.inside.block = std::array::from_fn(|d| self.inside.block[d] || mine[d]);
-        }
+        let saved = (self.loop_depth, self.break_depth);
         // break may not leave a partitioned (or collapsed) loop: the
         // validator reports it (its level checks); continue ends this
         // iteration of any loop (the scheduled loop's step advances to the
         // thread's next iteration).
-        (self.loop_depth, self.break_depth) = (saved.1 + 1, saved.2 + 1);
+        (self.loop_depth, self.break_depth) = (saved.0 + 1, saved.1 + 1);
         let lowered = self.in_block(|l| {
             if before.is_empty() && after.is_empty() {
                 return l.stmt(body);
@@ -623,7 +611,7 @@ impl Lower<'_> {
             l.pop_scope();
             r
         });
-        (self.inside, self.loop_depth, self.break_depth) = saved;
+        (self.loop_depth, self.break_depth) = saved;
         self.elem_reds.truncate(elems);
         let ((), body) = lowered?;
         self.emit(Stmt::Loop(Loop {

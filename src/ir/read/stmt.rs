@@ -191,7 +191,21 @@ impl Parser<'_, '_> {
             return Err(self.c.error_at(at, format!("unknown function @{name}")));
         };
         let args = self.args()?;
-        Ok(Stmt::Call { func, args, result })
+        // ` at "file":line:col`, where the source calls.
+        let mut loc = SrcLoc::default();
+        if self.c.tok("at") {
+            loc.file = self.c.quoted()?;
+            self.c.expect_here(":")?;
+            loc.line = self.c.unsigned()?;
+            self.c.expect_here(":")?;
+            loc.col = self.c.unsigned()?;
+        }
+        Ok(Stmt::Call {
+            func,
+            args,
+            result,
+            loc,
+        })
     }
 
     /// `(e, e, …)` of expressions with no expected type.

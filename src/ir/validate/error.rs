@@ -11,6 +11,7 @@ use std::fmt;
 
 use super::super::expr::ExprId;
 use super::super::function::LocalId;
+use super::super::module::RoutineLevel;
 use super::super::stmt::AtomicOp;
 use super::super::types::Type;
 use super::super::SrcLoc;
@@ -100,6 +101,15 @@ pub enum ValidationErrorKind {
     ReductionAcrossThreadsInside { var: String },
     /// A reduction across gangs into memory in a routine (a source error).
     GangReductionInRoutine { var: String },
+    /// A reduction across gangs into memory inside another loop of a
+    /// kernel (lowering promotes those to the construct).
+    GangReductionInsideLoop { var: String },
+    /// A call of a routine of level `level` inside a loop partitioned at
+    /// that level or an inner one (a source error).
+    RoutineCalledInside {
+        routine: String,
+        level: RoutineLevel,
+    },
     /// A reduction whose parts do not fit its private or operator.
     ReductionParts { op: &'static str, private: LocalId },
     /// A reduction whose target is of neither the private's type nor its
@@ -162,6 +172,7 @@ impl ValidationErrorKind {
             K::BreakLeavesPartitionedLoop
                 | K::ReductionAcrossThreadsInside { .. }
                 | K::GangReductionInRoutine { .. }
+                | K::RoutineCalledInside { .. }
         )
     }
 }
@@ -209,6 +220,15 @@ impl fmt::Display for ValidationErrorKind {
             K::GangReductionInRoutine { var } => write!(
                 f,
                 "reduction of '{var}' across gangs in a routine is not supported"
+            ),
+            K::RoutineCalledInside { routine, level } => write!(
+                f,
+                "'{routine}' is a '{}' routine and cannot be called inside a loop partitioned at that level or an inner one",
+                format!("{level:?}").to_lowercase()
+            ),
+            K::GangReductionInsideLoop { var } => write!(
+                f,
+                "reduction of '{var}' across gangs into memory inside another loop, not promoted to the construct"
             ),
             K::LoopSeqPartitioned { loc } => {
                 write!(

@@ -7,11 +7,18 @@
 //!   iterations run in other threads;
 //! * a reduction across workers (or across vector lanes on block y or z)
 //!   inside a loop partitioned over threads;
-//! * a reduction across gangs into memory in a routine.
+//! * a reduction across gangs into memory in a routine;
+//! * a call of a `gang`, `worker` or `vector` routine inside a loop
+//!   partitioned at that level or an inner one (at the call);
+//! * (not a source error: lowering promotes them to the construct) a
+//!   reduction across gangs into memory inside another loop of a kernel,
+//!   which no schedule can combine after its loop.
 //!
 //! Owns: [`check`]. May call: `ir` types.
 
+use super::super::expr::{Expr, Special};
 use super::super::function::Function;
+use super::super::module::{DeviceFunction, RoutineLevel};
 use super::super::stmt::{Block, Loop, Parallelism, Stmt};
 use super::super::{RedTarget, SrcLoc};
 use super::ValidationErrorKind as K;
@@ -27,68 +34,136 @@ enum Target<'a> {
     Partitioned(&'a SrcLoc),
 }
 
-/// The level errors of body `f` (`routine`: a device function's), each
-/// with the location of its loop.
-pub(super) fn check(f: &Function, routine: bool) -> Vec<(K, SrcLoc)> {
+/// Where the walk is.
+#[derive(Clone, Copy)]
+struct At<'a> {
+    /// Where a `break` goes.
+    target: Target<'a>,
+    /// The block dimensions the loops around partition.
+    threads: [bool; 3],
+    /// Inside a loop of the code (not the loop over the gangs lowering
+    /// makes of a construct with reductions).
+    in_loop: bool,
+    /// The levels (gang, worker, vector) the loops around partition (not
+    /// the loop over the gangs of a construct).
+    levels: [bool; 3],
+}
+
+/// What the walk reads beside the body.
+struct Ctx<'a> {
+    f: &'a Function,
+    /// The module's device functions (the callees).
+    functions: &'a [DeviceFunction],
+    /// A device function's body.
+    routine: bool,
+}
+
+/// The level errors of body `f` (`routine`: a device function's) calling
+/// `functions`, each with the location of its loop (or call).
+pub(super) fn check(f: &Function, functions: &[DeviceFunction], routine: bool) -> Vec<(K, SrcLoc)> {
     let mut out = vec![];
-    walk(f, &f.body, routine, Target::None, [false; 3], &mut out);
+    let at = At {
+        target: Target::None,
+        threads: [false; 3],
+        in_loop: false,
+        levels: [false; 3],
+    };
+    let cx = Ctx {
+        f,
+        functions,
+        routine,
+    };
+    walk(&cx, &f.body, at, &mut out);
     out
 }
 
-fn walk(
-    f: &Function,
-    b: &Block,
-    routine: bool,
-    target: Target,
-    threads: [bool; 3],
-    out: &mut Vec<(K, SrcLoc)>,
-) {
+fn walk(cx: &Ctx, b: &Block, at: At, out: &mut Vec<(K, SrcLoc)>) {
+    let (f, routine) = (cx.f, cx.routine);
+    let plain = At {
+        target: Target::Ok,
+        in_loop: true,
+        ..at
+    };
     for s in b {
         match s {
             Stmt::Loop(l) => {
-                reductions(f, l, routine, threads, out);
+                reductions(f, l, routine, at, out);
                 let partitioned = l.par != Parallelism::Seq || !l.collapsed.is_empty();
-                let inner = if partitioned {
+                let target = if partitioned {
                     Target::Partitioned(&l.loc)
                 } else {
                     Target::Ok
                 };
                 let mine = l.par.thread_dims();
-                let threads = std::array::from_fn(|d| threads[d] || mine[d]);
-                walk(f, &l.body, routine, inner, threads, out);
+                let over = over_gangs(f, l);
+                let levels = match l.par {
+                    Parallelism::Par {
+                        gang,
+                        worker,
+                        vector,
+                    } if !over => [gang.is_some(), worker, vector.is_some()],
+                    _ => [false; 3],
+                };
+                let inner = At {
+                    target,
+                    threads: std::array::from_fn(|d| at.threads[d] || mine[d]),
+                    in_loop: at.in_loop || !over,
+                    levels: std::array::from_fn(|d| at.levels[d] || levels[d]),
+                };
+                walk(cx, &l.body, inner, out);
             }
             Stmt::While { body, step, .. } => {
-                walk(f, body, routine, Target::Ok, threads, out);
-                walk(f, step, routine, Target::Ok, threads, out);
+                walk(cx, body, plain, out);
+                walk(cx, step, plain, out);
+            }
+            Stmt::Call { func, loc, .. } => {
+                if let Some(callee) = cx.functions.get(*func) {
+                    // Partitioned at the callee's level or an inner one.
+                    let from = match callee.level {
+                        RoutineLevel::Gang => 0,
+                        RoutineLevel::Worker => 1,
+                        RoutineLevel::Vector => 2,
+                        RoutineLevel::Seq => 3,
+                    };
+                    if at.levels.iter().skip(from).any(|l| *l) {
+                        let routine = callee.source_name().to_string();
+                        let level = callee.level;
+                        out.push((K::RoutineCalledInside { routine, level }, loc.clone()));
+                    }
+                }
             }
             Stmt::Switch { arms, .. } => {
                 for a in arms {
-                    walk(f, &a.body, routine, Target::Ok, threads, out);
+                    let inner = At {
+                        target: Target::Ok,
+                        ..at
+                    };
+                    walk(cx, &a.body, inner, out);
                 }
             }
             Stmt::Break => {
-                if let Target::Partitioned(loc) = target {
+                if let Target::Partitioned(loc) = at.target {
                     out.push((K::BreakLeavesPartitionedLoop, loc.clone()));
                 }
             }
             s => {
                 for inner in s.blocks() {
-                    walk(f, inner, routine, target, threads, out);
+                    walk(cx, inner, at, out);
                 }
             }
         }
     }
 }
 
-/// The level errors of loop `l`'s reductions, inside loops partitioning
-/// the block dimensions `threads`.
-fn reductions(
-    f: &Function,
-    l: &Loop,
-    routine: bool,
-    threads: [bool; 3],
-    out: &mut Vec<(K, SrcLoc)>,
-) {
+/// Whether `l` is the loop over the gangs lowering makes of a construct
+/// with reductions (its limit is the grid size).
+fn over_gangs(f: &Function, l: &Loop) -> bool {
+    matches!(f.expr(l.limit), Expr::Special(Special::GridDim(_)))
+}
+
+/// The level errors of loop `l`'s reductions, where `at` says.
+fn reductions(f: &Function, l: &Loop, routine: bool, at: At, out: &mut Vec<(K, SrcLoc)>) {
+    let threads = at.threads;
     let Parallelism::Par {
         gang,
         worker,
@@ -103,6 +178,8 @@ fn reductions(
             out.push((K::ReductionAcrossThreadsInside { var }, l.loc.clone()));
         } else if routine && gang.is_some() && matches!(r.target, RedTarget::Memory(_)) {
             out.push((K::GangReductionInRoutine { var }, l.loc.clone()));
+        } else if at.in_loop && gang.is_some() && matches!(r.target, RedTarget::Memory(_)) {
+            out.push((K::GangReductionInsideLoop { var }, l.loc.clone()));
         }
     }
 }

@@ -11,7 +11,8 @@
 //! than extents and a base of the element or row type, returns match the
 //! function's result type, `break`/`continue` have a target, a loop's
 //! directive is consistent and its `seq` kept, the levels of loops allow
-//! what their bodies do (`levels.rs`: errors in the user's source), and — when
+//! what their bodies do (`levels.rs`: errors in the user's source — breaks,
+//! reductions, routine calls), and — when
 //! `scheduled` — that no counted [`Stmt::Loop`] is left, nor any
 //! single-thread form ([`Stmt::Single`], [`Stmt::Broadcast`],
 //! [`super::Special::Performs`]).
@@ -56,7 +57,7 @@ pub fn validate(m: &Module, scheduled: bool) -> Vec<ValidationError> {
     for (owner, loc, f, ret) in bodies {
         let routine = matches!(owner, Owner::Function(_));
         errors.extend(
-            levels::check(f, routine)
+            levels::check(f, &m.functions, routine)
                 .into_iter()
                 .map(|(kind, at)| ValidationError {
                     kind,
@@ -322,7 +323,9 @@ impl Validator<'_> {
                     self.err(K::ReturnType { value: t, ret });
                 }
             }
-            Stmt::Call { func, args, result } => {
+            Stmt::Call {
+                func, args, result, ..
+            } => {
                 let Some(callee) = self.m.functions.get(*func) else {
                     self.err(K::CallOutOfRange { func: *func });
                     return;

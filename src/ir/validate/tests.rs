@@ -173,6 +173,7 @@ fn unreadable_cases() -> Vec<(fn(&mut Module), fn(&ValidationErrorKind) -> bool)
                     func: 99,
                     args: vec![],
                     result: None,
+                    loc: Default::default(),
                 })
             },
             |k| matches!(k, K::CallOutOfRange { func: 99 }),
