@@ -18,8 +18,10 @@
 //! `codegen::host` writes with the host compiler's `__atomic` builtins, so
 //! that host threads running regions on the host fallback update
 //! atomically too.
-//! May call: `directive`, `ir` (locations, the host plan), `diag`.
+//! May call: `directive`, `ir` (locations, the host plan), `diag`; `parsed`
+//! (what [`specs`] reads) and `output` (through its methods).
 
+use super::parsed::Parsed;
 use super::unit::Walker;
 use crate::diag::{DResult, Diagnostics};
 use crate::directive::{AtomicKind, ClauseKind, DirectiveKind};
@@ -462,46 +464,46 @@ pub fn host_atomic(text: &str, f: &Form) -> HostAtomic {
     }
 }
 
-impl Walker<'_> {
-    /// Every `atomic` directive of the file, by the start of its statement.
-    pub fn atomic_specs(&self) -> HashMap<usize, AtomicSpec> {
-        let mut m = HashMap::new();
-        for (&start, dirs) in &self.att.by_stmt {
-            for &i in dirs {
-                let d = &self.dirs[i];
-                if let DirectiveKind::Atomic(k) = d.kind {
-                    let cond = d.clauses.iter().find_map(|c| match &c.kind {
-                        ClauseKind::If(e) => Some(format!("({})", e.text)),
-                        _ => None,
-                    });
-                    m.insert(
-                        start,
-                        AtomicSpec {
-                            kind: AtomicKind::effective(k),
-                            cond,
-                            loc: self.pragma_loc(i, d.kind_span.start),
-                        },
-                    );
-                }
+/// Every `atomic` directive of the unit, by the start of its statement.
+pub fn specs(unit: &Parsed) -> HashMap<usize, AtomicSpec> {
+    let mut m = HashMap::new();
+    for (&start, dirs) in &unit.att.by_stmt {
+        for &i in dirs {
+            let d = &unit.dirs[i];
+            if let DirectiveKind::Atomic(k) = d.kind {
+                let cond = d.clauses.iter().find_map(|c| match &c.kind {
+                    ClauseKind::If(e) => Some(format!("({})", e.text)),
+                    _ => None,
+                });
+                m.insert(
+                    start,
+                    AtomicSpec {
+                        kind: AtomicKind::effective(k),
+                        cond,
+                        loc: unit.pragma_loc(i, d.kind_span.start),
+                    },
+                );
             }
         }
-        m
     }
+    m
+}
 
+impl Walker<'_> {
     /// The scalar variables that atomic statements inside `s` update (by
     /// name): a compute construct shares them (implicitly `copy`, as
     /// reduction variables) rather than giving each thread its own copy,
     /// on which an atomic would be pointless.
     pub fn atomic_targets(&self, s: &Node<Statement>) -> Vec<String> {
         let mut found = AtomicStatements {
-            atomics: &self.atomics,
+            atomics: &self.unit.atomics,
             found: vec![],
         };
         lang_c::visit::Visit::visit_statement(&mut found, &s.node, &s.span);
         let err = |_: Span, m: String| Diagnostics::one(None, m);
         let mut names = vec![];
         for (node, spec) in &found.found {
-            if let Ok(f) = recognize(self.text, spec.kind, node, &err) {
+            if let Ok(f) = recognize(self.unit.text, spec.kind, node, &err) {
                 if let Expression::Identifier(id) = &f.x.node {
                     names.push(id.node.name.clone());
                 }
@@ -515,22 +517,22 @@ impl Walker<'_> {
     /// error at the statement.
     pub fn atomic_host_versions(&mut self, unit: &TranslationUnit) {
         let mut found = AtomicStatements {
-            atomics: &self.atomics,
+            atomics: &self.unit.atomics,
             found: vec![],
         };
         lang_c::visit::Visit::visit_translation_unit(&mut found, unit);
-        let sm = self.sm;
+        let sm = self.unit.sm;
         let err = |at: Span, msg: String| Diagnostics::one(Some(sm.loc(at.start)), msg);
         for (node, spec) in found.found {
-            match recognize(self.text, spec.kind, &node, &err) {
+            match recognize(self.unit.text, spec.kind, &node, &err) {
                 Ok(f) => {
                     let cond = spec.cond.clone().map(|text| UserExpr {
                         text,
                         loc: spec.loc.clone(),
                         ty: HostType::Bool,
                     });
-                    self.plan.insert(Construct {
-                        kind: ConstructKind::Atomic(host_atomic(self.text, &f)),
+                    self.out.construct(Construct {
+                        kind: ConstructKind::Atomic(host_atomic(self.unit.text, &f)),
                         name: format!("atomic {}", spec.kind.as_str()),
                         loc: spec.loc.clone(),
                         stmt: node.span.start..node.span.end,
@@ -539,7 +541,7 @@ impl Walker<'_> {
                         body: vec![],
                     });
                 }
-                Err(d) => self.errors.extend(d.0),
+                Err(d) => self.out.errors(d),
             }
         }
     }

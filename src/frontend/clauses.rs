@@ -19,10 +19,10 @@ use lang_c::visit::{self, Visit};
 
 /// Checks clause operands of one directive.
 pub struct ClauseCtx<'a> {
-    pub sm: &'a SourceMap,
-    pub scope: &'a Scope,
+    sm: &'a SourceMap,
+    scope: &'a Scope,
     /// Offset of the directive text in the preprocessed text.
-    pub base: usize,
+    base: usize,
 }
 
 /// A data clause item resolved in the host scope.
@@ -92,7 +92,13 @@ impl<'ast> Visit<'ast> for Idents {
     }
 }
 
-impl ClauseCtx<'_> {
+impl<'a> ClauseCtx<'a> {
+    /// The context of a directive whose text starts at byte `base` of the
+    /// preprocessed text, in the host scope `scope`.
+    pub fn new(sm: &'a SourceMap, scope: &'a Scope, base: usize) -> Self {
+        ClauseCtx { sm, scope, base }
+    }
+
     fn loc(&self, offset: usize) -> SrcLoc {
         self.sm.loc(self.base + offset)
     }

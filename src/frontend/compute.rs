@@ -16,9 +16,10 @@
 //!
 //! Owns: `Walker::compute` and its steps. May call: `lower`, `levels`,
 //! `clauses`, `data`, `analysis::sections`, `analysis::data_attrs`,
-//! `schedule::demote`, `ir`.
+//! `schedule::demote`, `ir`; the walk's owners (`parsed`, `output`,
+//! `place`) through their methods.
 
-use super::clauses::{ClauseCtx, DataItem};
+use super::clauses::DataItem;
 use super::data::Visible;
 use super::levels::{RegionKind, RegionPlan};
 use super::lower::{HostVar, LoopReduction, Lower, Private};
@@ -97,7 +98,7 @@ impl Walker<'_> {
             self.emit_kernel(s, seg, plan, body, &c, &uses, region);
         }
         if region {
-            self.data_stack.pop();
+            self.place.leave_data();
         }
         Ok(())
     }
@@ -105,7 +106,7 @@ impl Walker<'_> {
     /// Gathers the clauses of compute directive `p`; clauses later work
     /// will implement are "not supported yet" errors.
     fn compute_clauses(&self, p: usize) -> DResult<Compute> {
-        let d = &self.dirs[p];
+        let d = &self.unit.dirs[p];
         let name = d.kind.name();
         use DirectiveKind as K;
         let combined = matches!(d.kind, K::ParallelLoop | K::KernelsLoop | K::SerialLoop);
@@ -114,11 +115,7 @@ impl Walker<'_> {
             K::Kernels | K::KernelsLoop => RegionKind::Kernels,
             _ => RegionKind::Parallel,
         };
-        let ctx = ClauseCtx {
-            sm: self.sm,
-            scope: &self.scope,
-            base: self.pragmas[p].text_start,
-        };
+        let ctx = self.clause_ctx(p);
         let mut sizes = SizeClauses::default();
         let (mut default_none, mut default_present) = (false, false);
         // `reduction` on the construct itself (on a combined one: the loop's).
@@ -180,7 +177,7 @@ impl Walker<'_> {
             asyncs: self.asyncs(p, d)?,
             items: self.data_items(p, d)?,
             cond: self.if_cond(p, d)?,
-            loc: self.pragma_loc(p, d.kind_span.start),
+            loc: self.unit.pragma_loc(p, d.kind_span.start),
         })
     }
 
@@ -197,7 +194,8 @@ impl Walker<'_> {
             let dirs: Vec<usize> = if segments.len() == 1 {
                 top_dirs.to_vec()
             } else {
-                self.att
+                self.unit
+                    .att
                     .by_stmt
                     .get(&seg.span.start)
                     .cloned()
@@ -214,7 +212,7 @@ impl Walker<'_> {
             plans.push(plan);
         }
         for r in &c.region_reds {
-            self.remarks.push((
+            self.out.remark(
                 r.loc.clone(),
                 format!(
                     "reduction({}:{}) across the gangs of the construct",
@@ -222,7 +220,7 @@ impl Walker<'_> {
                     r.var
                 )
                 .into(),
-            ));
+            );
         }
         Ok(plans)
     }
@@ -268,15 +266,14 @@ impl Walker<'_> {
             }
         }
         for r in &promoted {
-            self.remarks.push((
+            self.out.remark(
                 r.loc.clone(),
                 format!(
                     "reduction({}:{}) across gangs inside another loop: each gang accumulates every run of the loop, combined at the end of the construct",
                     r.op.symbol(),
                     r.var
                 )
-                .into(),
-            ));
+                .into());
         }
         c.region_reds.extend(promoted);
         let kernels = c.kind == RegionKind::Kernels;
@@ -290,7 +287,7 @@ impl Walker<'_> {
             demote_unwritten(&mut out, &by_ref);
         }
         for at in narrowed {
-            self.remarks.push((at, super::lower::NARROWED.into()));
+            self.out.remark(at, super::lower::NARROWED.into());
         }
         Ok(out)
     }
@@ -309,22 +306,19 @@ impl Walker<'_> {
     ) -> DResult<(Lowered, Option<SrcLoc>)> {
         let mut scope = self.scope.clone();
         let mut lower = Lower::new(
-            self.sm,
+            self.unit,
             &mut scope,
             &mut self.routines,
             &plan.loops,
             super::lower::Mode::Region,
-        );
-        lower.atomics = Some(&self.atomics);
-        lower.text = self.text;
-        lower.by_ref = by_ref.clone();
-        lower.by_ref_all = all;
+        )
+        .with_by_ref(by_ref.clone(), all);
         if c.region_reds.is_empty() && c.region_privs.is_empty() {
             lower.stmt(seg)?;
         } else {
             lower.region(seg, &c.region_reds, &c.region_privs)?;
         }
-        let narrowed = lower.narrowed.take();
+        let narrowed = lower.take_narrowed();
         Ok((lower.finish(), narrowed))
     }
 
@@ -342,7 +336,7 @@ impl Walker<'_> {
             .filter(|v| v.size_of.is_none())
         {
             let has_attribute = c.items.iter().any(|i| i.whole && i.var == v.name)
-                || self.data_stack.iter().flatten().any(|x| x.var == v.name)
+                || self.place.visible(&v.name).is_some()
                 || c.region_reds.iter().any(|r| r.var == v.name)
                 || plans
                     .iter()
@@ -390,7 +384,7 @@ impl Walker<'_> {
         if outer.queue.is_some() {
             outer.bind = Some(s.span.start);
         }
-        self.plan.insert(Construct {
+        self.out.construct(Construct {
             kind: ConstructKind::Data { asyncs: outer },
             name: c.name.to_string(),
             loc: c.loc.clone(),
@@ -428,7 +422,7 @@ impl Walker<'_> {
                     no_create: false,
                 }),
         );
-        self.data_stack.push(visible);
+        self.place.enter_data(visible);
     }
 
     /// Segment `seg` of construct `s` as a kernel: its data (its own maps
@@ -459,23 +453,26 @@ impl Walker<'_> {
             )
         };
         let kloc = if in_region {
-            self.sm.loc(seg.span.start)
+            self.unit.sm.loc(seg.span.start)
         } else {
             c.loc.clone()
         };
         // The loops' remarks name the launch's thread counts, and what
         // `schedule` changes in the sizes follows them.
-        let kernel = self.module.kernels.len();
-        self.remarks.extend(
+        let kernel = self.out.next_kernel();
+        self.out.remarks(
             plan.remarks
                 .iter()
                 .map(|(l, r)| (l.clone(), r.clone().of_kernel(kernel))),
         );
-        self.remarks.push((kloc.clone(), Remark::Launch { kernel }));
-        self.module.kernels.push(Kernel {
+        self.out.remark(kloc.clone(), Remark::Launch { kernel });
+        self.out.add_kernel(Kernel {
             name: format!(
                 "__accc_{}_{}_l{}_{}",
-                self.function, kernel, kloc.line, self.unit_tag
+                self.place.function(),
+                kernel,
+                kloc.line,
+                self.unit.unit_tag
             ),
             construct: c.name.to_string(),
             loc: kloc.clone(),
@@ -515,7 +512,7 @@ impl Walker<'_> {
             body: vec![],
         };
         compute.body.push(compute.host_fallback());
-        self.plan.insert(compute);
+        self.out.construct(compute);
     }
 }
 

@@ -5,7 +5,8 @@
 //! segments that become kernels of their own.
 //!
 //! Owns: `Walker::construct`, `Walker::kernels_segments`,
-//! `Walker::not_yet`. May call: `compute`, `data`, `ir`.
+//! `Walker::not_yet`. May call: `compute`, `data`, `ir`; the walk's owners
+//! (`parsed`, `output`, `place`) through their methods.
 
 use super::unit::Walker;
 use crate::diag::{DResult, Diagnostics};
@@ -27,7 +28,7 @@ impl Walker<'_> {
 
     /// Handles directive `p` attached to `s` (with `rest` attached after it).
     pub fn construct(&mut self, p: usize, rest: &[usize], s: &Node<Statement>) {
-        let d = &self.dirs[p];
+        let d = &self.unit.dirs[p];
         let r = match d.kind {
             DirectiveKind::Data => self.data(p, rest, s),
             DirectiveKind::Parallel
@@ -51,7 +52,7 @@ impl Walker<'_> {
                 Ok(())
             }
             DirectiveKind::Routine(_) => Err(Diagnostics::one(
-                Some(self.pragma_loc(p, d.kind_span.start)),
+                Some(self.unit.pragma_loc(p, d.kind_span.start)),
                 "'#pragma acc routine' without a name must be followed by a function declaration or definition",
             )),
             // Its host version is made for the whole file at the end
@@ -62,20 +63,20 @@ impl Walker<'_> {
                 Ok(())
             }
             // In a routine, loop directives belong to its device version.
-            DirectiveKind::Loop if self.in_routine => {
+            DirectiveKind::Loop if self.place.in_routine() => {
                 self.stmt_with(s, rest);
                 Ok(())
             }
             DirectiveKind::Loop => Err(Diagnostics::one(
-                Some(self.pragma_loc(p, d.kind_span.start)),
+                Some(self.unit.pragma_loc(p, d.kind_span.start)),
                 "a 'loop' directive outside a compute construct (orphaned loop) is not supported yet",
             )),
             _ => Err(Diagnostics::one(
-                Some(self.pragma_loc(p, d.kind_span.start)),
+                Some(self.unit.pragma_loc(p, d.kind_span.start)),
                 format!("the '{}' directive is not supported yet", d.kind.name()),
             )),
         };
-        self.report(r);
+        self.out.report(r);
     }
 
     /// The parts of a kernels construct's block that become kernels of

@@ -3,13 +3,15 @@
 //! `host_data` and `declare` directives, and the maps and arguments of a
 //! compute construct (explicit clauses, then the implicit data attributes).
 //!
-//! Owns: the `Walker` methods for those directives, the stack of what the
-//! enclosing data constructs map ([`Visible`]), and the host side of a
+//! Owns: the `Walker` methods for those directives, and the host side of a
 //! compute construct's data ([`Walker::kernel_data`]: the facts of its
 //! host variables, [`Walker::host_facts`]; `analysis::data_attrs` decides
-//! their maps). Standalone directives (`enter data`, `exit data`,
-//! `update`, `declare` in a function) replace their own blanked line.
-//! May call: `clauses`, `ir::host`, `analysis::data_attrs`.
+//! their maps). What the enclosing data constructs map ([`Visible`]) is
+//! `place`'s: these methods enter and leave its data regions. Standalone
+//! directives (`enter data`, `exit data`, `update`, `declare` in a
+//! function) replace their own blanked line.
+//! May call: `clauses`, `ir::host`, `analysis::data_attrs`; the walk's
+//! owners (`parsed`, `output`, `place`) through their methods.
 
 use super::clauses::{BarePointer, ClauseCtx, DataItem};
 use super::ctype::CType;
@@ -53,11 +55,7 @@ fn map_kind(k: DataKind) -> Option<MapKind> {
 impl Walker<'_> {
     /// The clause context of directive `p`.
     pub fn clause_ctx(&self, p: usize) -> ClauseCtx<'_> {
-        ClauseCtx {
-            sm: self.sm,
-            scope: &self.scope,
-            base: self.pragmas[p].text_start,
-        }
+        ClauseCtx::new(self.unit.sm, &self.scope, self.unit.pragmas[p].text_start)
     }
 
     /// The data clauses of directive `p` as data items, in clause order; a
@@ -144,7 +142,7 @@ impl Walker<'_> {
 
     pub fn clause_err<T>(&self, p: usize, c: &Clause, msg: String) -> DResult<T> {
         Err(Diagnostics::one(
-            Some(self.pragma_loc(p, c.span.start)),
+            Some(self.unit.pragma_loc(p, c.span.start)),
             msg,
         ))
     }
@@ -204,11 +202,11 @@ impl Walker<'_> {
         cond: Option<UserExpr>,
         maps: Vec<HostMap>,
     ) {
-        let d = &self.dirs[p];
-        self.plan.insert(Construct {
+        let d = &self.unit.dirs[p];
+        self.out.construct(Construct {
             kind,
             name: d.kind.name().to_string(),
-            loc: self.pragma_loc(p, d.kind_span.start),
+            loc: self.unit.pragma_loc(p, d.kind_span.start),
             stmt,
             cond,
             maps,
@@ -220,19 +218,19 @@ impl Walker<'_> {
     /// for `-Minfo=accel`); attach items follow from their data items.
     fn data_remarks(&mut self, loc: &SrcLoc, maps: &[HostMap]) {
         for t in crate::ir::map_lines(maps) {
-            self.remarks.push((loc.clone(), t.into()));
+            self.out.remark(loc.clone(), t.into());
         }
     }
 
     /// A `data` construct: a data region around its statement.
     pub fn data(&mut self, p: usize, rest: &[usize], s: &Node<Statement>) -> DResult<()> {
-        let d = &self.dirs[p];
+        let d = &self.unit.dirs[p];
         let items = self.data_items(p, d)?;
         let cond = self.if_cond(p, d)?;
         let asyncs = self.asyncs(p, d)?;
-        self.data_stack.push(Self::visible(&items));
+        self.place.enter_data(Self::visible(&items));
         let maps = Self::maps_of(&items);
-        let loc = self.pragma_loc(p, d.kind_span.start);
+        let loc = self.unit.pragma_loc(p, d.kind_span.start);
         self.data_remarks(&loc, &maps);
         self.push_construct(
             p,
@@ -242,7 +240,7 @@ impl Walker<'_> {
             maps,
         );
         self.stmt_with(s, rest);
-        self.data_stack.pop();
+        self.place.leave_data();
         Ok(())
     }
 
@@ -250,12 +248,12 @@ impl Walker<'_> {
     /// `declare` in a function, …) at pragma `p`: replaces its own line.
     pub fn standalone(&mut self, p: usize) {
         let r = self.standalone_directive(p);
-        self.report(r);
+        self.out.report(r);
     }
 
     fn standalone_directive(&mut self, p: usize) -> DResult<()> {
-        let d = &self.dirs[p];
-        let line = self.pragmas[p].start..self.pragmas[p].end;
+        let d = &self.unit.dirs[p];
+        let line = self.unit.pragmas[p].start..self.unit.pragmas[p].end;
         let cond = self.if_cond(p, d)?;
         match &d.kind {
             DirectiveKind::EnterData | DirectiveKind::ExitData => {
@@ -269,7 +267,7 @@ impl Walker<'_> {
                 };
                 if items.is_empty() {
                     return Err(Diagnostics::one(
-                        Some(self.pragma_loc(p, d.kind_span.start)),
+                        Some(self.unit.pragma_loc(p, d.kind_span.start)),
                         format!("'{}' needs at least one data clause", d.kind.name()),
                     ));
                 }
@@ -310,7 +308,7 @@ impl Walker<'_> {
                 }
                 if updates.is_empty() {
                     return Err(Diagnostics::one(
-                        Some(self.pragma_loc(p, d.kind_span.start)),
+                        Some(self.unit.pragma_loc(p, d.kind_span.start)),
                         "'update' needs at least one 'self', 'host' or 'device' clause",
                     ));
                 }
@@ -345,11 +343,9 @@ impl Walker<'_> {
                         }
                     }
                 }
-                if let Some(top) = self.data_stack.last_mut() {
-                    top.extend(Self::visible(&items));
-                }
+                self.place.declare(Self::visible(&items));
                 // The region: from the directive to the end of the block.
-                let end = self.block_ends.last().copied().unwrap_or(line.end);
+                let end = self.place.block_end().unwrap_or(line.end);
                 self.push_construct(
                     p,
                     ConstructKind::DeclareLocal,
@@ -364,7 +360,7 @@ impl Walker<'_> {
             }
             k => {
                 return Err(Diagnostics::one(
-                    Some(self.pragma_loc(p, d.kind_span.start)),
+                    Some(self.unit.pragma_loc(p, d.kind_span.start)),
                     format!("the '{}' directive is not supported yet", k.name()),
                 ))
             }
@@ -374,7 +370,7 @@ impl Walker<'_> {
 
     /// `host_data use_device(…)`: the statement sees device addresses.
     pub fn host_data(&mut self, p: usize, rest: &[usize], s: &Node<Statement>) -> DResult<()> {
-        let d = &self.dirs[p];
+        let d = &self.unit.dirs[p];
         let mut vars = vec![];
         for c in &d.clauses {
             let ClauseKind::Data(dc) = &c.kind else {
@@ -438,11 +434,11 @@ impl Walker<'_> {
         let explicit = Self::maps_of(items);
         let d = data_attrs::kernel_data(params, &facts, explicit, uses, default_present, &loc);
         if let Some(loc) = remark_at {
-            let kernel = self.module.kernels.len();
+            let kernel = self.out.next_kernel();
             let maps = crate::ir::Remark::Maps { kernel };
-            self.remarks.push((loc.clone(), maps));
+            self.out.remark(loc.clone(), maps);
             for r in d.underived {
-                self.remarks.push((loc.clone(), r.into()));
+                self.out.remark(loc.clone(), r.into());
             }
         }
         (d.maps, d.args)
@@ -457,14 +453,7 @@ impl Walker<'_> {
         let clause = Self::visible(items)
             .into_iter()
             .find(|v| v.var == var.name)
-            .or_else(|| {
-                self.data_stack
-                    .iter()
-                    .rev()
-                    .flatten()
-                    .find(|v| v.var == var.name)
-                    .cloned()
-            });
+            .or_else(|| self.place.visible(&var.name).cloned());
         HostFacts {
             name: var.name.clone(),
             size_of: var.size_of.clone(),
@@ -487,13 +476,14 @@ impl Walker<'_> {
     /// cannot be there.
     pub fn file_scope_directives(&mut self) {
         let inside = |w: &Self, p: usize| {
-            let (s, e) = (w.pragmas[p].start, w.pragmas[p].end);
-            w.fn_defs
+            let (s, e) = (w.unit.pragmas[p].start, w.unit.pragmas[p].end);
+            w.unit
+                .fn_defs
                 .values()
                 .any(|f| f.span.start <= s && e <= f.span.end)
         };
-        for p in 0..self.dirs.len() {
-            let d = &self.dirs[p];
+        for p in 0..self.unit.dirs.len() {
+            let d = &self.unit.dirs[p];
             if !d.kind.is_standalone() || inside(self, p) {
                 continue;
             }
@@ -501,11 +491,11 @@ impl Walker<'_> {
                 self.global_declare(p)
             } else {
                 Err(Diagnostics::one(
-                    Some(self.pragma_loc(p, d.kind_span.start)),
+                    Some(self.unit.pragma_loc(p, d.kind_span.start)),
                     format!("'#pragma acc {}' must be inside a function", d.kind.name()),
                 ))
             };
-            self.report(r);
+            self.out.report(r);
         }
     }
 
@@ -513,8 +503,8 @@ impl Walker<'_> {
     /// the whole program (create, copyin, device_resident) or follow the
     /// data clauses that map them (link).
     fn global_declare(&mut self, p: usize) -> DResult<()> {
-        let d = &self.dirs[p];
-        let loc = self.pragma_loc(p, d.kind_span.start);
+        let d = &self.unit.dirs[p];
+        let loc = self.unit.pragma_loc(p, d.kind_span.start);
         let ctx = self.clause_ctx(p);
         let mut out = vec![];
         for c in &d.clauses {
@@ -556,7 +546,7 @@ impl Walker<'_> {
         }
         for (name, g) in out {
             self.routines.declare_global(&name);
-            self.plan.declares.push(g);
+            self.out.declare_global(g);
         }
         Ok(())
     }

@@ -9,7 +9,7 @@
 //! lowering, and this file goes away).
 //!
 //! Owns: `Walker::probe_loops`, `Probed`. May call: `lower`, `analysis`,
-//! `levels` (the candidates).
+//! `levels` (the candidates), `parsed` (what it reads).
 
 use super::ctype::CType;
 use super::levels::Cand;
@@ -102,10 +102,8 @@ impl Walker<'_> {
             .cloned()
             .chain(self.atomic_targets(s))
             .collect();
-        let mut lower = Lower::new(self.sm, &mut scope, &mut routines, loops, Mode::Region);
-        lower.atomics = Some(&self.atomics);
-        lower.text = self.text;
-        lower.by_ref = by_ref;
+        let mut lower = Lower::new(self.unit, &mut scope, &mut routines, loops, Mode::Region)
+            .with_by_ref(by_ref, false);
         lower
             .stmt(s)
             .map_err(|d| d.0.first().map(|x| x.message.clone()).unwrap_or_default())?;

@@ -25,7 +25,8 @@
 //! and `schedule::auto_privates`.) Every decision is a remark
 //! (`-Minfo=accel`; a partitioned loop's names the thread counts of the
 //! launch, [`Remark::Levels`]). May call: `canon`, `effects`, `clauses`, `loopvars`,
-//! `kernels_nest`, `ir`, `schedule::levels`.
+//! `kernels_nest`, `ir`, `schedule::levels`; `parsed` (the directives and
+//! text it reads).
 
 use super::canon::{canonical, trip_text};
 use super::loopclauses::Clauses;
@@ -137,11 +138,11 @@ impl Walker<'_> {
         let dirs: Vec<usize> = dirs
             .iter()
             .copied()
-            .filter(|&i| !matches!(self.dirs[i].kind, DirectiveKind::Atomic(_)))
+            .filter(|&i| !matches!(self.unit.dirs[i].kind, DirectiveKind::Atomic(_)))
             .collect();
         let dirs = &dirs[..];
         for &i in dirs {
-            let d = &self.dirs[i];
+            let d = &self.unit.dirs[i];
             if !matches!(
                 d.kind,
                 DirectiveKind::Loop
@@ -150,7 +151,7 @@ impl Walker<'_> {
                     | DirectiveKind::SerialLoop
             ) {
                 return Err(Diagnostics::one(
-                    Some(self.pragma_loc(i, d.kind_span.start)),
+                    Some(self.unit.pragma_loc(i, d.kind_span.start)),
                     format!(
                         "a '{}' directive inside a compute construct is not supported yet",
                         d.kind.name()
@@ -162,18 +163,19 @@ impl Walker<'_> {
             let (clauses, loc) = match dirs.last() {
                 Some(&i) => (
                     self.loop_clauses(i)?,
-                    self.pragma_loc(i, self.dirs[i].kind_span.start),
+                    self.unit.pragma_loc(i, self.unit.dirs[i].kind_span.start),
                 ),
                 None if kind == RegionKind::Kernels && canonical(&f.node).is_ok() => (
                     Clauses {
                         collapse: 1,
                         ..Clauses::default()
                     },
-                    self.sm.loc(s.span.start),
+                    self.unit.sm.loc(s.span.start),
                 ),
                 None => {
                     let b = &f.node.statement;
                     let dirs: Vec<usize> = self
+                        .unit
                         .att
                         .by_stmt
                         .get(&b.span.start)
@@ -191,6 +193,7 @@ impl Walker<'_> {
                 }
             }
             let body_dirs: Vec<usize> = self
+                .unit
                 .att
                 .by_stmt
                 .get(&body.span.start)
@@ -208,10 +211,10 @@ impl Walker<'_> {
         }
         if let Some(&i) = dirs.last() {
             return Err(Diagnostics::one(
-                Some(self.sm.loc(s.span.start)),
+                Some(self.unit.sm.loc(s.span.start)),
                 format!(
                     "a '{}' directive must be followed by a 'for' loop",
-                    self.dirs[i].kind.name()
+                    self.unit.dirs[i].kind.name()
                 ),
             ));
         }
@@ -223,6 +226,7 @@ impl Walker<'_> {
         let mut out = vec![];
         let mut visit = |st: &'a Node<Statement>| -> DResult<()> {
             let dirs: Vec<usize> = self
+                .unit
                 .att
                 .by_stmt
                 .get(&st.span.start)
@@ -265,7 +269,7 @@ impl Walker<'_> {
         let c = canonical(&f.node).ok()?;
         let text = |e: &Node<Expression>| -> Option<String> {
             let ok = super::effects::pure(e) && idents(e).iter().all(|i| !region_names.contains(i));
-            ok.then(|| self.text[e.span.start..e.span.end].to_string())
+            ok.then(|| self.unit.text[e.span.start..e.span.end].to_string())
         };
         let step = match c.step {
             Some(e) => Some(text(e)?),

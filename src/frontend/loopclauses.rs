@@ -2,7 +2,8 @@
 //! construct) ask of the loop it is attached to.
 //!
 //! Owns: [`Clauses`] and `Walker::loop_clauses`, which checks each clause
-//! and evaluates the constant ones. May call: `clauses`, `directive`, `ir`.
+//! and evaluates the constant ones. May call: `clauses`, `directive`, `ir`,
+//! `parsed` (the directives it reads).
 
 use super::lower::{LoopReduction, Private};
 use super::unit::Walker;
@@ -79,7 +80,7 @@ impl Walker<'_> {
     /// array private; not a struct member.
     pub(super) fn private_item(&self, p: usize, v: &VarRef, first: bool) -> DResult<Private> {
         use crate::directive::Access;
-        let loc = self.pragma_loc(p, v.span.start);
+        let loc = self.unit.pragma_loc(p, v.span.start);
         if v.path.iter().any(|a| matches!(a, Access::Member { .. })) {
             return Err(Diagnostics::one(
                 Some(loc),
@@ -138,7 +139,7 @@ impl Walker<'_> {
         v: &VarRef,
     ) -> DResult<LoopReduction> {
         use crate::directive::Access;
-        let loc = self.pragma_loc(p, v.span.start);
+        let loc = self.unit.pragma_loc(p, v.span.start);
         let err = |m: String| Err(Diagnostics::one(Some(loc.clone()), m));
         let ctx = self.clause_ctx(p);
         let constant = |e: &crate::directive::ClauseExpr| {
@@ -184,7 +185,7 @@ impl Walker<'_> {
 
     /// The loop clauses of directive `p`.
     pub(super) fn loop_clauses(&self, p: usize) -> DResult<Clauses> {
-        let d = &self.dirs[p];
+        let d = &self.unit.dirs[p];
         let ctx = self.clause_ctx(p);
         let mut c = Clauses {
             collapse: 1,
@@ -300,7 +301,7 @@ impl Walker<'_> {
         if !c.tile.is_empty() {
             if c.collapse > 1 {
                 return Err(Diagnostics::one(
-                    Some(self.pragma_loc(p, d.kind_span.start)),
+                    Some(self.unit.pragma_loc(p, d.kind_span.start)),
                     "a loop cannot have both 'tile' and 'collapse'",
                 ));
             }
@@ -308,7 +309,7 @@ impl Walker<'_> {
         }
         if c.seq && c.explicit() {
             return Err(Diagnostics::one(
-                Some(self.pragma_loc(p, d.kind_span.start)),
+                Some(self.unit.pragma_loc(p, d.kind_span.start)),
                 "a 'seq' loop cannot also be 'gang', 'worker' or 'vector'",
             ));
         }

@@ -13,7 +13,8 @@
 //! defined here with an explicit directive and external linkage is exported;
 //! a function defined here otherwise is internal; a routine declared here and
 //! defined elsewhere is imported. May call: `lower`, `construct` (loop
-//! levels), `ir`.
+//! levels), `ir`; the walk's owners (`parsed`, `output`) through their
+//! methods.
 
 use super::ctype::{CType, FnType};
 use super::lower::{Binding, Lower, Mode};
@@ -238,11 +239,11 @@ fn ir_signature(sig: &FnType) -> Result<(Vec<Type>, Type, bool), String> {
 impl<'a> Walker<'a> {
     /// Reads every `routine(name)` directive (they stand alone, anywhere).
     pub fn named_routines(&mut self) {
-        for p in 0..self.dirs.len() {
-            if let DirectiveKind::Routine(Some(n)) = &self.dirs[p].kind {
+        for p in 0..self.unit.dirs.len() {
+            if let DirectiveKind::Routine(Some(n)) = &self.unit.dirs[p].kind {
                 let name = n.name.clone();
                 let r = self.routine_info(p).map(|info| self.set_info(&name, info));
-                self.report(r);
+                self.out.report(r);
             }
         }
     }
@@ -251,21 +252,27 @@ impl<'a> Walker<'a> {
     /// (or function definition) starting at `start` to the functions it
     /// declares.
     pub fn routine_on_decl(&mut self, start: usize, names: &[String]) {
-        let dirs: Vec<usize> = self.att.by_decl.get(&start).cloned().unwrap_or_default();
+        let dirs: Vec<usize> = self
+            .unit
+            .att
+            .by_decl
+            .get(&start)
+            .cloned()
+            .unwrap_or_default();
         for p in dirs {
-            if !matches!(self.dirs[p].kind, DirectiveKind::Routine(None)) {
+            if !matches!(self.unit.dirs[p].kind, DirectiveKind::Routine(None)) {
                 continue;
             }
             if names.is_empty() {
-                let loc = self.pragma_loc(p, self.dirs[p].kind_span.start);
-                self.errors.push(crate::diag::Diagnostic::error(
+                let loc = self.unit.pragma_loc(p, self.unit.dirs[p].kind_span.start);
+                self.out.error(crate::diag::Diagnostic::error(
                     Some(loc),
                     "'#pragma acc routine' must be followed by a function declaration or definition",
                 ));
                 continue;
             }
             let r = self.routine_info(p);
-            if let Some(info) = self.report(r) {
+            if let Some(info) = self.out.report(r) {
                 for n in names {
                     self.set_info(n, info.clone());
                 }
@@ -276,7 +283,7 @@ impl<'a> Walker<'a> {
     fn set_info(&mut self, name: &str, info: RoutineInfo) {
         if let Some(old) = self.routines.info.get(name) {
             if old.level != info.level {
-                self.errors.push(crate::diag::Diagnostic::error(
+                self.out.error(crate::diag::Diagnostic::error(
                     Some(info.loc.clone()),
                     format!(
                         "routine '{name}' was declared {:?} at {}, now {:?}",
@@ -293,8 +300,8 @@ impl<'a> Walker<'a> {
     /// The level and bind name a routine directive gives (clauses after a
     /// `device_type` that does not name NVIDIA devices are ignored).
     fn routine_info(&self, p: usize) -> DResult<RoutineInfo> {
-        let d = &self.dirs[p];
-        let loc = self.pragma_loc(p, d.kind_span.start);
+        let d = &self.unit.dirs[p];
+        let loc = self.unit.pragma_loc(p, d.kind_span.start);
         let (mut level, mut bind, mut applies) = (None, None, true);
         for c in &d.clauses {
             let l = match &c.kind {
@@ -323,7 +330,7 @@ impl<'a> Walker<'a> {
             };
             if level.is_some_and(|old| old != l) {
                 return Err(Diagnostics::one(
-                    Some(self.pragma_loc(p, c.span.start)),
+                    Some(self.unit.pragma_loc(p, c.span.start)),
                     "a routine directive may give only one of 'gang', 'worker', 'vector' and 'seq'",
                 ));
             }
@@ -345,7 +352,7 @@ impl<'a> Walker<'a> {
             .routines
             .info
             .keys()
-            .filter_map(|n| self.fn_defs.get(n).map(|d| (d.span.start, n.clone())))
+            .filter_map(|n| self.unit.fn_defs.get(n).map(|d| (d.span.start, n.clone())))
             .collect();
         explicit.sort();
         for (_, n) in explicit {
@@ -362,7 +369,7 @@ impl<'a> Walker<'a> {
         names.sort_by_key(|n| n.1.line);
         for (n, loc) in names {
             if function_sig(&file, &n).is_none() {
-                self.errors.push(crate::diag::Diagnostic::error(
+                self.out.error(crate::diag::Diagnostic::error(
                     Some(loc),
                     format!("'{n}' in a routine directive is not a declared function"),
                 ));
@@ -372,14 +379,14 @@ impl<'a> Walker<'a> {
         let mut i = 0;
         while i < self.routines.entries.len() {
             let r = self.device_function(i, &file);
-            if let Some(f) = self.report(r) {
+            if let Some(f) = self.out.report(r) {
                 out.push(f);
             }
             i += 1;
         }
         self.check_levels();
-        self.module.functions = out;
-        self.module.cells = self.routines.ir_cells(&self.unit_tag);
+        let cells = self.routines.ir_cells(&self.unit.unit_tag);
+        self.out.set_device_code(out, cells);
     }
 
     /// Every call site against its callee's level: a routine may not call
@@ -396,7 +403,7 @@ impl<'a> Walker<'a> {
             for s in &e.sites {
                 let name = format!("{level:?}").to_lowercase();
                 if s.caller_level.is_some_and(|c| c < level) {
-                    self.errors.push(crate::diag::Diagnostic::error(
+                    self.out.error(crate::diag::Diagnostic::error(
                         Some(s.loc.clone()),
                         format!("'{}' is a '{name}' routine and cannot be called from a routine of a lower level", e.name),
                     ));
@@ -416,12 +423,12 @@ impl<'a> Walker<'a> {
             .first()
             .map(|s| s.loc.clone());
         let info = self.routines.info.get(&name).cloned();
-        let def = self.fn_defs.get(&name).copied();
+        let def = self.unit.fn_defs.get(&name).copied();
         let loc = info
             .as_ref()
             .map(|i| i.loc.clone())
             .or(first_site.clone())
-            .or_else(|| def.map(|d| self.sm.loc(d.span.start)))
+            .or_else(|| def.map(|d| self.unit.sm.loc(d.span.start)))
             .unwrap_or_default();
         let err = |m: String| Err(Diagnostics::one(Some(loc.clone()), m));
         let (ptypes, ret, sret) = match ir_signature(&sig) {
@@ -480,7 +487,7 @@ impl<'a> Walker<'a> {
             return Ok(function(body, params, Linkage::Internal, symbol(&name)));
         }
         let Some(def) = def else {
-            if self.opaque_definitions.contains(&name) {
+            if self.unit.opaque_definitions.contains(&name) {
                 // Defined here, in code only the host compiler compiles: not
                 // a routine another file provides.
                 let what = match info {
@@ -537,18 +544,16 @@ impl<'a> Walker<'a> {
             outer,
             vec![],
         )?;
-        self.remarks.extend(plan.remarks.iter().cloned());
+        self.out.remarks(plan.remarks.iter().cloned());
         let loops = plan.loops;
         let mut scope = file.clone();
         let mut lower = Lower::new(
-            self.sm,
+            self.unit,
             &mut scope,
             &mut self.routines,
             &loops,
             Mode::Region,
         );
-        lower.atomics = Some(&self.atomics);
-        lower.text = self.text;
         let decls = parameters(&def.node.declarator);
         let ptypes: Vec<CType> = sig.params.clone().unwrap_or_default();
         let span = def.span;
@@ -569,7 +574,7 @@ impl<'a> Walker<'a> {
                     format!("a parameter of type '{pt}' is not supported in device code"),
                 );
             };
-            let l = lower.f.new_local(pname.as_deref().unwrap_or("unnamed"), ir);
+            let l = lower.new_local(pname.as_deref().unwrap_or("unnamed"), ir);
             params.push(l);
             if let Some(n) = pname {
                 let b = if pt.by_address() {
@@ -587,17 +592,16 @@ impl<'a> Walker<'a> {
                 .pointee_ir()
                 .map(|t| t.ptr_to())
                 .unwrap_or(Type::U64);
-            lower.f.new_local("sret", t)
+            lower.new_local("sret", t)
         });
         params.extend(sret_local);
-        params
-            .extend(["single.x", "single.y", "single.z"].map(|g| lower.f.new_local(g, Type::BOOL)));
-        lower.mode = Mode::Routine {
+        params.extend(["single.x", "single.y", "single.z"].map(|g| lower.new_local(g, Type::BOOL)));
+        lower.set_mode(Mode::Routine {
             name: name.to_string(),
             ret: sig.ret.clone(),
             level,
             sret: sret_local,
-        };
+        });
         // Variable-length array parameters: their sizes from the lengths.
         for (n, b, t) in named {
             if t.has_vla() {
@@ -606,8 +610,8 @@ impl<'a> Walker<'a> {
             }
         }
         lower.stmt(&def.node.statement)?;
-        if let Some(at) = lower.narrowed.take() {
-            self.remarks.push((at, super::lower::NARROWED.into()));
+        if let Some(at) = lower.take_narrowed() {
+            self.out.remark(at, super::lower::NARROWED.into());
         }
         let (body, _, _) = lower.finish();
         Ok((body, params))

@@ -6,19 +6,26 @@
 //! stay known, and an error about one of their names in device code gets a
 //! note saying why accc does not know it.
 //!
-//! Owns: [`translate`], [`Translated`] and the host walk ([`Walker`]).
+//! Owns: [`translate`], [`Translated`] and the host walk ([`Walker`]),
+//! which holds one owner per concern: the unit as parsed (`parsed`,
+//! read-only), what the walk produces (`output`), where it is in host code
+//! (`place`), the scope of names (`scope`) and the device functions
+//! (`routine`). The walk's steps (here and in `construct`, `compute`,
+//! `data`, `routine`, `atomic`, `levels`, …) call those owners' methods.
 //! May call: every other front-end module, `directive`, `ir`.
 
-use super::attach::{attach, Attached};
+use super::attach::attach;
 use super::ctype::CType;
 use super::declare;
+use super::output::Output;
 use super::parse::{self, Opaque};
-use super::pragma::{self, Pragma};
+use super::parsed::Parsed;
+use super::place::Place;
+use super::pragma;
 use super::scope::{Scope, SymKind, Symbol};
 use super::source::SourceMap;
 use crate::diag::{DResult, Diagnostic, Diagnostics};
 use crate::directive::{self, Directive, DirectiveKind};
-use crate::ir::host::HostPlan;
 use crate::ir::Module;
 use lang_c::ast::*;
 use lang_c::span::Node;
@@ -110,38 +117,15 @@ pub fn translate(mut text: String, main_file: &str) -> DResult<Translated> {
         return Err(Diagnostics(errors));
     }
     let dirs: Vec<Directive> = dirs.into_iter().flatten().collect();
+    let unit = Parsed::new(&text, &sm, &pragmas, &dirs, &att, &parse, main_file);
     let mut w = Walker {
-        routines: Default::default(),
-        fn_defs: Default::default(),
-        text: &text,
-        sm: &sm,
-        pragmas: &pragmas,
-        dirs: &dirs,
-        att: &att,
+        unit: &unit,
+        out: Output::new(main_file),
+        place: Place::default(),
         scope: Scope::default(),
-        module: Module {
-            source: main_file.to_string(),
-            kernels: vec![],
-            functions: vec![],
-            cells: vec![],
-            host: HostPlan::default(),
-            scheduled: false,
-        },
-        plan: HostPlan::default(),
-        errors: vec![],
-        data_stack: vec![],
-        block_ends: vec![],
-        function: String::new(),
-        unit_tag: unit_tag(main_file),
-        in_routine: false,
-        standalone_done: Default::default(),
-        remarks: vec![],
-        atomics: Default::default(),
-        opaque: Default::default(),
-        opaque_definitions: Default::default(),
+        routines: Default::default(),
     };
     w.builtin_typedefs();
-    w.atomics = w.atomic_specs();
     w.named_routines();
     // The declarations that parsed and those that did not, in source order.
     let mut opaque = parse.opaque.iter().peekable();
@@ -157,22 +141,7 @@ pub fn translate(mut text: String, main_file: &str) -> DResult<Translated> {
     w.file_scope_directives();
     w.finish_routines();
     w.atomic_host_versions(&parse.unit);
-    if !w.errors.is_empty() {
-        w.note_opaque_names();
-        // One message per place (a statement lowered for the device and
-        // rewritten for the host reports its problem once).
-        let mut seen = std::collections::HashSet::new();
-        w.errors.retain(|d| {
-            seen.insert((
-                d.loc.as_ref().map(|l| (l.line, l.col, l.file.clone())),
-                d.message.clone(),
-            ))
-        });
-        return Err(Diagnostics(w.errors));
-    }
-    let (mut module, plan, mut remarks) = (w.module, w.plan, w.remarks);
-    module.host = plan;
-    remarks.sort_by(|a, b| (&a.0.file, a.0.line, a.0.col).cmp(&(&b.0.file, b.0.line, b.0.col)));
+    let (module, remarks) = w.out.finish()?;
     Ok(Translated {
         module,
         text,
@@ -181,70 +150,22 @@ pub fn translate(mut text: String, main_file: &str) -> DResult<Translated> {
     })
 }
 
-/// 32-bit FNV-1a of the file name, in hex.
-fn unit_tag(file: &str) -> String {
-    let mut h: u32 = 0x811c_9dc5;
-    for b in file.bytes() {
-        h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
-    }
-    format!("{h:08x}")
-}
-
-/// The walk over host code.
+/// The walk over host code: it reads the translation unit as parsed
+/// (`unit`), keeps the scope of names (`scope`) and where it is in host
+/// code (`place`), and adds what it finds to `out` and (device functions)
+/// to `routines`. Each field is an owner with methods of its own: the
+/// walk's steps in the other files of the front end call those, never
+/// writing inside them.
 pub struct Walker<'a> {
+    pub(super) unit: &'a Parsed<'a>,
+    pub(super) out: Output,
+    pub(super) place: Place,
+    pub(super) scope: Scope,
     /// Device functions: requested by calls, declared by routine directives.
-    pub routines: super::routine::Routines,
-    /// The function definitions of the translation unit, by name.
-    pub fn_defs: std::collections::HashMap<String, &'a Node<FunctionDefinition>>,
-    pub text: &'a str,
-    pub sm: &'a SourceMap,
-    pub pragmas: &'a [Pragma],
-    pub dirs: &'a [Directive],
-    pub att: &'a Attached,
-    pub scope: Scope,
-    pub module: Module,
-    pub plan: HostPlan,
-    pub errors: Vec<Diagnostic>,
-    /// Sections mapped by the enclosing data constructs: (variable, C
-    /// expression of the section's start).
-    pub data_stack: Vec<Vec<super::data::Visible>>,
-    /// Where each enclosing compound statement's closing brace is (a local
-    /// `declare`'s data region runs from the directive to there).
-    pub block_ends: Vec<usize>,
-    /// The host function being walked.
-    pub function: String,
-    /// A short hash of the source file's name, part of every kernel name so
-    /// kernels of different files never clash when their images are linked
-    /// together (static functions of the same name and line).
-    pub unit_tag: String,
-    /// Remarks (`-Minfo=accel`): what was decided, where.
-    pub remarks: Vec<(crate::ir::SrcLoc, crate::ir::Remark)>,
-    /// Standalone directives already handled.
-    pub standalone_done: std::collections::HashSet<usize>,
-    /// The function being walked is a routine: its loop directives are
-    /// compiled with its device version, not here.
-    pub in_routine: bool,
-    /// The `atomic` directives of the file, by statement start.
-    pub atomics: std::collections::HashMap<usize, super::atomic::AtomicSpec>,
-    /// The names declared by declarations accc could not parse: where the
-    /// parser gave up, and why.
-    pub opaque: std::collections::HashMap<String, (crate::ir::SrcLoc, String)>,
-    /// The functions whose definitions here accc could not parse.
-    pub opaque_definitions: std::collections::HashSet<String>,
+    pub(super) routines: super::routine::Routines,
 }
 
 impl<'a> Walker<'a> {
-    /// Records the errors of a failed step and goes on.
-    pub fn report<T>(&mut self, r: DResult<T>) -> Option<T> {
-        match r {
-            Ok(v) => Some(v),
-            Err(d) => {
-                self.errors.extend(d.0);
-                None
-            }
-        }
-    }
-
     /// GCC's predefined typedef names, as types device code cannot use.
     fn builtin_typedefs(&mut self) {
         for (name, what) in [
@@ -268,14 +189,14 @@ impl<'a> Walker<'a> {
     /// device code cannot use, a function whose head parses is declared, and
     /// every name it declares is remembered for [`Self::note_opaque_names`].
     fn opaque(&mut self, o: &'a Opaque) {
-        let loc = self.sm.loc(o.error_at);
+        let loc = self.unit.sm.loc(o.error_at);
         for tag in &o.declared.tags {
-            self.opaque
-                .insert(tag.clone(), (loc.clone(), o.error.clone()));
+            self.out
+                .opaque_name(tag.clone(), loc.clone(), o.error.clone());
         }
         for name in &o.declared.names {
-            self.opaque
-                .insert(name.clone(), (loc.clone(), o.error.clone()));
+            self.out
+                .opaque_name(name.clone(), loc.clone(), o.error.clone());
             if o.declared.typedef {
                 self.scope.insert(Symbol {
                     name: name.clone(),
@@ -286,10 +207,6 @@ impl<'a> Walker<'a> {
                 });
             }
         }
-        if o.declared.function {
-            self.opaque_definitions
-                .extend(o.declared.names.first().cloned());
-        }
         if let Some(head) = &o.head {
             // The function's type is known even though its body is not:
             // host code may call it, device code gets a clear error.
@@ -299,37 +216,15 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// Adds to each error that names (in quotes) something declared by a
-    /// declaration accc could not parse a note saying so, with the reason.
-    fn note_opaque_names(&mut self) {
-        for e in &mut self.errors {
-            let quoted = e.message.split('\'').skip(1).step_by(2);
-            let found = quoted
-                .filter_map(|n| self.opaque.get(n).map(|o| (n.to_string(), o.clone())))
-                .next();
-            if let Some((name, (loc, why))) = found {
-                e.notes.push(Diagnostic {
-                    severity: crate::diag::Severity::Note,
-                    loc: Some(loc),
-                    message: format!(
-                        "'{name}' is declared in code accc cannot parse (only the host compiler compiles it): {why}"
-                    ),
-                    notes: vec![],
-                });
-            }
-        }
-    }
-
     fn external(&mut self, ext: &'a Node<ExternalDeclaration>) {
         match &ext.node {
             ExternalDeclaration::Declaration(d) => {
                 let r = self.declaration(d, SymKind::Global);
-                self.report(r);
+                self.out.report(r);
             }
             ExternalDeclaration::FunctionDefinition(f) => {
                 if let Some(name) = super::routine::defined_name(f) {
                     self.routines.define(&name);
-                    self.fn_defs.insert(name.clone(), f);
                     self.routine_on_decl(ext.span.start, &[name]);
                 }
                 self.function_definition(f);
@@ -346,14 +241,18 @@ impl<'a> Walker<'a> {
         let base = declare::base_type(
             &declare::type_specifiers(&d.node.specifiers),
             &mut self.scope,
-            self.sm,
+            self.unit.sm,
         );
         // Types accc cannot use on the device (long double, structs) are kept
         // as opaque: an error comes only if a region uses them.
         let base = base.unwrap_or(CType::Unsupported("an unsupported type".into()));
-        let base = super::exprtype::auto_type(d, &mut self.scope, self.sm).unwrap_or(base);
-        let base =
-            super::attrs::apply_type_attributes(&d.node.specifiers, base, &mut self.scope, self.sm);
+        let base = super::exprtype::auto_type(d, &mut self.scope, self.unit.sm).unwrap_or(base);
+        let base = super::attrs::apply_type_attributes(
+            &d.node.specifiers,
+            base,
+            &mut self.scope,
+            self.unit.sm,
+        );
         let base = match declare::atomic_qualified(&d.node.specifiers) {
             true => CType::Unsupported(format!("_Atomic {base}")),
             false => base,
@@ -367,7 +266,7 @@ impl<'a> Walker<'a> {
                 base.clone(),
                 &id.node.declarator,
                 &mut self.scope,
-                self.sm,
+                self.unit.sm,
             );
             let (name, ty) = match r {
                 Ok((Some(n), t)) => (n.node.name, t),
@@ -382,13 +281,11 @@ impl<'a> Walker<'a> {
                         let loc = first
                             .loc
                             .clone()
-                            .unwrap_or_else(|| self.sm.loc(id.span.start));
-                        self.opaque.insert(
+                            .unwrap_or_else(|| self.unit.sm.loc(id.span.start));
+                        self.out.opaque_name(
                             n.clone(),
-                            (
-                                loc,
-                                format!("accc cannot work out its type: {}", first.message),
-                            ),
+                            loc,
+                            format!("accc cannot work out its type: {}", first.message),
                         );
                     }
                     (n.clone(), CType::Unsupported(format!("the type of '{n}'")))
@@ -418,23 +315,24 @@ impl<'a> Walker<'a> {
         let base = declare::base_type(
             &declare::type_specifiers(&f.node.specifiers),
             &mut self.scope,
-            self.sm,
+            self.unit.sm,
         )
         .unwrap_or(CType::Void);
         let decl = &f.node.declarator;
-        let r = declare::apply_declarator(base, decl, &mut self.scope, self.sm);
+        let r = declare::apply_declarator(base, decl, &mut self.scope, self.unit.sm);
         // A function without directives is the host compiler's alone: what
         // sema cannot type there is no error (a call from device code gets
         // one).
         let r = match r {
-            Err(_) if !self.holds_pragma(f.span.start, f.span.end) => return,
+            Err(_) if !self.unit.holds_pragma(f.span.start, f.span.end) => return,
             r => r,
         };
-        let Some((Some(name), ty)) = self.report(r) else {
+        let Some((Some(name), ty)) = self.out.report(r) else {
             return;
         };
-        self.function = name.node.name.clone();
-        self.in_routine = self.routines.is_routine(&self.function);
+        let in_routine = self.routines.is_routine(&name.node.name);
+        self.place
+            .enter_function(name.node.name.clone(), in_routine);
         self.scope.insert(Symbol {
             name: name.node.name.clone(),
             ty,
@@ -442,7 +340,7 @@ impl<'a> Walker<'a> {
             readonly: false,
             restrict: false,
         });
-        if !self.holds_pragma(f.span.start, f.span.end) {
+        if !self.unit.holds_pragma(f.span.start, f.span.end) {
             return; // nothing in the body for accc to do
         }
         self.scope.push();
@@ -469,12 +367,12 @@ impl<'a> Walker<'a> {
         let base = declare::base_type(
             &declare::type_specifiers(&p.node.specifiers),
             &mut self.scope,
-            self.sm,
+            self.unit.sm,
         )
         .unwrap_or(CType::Unsupported("an unsupported type".into()));
         let Some(d) = &p.node.declarator else { return };
-        let r = declare::apply_declarator(base, d, &mut self.scope, self.sm);
-        if let Some((Some(name), ty)) = self.report(r) {
+        let r = declare::apply_declarator(base, d, &mut self.scope, self.unit.sm);
+        if let Some((Some(name), ty)) = self.out.report(r) {
             let ty = declare::adjust_parameter(ty);
             self.scope.insert(Symbol {
                 name: name.node.name.clone(),
@@ -490,13 +388,14 @@ impl<'a> Walker<'a> {
     pub fn stmt(&mut self, s: &Node<Statement>) {
         // Named routine directives stand alone (see `named_routines`).
         let attached: Vec<usize> = self
+            .unit
             .att
             .by_stmt
             .get(&s.span.start)
             .into_iter()
             .flatten()
             .copied()
-            .filter(|&i| !matches!(self.dirs[i].kind, DirectiveKind::Routine(Some(_))))
+            .filter(|&i| !matches!(self.unit.dirs[i].kind, DirectiveKind::Routine(Some(_))))
             .collect();
         self.stmt_with(s, &attached);
     }
@@ -510,14 +409,13 @@ impl<'a> Walker<'a> {
         match &s.node {
             Statement::Compound(items) => {
                 self.scope.push();
-                self.data_stack.push(vec![]); // what `declare`s here map
-                self.block_ends.push(s.span.end.saturating_sub(1));
+                self.place.enter_block(s.span.end.saturating_sub(1));
                 for item in items {
                     match &item.node {
                         BlockItem::Declaration(d) => {
                             self.standalone_before(item.span.start);
                             let r = self.declaration(d, SymKind::Local);
-                            self.report(r);
+                            self.out.report(r);
                         }
                         BlockItem::Statement(st) => self.stmt(st),
                         BlockItem::StaticAssert(_) => {}
@@ -525,19 +423,20 @@ impl<'a> Walker<'a> {
                 }
                 // Standalone directives before the closing brace.
                 let trailing: Vec<usize> = self
+                    .unit
                     .att
                     .unattached
                     .iter()
                     .copied()
                     .filter(|&i| {
-                        s.span.start < self.pragmas[i].start && self.pragmas[i].end <= s.span.end
+                        s.span.start < self.unit.pragmas[i].start
+                            && self.unit.pragmas[i].end <= s.span.end
                     })
                     .collect();
                 for i in trailing {
                     self.standalone_once(i);
                 }
-                self.block_ends.pop();
-                self.data_stack.pop();
+                self.place.leave_block();
                 self.scope.pop();
             }
             Statement::If(i) => {
@@ -550,7 +449,7 @@ impl<'a> Walker<'a> {
                 self.scope.push();
                 if let ForInitializer::Declaration(d) = &f.node.initializer.node {
                     let r = self.declaration(d, SymKind::Local);
-                    self.report(r);
+                    self.out.report(r);
                 }
                 self.stmt(&f.node.statement);
                 self.scope.pop();
@@ -565,9 +464,15 @@ impl<'a> Walker<'a> {
 
     /// The standalone directives attached to the declaration at `start`.
     fn standalone_before(&mut self, start: usize) {
-        let dirs: Vec<usize> = self.att.by_decl.get(&start).cloned().unwrap_or_default();
+        let dirs: Vec<usize> = self
+            .unit
+            .att
+            .by_decl
+            .get(&start)
+            .cloned()
+            .unwrap_or_default();
         for p in dirs {
-            if self.dirs[p].kind.is_standalone() {
+            if self.unit.dirs[p].kind.is_standalone() {
                 self.standalone_once(p);
             }
         }
@@ -576,20 +481,8 @@ impl<'a> Walker<'a> {
     /// Handles standalone directive `p` unless already done (an inner
     /// block handles those before its own closing brace first).
     fn standalone_once(&mut self, p: usize) {
-        if self.standalone_done.insert(p) {
+        if self.place.first_time(p) {
             self.standalone(p);
         }
-    }
-
-    /// Whether a directive lies in `start..end`.
-    fn holds_pragma(&self, start: usize, end: usize) -> bool {
-        self.pragmas
-            .iter()
-            .any(|p| start <= p.start && p.start < end)
-    }
-
-    /// The source position of byte `offset` of pragma `p`'s directive text.
-    pub fn pragma_loc(&self, p: usize, offset: usize) -> crate::ir::SrcLoc {
-        self.sm.loc(self.pragmas[p].text_start + offset)
     }
 }

@@ -17,8 +17,8 @@
 //! pointer arithmetic), `call.rs` calls, `init.rs` initialisers, `stmt.rs`
 //! statements and loops, `infer.rs` the base type of a declaration,
 //! `tgmath.rs` the type-generic math of `<tgmath.h>`.
-//! May call: `ir`, `frontend::{ctype, conv, declare, literal, record, routine,
-//! scope, source}`.
+//! May call: `ir`, `frontend::{ctype, conv, declare, literal, parsed, record,
+//! routine, scope, source}`.
 
 mod access;
 mod assign;
@@ -39,6 +39,7 @@ use super::routine::Routines;
 use super::scope::{Scope, SymKind};
 use super::source::SourceMap;
 use crate::diag::{DResult, Diagnostics};
+use crate::frontend::parsed::Parsed;
 use crate::ir::{
     Block, Expr, ExprId, Function, LocalId, Parallelism, Param, ParamMode, RoutineLevel, SrcLoc,
     Stmt, Type,
@@ -165,25 +166,25 @@ pub enum Binding {
 
 /// The state of lowering one body.
 pub struct Lower<'a> {
-    pub sm: &'a SourceMap,
+    sm: &'a SourceMap,
     /// The host scope at the construct (a region) or the file scope (a
     /// device function): typedefs, tags, host variables, functions.
-    pub host: &'a mut Scope,
+    host: &'a mut Scope,
     /// Device functions called, and what is known of them.
-    pub routines: &'a mut Routines,
-    pub mode: Mode,
+    routines: &'a mut Routines,
+    mode: Mode,
     /// The body being built.
-    pub f: Function,
+    f: Function,
     /// Kernel parameters, in order; `vars[i]` describes `params[i]`.
-    pub params: Vec<Param>,
-    pub vars: Vec<HostVar>,
+    params: Vec<Param>,
+    vars: Vec<HostVar>,
     /// Loop directives, by the byte offset of the `for` they are attached to.
-    pub loops: &'a HashMap<usize, LoopSpec>,
+    loops: &'a HashMap<usize, LoopSpec>,
     /// Scalars that appear in data clauses (accessed in device memory).
-    pub by_ref: std::collections::HashSet<String>,
+    by_ref: std::collections::HashSet<String>,
     /// Every host scalar is accessed in device memory (a `kernels` region:
     /// see `schedule::demote`).
-    pub by_ref_all: bool,
+    by_ref_all: bool,
     /// Block scopes of the body's own declarations.
     scopes: Vec<HashMap<String, (Binding, CType)>>,
     /// Statement emission stack: statements go to the last block.
@@ -196,29 +197,29 @@ pub struct Lower<'a> {
     /// [`Lower::thread_own`]).
     own_addrs: std::collections::HashSet<LocalId>,
     /// The `atomic` directives of the file, by statement start.
-    pub atomics: Option<&'a HashMap<usize, crate::frontend::atomic::AtomicSpec>>,
+    atomics: &'a HashMap<usize, crate::frontend::atomic::AtomicSpec>,
     /// The preprocessed text (to compare the lvalues of atomic forms).
-    pub text: &'a str,
+    text: &'a str,
     /// Elements reduced through a scalar private copy, in the loops being
     /// lowered: (the element's text without white space, the copy, its
     /// type); an expression of that text in the body is the copy.
-    pub(super) elem_reds: Vec<(String, LocalId, CType)>,
+    elem_reds: Vec<(String, LocalId, CType)>,
     /// Where the body first computes with `long double` (which the device
     /// does in double precision: a remark says so).
-    pub narrowed: Option<SrcLoc>,
+    narrowed: Option<SrcLoc>,
 }
 
 impl<'a> Lower<'a> {
-    /// Starts lowering a body in the given scope.
+    /// Starts lowering a body of `unit` in the given scope.
     pub fn new(
-        sm: &'a SourceMap,
+        unit: &'a Parsed<'a>,
         host: &'a mut Scope,
         routines: &'a mut Routines,
         loops: &'a HashMap<usize, LoopSpec>,
         mode: Mode,
     ) -> Self {
         Lower {
-            sm,
+            sm: unit.sm,
             host,
             routines,
             mode,
@@ -233,11 +234,36 @@ impl<'a> Lower<'a> {
             loop_depth: 0,
             break_depth: 0,
             own_addrs: Default::default(),
-            atomics: None,
-            text: "",
+            atomics: &unit.atomics,
+            text: unit.text,
             elem_reds: vec![],
             narrowed: None,
         }
+    }
+
+    /// Accesses the scalars `by_ref` (those of data clauses), or every host
+    /// scalar (`all`: a `kernels` region), in device memory.
+    pub fn with_by_ref(mut self, by_ref: std::collections::HashSet<String>, all: bool) -> Self {
+        self.by_ref = by_ref;
+        self.by_ref_all = all;
+        self
+    }
+
+    /// Lowers the body as the device function `mode` says (once its
+    /// parameters are locals).
+    pub fn set_mode(&mut self, mode: Mode) {
+        self.mode = mode;
+    }
+
+    /// A new local of the body.
+    pub fn new_local(&mut self, name: &str, ty: crate::ir::Type) -> LocalId {
+        self.f.new_local(name, ty)
+    }
+
+    /// Where the body first computed with `long double`, if it did
+    /// (once: the place is taken).
+    pub fn take_narrowed(&mut self) -> Option<SrcLoc> {
+        self.narrowed.take()
     }
 
     /// Finishes: the body with its statements, the kernel parameters and

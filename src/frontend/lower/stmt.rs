@@ -21,7 +21,7 @@ impl Lower<'_> {
     /// Lowers one statement.
     pub fn stmt(&mut self, s: &Node<Statement>) -> DResult<()> {
         let first = self.f.exprs.len();
-        let r = match self.atomics.and_then(|m| m.get(&s.span.start)) {
+        let r = match self.atomics.get(&s.span.start) {
             Some(spec) => self.atomic(&spec.clone(), s),
             None => self.stmt_plain(s),
         };
