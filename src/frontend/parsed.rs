@@ -86,6 +86,12 @@ impl<'a> Parsed<'a> {
         self.sm.loc(self.pragmas[p].text_start + offset)
     }
 
+    /// The directives (pragma indices) attached to the declaration at
+    /// `start`.
+    pub fn on_decl(&self, start: usize) -> &'a [usize] {
+        self.att.by_decl.get(&start).map_or(&[], Vec::as_slice)
+    }
+
     /// Whether a directive lies in `start..end`.
     pub fn holds_pragma(&self, start: usize, end: usize) -> bool {
         self.pragmas

@@ -252,14 +252,7 @@ impl<'a> Walker<'a> {
     /// (or function definition) starting at `start` to the functions it
     /// declares.
     pub fn routine_on_decl(&mut self, start: usize, names: &[String]) {
-        let dirs: Vec<usize> = self
-            .unit
-            .att
-            .by_decl
-            .get(&start)
-            .cloned()
-            .unwrap_or_default();
-        for p in dirs {
+        for &p in self.unit.on_decl(start) {
             if !matches!(self.unit.dirs[p].kind, DirectiveKind::Routine(None)) {
                 continue;
             }

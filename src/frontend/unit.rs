@@ -464,14 +464,7 @@ impl<'a> Walker<'a> {
 
     /// The standalone directives attached to the declaration at `start`.
     fn standalone_before(&mut self, start: usize) {
-        let dirs: Vec<usize> = self
-            .unit
-            .att
-            .by_decl
-            .get(&start)
-            .cloned()
-            .unwrap_or_default();
-        for p in dirs {
+        for &p in self.unit.on_decl(start) {
             if self.unit.dirs[p].kind.is_standalone() {
                 self.standalone_once(p);
             }
