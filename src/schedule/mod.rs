@@ -61,6 +61,7 @@ pub mod levels;
 pub mod localize;
 mod multicore;
 mod par;
+mod plan;
 mod privatize;
 mod prune;
 mod reduce;
@@ -70,6 +71,7 @@ mod tile;
 
 pub use crate::ir::{Gpu, HostCpu, Target};
 pub use inherit::{implicit_reductions, Implicit};
+pub use plan::{plan_levels, replan};
 pub use privatize::{auto_privates, privatize, Named};
 
 use crate::analysis::ModuleInfo;
