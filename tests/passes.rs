@@ -116,7 +116,11 @@ const RUNS: &[(&str, &str, Pass)] = &[
         // The input's levels are undecided: validated once decided.
         let remarks = accc::schedule::plan_levels(m).map_err(|d| {
             let d = &d.0[0];
-            format!("{}: error: {}", d.loc.as_ref().map_or(String::new(), |l| l.to_string()), d.message)
+            format!(
+                "{}: error: {}",
+                d.loc.as_ref().map_or(String::new(), |l| l.to_string()),
+                d.message
+            )
         });
         let remarks = match remarks {
             Ok(r) => r,

@@ -10,6 +10,9 @@
 //!   the IR (`localize` with [`Start::Reduction`]);
 //! * `serial`: every loop sequential.
 //!
+//! Then a gang loop nested in another loop that reduces into a host scalar
+//! makes it a reduction of the region's loop over the gangs (`promote.rs`).
+//!
 //! Each decision is a remark, with the same text and in the same order as
 //! the front end's plan (`frontend::levels`, which still decides for
 //! today's pipeline: this pass acts only on bodies marked undecided).
@@ -17,11 +20,12 @@
 //! `check.rs` compares the pass with the front end's plan ([`replan`]).
 //!
 //! Owns: [`plan_levels`], [`describe`]. May call: `ir`, `levels`,
-//! `kernels`, `nest` (the kernels facts), `localize`, `privatize` (its
+//! `kernels`, `nest` (the kernels facts), `promote`, `localize`, `privatize` (its
 //! block paths), `analysis::private` (the kernel's scope).
 
 mod check;
 mod nest;
+mod promote;
 
 pub use check::replan;
 
@@ -100,8 +104,10 @@ fn loop_of_mut<'f>(f: &'f mut Function, n: &Node) -> &'f mut Loop {
 
 /// Decides the levels of every loop of each undecided kernel and device
 /// function of `m`; returns the remarks, by kernel in order (each
-/// kernel's in source order), then the device functions'. A loop nested
-/// in one of the same or an inner level is an error at the loop.
+/// kernel's loops' in source order, then its promoted reductions'), then
+/// the device functions'. A loop nested in one of the same or an inner
+/// level is an error at the loop, and so is a nested gang reduction of an
+/// array element.
 pub fn plan_levels(m: &mut Module) -> DResult<Vec<(SrcLoc, Remark)>> {
     let mut out = vec![];
     let names: Vec<String> = m.functions.iter().map(|d| d.name.clone()).collect();
@@ -119,6 +125,10 @@ pub fn plan_levels(m: &mut Module) -> DResult<Vec<(SrcLoc, Remark)>> {
             }
         };
         sort(&mut remarks);
+        if k.kind != ComputeKind::Serial {
+            let scope = Scope::of_kernel(k);
+            remarks.extend(promote::promote(&mut k.body, &scope)?);
+        }
         out.extend(remarks.into_iter().map(|(l, r)| (l, r.of_kernel(ki))));
         k.body.undecided = None;
     }
