@@ -13,6 +13,9 @@
 //! expects ([`Printer::expr`]'s `expect`, e.g. the other operand's type of a
 //! binary operation), else suffixed (`1.u64`); floats always are (`1.0.f64`).
 //! Host C text in launch sizes prints in parentheses, `clause((n), else 1)`.
+//! A body whose loops' levels are undecided has an `undecided` line (with
+//! the facts the decision reads) before its locals, and its loops print
+//! `loop ?` (but lowering's loop over the gangs, decided when made).
 //! The host plan follows the kernels (`hosttext.rs`).
 
 use super::expr::{Expr, ExprId, Literal, Special};
