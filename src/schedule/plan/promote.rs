@@ -36,11 +36,10 @@ pub(super) fn promote(f: &mut Function, scope: &Scope) -> DResult<Vec<(SrcLoc, R
                 continue;
             };
             match scope.at(f, addr) {
-                Some(cell) => {
-                    if !found.iter().any(|(_, _, c)| *c == cell) {
-                        found.push((lp.loc.clone(), r.op, cell));
-                    }
+                Some(cell) if !found.iter().any(|(_, _, c)| *c == cell) => {
+                    found.push((lp.loc.clone(), r.op, cell));
                 }
+                Some(_) => {}
                 None if r.scalar(&f.local(r.private).ty) => {
                     let var = &f.local(r.private).name;
                     return Err(Diagnostics::one(
