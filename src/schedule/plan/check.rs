@@ -5,6 +5,10 @@
 //! levels, reductions and remark — is compared with what the front end
 //! decided. The driver runs it when `ACCC_REPLAN` is set.
 //!
+//! The reductions the front end found in `kernels` loops are undone first
+//! (the body accumulates into the host scalar itself, as lowering leaves
+//! it), so the pass finds them and makes their copies itself.
+//!
 //! What the lowered module does not say is assumed: every pointer
 //! parameter is its own memory (arrays, `restrict`); no collapse is forced;
 //! no loop variable is declared outside its loop. The loops of a `kernels`
@@ -16,7 +20,8 @@
 use super::{candidates, loop_of, plan_levels};
 use crate::analysis::private::Scope;
 use crate::ir::{
-    print_parallelism, Function, Module, Parallelism, ParamMode, Remark, SrcLoc, Undecided,
+    print_parallelism, Block, Expr, Function, LocalId, Module, Parallelism, ParamMode, RedTarget,
+    Remark, SrcLoc, Stmt, Undecided,
 };
 use std::collections::HashMap;
 
@@ -31,6 +36,61 @@ fn reset(f: &mut Function, noalias: Vec<crate::ir::LocalId>) {
         noalias,
         ..Undecided::default()
     }));
+}
+
+/// Undoes, in each loop of `kernels` body `f` without directive, the
+/// reductions into host scalars (cells of `scope`) that the front end
+/// found: the body accumulates into the scalar itself again (loads of it,
+/// stores to it in single-thread code, as lowering writes them), so the
+/// pass finds them itself.
+fn unfind(f: &mut Function, scope: &Scope) {
+    for n in candidates(f) {
+        let lp = super::loop_of_mut(f, &n);
+        if lp.directive.is_some() {
+            continue;
+        }
+        let reds = std::mem::take(&mut lp.reductions);
+        let mut kept = vec![];
+        let mut body = std::mem::take(&mut lp.body);
+        for r in reds {
+            let cell = match r.target {
+                RedTarget::Memory(a) => scope.at(f, a),
+                RedTarget::Local(_) => None,
+            };
+            match cell {
+                Some(cell) => to_cell(f, &mut body, r.private, cell),
+                None => kept.push(r),
+            }
+        }
+        let lp = super::loop_of_mut(f, &n);
+        lp.body = body;
+        lp.reductions = kept;
+    }
+}
+
+/// Every read of `private` in `b` becomes a load of `cell`, every
+/// assignment of it a store to `cell` in single-thread code.
+fn to_cell(f: &mut Function, b: &mut Block, private: LocalId, cell: LocalId) {
+    fn stores(f: &mut Function, b: &mut Block, private: LocalId, cell: LocalId) {
+        for s in b.iter_mut() {
+            for inner in s.blocks_mut() {
+                stores(f, inner, private, cell);
+            }
+            if let Stmt::Assign { local, value } = *s {
+                if local == private {
+                    let ptr = f.read(cell);
+                    *s = Stmt::Single(vec![Stmt::Store { ptr, value }]);
+                }
+            }
+        }
+    }
+    stores(f, b, private, cell);
+    for i in 0..f.exprs.len() {
+        if f.exprs[i] == Expr::Local(private) {
+            let ptr = f.read(cell);
+            f.exprs[i] = Expr::Load(ptr);
+        }
+    }
 }
 
 /// One line per loop, in pre-order: `LOC levels [reductions]`.
@@ -52,7 +112,8 @@ fn loops(f: &Function) -> Vec<(SrcLoc, String)> {
 
 /// Re-plans every kernel and device function of lowered module `m` and
 /// compares with the front end's decision (`remarks`: the front end's);
-/// returns one line per body: `agree NAME` or `differ NAME: …`.
+/// returns one line per body: `agree NAME (KIND, N loops)` or `differ
+/// NAME (…): …`.
 pub fn replan(m: &Module, remarks: &[(SrcLoc, Remark)]) -> Vec<String> {
     let mut again = m.clone();
     for k in &mut again.kernels {
@@ -63,6 +124,9 @@ pub fn replan(m: &Module, remarks: &[(SrcLoc, Remark)]) -> Vec<String> {
             .filter(|p| p.mode == ParamMode::DevicePtr && !scope.holds(p.local))
             .map(|p| p.local)
             .collect();
+        if k.kind == crate::ir::ComputeKind::Kernels {
+            unfind(&mut k.body, &scope);
+        }
         reset(&mut k.body, noalias);
     }
     for d in &mut again.functions {
@@ -92,16 +156,17 @@ pub fn replan(m: &Module, remarks: &[(SrcLoc, Remark)]) -> Vec<String> {
     let bodies = m
         .kernels
         .iter()
-        .map(|k| (&k.name, &k.body))
-        .chain(m.functions.iter().map(|d| (&d.name, &d.body)));
+        .map(|k| (&k.name, k.kind.name(), &k.body))
+        .chain(m.functions.iter().map(|d| (&d.name, "routine", &d.body)));
     let again_bodies = again
         .kernels
         .iter()
         .map(|k| &k.body)
         .chain(again.functions.iter().map(|d| &d.body));
     let mut out = vec![];
-    for ((name, before), after) in bodies.zip(again_bodies) {
+    for ((name, kind, before), after) in bodies.zip(again_bodies) {
         let mut why = vec![];
+        let count = candidates(before).len();
         for ((loc, a), (_, b)) in loops(before).into_iter().zip(loops(after)) {
             if a != b {
                 why.push(format!("{loc}: levels {a} vs {b}"));
@@ -116,10 +181,11 @@ pub fn replan(m: &Module, remarks: &[(SrcLoc, Remark)]) -> Vec<String> {
                 why.push(format!("{loc}: remark {ra:?} vs {rb:?}"));
             }
         }
+        let what = format!("{name} ({kind}, {count} loops)");
         if why.is_empty() {
-            out.push(format!("agree {name}"));
+            out.push(format!("agree {what}"));
         } else {
-            out.push(format!("differ {name}: {}", why.join("; ")));
+            out.push(format!("differ {what}: {}", why.join("; ")));
         }
     }
     out
