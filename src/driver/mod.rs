@@ -506,6 +506,19 @@ fn device(
 ) -> Result<Option<Device>> {
     let emit = args.own.emit.as_deref();
     let out = args.output.as_deref();
+    // Issue 16: the loop levels lowering left undecided (so far only an IR
+    // input's) are decided first, with the plan's remarks.
+    let mut planned = remarks.to_vec();
+    if lowered {
+        let said = crate::schedule::plan_levels(m).map_err(|d| report(d, colour(args)))?;
+        if !said.is_empty() {
+            planned.extend(said);
+            planned.sort_by(|a, b| {
+                (&a.0.file, a.0.line, a.0.col).cmp(&(&b.0.file, b.0.line, b.0.col))
+            });
+        }
+    }
+    let remarks = &planned[..];
     if matches!(emit, Some("info" | "ir-unscheduled")) && lowered && args.own.remarks {
         // Not scheduled here: the remarks name the launch sizes that
         // schedule would compute (on a copy; the output is the lowered IR).
