@@ -173,7 +173,8 @@ fn serial(f: &mut Function) -> Vec<(SrcLoc, Remark)> {
 }
 
 /// A parallel construct (or a routine, `outer` its levels above): each
-/// loop's levels from its directive, outermost first.
+/// loop's levels from its directive, outermost first. (Its counted loops
+/// all have one: lowering leaves a plain `for` loop there a C loop.)
 fn parallel(f: &mut Function, outer: Outer) -> DResult<Vec<(SrcLoc, Remark)>> {
     let nodes = candidates(f);
     let mut outers: Vec<Outer> = vec![outer; nodes.len()];
