@@ -13,7 +13,8 @@
 //! sizes as `; remark @kernel: text` lines), for `validate` the list of
 //! problems, for `analyze` the side table, for `privatize` the scalars it
 //! privatised and the module, for `implicit_reductions` the reductions it
-//! made and the module — must equal `tests/out/<run>/<name>.ir`
+//! made and the module, for `plan_levels` its remarks and the module (or
+//! the nesting error) — must equal `tests/out/<run>/<name>.ir`
 //! (`.txt` for `validate` and `analyze`), contain
 //! every `; check:` text and no `; not:` text. `BLESS=1` rewrites the
 //! expected files (review the diff).
@@ -107,6 +108,28 @@ const RUNS: &[(&str, &str, Pass)] = &[
                     r.loc
                 )
             })
+            .collect();
+        out.push_str(&print_module(m));
+        Ok(out)
+    }),
+    ("plan_levels", "ir", |m, _| {
+        // The input's levels are undecided: validated once decided.
+        let remarks = accc::schedule::plan_levels(m).map_err(|d| {
+            let d = &d.0[0];
+            format!(
+                "{}: error: {}",
+                d.loc.as_ref().map_or(String::new(), |l| l.to_string()),
+                d.message
+            )
+        });
+        let remarks = match remarks {
+            Ok(r) => r,
+            Err(e) => return Ok(format!("{e}\n")),
+        };
+        valid(m, false, "output")?;
+        let mut out: String = remarks
+            .iter()
+            .map(|(l, r)| format!("; remark at {l}: {}\n", r.unsized_text()))
             .collect();
         out.push_str(&print_module(m));
         Ok(out)

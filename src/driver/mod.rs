@@ -322,6 +322,12 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
         }
     }
     check_ir(&t.module, false, &file, colour(args))?;
+    // Issue 16's differential check: the loop levels re-planned on the IR.
+    if std::env::var_os("ACCC_REPLAN").is_some_and(|v| v != "0") {
+        for line in crate::schedule::replan(&t.module, &t.remarks) {
+            eprintln!("{file}: replan: {line}");
+        }
+    }
     let Some(d) = device(tools, args, &file, &mut t.module, true, &t.remarks)? else {
         return Ok(());
     };
@@ -500,6 +506,19 @@ fn device(
 ) -> Result<Option<Device>> {
     let emit = args.own.emit.as_deref();
     let out = args.output.as_deref();
+    // Issue 16: the loop levels lowering left undecided (so far only an IR
+    // input's) are decided first, with the plan's remarks.
+    let mut planned = remarks.to_vec();
+    if lowered {
+        let said = crate::schedule::plan_levels(m).map_err(|d| report(d, colour(args)))?;
+        if !said.is_empty() {
+            planned.extend(said);
+            planned.sort_by(|a, b| {
+                (&a.0.file, a.0.line, a.0.col).cmp(&(&b.0.file, b.0.line, b.0.col))
+            });
+        }
+    }
+    let remarks = &planned[..];
     if matches!(emit, Some("info" | "ir-unscheduled")) && lowered && args.own.remarks {
         // Not scheduled here: the remarks name the launch sizes that
         // schedule would compute (on a copy; the output is the lowered IR).

@@ -1,7 +1,8 @@
 //! A function body: the expression arena, the locals and the statement tree.
 //!
-//! Owns: [`Function`], [`Local`], [`LocalId`], and the small builder methods
-//! that append to the arena (so well-formed IR is the easy path).
+//! Owns: [`Function`], [`Local`], [`LocalId`], [`Undecided`], and the
+//! small builder methods that append to the arena (so well-formed IR is the
+//! easy path).
 
 use super::expr::{Expr, ExprId, Literal};
 use super::stmt::Block;
@@ -43,6 +44,29 @@ pub struct Function {
     pub shared: Vec<Type>,
     /// The statements.
     pub body: Block,
+    /// `Some` while the levels of its counted loops are still to be
+    /// decided (`schedule::plan_levels`): every loop's [`Loop::par`] is
+    /// meaningless until then. `None` once decided (or decided by the
+    /// front end, as lowering does today: issue 16).
+    ///
+    /// [`Loop::par`]: super::Loop::par
+    pub undecided: Option<Box<Undecided>>,
+}
+
+/// The facts of the source the loop-level decision reads that the loops
+/// themselves do not carry (recorded by lowering).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Undecided {
+    /// The pointer parameters whose memory is their own (arrays, `restrict`
+    /// pointers): the dependence test's `NoAlias` host variables.
+    pub noalias: Vec<LocalId>,
+    /// The loops (by location) whose collapse is `collapse(force:n)` (their
+    /// remark says so).
+    pub forced: Vec<SrcLoc>,
+    /// The loops without directive (by location) whose variable is
+    /// declared outside the loop: never partitioned (it may be used after
+    /// the loop).
+    pub outside: Vec<SrcLoc>,
 }
 
 impl Function {

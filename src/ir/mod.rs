@@ -48,7 +48,7 @@ mod validate;
 
 pub use expr::{BinOp, CmpOp, Expr, ExprId, Literal, MathFunc, Special, UnOp};
 pub use flatten::{flatten_indices, flattened};
-pub use function::{Function, Local, LocalId};
+pub use function::{Function, Local, LocalId, Undecided};
 pub use hostexpr::{HostExpr, HostType, LaunchPlan, UserExpr};
 pub use hostrange::{HostAddr, HostBytes, Lvalue, Scaled};
 pub use hosttree::Visit;

@@ -13,6 +13,9 @@
 //! expects ([`Printer::expr`]'s `expect`, e.g. the other operand's type of a
 //! binary operation), else suffixed (`1.u64`); floats always are (`1.0.f64`).
 //! Host C text in launch sizes prints in parentheses, `clause((n), else 1)`.
+//! A body whose loops' levels are undecided has an `undecided` line (with
+//! the facts the decision reads) before its locals, and its loops print
+//! `loop ?` (but lowering's loop over the gangs, decided when made).
 //! The host plan follows the kernels (`hosttext.rs`).
 
 use super::expr::{Expr, ExprId, Literal, Special};
@@ -169,8 +172,28 @@ fn print_function(out: &mut String, f: &DeviceFunction, m: &Module) {
     p.block(out, &f.body.body, 1);
 }
 
-/// The locals that are not parameters, then the shared arrays.
+/// The locals that are not parameters, then the shared arrays; first,
+/// when its loops' levels are undecided, the `undecided` line with the
+/// facts the decision reads (`noalias(%2 %7) forced(at "f.c":3:5)
+/// outside(…)`, each list only when not empty).
 fn print_locals(out: &mut String, f: &Function, params: &[LocalId]) {
+    if let Some(u) = &f.undecided {
+        let _ = write!(out, "  undecided");
+        if !u.noalias.is_empty() {
+            let ids: Vec<String> = u.noalias.iter().map(|l| l.to_string()).collect();
+            let _ = write!(out, " noalias({})", ids.join(" "));
+        }
+        for (what, locs) in [("forced", &u.forced), ("outside", &u.outside)] {
+            if !locs.is_empty() {
+                let at: Vec<String> = locs
+                    .iter()
+                    .map(|l| format!("at {}:{}:{}", quote(l.file.as_bytes()), l.line, l.col))
+                    .collect();
+                let _ = write!(out, " {what}({})", at.join(", "));
+            }
+        }
+        let _ = writeln!(out);
+    }
     for (i, l) in f.locals.iter().enumerate() {
         if params.iter().any(|p| p.0 as usize == i) {
             continue;
@@ -526,10 +549,15 @@ impl Printer<'_> {
     }
 
     /// `loop gang.x vector.x %0 i = 0; < %1 n; += 1 … at "f.c":3:5 `: the
-    /// parallelism, the header, the collapsed headers, tiles, chunk,
+    /// parallelism (`?` in a body whose levels are undecided), the header, the collapsed headers, tiles, chunk,
     /// reductions, sizes, what its directive asks and the location.
     fn loop_header(&self, out: &mut String, l: &Loop) {
-        let par = print_parallelism(l.par);
+        // Undecided levels: `?` (but on lowering's loop over the gangs).
+        let par = if self.f.undecided.is_some() && !l.over_gangs(self.f) {
+            "?".to_string()
+        } else {
+            print_parallelism(l.par)
+        };
         let _ = write!(out, "loop {par} ");
         let headers = std::iter::once((l.var, l.init, l.cmp, l.limit, l.step)).chain(
             l.collapsed

@@ -29,7 +29,7 @@ mod tests;
 pub use cursor::ReadError;
 
 use super::expr::{BinOp, CmpOp, ExprId, UnOp};
-use super::function::{Function, Local, LocalId};
+use super::function::{Function, Local, LocalId, Undecided};
 use super::module::{
     Cell, ComputeKind, DeviceFunction, Kernel, Launch, Linkage, Module, Param, ParamMode,
     RoutineLevel, Scratch, SizeClauses,
@@ -147,6 +147,36 @@ fn named<T: Copy, N: AsRef<str>>(all: &[T], word: &str, name: impl Fn(T) -> N) -
     all.iter().copied().find(|x| name(*x).as_ref() == word)
 }
 
+/// The facts after `undecided`: `noalias(%N …)`, `forced(at LOC, …)`,
+/// `outside(at LOC, …)`, each optional, in that order.
+fn undecided(c: &mut Cursor) -> Result<Undecided> {
+    let mut u = Undecided::default();
+    if c.tok("noalias(") {
+        while !c.tok(")") {
+            c.skip_ws();
+            u.noalias.push(LocalId(c.local_id()?));
+        }
+    }
+    for (what, locs) in [("forced(", &mut u.forced), ("outside(", &mut u.outside)] {
+        if c.tok(what) {
+            loop {
+                c.expect("at")?;
+                let file = c.quoted()?;
+                c.expect_here(":")?;
+                let line = c.unsigned()?;
+                c.expect_here(":")?;
+                let col = c.unsigned()?;
+                locs.push(SrcLoc { file, line, col });
+                if c.tok(")") {
+                    break;
+                }
+                c.expect(",")?;
+            }
+        }
+    }
+    Ok(u)
+}
+
 /// `FILE:LINE:COL` up to the end of the line (the file may hold colons).
 fn line_loc(c: &mut Cursor) -> Result<SrcLoc> {
     c.skip_ws();
@@ -233,12 +263,18 @@ fn body(
     names: &[&str],
     ret: &Type,
 ) -> Result<Function> {
+    let undecided = if c.tok("undecided") {
+        Some(Box::new(undecided(c)?))
+    } else {
+        None
+    };
     while c.tok("local") {
         let (at, id, name, ty) = declaration(c, &[])?;
         locals.declare(c, at, id, &name, ty)?;
     }
     let mut f = Function {
         locals: locals.finish(c)?,
+        undecided,
         ..Function::default()
     };
     while c.tok("shared") {

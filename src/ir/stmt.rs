@@ -150,6 +150,18 @@ pub struct LoopDirective {
     pub independent: bool,
 }
 
+impl Loop {
+    /// Whether it is the loop over the gangs lowering makes of a region
+    /// that reduces (`0 .. nctaid.x`, decided when made: no candidate of
+    /// the loop-level decision).
+    pub fn over_gangs(&self, f: &super::Function) -> bool {
+        matches!(
+            f.expr(self.limit),
+            super::Expr::Special(super::Special::GridDim(_))
+        )
+    }
+}
+
 impl LoopDirective {
     /// Whether the directive names a level (gang, worker or vector).
     pub fn explicit(&self) -> bool {

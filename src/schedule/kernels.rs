@@ -10,7 +10,7 @@
 //! The mapping reads facts only ([`NestLoop`]: the directive, the verdict,
 //! tightness, the contiguity score), so the same function serves the front
 //! end's loop plan today (issue 16: `frontend::kernels_nest` gathers the
-//! facts on the C AST) and a plan over the IR later.
+//! facts on the C AST) and the plan over the IR (`plan/nest.rs`).
 //!
 //! Owns: [`NestLoop`], [`Verdict`], [`Mapped`], [`map_nest`]. May call: `ir`.
 

@@ -12,7 +12,7 @@
 //! The decision reads facts only (the directive, the nest's shape), so the
 //! same function serves the front end's loop plan today (issue 16: the plan
 //! still runs on the C AST before lowering, through `frontend::levels`) and
-//! a plan over the IR's [`crate::ir::Loop::directive`] later.
+//! the plan over the IR's [`crate::ir::Loop::directive`] (`plan.rs`).
 //!
 //! Owns: [`Outer`], [`Shape`], [`Decided`], [`NestingError`],
 //! [`parallel_loop`]. The `kernels` construct's mappings are in

@@ -403,6 +403,18 @@ impl Parser<'_, '_> {
         if self.c.tok("seq") {
             return Ok(Parallelism::Seq);
         }
+        // Undecided (`schedule::plan_levels` decides): only there.
+        self.c.skip_ws();
+        let at = self.c.pos;
+        if self.c.tok("?") {
+            if self.f.undecided.is_none() {
+                return Err(self.c.error_at(
+                    at,
+                    "'loop ?' (undecided levels) needs an 'undecided' line in the body's header",
+                ));
+            }
+            return Ok(Parallelism::Seq);
+        }
         let (mut gang, mut worker, mut vector) = (None, false, None);
         let dim = |c: &mut Cursor| -> Result<u8> {
             c.expect_here(".")?;

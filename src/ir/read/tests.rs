@@ -390,3 +390,31 @@ fn misplaced_constructs_are_errors() {
     );
     assert_eq!(round(&good), good);
 }
+
+/// A body whose loops' levels are undecided: the `undecided` line with its
+/// facts and `loop ?` read back; `loop ?` elsewhere is an error.
+#[test]
+fn undecided_levels_read_back() {
+    let t = r#"module "u.c"
+
+kernel @k kernels "kernels" at u.c:2:9
+  param %0 a: ptr<f64> deviceptr
+  undecided noalias(%0) forced(at "u.c":3:5) outside(at "u.c":4:5, at "u.c":6:5)
+  local %1 i: i32
+{
+    loop ? %1 i = 0; < 8; += 1 at "u.c":3:5 {
+    }
+  }
+"#;
+    assert_eq!(round(t), t);
+    let m = read_module(t).expect("reads");
+    let u = m.kernels[0].body.undecided.as_deref().expect("undecided");
+    assert_eq!(u.noalias, [crate::ir::LocalId(0)]);
+    assert_eq!((u.forced.len(), u.outside[1].line), (1, 6));
+    let decided = t.replace(
+        "  undecided noalias(%0) forced(at \"u.c\":3:5) outside(at \"u.c\":4:5, at \"u.c\":6:5)\n",
+        "",
+    );
+    let e = read_module(&decided).expect_err("'loop ?' in a decided body");
+    assert!(e.to_string().contains("needs an 'undecided' line"), "{e}");
+}

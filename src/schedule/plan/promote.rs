@@ -1,0 +1,144 @@
+//! Gang reductions inside another loop of a region (OpenACC 3.3 2.9.11: a
+//! gang reduction's result is stored in the variable at the end of the
+//! region): a gang loop nested in another loop that reduces into a host
+//! scalar makes each gang accumulate every run of the loop, and the gangs
+//! are combined once, when the region ends. On the IR the scalar becomes a
+//! reduction of the region's loop over the gangs (the one lowering makes
+//! for the construct's own reductions, else a new one around the body),
+//! whose copy the nested loop then reduces into (`localize`).
+//!
+//! Owns: `promote`. May call: `ir`, `analysis::private` (the cells), the
+//! parent module's walk, `localize`.
+
+use super::{candidates, loop_of};
+use crate::analysis::private::{Scalar, Scope};
+use crate::diag::{DResult, Diagnostics};
+use crate::ir::{
+    Expr, Function, IntKind, Loop, LoopCmp, Parallelism, RedOp, RedTarget, Remark, Special, SrcLoc,
+    Stmt, Type,
+};
+use crate::schedule::localize::{localize, Start};
+
+/// Promotes the nested gang reductions of kernel body `f` (cells `scope`)
+/// to the region's loop over the gangs; returns their remarks. A nested
+/// gang reduction of an array element is an error.
+pub(super) fn promote(f: &mut Function, scope: &Scope) -> DResult<Vec<(SrcLoc, Remark)>> {
+    let nodes = candidates(f);
+    let mut found: Vec<(SrcLoc, RedOp, crate::ir::LocalId)> = vec![];
+    for n in &nodes {
+        let lp = loop_of(f, n);
+        let gang = matches!(lp.par, Parallelism::Par { gang: Some(_), .. });
+        if !gang || !inside_loop(f, &n.path) {
+            continue;
+        }
+        for r in &lp.reductions {
+            let RedTarget::Memory(addr) = r.target else {
+                continue;
+            };
+            match scope.at(f, addr) {
+                Some(cell) if !found.iter().any(|(_, _, c)| *c == cell) => {
+                    found.push((lp.loc.clone(), r.op, cell));
+                }
+                Some(_) => {}
+                None if r.scalar(&f.local(r.private).ty) => {
+                    let var = &f.local(r.private).name;
+                    return Err(Diagnostics::one(
+                        Some(lp.loc.clone()),
+                        format!("reduction of an element of '{var}' across gangs inside another loop of the region is not supported (reduce a scalar, or put the reduction on the outermost loop)"),
+                    ));
+                }
+                // A section of an array: left to the validator.
+                None => {}
+            }
+        }
+    }
+    if found.is_empty() {
+        return Ok(vec![]);
+    }
+    let region = region_loop(f, &found[0].0);
+    let mut out = vec![];
+    for (loc, op, cell) in found {
+        // The construct reduces it already: nothing to promote.
+        let Stmt::Loop(r) = &f.body[region] else {
+            unreachable!("the region's loop over the gangs");
+        };
+        if r.reductions
+            .iter()
+            .any(|x| matches!(x.target, RedTarget::Memory(a) if scope.at(f, a) == Some(cell)))
+        {
+            continue;
+        }
+        let name = f.local(cell).name.clone();
+        let mut body = std::mem::take(&mut f.body);
+        localize(
+            f,
+            scope,
+            &mut body,
+            region,
+            Scalar::Cell(cell),
+            Start::Reduction(op),
+        );
+        f.body = body;
+        out.push((
+            loc,
+            format!(
+                "reduction({}:{name}) across gangs inside another loop: each gang accumulates every run of the loop, combined at the end of the construct",
+                op.symbol()
+            )
+            .into(),
+        ));
+    }
+    Ok(out)
+}
+
+/// Whether the block at `path` of `f`'s body is inside a loop (a counted
+/// loop other than the region's over the gangs, or a `while`).
+fn inside_loop(f: &Function, path: &[(usize, usize)]) -> bool {
+    let mut b = &f.body;
+    for &(i, j) in path {
+        match &b[i] {
+            Stmt::Loop(l) if !l.over_gangs(f) => return true,
+            Stmt::While { .. } => return true,
+            s => b = s.blocks()[j],
+        }
+    }
+    false
+}
+
+/// The index in `f`'s body of the region's loop over the gangs: the body
+/// itself when it is one (lowering's, for the construct's reductions),
+/// else a new one around the whole body (at `loc`).
+fn region_loop(f: &mut Function, loc: &SrcLoc) -> usize {
+    if let [Stmt::Loop(l)] = f.body.as_slice() {
+        if l.over_gangs(f) {
+            return 0;
+        }
+    }
+    let u32t = Type::Int(IntKind::U32);
+    let var = f.new_local("gang", u32t.clone());
+    let init = f.int(0, u32t.clone());
+    let limit = f.add(Expr::Special(Special::GridDim(0)), u32t.clone());
+    let step = f.int(1, u32t);
+    let body = std::mem::take(&mut f.body);
+    f.body = vec![Stmt::Loop(Loop {
+        var,
+        init,
+        cmp: LoopCmp::Lt,
+        limit,
+        step,
+        collapsed: vec![],
+        tile: vec![],
+        chunk: None,
+        body,
+        par: Parallelism::Par {
+            gang: Some(0),
+            worker: false,
+            vector: None,
+        },
+        reductions: vec![],
+        loc: loc.clone(),
+        sizes: None,
+        directive: None,
+    })];
+    0
+}
