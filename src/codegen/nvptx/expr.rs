@@ -8,8 +8,11 @@
 //! LLVM's defaults except for contraction: with [`Options::fma`] (the
 //! default) `fadd`, `fsub`, `fmul` and `fneg` carry the `contract` flag, so
 //! the NVPTX back end fuses a multiply and an add into `fma.rn` (one
-//! rounding), as nvcc does; no other fast-math flag (division and `sqrt`
-//! stay IEEE, correctly rounded).
+//! rounding), as nvcc does, and writes the arithmetic it leaves unfused
+//! without a rounding modifier (`add.f64`, not `add.rn.f64`), which ptxas
+//! may fuse in turn (as it may nvcc's); no other fast-math flag (division
+//! and `sqrt` stay IEEE, correctly rounded). Without it every operation
+//! is `.rn` and nothing is fused.
 //!
 //! [`Options::fma`]: super::Options::fma
 //!

@@ -15,10 +15,11 @@
 //! Where it can differ from the GPU: LLVM also fuses across statements
 //! once locals are promoted to registers (`t = a * b; s = t + c;` at
 //! `-O2`), and does not fuse a product computed in another basic block
-//! (one hoisted out of a loop). The emulator rounds such a multiply-add
-//! twice, or once, where the GPU does the opposite: the last bit of a
-//! result can differ, never more, which the program tests' tolerances
-//! cover (tests/README.md).
+//! (one hoisted out of a loop); ptxas may fuse the `mul` and `add` LLVM
+//! left apart (they carry no `.rn` once contraction is on). The emulator
+//! rounds such a multiply-add twice, or once, where the GPU does the
+//! opposite: one rounding of the product differs, which the program
+//! tests' tolerances cover (tests/README.md).
 //!
 //! Owns: [`W::fused`]. May call: `ir`, `ptxrt_simt`, [`super::func`].
 
