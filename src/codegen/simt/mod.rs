@@ -63,7 +63,7 @@ pub struct Options {
     /// Floating-point contraction, as `nvptx::Options::fma`: a product
     /// added to or subtracted from something in the same expression is one
     /// `fma` (rounded once), as LLVM's instruction selection fuses the
-    /// `contract`-flagged `fmul` and `fadd` (see `expr.rs` for the rule and
+    /// `contract`-flagged `fmul` and `fadd` (see `fma.rs` for the rule and
     /// where it can differ). On by default.
     pub fma: bool,
 }
