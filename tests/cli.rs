@@ -249,6 +249,84 @@ fn mllvm_options_reach_the_device_code_generator() {
     assert_eq!(rolled, 1, "-mllvm -unroll-runtime=false keeps one load");
 }
 
+/// A region with a multiply-add in `float` and in `double`.
+const MADD: &str = "void f(int n, float *restrict y, const float *restrict x, double *restrict z) {
+#pragma acc parallel loop copyin(x[0:n]) copy(y[0:n], z[0:n])
+  for (int i = 0; i < n; i++) {
+    y[i] = 2.5f * x[i] + y[i];
+    z[i] = z[i] - (double)x[i] * z[i];
+  }
+}
+";
+
+/// Contraction is on by default in device code (`fma.rn` in the PTX, `fma`
+/// in the emulator's bytecode) and off with each of `-Mnofma`,
+/// `-gpu=nofma`, `-ffp-contract=off` (the last switch wins); the
+/// multicore kernels' host C is then compiled with `-ffp-contract=off`.
+#[test]
+fn fma_contraction_is_on_unless_switched_off() {
+    let p = project();
+    let d = p.path();
+    fs::write(d.join("madd.c"), MADD).unwrap();
+    let emit = |form: &str, switches: &[&str]| {
+        let mut all = vec![form, "madd.c", "-o", "-"];
+        all.extend_from_slice(switches);
+        ok(d, &all).stdout
+    };
+    for on in [&[][..], &["-Mnofma", "-gpu=fma"], &["-gpu=nofma", "-Mfma"]] {
+        let ptx = emit("--emit=ptx", on);
+        assert!(
+            ptx.contains("fma.rn.f32") && ptx.contains("fma.rn.f64"),
+            "{on:?}:\n{ptx}"
+        );
+        assert!(!ptx.contains("mul.rn.f"), "{on:?}:\n{ptx}");
+        let simt = emit("--emit=simt", on);
+        assert!(
+            simt.contains("fma.f32") && simt.contains("fma.f64"),
+            "{on:?}:\n{simt}"
+        );
+    }
+    for off in [
+        &["-Mnofma"][..],
+        &["-gpu=nofma"],
+        &["-ffp-contract=off"],
+        &["-Mfma", "-gpu=cc90,nofma"],
+    ] {
+        let ptx = emit("--emit=ptx", off);
+        assert!(!ptx.contains("fma.rn"), "{off:?}:\n{ptx}");
+        assert!(
+            ptx.contains("mul.rn.f32") && ptx.contains("mul.rn.f64"),
+            "{off:?}:\n{ptx}"
+        );
+        let simt = emit("--emit=simt", off);
+        assert!(!simt.contains("fma."), "{off:?}:\n{simt}");
+        assert!(
+            simt.contains("mul.f32") && simt.contains("mul.f64"),
+            "{off:?}:\n{simt}"
+        );
+    }
+    // -acc=multicore: the host compiler's default, or -ffp-contract=off.
+    let cc_lines = |switches: &[&str]| {
+        let mut all = vec!["-acc=multicore", "-v", "-c", "madd.c"];
+        all.extend_from_slice(switches);
+        ok(d, &all).stderr
+    };
+    assert!(!cc_lines(&[]).contains("-ffp-contract"));
+    let v = cc_lines(&["-gpu=nofma"]);
+    let kernels = v
+        .lines()
+        .find(|l| l.contains("kernels.c"))
+        .unwrap_or_default();
+    assert!(kernels.contains("\"-ffp-contract=off\""), "{v}");
+    let r = fails(d, &["-c", "madd.c", "-ffp-contract=sometimes"]);
+    assert!(
+        r.stderr
+            .contains("accc: error: unknown floating-point contraction mode 'sometimes'"),
+        "{}",
+        r.stderr
+    );
+}
+
 #[test]
 fn help_version_and_diagnostics() {
     let p = project();
@@ -271,6 +349,9 @@ fn help_version_and_diagnostics() {
         "-acc=host",
         "-gpu=cc",
         "-Minfo",
+        "-gpu=nofma",
+        "-Mnofma",
+        "-ffp-contract=off",
         "PTXRT_TIME",
     ] {
         assert!(r.stdout.contains(flag), "--help does not mention {flag}");

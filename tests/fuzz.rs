@@ -383,6 +383,7 @@ fn compile(text: &str) -> Result<Outcome, String> {
                 opt_level: 0,
                 libdevice: None,
                 llvm_options: Vec::new(),
+                fma: true,
             };
             nvptx::write_ptx(&t.module, &accc::analysis::analyze(&t.module), &opts)
                 .map_err(|e| format!("codegen failed: {e}"))?;

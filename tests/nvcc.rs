@@ -174,7 +174,7 @@ fn backend_cuda_builds_programs() {
         .unwrap_or_else(|| panic!("nvcc did not run:\n{}", r.stderr));
     for want in [
         "\"-arch=sm_80\"",
-        "\"-fmad=false\"",
+        "\"-fmad=true\"",
         "\"-lineinfo\"",
         "\"-O2\"",
     ] {
@@ -365,4 +365,88 @@ fn atomic_forms_no_back_end_writes() {
     ];
     assert_eq!(ptx.lines().collect::<Vec<_>>(), want, "{ptx}");
     assert_eq!(errors("cuda"), ptx);
+}
+
+/// A region with a multiply-add in `float` and in `double`.
+const MADD: &str = "void f(int n, float *restrict y, const float *restrict x, double *restrict z) {
+#pragma acc parallel loop copyin(x[0:n]) copy(y[0:n], z[0:n])
+  for (int i = 0; i < n; i++) {
+    y[i] = 2.5f * x[i] + y[i];
+    z[i] = z[i] - (double)x[i] * z[i];
+  }
+}
+";
+
+/// The switches that turn contraction off, each alone.
+const NOFMA: [&str; 3] = ["-Mnofma", "-gpu=nofma", "-ffp-contract=off"];
+
+/// nvcc is run with `-fmad=true` (contraction, as the NVPTX back end's)
+/// unless a switch turns it off (`-fmad=false`). A fake nvcc that prints
+/// its command line and fails shows it, so this runs without nvcc too.
+#[test]
+fn nvcc_contracts_unless_switched_off() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::write(dir.join("madd.c"), MADD).unwrap();
+    let fake = dir.join("nvcc");
+    std::fs::write(&fake, "#!/bin/sh\necho \"args: $*\" >&2\nexit 1\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    for switch in [None].into_iter().chain(NOFMA.map(Some)) {
+        let mut cmd = accc();
+        cmd.current_dir(dir)
+            .env("ACCC_NVCC", &fake)
+            .args(["--backend=cuda", "-c", "madd.c"])
+            .args(switch);
+        let r = run(cmd, dir, "accc", COMPILE_TIMEOUT);
+        assert!(!r.ok() && !panicked(&r.stderr), "{}", r.stderr);
+        let want = if switch.is_some() {
+            "-fmad=false"
+        } else {
+            "-fmad=true"
+        };
+        let line = r
+            .stderr
+            .lines()
+            .find(|l| l.contains("args: "))
+            .unwrap_or_default();
+        assert!(
+            line.contains(want),
+            "{switch:?}: no {want} in:\n{}",
+            r.stderr
+        );
+    }
+}
+
+/// nvcc's PTX of a multiply-add: with contraction (the default) `fma.rn`,
+/// or `mul`/`add` without a rounding modifier, which ptxas may fuse (NVVM
+/// leaves the `double` one to it); with a switch that turns it off, no
+/// `fma` and every multiply `mul.rn`, which ptxas keeps.
+#[test]
+fn nvcc_ptx_has_fma_unless_switched_off() {
+    let Some(nvcc) = nvcc("nvcc_ptx_has_fma_unless_switched_off") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::write(dir.join("madd.c"), MADD).unwrap();
+    for switch in [None].into_iter().chain(NOFMA.map(Some)) {
+        let ptx = stdout_of(
+            accc()
+                .current_dir(dir)
+                .env("ACCC_NVCC", &nvcc)
+                .args(["--backend=cuda", "--emit=ptx", "madd.c"])
+                .args(switch),
+        );
+        if switch.is_none() {
+            assert!(ptx.contains("fma.rn.f32"), "{ptx}");
+            assert!(!ptx.contains("mul.rn.f"), "{ptx}");
+        } else {
+            assert!(!ptx.contains("fma.rn"), "{switch:?}:\n{ptx}");
+            assert!(
+                ptx.contains("mul.rn.f32") && ptx.contains("mul.rn.f64"),
+                "{switch:?}:\n{ptx}"
+            );
+        }
+    }
 }

@@ -26,6 +26,8 @@ C compiler flags (as cc):
   -O0 -O1 -O2 -O3 -Os -Oz -Og -Ofast   optimisation (host and device code)
   -g, -std=STD, -W..., -w, -f..., -m..., -Wa,OPT, -x LANG, -fPIC    given to the host compiler
   -fdiagnostics-color[=always|never|auto]   colour in accc's diagnostics (auto: on a terminal)
+  -ffp-contract=off|on|fast   floating-point contraction: off also turns it off in device
+                      code (on and fast: on, the default there); given to the host compiler too
   -v                  print the commands accc runs
   Other flags are given to the host compiler unchanged.
 
@@ -40,6 +42,9 @@ OpenACC switches of other compilers (accepted):
   -gpu=emu                       also embed SIMT bytecode for the emulated device (run with
                                  PTXRT_PLUGIN=.../libptxrt-emu.so ACC_DEVICE_TYPE=nvidia)
   -gpu=nvcc                      compile the kernels with nvcc (as --backend=cuda)
+  -gpu=nofma, -Mnofma            no floating-point contraction in device code: a * b + c is
+                                 rounded twice (-gpu=fma, -Mfma: fused into one fma, the default,
+                                 as nvcc and nvc do; the last of these switches wins)
   -mllvm OPT                     an option for LLVM's code generator of the device code, as
                                  clang's (e.g. -mllvm -unroll-threshold=600); not for -gpu=nvcc. LLVM's
                                  C API ignores an option it does not know, silently
@@ -182,6 +187,11 @@ pub struct Args {
     /// `-mllvm OPT`: options for LLVM's code generator of device code (as
     /// clang's), in command-line order.
     pub llvm_options: Vec<String>,
+    /// Floating-point contraction in the device code (`a * b + c` as one
+    /// fused multiply-add, as nvcc and nvc have it): on unless `-Mnofma`,
+    /// `-gpu=nofma` or `-ffp-contract=off` (`-Mfma`, `-gpu=fma`,
+    /// `-ffp-contract=on|fast` turn it back on; the last one wins).
+    pub fma: bool,
 }
 
 /// Options taking a separate argument.
@@ -241,6 +251,7 @@ impl Args {
 pub fn parse(argv: &[String]) -> Result<Args, String> {
     let mut a = Args {
         opt_level: 0,
+        fma: true,
         ..Args::default()
     };
     let mut own = vec!["accc".to_string()];
@@ -334,6 +345,20 @@ pub fn parse(argv: &[String]) -> Result<Args, String> {
                 _ => 3,
             };
             a.cc_flags.push(arg.clone());
+        } else if let Some(mode) = arg.strip_prefix("-ffp-contract=") {
+            a.fma = match mode {
+                "off" => false,
+                "on" | "fast" => true,
+                _ => {
+                    return Err(format!(
+                        "unknown floating-point contraction mode '{mode}' in '{arg}' (expected off, on or fast)"
+                    ))
+                }
+            };
+            // The host compiler takes it too, for the host code.
+            a.cc_flags.push(arg.clone());
+        } else if arg == "-Mfma" || arg == "-Mnofma" {
+            a.fma = arg == "-Mfma";
         } else if arg == "-fast" {
             a.opt_level = 3;
             a.cc_flags.push("-O3".into());
@@ -367,6 +392,9 @@ pub fn parse(argv: &[String]) -> Result<Args, String> {
             }
             if g.split(',').any(|o| o == "nvcc") {
                 a.backend = Backend::Cuda;
+            }
+            if let Some(o) = g.split(',').rfind(|o| matches!(*o, "fma" | "nofma")) {
+                a.fma = o == "fma";
             }
         } else if arg == "-fdiagnostics-color" || arg == "-fdiagnostics-color=always" {
             a.colour = Colour::Always;
@@ -567,6 +595,38 @@ mod tests {
         // A bad or missing value is clap's error.
         assert!(parse(&["--emit".into(), "cubin".into(), "x.c".into()]).is_err());
         assert!(parse(&["x.c".into(), "--emit".into()]).is_err());
+    }
+
+    #[test]
+    fn fma_switches_last_one_wins() {
+        assert!(p(&["x.c"]).fma);
+        for off in [
+            "-Mnofma",
+            "-gpu=nofma",
+            "-gpu=cc80,nofma",
+            "-ffp-contract=off",
+        ] {
+            assert!(!p(&[off, "x.c"]).fma, "{off}");
+        }
+        for on in [
+            "-Mfma",
+            "-gpu=fma",
+            "-ffp-contract=on",
+            "-ffp-contract=fast",
+        ] {
+            assert!(p(&["-Mnofma", on, "x.c"]).fma, "{on}");
+        }
+        assert!(!p(&["-gpu=fma,nofma", "x.c"]).fma);
+        assert!(!p(&["-Mfma", "-gpu=emu", "-ffp-contract=off", "x.c"]).fma);
+        // -ffp-contract= is the host compiler's too; -M[no]fma is not.
+        let a = p(&["-ffp-contract=off", "-Mfma", "x.c"]);
+        assert_eq!(a.cc_flags, ["-ffp-contract=off"]);
+        assert!(a.fma);
+        let e = parse(&["-ffp-contract=maybe".into(), "x.c".into()]).unwrap_err();
+        assert!(
+            e.contains("'maybe'") && e.contains("off, on or fast"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -562,12 +562,13 @@ fn device(
         opt_level: args.opt_level.max(2),
         libdevice: tools.libdevice.clone(),
         llvm_options: args.llvm_options.clone(),
+        fma: args.fma,
     };
     if args.target == Target::Multicore && emit != Some("ir") {
         return multicore::device(m, &info, file, emit, out, opts);
     }
     if emit == Some("simt") {
-        let text = simt::write_text(m, &info, &simt::Options::default())
+        let text = simt::write_text(m, &info, &simt::Options { fma: args.fma })
             .map_err(|e| anyhow!("{file}: {e}"))?;
         write_out(out, text.as_bytes())?;
         return Ok(None);
@@ -623,6 +624,7 @@ fn device(
                 opt_level: opts.opt_level,
                 line_info: args.debug_info(),
                 relocatable,
+                fma: opts.fma,
                 keep_files: args.own.keep,
             };
             let o = cuda::nvcc::compile(&text, nvcc, &flags, args.own.verbose).map_err(
@@ -648,7 +650,7 @@ fn device(
     }
     let simt = if has_kernels && args.emu {
         Some(
-            simt::write_bytes(m, &info, &simt::Options::default())
+            simt::write_bytes(m, &info, &simt::Options { fma: args.fma })
                 .map_err(|e| anyhow!("{file}: {e}"))?,
         )
     } else {

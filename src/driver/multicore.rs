@@ -58,7 +58,10 @@ pub fn device(
 /// The host cc's flags for the kernels' C: GNU C, optimised at least as
 /// the device code is (-O2), no strict aliasing (the IR reads memory
 /// through the types of its accesses), no warnings (generated code), and
-/// the user's code-generation flags (`-f…`, `-m…`, `-g…`).
+/// the user's code-generation flags (`-f…`, `-m…`, `-g…`); contraction is
+/// the host compiler's default unless the user turned it off for the
+/// device code (`-gpu=nofma`, `-Mnofma`, `-ffp-contract=off`:
+/// `-ffp-contract=off`, after the user's flags).
 fn flags(args: &Args) -> Vec<String> {
     let mut v: Vec<String> = vec![
         "-x".into(),
@@ -76,6 +79,9 @@ fn flags(args: &Args) -> Vec<String> {
             })
             .cloned(),
     );
+    if !args.fma {
+        v.push("-ffp-contract=off".into());
+    }
     v.push("-fno-strict-aliasing".into());
     v
 }

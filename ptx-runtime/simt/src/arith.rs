@@ -1,8 +1,8 @@
 //! What each operator computes, as the PTX that accc's NVPTX back end
 //! generates computes it.
 //!
-//! Owns: [`norm`], [`bin`], [`cmp`], [`un`], [`cvt`], [`math`] and
-//! [`atom`]. Values are register bits (see [`crate::code`]). The cases C
+//! Owns: [`norm`], [`bin`], [`cmp`], [`un`], [`cvt`], [`math`], [`fma`]
+//! and [`atom`]. Values are register bits (see [`crate::code`]). The cases C
 //! leaves undefined are given PTX's answer:
 //! * integers wrap; `MIN / -1` is `MIN` and `MIN % -1` is 0;
 //! * division by zero (PTX: "unspecified, machine-specific"): the answer of
@@ -14,8 +14,10 @@
 //! * float → integer conversions saturate and give 0 for NaN (`cvt.rzi`);
 //!   8-bit targets convert through 16 bits (NVPTX has no 8-bit `cvt`), so
 //!   they saturate at the 16-bit limits and then wrap;
-//! * float arithmetic is IEEE with round-to-nearest, no fused multiply-add
-//!   and no flush-to-zero (LLVM's defaults, which the back end keeps);
+//! * float arithmetic is IEEE with round-to-nearest and no flush-to-zero
+//!   (LLVM's defaults, which the back end keeps); a multiply-add is fused
+//!   (one rounding, [`fma`]) only where the bytecode says `fma`, as PTX's
+//!   `fma.rn` where the back end contracted one;
 //!   `min`/`max` return the non-NaN operand (IEEE minNum, PTX `min.f32`);
 //! * math functions are Rust's (the C library's): correctly rounded for
 //!   sqrt, fabs, floor, ceil, fmin, fmax and fmod, as libdevice; exp, log,
@@ -269,6 +271,16 @@ pub fn cvt(from: Ty, to: Ty, v: u64) -> u64 {
     }
 }
 
+/// `a * b + c` at `ty` (`F32` or `F64`), rounded once (PTX `fma.rn`;
+/// Rust's `mul_add` is the correctly rounded IEEE fusedMultiplyAdd).
+pub fn fma(ty: Ty, a: u64, b: u64, c: u64) -> u64 {
+    if ty == Ty::F32 {
+        of_f32(f32_of(a).mul_add(f32_of(b), f32_of(c)))
+    } else {
+        of_f64(f64_of(a).mul_add(f64_of(b), f64_of(c)))
+    }
+}
+
 /// `f(a[, b])` at `ty` (`F32` or `F64`).
 pub fn math(f: MathFn, ty: Ty, a: u64, b: u64) -> u64 {
     if ty == Ty::F32 {
@@ -429,5 +441,19 @@ mod tests {
             math(MathFn::Fmod, Ty::F32, of_f32(7.5), of_f32(2.0)),
             of_f32(1.5)
         );
+    }
+
+    /// One rounding: (1 + 2^-k)(1 - 2^-k) - 1 is -2^-2k exactly, which
+    /// the unfused product rounds away to 0.
+    #[test]
+    fn fma_rounds_once() {
+        let (a, b) = (1.0 + f32::EPSILON, 1.0 - f32::EPSILON);
+        let fused = fma(Ty::F32, of_f32(a), of_f32(b), of_f32(-1.0));
+        assert_eq!(fused, of_f32(-f32::EPSILON * f32::EPSILON));
+        assert_eq!(a * b - 1.0, 0.0);
+        let (a, b) = (1.0 + f64::EPSILON, 1.0 - f64::EPSILON);
+        let fused = fma(Ty::F64, of_f64(a), of_f64(b), of_f64(-1.0));
+        assert_eq!(fused, of_f64(-f64::EPSILON * f64::EPSILON));
+        assert_eq!(a * b - 1.0, 0.0);
     }
 }

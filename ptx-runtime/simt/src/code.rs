@@ -433,6 +433,15 @@ pub enum Inst {
         a: Reg,
         b: Reg,
     },
+    /// `dst = a * b + c` at `ty` (`F32` or `F64`), rounded once: PTX's
+    /// `fma.rn`, what a contracted multiply-add compiles to.
+    Fma {
+        ty: Ty,
+        dst: Reg,
+        a: Reg,
+        b: Reg,
+        c: Reg,
+    },
     /// Device `printf` of string `format` with the `nargs` registers listed
     /// at `args` in the argument pool, each of the type at the same place
     /// of the function's type pool.

@@ -312,6 +312,13 @@ impl R<'_> {
                 a: self.u32()?,
                 b: self.u32()?,
             },
+            35 => Inst::Fma {
+                ty: self.ty()?,
+                dst: self.u32()?,
+                a: self.u32()?,
+                b: self.u32()?,
+                c: self.u32()?,
+            },
             PRINT_OPCODE => Inst::Print {
                 format: self.u32()?,
                 args: self.u32()?,

@@ -24,10 +24,10 @@ use crate::module::{Function, Linkage, Module, ParamKind, Slot};
 /// The first bytes of every encoded module.
 pub const MAGIC: &[u8; 8] = b"ACCSIMT\0";
 /// Version of this format; a decoder refuses any other.
-pub const VERSION: u64 = 2;
+pub const VERSION: u64 = 3;
 
 /// The instruction names in opcode order (the text form uses them too).
-pub const OPCODES: [&str; 35] = [
+pub const OPCODES: [&str; 36] = [
     "const",
     "mov",
     "bin",
@@ -63,6 +63,7 @@ pub const OPCODES: [&str; 35] = [
     "cmp.imm",
     "brcmpnot",
     "printf",
+    "fma",
 ];
 /// The opcode of `Inst::Print`.
 pub(crate) const PRINT_OPCODE: u8 = 34;
@@ -405,6 +406,14 @@ fn inst(w: &mut W, i: &Inst) {
             w.u(dst.into());
             w.u(a.into());
             w.u(b.into());
+        }
+        Inst::Fma { ty, dst, a, b, c } => {
+            w.0.push(35);
+            w.ty(ty);
+            w.u(dst.into());
+            w.u(a.into());
+            w.u(b.into());
+            w.u(c.into());
         }
         Inst::Print {
             format,

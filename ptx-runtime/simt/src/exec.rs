@@ -527,6 +527,7 @@ impl Ctx<'_, '_> {
                     a,
                     b,
                 } => r!(dst) = arith::math(m, ty, r!(a), r!(b)),
+                Inst::Fma { ty, dst, a, b, c } => r!(dst) = arith::fma(ty, r!(a), r!(b), r!(c)),
                 Inst::Print {
                     format,
                     args,

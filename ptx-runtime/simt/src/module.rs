@@ -281,6 +281,7 @@ impl Module {
                 reg(dst).and(reg(a)).and(reg(b))
             }
             Inst::Math { dst, a, b, .. } => reg(dst).and(reg(a)).and(reg(b)),
+            Inst::Fma { dst, a, b, c, .. } => reg(dst).and(reg(a)).and(reg(b)).and(reg(c)),
             Inst::Un { dst, a, .. } | Inst::BinImm { dst, a, .. } | Inst::CmpImm { dst, a, .. } => {
                 reg(dst).and(reg(a))
             }

@@ -216,6 +216,9 @@ pub fn inst_text(f: &Function, i: &Inst) -> String {
                 format!("{}.{} r{dst}, r{a}", m.name(), ty.name())
             }
         }
+        Inst::Fma { ty, dst, a, b, c } => {
+            format!("fma.{} r{dst}, r{a}, r{b}, r{c}", ty.name())
+        }
         Inst::Print {
             format,
             args,

@@ -9,8 +9,12 @@
 //! floating `Rem` is `fmod`; conversions are C casts (which have the IR's
 //! meaning, [`Expr::Cast`]); a shuffle is `__shfl_xor_sync` of 32 lanes
 //! (narrow integers through `unsigned int`); a load through a `ptradd` is
-//! a subscript. No fast-math: the output is compiled without contraction
-//! (`nvcc -fmad=false`), as the NVPTX back end emits none.
+//! a subscript. No fast-math; contraction is the compiler's: nvcc's
+//! `-fmad=true` (its default) fuses `a * b + c` as the NVPTX back end's
+//! `contract` flags do, `-fmad=false` with accc's `-gpu=nofma`, `-Mnofma`,
+//! `-ffp-contract=off` (`cuda::nvcc`); the multicore target's host C gets
+//! the host compiler's default (GCC: `-ffp-contract=fast`), or
+//! `-ffp-contract=off` with those switches (`driver::multicore`).
 //!
 //! May call: `ir`, `codegen::c`.
 

@@ -6,9 +6,9 @@
 //!
 //! Owns: [`Flags`], [`compile`] and the nvcc command line, which follows
 //! the NVPTX path's: NVVM at accc's device optimisation level (`-Xcicc
-//! -O<n>`), no floating
-//! contraction (`-fmad=false`: the NVPTX back end emits no `contract`),
-//! IEEE division and square root and no flush to zero (nvcc's defaults),
+//! -O<n>`), floating contraction as the NVPTX back end's (`-fmad=true`,
+//! nvcc's default, unless [`Flags::fma`] is off: `-fmad=false`), IEEE
+//! division and square root and no flush to zero (nvcc's defaults),
 //! `-lineinfo` with `-g`, `-rdc=true` for relocatable code (device
 //! functions shared with other translation units). May call: nothing else
 //! in accc.
@@ -28,6 +28,9 @@ pub struct Flags {
     pub line_info: bool,
     /// Relocatable device code (`-rdc=true`).
     pub relocatable: bool,
+    /// Floating contraction (`-fmad=true`; off: `-fmad=false`), as
+    /// `nvptx::Options::fma`.
+    pub fma: bool,
     /// Keep the folder of the CUDA C and nvcc's files (`--keep`; its
     /// path is printed).
     pub keep_files: bool,
@@ -45,7 +48,7 @@ pub fn args(f: &Flags, src: &Path, out: &Path, keep: &Path) -> Vec<String> {
     let mut v: Vec<String> = vec![
         format!("-arch={}", f.arch),
         "-ptx".into(),
-        "-fmad=false".into(),
+        format!("-fmad={}", f.fma),
         "-Xcicc".into(),
         format!("-O{}", f.opt_level.min(3)),
         "-keep".into(),
@@ -124,12 +127,13 @@ mod tests {
             opt_level: 2,
             line_info: true,
             relocatable: true,
+            fma: true,
             keep_files: false,
         };
         let a = args(&f, Path::new("k.cu"), Path::new("k.ptx"), Path::new("d"));
         let s = a.join(" ");
         assert!(
-            s.starts_with("-arch=sm_80 -ptx -fmad=false -Xcicc -O2"),
+            s.starts_with("-arch=sm_80 -ptx -fmad=true -Xcicc -O2"),
             "{s}"
         );
         assert!(s.contains("-lineinfo") && s.contains("-rdc=true"), "{s}");
@@ -137,9 +141,14 @@ mod tests {
         let f = Flags {
             line_info: false,
             relocatable: false,
+            fma: false,
             ..f
         };
         let s = args(&f, Path::new("k.cu"), Path::new("k.ptx"), Path::new("d")).join(" ");
         assert!(!s.contains("-lineinfo") && !s.contains("-rdc"), "{s}");
+        assert!(
+            s.contains(" -fmad=false ") && !s.contains("-fmad=true"),
+            "{s}"
+        );
     }
 }

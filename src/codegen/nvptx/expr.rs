@@ -5,7 +5,16 @@
 //! conversions (see [`Expr::Cast`]), short-circuit `Select`/`Logical` as
 //! branches with a phi, launch registers as `llvm.nvvm.read.ptx.sreg.*`, and
 //! `Math` as calls of libdevice's `__nv_*` functions. Floating point uses
-//! LLVM's defaults: no fast-math flags, no `contract`.
+//! LLVM's defaults except for contraction: with [`Options::fma`] (the
+//! default) `fadd`, `fsub`, `fmul` and `fneg` carry the `contract` flag, so
+//! the NVPTX back end fuses a multiply and an add into `fma.rn` (one
+//! rounding), as nvcc does, and writes the arithmetic it leaves unfused
+//! without a rounding modifier (`add.f64`, not `add.rn.f64`), which ptxas
+//! may fuse in turn (as it may nvcc's); no other fast-math flag (division
+//! and `sqrt` stay IEEE, correctly rounded). Without it every operation
+//! is `.rn` and nothing is fused.
+//!
+//! [`Options::fma`]: super::Options::fma
 //!
 //! May call: `ir`.
 
@@ -16,7 +25,9 @@ use crate::ir::{
 };
 use inkwell::intrinsics::Intrinsic;
 use inkwell::types::{BasicMetadataTypeEnum, BasicType, BasicTypeEnum};
-use inkwell::values::{BasicValue, BasicValueEnum, FloatValue, IntValue, PointerValue};
+use inkwell::values::{
+    BasicValue, BasicValueEnum, FastMathFlags, FloatValue, IntValue, PointerValue,
+};
 use inkwell::{AddressSpace, FloatPredicate, IntPredicate};
 
 impl<'c> Writer<'_, 'c> {
@@ -90,9 +101,9 @@ impl<'c> Writer<'_, 'c> {
                 (UnOp::Neg, BasicValueEnum::IntValue(v)) => {
                     llvm(self.b.build_int_neg(v, "neg"))?.into()
                 }
-                (UnOp::Neg, BasicValueEnum::FloatValue(v)) => {
-                    llvm(self.b.build_float_neg(v, "fneg"))?.into()
-                }
+                (UnOp::Neg, BasicValueEnum::FloatValue(v)) => self
+                    .contracted(llvm(self.b.build_float_neg(v, "fneg"))?)
+                    .into(),
                 (UnOp::BitNot | UnOp::Not, BasicValueEnum::IntValue(v)) => {
                     llvm(self.b.build_not(v, "not"))?.into()
                 }
@@ -257,10 +268,25 @@ impl<'c> Writer<'_, 'c> {
                     }
                     _ => return internal("bitwise operator on floating point"),
                 };
-                Ok(llvm(v)?.into())
+                let v = llvm(v)?;
+                Ok(match op {
+                    BinOp::Add | BinOp::Sub | BinOp::Mul => self.contracted(v),
+                    _ => v,
+                }
+                .into())
             }
             _ => internal("binary operands of different kinds"),
         }
+    }
+
+    /// `v` with LLVM's `contract` flag when contraction is on (a value the
+    /// builder folded to a constant is no instruction and stays as it is).
+    fn contracted(&self, v: FloatValue<'c>) -> FloatValue<'c> {
+        if let Some(i) = v.as_instruction().filter(|_| self.contract) {
+            // Only fails on an instruction that takes no fast-math flags.
+            let _ = i.set_fast_math_flags(FastMathFlags::AllowContract);
+        }
+        v
     }
 
     fn compare(&self, op: CmpOp, lhs: ExprId, rhs: ExprId) -> Result<IntValue<'c>, Error> {

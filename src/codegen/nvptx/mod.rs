@@ -44,6 +44,11 @@ pub struct Options {
     /// `-mllvm` options: LLVM command-line options for the pass pipeline
     /// and the NVPTX back end (`-unroll-threshold=600`).
     pub llvm_options: Vec<String>,
+    /// Floating-point contraction (`a * b + c` → `fma.rn`, as nvcc's
+    /// `-fmad=true`): `fadd`/`fsub`/`fmul`/`fneg` carry LLVM's `contract`
+    /// flag, the only fast-math flag accc sets. On by default; off with
+    /// `-Mnofma`, `-gpu=nofma`, `-ffp-contract=off`.
+    pub fma: bool,
 }
 
 /// A back-end failure (an internal error, or a missing tool).

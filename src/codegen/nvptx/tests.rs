@@ -31,6 +31,7 @@ fn options(opt_level: u8) -> Options {
         opt_level,
         libdevice: tool("ACCC_LIBDEVICE", "nvvm/libdevice/libdevice.10.bc"),
         llvm_options: Vec::new(),
+        fma: true,
     }
 }
 
@@ -176,6 +177,64 @@ fn vector_add_ptx() {
                 assert!(text.contains("ld.global"), "{text}");
                 assert!(text.contains("st.global"), "{text}");
             }
+        }
+    }
+}
+
+/// `a[i] = a[i] * b[i] + (T)i` and `b[i] = (T)i - a[i] * b[i]` over a
+/// gang+vector loop.
+fn multiply_add_kernel(ty: Type) -> Kernel {
+    let mut f = Function::default();
+    let a = f.new_local("a", ty.ptr_to());
+    let b = f.new_local("b", ty.ptr_to());
+    let n = f.new_local("n", Type::I32);
+    let i = f.new_local("i", Type::I32);
+    let mut body = vec![];
+    for sub in [false, true] {
+        let (pa, pb) = (elem(&mut f, a, i), elem(&mut f, b, i));
+        let (x, y) = (
+            f.add(Expr::Load(pa), ty.clone()),
+            f.add(Expr::Load(pb), ty.clone()),
+        );
+        let prod = bin(&mut f, BinOp::Mul, x, y);
+        let iv = f.read(i);
+        let c = f.add(Expr::Cast(iv), ty.clone());
+        let (v, dst) = match sub {
+            false => (bin(&mut f, BinOp::Add, prod, c), a),
+            true => (bin(&mut f, BinOp::Sub, c, prod), b),
+        };
+        let ptr = elem(&mut f, dst, i);
+        body.push(Stmt::Store { ptr, value: v });
+    }
+    gv_loop(&mut f, i, n, body);
+    let params = vec![
+        param("a", a, dev()),
+        param("b", b, dev()),
+        param("n", n, ParamMode::Value),
+    ];
+    kernel("madd", params, f)
+}
+
+/// With `fma` (the default) `x * y + z` and `z - x * y` are each one
+/// `fma.rn`, at every level (LLVM's `-O0` too); without it, a `mul.rn`
+/// and an add, and LLVM's IR carries no `contract` flag.
+#[test]
+fn multiply_add_contracts_unless_told_not_to() {
+    for (ty, t) in [(Type::F32, "f32"), (Type::F64, "f64")] {
+        let m = module(vec![multiply_add_kernel(ty)]);
+        for level in [0, 3] {
+            let on = ptx(&m, &options(level));
+            assert_eq!(on.matches(&format!("fma.rn.{t}")).count(), 2, "{on}");
+            assert!(!on.contains(&format!("mul.rn.{t}")), "{on}");
+            let off = Options {
+                fma: false,
+                ..options(level)
+            };
+            let text = ptx(&m, &off);
+            assert!(!text.contains("fma.rn"), "{text}");
+            assert_eq!(text.matches(&format!("mul.rn.{t}")).count(), 2, "{text}");
+            let ll = write_llvm(&m, &analyze(&m), &off).unwrap_or_else(|e| panic!("{e}"));
+            assert!(!ll.contains("contract"), "{ll}");
         }
     }
 }

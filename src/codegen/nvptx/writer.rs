@@ -90,6 +90,7 @@ pub fn translate<'c>(
         fns: &fns,
         cells: &cells,
         math: &math,
+        contract: o.fma,
     };
     for (f, &func) in m.functions.iter().zip(&fns) {
         if f.linkage != Linkage::Import {
@@ -194,6 +195,7 @@ struct Shared<'a, 'c> {
     fns: &'a [FunctionValue<'c>],
     cells: &'a [inkwell::values::GlobalValue<'c>],
     math: &'a Cell<Option<String>>,
+    contract: bool,
 }
 
 /// Translation state for one kernel or device function.
@@ -223,6 +225,8 @@ pub(super) struct Writer<'a, 'c> {
     /// The C name of the first math function used (libdevice is linked
     /// when set).
     pub math: &'a Cell<Option<String>>,
+    /// [`Options::fma`]: floating `+ - *` and negation carry `contract`.
+    pub contract: bool,
 }
 
 /// The LLVM type of an IR type (pointers are generic, address space 0).
@@ -284,6 +288,7 @@ impl<'a, 'c> Writer<'a, 'c> {
             fns: s.fns,
             cells: s.cells,
             math: s.math,
+            contract: s.contract,
         }
     }
 

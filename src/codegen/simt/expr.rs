@@ -6,8 +6,9 @@
 //! the side they need (jumps, as the NVPTX writer's branches and phis),
 //! loads and atomics get sites naming the access, `Cell` reads the address
 //! cell's global, `Shuffle` is one exchange of the whole value (the NVPTX
-//! writer's two 32-bit halves of a 64-bit value exchange the same bits).
-//! May call: `ir`, `ptxrt_simt`, [`super::func`].
+//! writer's two 32-bit halves of a 64-bit value exchange the same bits),
+//! a floating multiply-add is one `fma` where the GPU's is (`fma.rs`).
+//! May call: `ir`, `ptxrt_simt`, [`super::func`], [`super::fma`].
 
 use super::func::{ty, Slot, W};
 use super::{internal, Error};
@@ -165,6 +166,9 @@ impl W<'_> {
                 d
             }
             Expr::Binary { op, lhs, rhs } => {
+                if let Some(d) = self.fused(*op, *lhs, *rhs, &t)? {
+                    return Ok(d);
+                }
                 let commutes = matches!(
                     op,
                     BinOp::Add

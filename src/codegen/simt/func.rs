@@ -84,6 +84,8 @@ pub(super) struct W<'a> {
     pub joined: Option<usize>,
     /// Locals that hold one constant all along, with its expression.
     pub consts: HashMap<u32, crate::ir::ExprId>,
+    /// Contract floating multiply-adds ([`super::Options::fma`]).
+    pub fma: bool,
 }
 
 impl<'a> W<'a> {
@@ -92,6 +94,7 @@ impl<'a> W<'a> {
         f: &'a Function,
         name: &str,
         linkage: simt::Linkage,
+        fma: bool,
     ) -> Result<Self, Error> {
         let mut w = W {
             m,
@@ -110,6 +113,7 @@ impl<'a> W<'a> {
             temps: super::render::temps(f),
             joined: None,
             consts: HashMap::new(),
+            fma,
         };
         w.layout()?;
         Ok(w)
@@ -304,6 +308,7 @@ impl<'a> W<'a> {
             | Inst::GlobalAddr { dst, .. }
             | Inst::Load { dst, .. }
             | Inst::Math { dst, .. }
+            | Inst::Fma { dst, .. }
             | Inst::Shfl { dst, .. } => dst,
             _ => return false,
         };
@@ -682,14 +687,14 @@ impl<'a> W<'a> {
     }
 }
 
-/// The bytecode of device function `f`.
-pub(super) fn function(m: &Module, f: &DeviceFunction) -> Result<simt::Function, Error> {
+/// The bytecode of device function `f` (`fma`: contract multiply-adds).
+pub(super) fn function(m: &Module, f: &DeviceFunction, fma: bool) -> Result<simt::Function, Error> {
     let linkage = match f.linkage {
         Linkage::Internal => simt::Linkage::Internal,
         Linkage::Export => simt::Linkage::Export,
         Linkage::Import => simt::Linkage::Import,
     };
-    let mut w = W::new(m, &f.body, &f.name, linkage)?;
+    let mut w = W::new(m, &f.body, &f.name, linkage, fma)?;
     let params: Vec<u32> = f.params.iter().map(|p| p.0).collect();
     w.consts = w.constant_locals(&params);
     w.line = f.loc.line;
@@ -721,9 +726,9 @@ pub(super) fn function(m: &Module, f: &DeviceFunction) -> Result<simt::Function,
     Ok(w.out)
 }
 
-/// The bytecode of kernel `k`.
-pub(super) fn kernel(m: &Module, k: &Kernel) -> Result<simt::Function, Error> {
-    let mut w = W::new(m, &k.body, &k.name, simt::Linkage::Internal)?;
+/// The bytecode of kernel `k` (`fma`: contract multiply-adds).
+pub(super) fn kernel(m: &Module, k: &Kernel, fma: bool) -> Result<simt::Function, Error> {
+    let mut w = W::new(m, &k.body, &k.name, simt::Linkage::Internal, fma)?;
     let params: Vec<u32> = k.params.iter().map(|p| p.local.0).collect();
     w.consts = w.constant_locals(&params);
     w.kernel = true;

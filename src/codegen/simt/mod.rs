@@ -17,7 +17,8 @@
 //! scalars) in the call's local frame; expression temporaries take
 //! registers after the locals', reused from one statement to the next;
 //! structured control flow becomes jumps (`func.rs`), expression trees
-//! become register code (`expr.rs`), with constants folded (`fold.rs`);
+//! become register code (`expr.rs`), with constants folded (`fold.rs`)
+//! and multiply-adds contracted as LLVM contracts them (`fma.rs`);
 //! each memory or synchronising
 //! instruction gets a site whose text renders the access in C terms
 //! (`render.rs`) for the emulator's error and race messages.
@@ -25,6 +26,7 @@
 //! (its data types and encoder only).
 
 mod expr;
+mod fma;
 mod fold;
 mod func;
 mod render;
@@ -55,13 +57,26 @@ pub(crate) fn internal<T>(what: impl Into<String>) -> Result<T, Error> {
     Err(Error(what.into()))
 }
 
-/// Back-end options (none yet: the bytecode has one form).
-#[derive(Clone, Debug, Default)]
-pub struct Options {}
+/// Back-end options.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Floating-point contraction, as `nvptx::Options::fma`: a product
+    /// added to or subtracted from something in the same expression is one
+    /// `fma` (rounded once), as LLVM's instruction selection fuses the
+    /// `contract`-flagged `fmul` and `fadd` (see `fma.rs` for the rule and
+    /// where it can differ). On by default.
+    pub fma: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { fma: true }
+    }
+}
 
 /// The bytecode of every kernel and device function of `m`. (No fact of
 /// `_info` changes the bytecode yet: the emulator has no read-only cache.)
-pub fn write_module(m: &Module, _info: &ModuleInfo, _o: &Options) -> Result<simt::Module, Error> {
+pub fn write_module(m: &Module, _info: &ModuleInfo, o: &Options) -> Result<simt::Module, Error> {
     let flat = crate::ir::flattened(m);
     let m = &*flat;
     let mut out = simt::Module {
@@ -70,12 +85,13 @@ pub fn write_module(m: &Module, _info: &ModuleInfo, _o: &Options) -> Result<simt
     };
     for f in &m.functions {
         let what = format!("device function {}", f.name);
-        let g = func::function(m, f).map_err(|e| Error(format!("{what}: {}", e.0)))?;
+        let g = func::function(m, f, o.fma).map_err(|e| Error(format!("{what}: {}", e.0)))?;
         out.functions.push(g);
     }
     for k in &m.kernels {
         let index = out.functions.len() as u32;
-        let g = func::kernel(m, k).map_err(|e| Error(format!("kernel {}: {}", k.name, e.0)))?;
+        let g =
+            func::kernel(m, k, o.fma).map_err(|e| Error(format!("kernel {}: {}", k.name, e.0)))?;
         out.kernels.push(kernel_info(k, &g, index)?);
         out.functions.push(g);
     }

@@ -60,9 +60,19 @@ struct Ran {
 /// leaves the number open (and vector length 32, 4 workers where the block
 /// size is open), with races checked as `mode` says.
 fn run(src: &str, args: &[(&str, Arg)], gangs: u32, mode: RaceMode) -> Result<Ran, String> {
+    run_with(src, args, gangs, mode, &super::Options::default())
+}
+
+/// [`run`] with the back end's options `o`.
+fn run_with(
+    src: &str,
+    args: &[(&str, Arg)],
+    gangs: u32,
+    mode: RaceMode,
+    o: &super::Options,
+) -> Result<Ran, String> {
     let m = ir(src);
-    let bytes = super::write_bytes(&m, &analyze(&m), &super::Options::default())
-        .map_err(|e| e.to_string())?;
+    let bytes = super::write_bytes(&m, &analyze(&m), o).map_err(|e| e.to_string())?;
     let module = simt::decode(&bytes)?;
     let mut mem = Memory::new(1 << 30);
     let prog = simt::link(&[module], &mut mem)?;
@@ -174,9 +184,45 @@ void saxpy(int n, double a, double *x, double *y) {
         .unwrap();
         let got = as_f64s(&r.arrays["y"]);
         for i in 0..n as usize {
-            assert_eq!(got[i], 2.5 * x[i] + y[i], "y[{i}] with {gangs} gangs");
+            let want = 2.5f64.mul_add(x[i], y[i]);
+            assert_eq!(got[i], want, "y[{i}] with {gangs} gangs");
         }
     }
+}
+
+/// With contraction (the default) `x * y - 1.0` and `1.0 - x * y` are one
+/// fma each, rounded once: for x, y = 1 ± 2^-52 they are ∓2^-104, where
+/// two roundings (without it, as on the host) give 0.
+#[test]
+fn multiply_adds_are_fused_unless_told_not_to() {
+    let src = r#"
+void f(int n, double *x, double *y, double *z) {
+#pragma acc parallel loop copyin(x[0:n]) copy(y[0:n], z[0:n])
+    for (int i = 0; i < n; i++) {
+        z[i] = 1.0 - x[i] * y[i];
+        y[i] = x[i] * y[i] - 1.0;
+    }
+}"#;
+    let (x, y) = (1.0 + f64::EPSILON, 1.0 - f64::EPSILON);
+    let tiny = f64::EPSILON * f64::EPSILON;
+    for (fma, want_y, want_z) in [(true, -tiny, tiny), (false, 0.0, 0.0)] {
+        let r = run_with(
+            src,
+            &[
+                ("n", Arg::Value(i32s(&[4]))),
+                ("x", Arg::Array(f64s(&[x; 4]))),
+                ("y", Arg::Array(f64s(&[y; 4]))),
+                ("z", Arg::Array(f64s(&[0.0; 4]))),
+            ],
+            1,
+            RaceMode::Error,
+            &super::Options { fma },
+        )
+        .unwrap();
+        assert_eq!(as_f64s(&r.arrays["y"]), [want_y; 4], "fma: {fma}");
+        assert_eq!(as_f64s(&r.arrays["z"]), [want_z; 4], "fma: {fma}");
+    }
+    assert_eq!(x * y - 1.0, 0.0, "the host rounds twice");
 }
 
 #[test]
