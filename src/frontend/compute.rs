@@ -16,7 +16,7 @@
 //!
 //! Owns: `Walker::compute` and its steps. May call: `lower`, `levels`,
 //! `clauses`, `data`, `analysis::sections`, `analysis::data_attrs`,
-//! `schedule::demote`, `ir`; the walk's owners (`parsed`, `output`,
+//! `analysis::depend` (`HostKind`), `schedule::demote`, `ir`; the walk's owners (`parsed`, `output`,
 //! `place`) through their methods.
 
 use super::clauses::DataItem;

@@ -9,7 +9,8 @@
 //! lowering, and this file goes away).
 //!
 //! Owns: `Walker::probe_loops`, `Probed`. May call: `lower`, `analysis`,
-//! `levels` (the candidates), `parsed` (what it reads).
+//! `levels` (the candidates), `parsed` (what it reads), `compute`
+//! (`Walker::host_kind`: what a host variable's memory may alias).
 
 use super::levels::Cand;
 use super::lower::{LoopSpec, Lower, Mode};

@@ -1,5 +1,6 @@
 //! What the host walk produces: the IR module (its kernels and device
-//! functions), the host plan, the remarks (`-Minfo=accel`) and the errors,
+//! functions), the host plan, the remarks (`-Minfo=accel`), each kernel's
+//! facts for the loop-level decision (`ir::Undecided`) and the errors,
 //! with the names declared by code accc could not parse (an error naming
 //! one gets a note saying why).
 //!
