@@ -324,7 +324,7 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
     check_ir(&t.module, false, &file, colour(args))?;
     // Issue 16's differential check: the loop levels re-planned on the IR.
     if std::env::var_os("ACCC_REPLAN").is_some_and(|v| v != "0") {
-        for line in crate::schedule::replan(&t.module, &t.remarks) {
+        for line in crate::schedule::replan(&t.module, &t.remarks, &t.facts) {
             eprintln!("{file}: replan: {line}");
         }
     }

@@ -16,20 +16,23 @@
 //!
 //! Owns: `Walker::compute` and its steps. May call: `lower`, `levels`,
 //! `clauses`, `data`, `analysis::sections`, `analysis::data_attrs`,
-//! `schedule::demote`, `ir`; the walk's owners (`parsed`, `output`,
+//! `analysis::depend` (`HostKind`), `schedule::demote`, `ir`; the walk's owners (`parsed`, `output`,
 //! `place`) through their methods.
 
 use super::clauses::DataItem;
+use super::ctype::CType;
 use super::data::Visible;
 use super::levels::{RegionKind, RegionPlan};
 use super::lower::{HostVar, LoopReduction, Lower, Private};
 use super::unit::Walker;
+use crate::analysis::depend::HostKind;
 use crate::analysis::sections::Use;
 use crate::diag::{DResult, Diagnostics};
 use crate::directive::{ClauseKind, DefaultKind, DirectiveKind};
 use crate::ir::host::{AsyncSpec, Construct, ConstructKind, MapKind, Queue};
 use crate::ir::{
-    ComputeKind, Function, HostType, Kernel, Param, Remark, SizeClauses, SrcLoc, UserExpr,
+    ComputeKind, Function, HostType, Kernel, Param, ParamMode, Remark, SizeClauses, SrcLoc,
+    Undecided, UserExpr,
 };
 use lang_c::ast::*;
 use lang_c::span::Node;
@@ -425,6 +428,50 @@ impl Walker<'_> {
         self.place.enter_data(visible);
     }
 
+    /// What the dependence test may assume of host variable `v`, a
+    /// kernel parameter: a scalar, memory of its own (an array, a
+    /// `restrict` pointer) or memory that may overlap another's.
+    pub(super) fn host_kind(&self, v: &HostVar) -> HostKind {
+        match &v.ty {
+            _ if v.size_of.is_some() => HostKind::MayAlias,
+            t if t.is_c_arithmetic() => HostKind::Scalar,
+            _ => match self.scope.lookup(&v.name) {
+                Some(x) if x.restrict || matches!(x.ty, CType::Array(..) | CType::Vla(..)) => {
+                    HostKind::NoAlias
+                }
+                _ => HostKind::MayAlias,
+            },
+        }
+    }
+
+    /// The facts of kernel `params` (host variables `vars`) the loop-level
+    /// decision reads that its loops do not carry (`plan`: the region's
+    /// loop plan): what lowering will record in [`Function::undecided`]
+    /// once it leaves the levels undecided (issue 16); today
+    /// `schedule::replan` reads them.
+    fn undecided_facts(&self, params: &[Param], vars: &[HostVar], plan: &RegionPlan) -> Undecided {
+        let noalias = params
+            .iter()
+            .zip(vars)
+            .filter(|(p, v)| {
+                p.mode == ParamMode::DevicePtr && self.host_kind(v) == HostKind::NoAlias
+            })
+            .map(|(p, _)| p.local)
+            .collect();
+        let mut forced: Vec<SrcLoc> = plan
+            .loops
+            .values()
+            .filter(|l| l.collapse_force)
+            .map(|l| l.loc.clone())
+            .collect();
+        forced.sort_by_key(|l| (l.line, l.col));
+        Undecided {
+            noalias,
+            forced,
+            outside: vec![],
+        }
+    }
+
     /// Segment `seg` of construct `s` as a kernel: its data (its own maps
     /// unless `in_region`, the data region of a `kernels` construct of
     /// several kernels), its launch, and its host construct.
@@ -466,27 +513,31 @@ impl Walker<'_> {
                 .map(|(l, r)| (l.clone(), r.clone().of_kernel(kernel))),
         );
         self.out.remark(kloc.clone(), Remark::Launch { kernel });
-        self.out.add_kernel(Kernel {
-            name: format!(
-                "__accc_{}_{}_l{}_{}",
-                self.place.function(),
-                kernel,
-                kloc.line,
-                self.unit.unit_tag
-            ),
-            construct: c.name.to_string(),
-            loc: kloc.clone(),
-            params,
-            body,
-            sizes: c.sizes.clone(),
-            launch: None,
-            scratch: None,
-            kind: match c.kind {
-                RegionKind::Parallel => ComputeKind::Parallel,
-                RegionKind::Kernels => ComputeKind::Kernels,
-                RegionKind::Serial => ComputeKind::Serial,
+        let facts = self.undecided_facts(&params, &vars, plan);
+        self.out.add_kernel(
+            Kernel {
+                name: format!(
+                    "__accc_{}_{}_l{}_{}",
+                    self.place.function(),
+                    kernel,
+                    kloc.line,
+                    self.unit.unit_tag
+                ),
+                construct: c.name.to_string(),
+                loc: kloc.clone(),
+                params,
+                body,
+                sizes: c.sizes.clone(),
+                launch: None,
+                scratch: None,
+                kind: match c.kind {
+                    RegionKind::Parallel => ComputeKind::Parallel,
+                    RegionKind::Kernels => ComputeKind::Kernels,
+                    RegionKind::Serial => ComputeKind::Serial,
+                },
             },
-        });
+            facts,
+        );
         // In a region of several kernels: the region's queue (its data
         // region did the waits).
         let asyncs = if in_region {

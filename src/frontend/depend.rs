@@ -9,15 +9,15 @@
 //! lowering, and this file goes away).
 //!
 //! Owns: `Walker::probe_loops`, `Probed`. May call: `lower`, `analysis`,
-//! `levels` (the candidates), `parsed` (what it reads).
+//! `levels` (the candidates), `parsed` (what it reads), `compute`
+//! (`Walker::host_kind`: what a host variable's memory may alias).
 
-use super::ctype::CType;
 use super::levels::Cand;
 use super::lower::{LoopSpec, Lower, Mode};
 use super::unit::Walker;
 use crate::analysis::body::Target;
 use crate::analysis::contiguity;
-use crate::analysis::depend::{independent, Facts, HostKind};
+use crate::analysis::depend::{independent, Facts};
 use crate::ir::{walk_stmts, Parallelism, Stmt};
 use crate::schedule::kernels::Verdict;
 use lang_c::ast::Statement;
@@ -111,21 +111,7 @@ impl Walker<'_> {
         let host: HashMap<_, _> = params
             .iter()
             .zip(&vars)
-            .map(|(p, v)| {
-                let kind = match &v.ty {
-                    _ if v.size_of.is_some() => HostKind::MayAlias,
-                    t if t.is_c_arithmetic() => HostKind::Scalar,
-                    _ => match self.scope.lookup(&v.name) {
-                        Some(x)
-                            if x.restrict || matches!(x.ty, CType::Array(..) | CType::Vla(..)) =>
-                        {
-                            HostKind::NoAlias
-                        }
-                        _ => HostKind::MayAlias,
-                    },
-                };
-                (p.local, kind)
-            })
+            .map(|(p, v)| (p.local, self.host_kind(v)))
             .collect();
         let callee = |n: usize| routines.name_of(n);
         let fx = Facts {

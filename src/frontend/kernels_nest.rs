@@ -13,12 +13,12 @@
 
 use super::canon::canonical;
 use super::depend::Probed;
-use super::levels::{describe, Cand, Decision, RegionPlan};
+use super::levels::{Cand, Decision, RegionPlan};
 use super::loopvars::{body_of, tightly_nested};
 use super::lower::LoopReduction;
 use super::unit::Walker;
 use crate::diag::DResult;
-use crate::ir::Parallelism;
+use crate::ir::{Parallelism, Remark};
 use crate::schedule::kernels::{map_nest, NestLoop};
 use std::collections::HashMap;
 
@@ -97,7 +97,7 @@ impl Walker<'_> {
                     } else {
                         " (independent: no dependence found)"
                     };
-                    let mut r = describe(m.par, cl.collapse, cl.collapse_force);
+                    let mut r = Remark::of_loop(m.par, cl.collapse as usize, cl.collapse_force);
                     r.push_str(how);
                     r
                 }

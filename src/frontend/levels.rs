@@ -414,7 +414,8 @@ impl Walker<'_> {
             .map_err(|e| Diagnostics::one(Some(c.loc.clone()), e.to_string()))?;
         let par = decided.par;
         let why: Option<Remark> = decided.seq_why.map(Remark::from);
-        let why = why.unwrap_or_else(|| describe(par, cl.collapse, cl.collapse_force));
+        let why =
+            why.unwrap_or_else(|| Remark::of_loop(par, cl.collapse as usize, cl.collapse_force));
         let d = Decision {
             par,
             trip: self.host_trip(c.f, names),
@@ -488,15 +489,4 @@ fn tile_sizes(t: &[Option<u32>]) -> Vec<u32> {
             })
         })
         .collect()
-}
-
-/// A remark's description of a loop's parallelism (the thread counts
-/// named once the launch is known).
-pub(super) fn describe(par: Parallelism, collapse: u32, force: bool) -> Remark {
-    let mut r = Remark::levels(par);
-    if par != Parallelism::Seq && collapse > 1 {
-        let force = if force { "force:" } else { "" };
-        r.push_str(&format!(", collapse({force}{collapse})"));
-    }
-    r
 }

@@ -1,5 +1,6 @@
 //! What the host walk produces: the IR module (its kernels and device
-//! functions), the host plan, the remarks (`-Minfo=accel`) and the errors,
+//! functions), the host plan, the remarks (`-Minfo=accel`), each kernel's
+//! facts for the loop-level decision (`ir::Undecided`) and the errors,
 //! with the names declared by code accc could not parse (an error naming
 //! one gets a note saying why).
 //!
@@ -8,8 +9,12 @@
 
 use crate::diag::{DResult, Diagnostic, Diagnostics, Severity};
 use crate::ir::host::{Construct, GlobalDeclare, HostPlan};
-use crate::ir::{Cell, DeviceFunction, Kernel, Module, Remark, SrcLoc};
+use crate::ir::{Cell, DeviceFunction, Kernel, Module, Remark, SrcLoc, Undecided};
 use std::collections::{HashMap, HashSet};
+
+/// What [`Output::finish`] gives: the module, the remarks, each kernel's
+/// facts for the loop-level decision.
+pub type Finished = (Module, Vec<(SrcLoc, Remark)>, Vec<Undecided>);
 
 /// The module, host plan, remarks and errors of one translation unit, as
 /// the walk builds them.
@@ -18,6 +23,9 @@ pub struct Output {
     plan: HostPlan,
     remarks: Vec<(SrcLoc, Remark)>,
     errors: Vec<Diagnostic>,
+    /// Each kernel's facts for the loop-level decision (issue 16: what
+    /// lowering will record in `Function::undecided`), by kernel index.
+    facts: Vec<Undecided>,
     /// The names declared by declarations accc could not parse (or whose
     /// type it could not work out): where, and why.
     opaque: HashMap<String, (SrcLoc, String)>,
@@ -37,6 +45,7 @@ impl Output {
             },
             plan: HostPlan::default(),
             remarks: vec![],
+            facts: vec![],
             errors: vec![],
             opaque: HashMap::new(),
         }
@@ -78,9 +87,11 @@ impl Output {
         self.module.kernels.len()
     }
 
-    /// Adds a kernel (its index: [`Self::next_kernel`] before).
-    pub fn add_kernel(&mut self, k: Kernel) {
+    /// Adds a kernel (its index: [`Self::next_kernel`] before), with its
+    /// facts for the loop-level decision.
+    pub fn add_kernel(&mut self, k: Kernel, facts: Undecided) {
         self.module.kernels.push(k);
+        self.facts.push(facts);
     }
 
     /// Sets the device functions and global cells of the module (once the
@@ -106,10 +117,10 @@ impl Output {
         self.opaque.insert(name, (loc, why));
     }
 
-    /// The module (its host plan in place) and the remarks in source order,
-    /// or the errors: one per place and message, each naming an opaque
+    /// The module (its host plan in place), the remarks in source order and
+    /// each kernel's facts, or the errors: one per place and message, each naming an opaque
     /// declaration's name noted with why accc does not know it.
-    pub fn finish(mut self) -> DResult<(Module, Vec<(SrcLoc, Remark)>)> {
+    pub fn finish(mut self) -> DResult<Finished> {
         if !self.errors.is_empty() {
             self.note_opaque_names();
             // One message per place (a statement lowered for the device and
@@ -126,7 +137,7 @@ impl Output {
         let (mut module, mut remarks) = (self.module, self.remarks);
         module.host = self.plan;
         remarks.sort_by(|a, b| (&a.0.file, a.0.line, a.0.col).cmp(&(&b.0.file, b.0.line, b.0.col)));
-        Ok((module, remarks))
+        Ok((module, remarks, self.facts))
     }
 
     /// Adds to each error that names (in quotes) something declared by a

@@ -41,6 +41,11 @@ pub struct Translated {
     /// text names the launch sizes once `schedule` has computed them
     /// (`ir::render_remarks`).
     pub remarks: Vec<(crate::ir::SrcLoc, crate::ir::Remark)>,
+    /// Each kernel's facts for the loop-level decision, by kernel index:
+    /// what lowering will record in [`crate::ir::Function::undecided`]
+    /// once the levels are left to `schedule::plan_levels` (issue 16);
+    /// `schedule::replan` reads them.
+    pub facts: Vec<crate::ir::Undecided>,
     /// The declarations accc could not parse and left to the host compiler:
     /// where the parser gave up, and why.
     pub opaque: Vec<(crate::ir::SrcLoc, String)>,
@@ -141,11 +146,12 @@ pub fn translate(mut text: String, main_file: &str) -> DResult<Translated> {
     w.file_scope_directives();
     w.finish_routines();
     w.atomic_host_versions(&parse.unit);
-    let (module, remarks) = w.out.finish()?;
+    let (module, remarks, facts) = w.out.finish()?;
     Ok(Translated {
         module,
         text,
         remarks,
+        facts,
         opaque: opaque_report,
     })
 }

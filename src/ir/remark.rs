@@ -82,6 +82,18 @@ impl Remark {
         }
     }
 
+    /// The remark of a loop with parallelism `par` that collapses
+    /// `collapse` loops (`force`: with `collapse(force:n)`): its levels and,
+    /// when partitioned, its collapse.
+    pub fn of_loop(par: Parallelism, collapse: usize, force: bool) -> Remark {
+        let mut r = Remark::levels(par);
+        if par != Parallelism::Seq && collapse > 1 {
+            let force = if force { "force:" } else { "" };
+            r.push_str(&format!(", collapse({force}{collapse})"));
+        }
+        r
+    }
+
     /// Appends `s` to the remark's text.
     pub fn push_str(&mut self, s: &str) {
         match self {

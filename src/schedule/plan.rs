@@ -250,17 +250,11 @@ fn reduced(f: &Function, r: &Reduction) -> String {
 /// parallelism `par`: its levels (the thread counts named once the launch
 /// is known), and its collapse.
 pub fn describe(f: &Function, lp: &Loop, par: Parallelism) -> Remark {
-    let mut r = Remark::levels(par);
-    let collapse = lp.collapsed.len() + 1;
-    if par != Parallelism::Seq && collapse > 1 {
-        let forced = f
-            .undecided
-            .as_ref()
-            .is_some_and(|u| u.forced.contains(&lp.loc));
-        let force = if forced { "force:" } else { "" };
-        r.push_str(&format!(", collapse({force}{collapse})"));
-    }
-    r
+    let forced = f
+        .undecided
+        .as_ref()
+        .is_some_and(|u| u.forced.contains(&lp.loc));
+    Remark::of_loop(par, lp.collapsed.len() + 1, forced)
 }
 
 /// Gives loop `n` of `f` its reduction (`op`) of `scalar` (the loop's own

@@ -9,33 +9,29 @@
 //! (the body accumulates into the host scalar itself, as lowering leaves
 //! it), so the pass finds them and makes their copies itself.
 //!
-//! What the lowered module does not say is assumed: every pointer
-//! parameter is its own memory (arrays, `restrict`); no collapse is forced;
-//! no loop variable is declared outside its loop. The loops of a `kernels`
-//! construct that stay sequential without a directive are C loops there,
-//! not compared.
+//! The facts the lowered module does not say (which pointer parameters
+//! are memory of their own, which collapses are forced) are the front
+//! end's, one [`Undecided`] per kernel. No loop variable is assumed
+//! declared outside its loop: the loops of a `kernels` construct that stay
+//! sequential without a directive are C loops there, not compared.
 //!
 //! Owns: [`replan`]. May call: `ir`, the parent module.
 
 use super::{candidates, loop_of, plan_levels};
 use crate::analysis::private::Scope;
 use crate::ir::{
-    print_parallelism, Block, Expr, Function, LocalId, Module, Parallelism, ParamMode, RedTarget,
-    Remark, SrcLoc, Stmt, Undecided,
+    print_parallelism, Block, Expr, Function, LocalId, Module, Parallelism, RedTarget, Remark,
+    SrcLoc, Stmt, Undecided,
 };
 use std::collections::HashMap;
 
-/// Resets `f`'s loop levels to undecided (`noalias`: its pointer
-/// parameters that are not cells).
-fn reset(f: &mut Function, noalias: Vec<crate::ir::LocalId>) {
+/// Resets `f`'s loop levels to undecided, with the source's `facts`.
+fn reset(f: &mut Function, facts: Undecided) {
     let nodes = candidates(f);
     for n in &nodes {
         super::loop_of_mut(f, n).par = Parallelism::Seq;
     }
-    f.undecided = Some(Box::new(Undecided {
-        noalias,
-        ..Undecided::default()
-    }));
+    f.undecided = Some(Box::new(facts));
 }
 
 /// Undoes, in each loop of `kernels` body `f` without directive, the
@@ -111,27 +107,22 @@ fn loops(f: &Function) -> Vec<(SrcLoc, String)> {
 }
 
 /// Re-plans every kernel and device function of lowered module `m` and
-/// compares with the front end's decision (`remarks`: the front end's);
+/// compares with the front end's decision (`remarks`: the front end's;
+/// `facts`: each kernel's, by index, as the front end recorded them);
 /// returns one line per body: `agree NAME (KIND, N loops)` or `differ
 /// NAME (…): …`.
-pub fn replan(m: &Module, remarks: &[(SrcLoc, Remark)]) -> Vec<String> {
+pub fn replan(m: &Module, remarks: &[(SrcLoc, Remark)], facts: &[Undecided]) -> Vec<String> {
     let mut again = m.clone();
-    for k in &mut again.kernels {
+    for (i, k) in again.kernels.iter_mut().enumerate() {
         let scope = Scope::of_kernel(k);
-        let noalias = k
-            .params
-            .iter()
-            .filter(|p| p.mode == ParamMode::DevicePtr && !scope.holds(p.local))
-            .map(|p| p.local)
-            .collect();
         if k.kind == crate::ir::ComputeKind::Kernels {
             unfind(&mut k.body, &scope);
         }
-        reset(&mut k.body, noalias);
+        reset(&mut k.body, facts.get(i).cloned().unwrap_or_default());
     }
     for d in &mut again.functions {
         if d.linkage != crate::ir::Linkage::Import {
-            reset(&mut d.body, vec![]);
+            reset(&mut d.body, Undecided::default());
         }
     }
     let said = match plan_levels(&mut again) {
