@@ -160,13 +160,7 @@ fn undecided(c: &mut Cursor) -> Result<Undecided> {
     for (what, locs) in [("forced(", &mut u.forced), ("outside(", &mut u.outside)] {
         if c.tok(what) {
             loop {
-                c.expect("at")?;
-                let file = c.quoted()?;
-                c.expect_here(":")?;
-                let line = c.unsigned()?;
-                c.expect_here(":")?;
-                let col = c.unsigned()?;
-                locs.push(SrcLoc { file, line, col });
+                locs.push(host::loc_at(c)?);
                 if c.tok(")") {
                     break;
                 }

@@ -160,6 +160,43 @@ impl Loop {
             super::Expr::Special(super::Special::GridDim(_))
         )
     }
+
+    /// The loop over the gangs (`gang = 0 .. nctaid.x`, one iteration a
+    /// gang), partitioned as `par`, that lowering makes of a construct's
+    /// reductions and the schedule of a promoted nested gang reduction; its
+    /// body is the caller's to fill (after, so that the loop's variable is
+    /// made before the body's locals).
+    pub fn over_the_gangs(
+        f: &mut super::Function,
+        par: Parallelism,
+        reductions: Vec<Reduction>,
+        loc: SrcLoc,
+    ) -> Loop {
+        let u32t = super::Type::Int(super::IntKind::U32);
+        let var = f.new_local("gang", u32t.clone());
+        let init = f.int(0, u32t.clone());
+        let limit = f.add(
+            super::Expr::Special(super::Special::GridDim(0)),
+            u32t.clone(),
+        );
+        let step = f.int(1, u32t);
+        Loop {
+            var,
+            init,
+            cmp: LoopCmp::Lt,
+            limit,
+            step,
+            collapsed: vec![],
+            tile: vec![],
+            chunk: None,
+            body: vec![],
+            par,
+            reductions,
+            loc,
+            sizes: None,
+            directive: None,
+        }
+    }
 }
 
 impl LoopDirective {

@@ -13,10 +13,7 @@
 
 use super::{Binding, CType, LoopReduction, Lower, Resolved};
 use crate::diag::{DResult, Diagnostics};
-use crate::ir::{
-    reducible, Expr, IntKind, Loop, LoopCmp, Parallelism, RedOp, RedPart, RedTarget, Reduction,
-    Special, Stmt, Type,
-};
+use crate::ir::{reducible, Loop, Parallelism, RedOp, RedPart, RedTarget, Reduction, Stmt};
 use lang_c::ast::Statement;
 use lang_c::span::{Node, Span};
 
@@ -242,28 +239,11 @@ impl Lower<'_> {
             for r in reds {
                 reductions.push(self.reduction(r)?);
             }
-            let u32t = Type::Int(IntKind::U32);
-            let var = self.f.new_local("gang", u32t.clone());
-            let init = self.f.int(0, u32t.clone());
-            let limit = self.f.add(Expr::Special(Special::GridDim(0)), u32t.clone());
-            let step = self.f.int(1, u32t);
+            let loc = reds.first().map(|r| r.loc.clone()).unwrap_or_default();
+            let mut l = Loop::over_the_gangs(&mut self.f, gang, reductions, loc);
             let ((), body) = self.in_block(|l| l.stmt(s))?;
-            self.emit(Stmt::Loop(Loop {
-                var,
-                init,
-                cmp: LoopCmp::Lt,
-                limit,
-                step,
-                collapsed: vec![],
-                tile: vec![],
-                chunk: None,
-                body,
-                par: gang,
-                reductions,
-                loc: reds.first().map(|r| r.loc.clone()).unwrap_or_default(),
-                sizes: None,
-                directive: None,
-            }));
+            l.body = body;
+            self.emit(Stmt::Loop(l));
             Ok(())
         })();
         self.pop_scope();

@@ -16,7 +16,6 @@
 //!
 //! Owns: [`check`]. May call: `ir` types.
 
-use super::super::expr::{Expr, Special};
 use super::super::function::Function;
 use super::super::module::{DeviceFunction, RoutineLevel};
 use super::super::stmt::{Block, Loop, Parallelism, Stmt};
@@ -95,7 +94,7 @@ fn walk(cx: &Ctx, b: &Block, at: At, out: &mut Vec<(K, SrcLoc)>) {
                     Target::Ok
                 };
                 let mine = l.par.thread_dims();
-                let over = over_gangs(f, l);
+                let over = l.over_gangs(f);
                 let levels = match l.par {
                     Parallelism::Par {
                         gang,
@@ -153,12 +152,6 @@ fn walk(cx: &Ctx, b: &Block, at: At, out: &mut Vec<(K, SrcLoc)>) {
             }
         }
     }
-}
-
-/// Whether `l` is the loop over the gangs lowering makes of a construct
-/// with reductions (its limit is the grid size).
-fn over_gangs(f: &Function, l: &Loop) -> bool {
-    matches!(f.expr(l.limit), Expr::Special(Special::GridDim(_)))
 }
 
 /// The level errors of loop `l`'s reductions, where `at` says.

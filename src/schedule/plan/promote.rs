@@ -13,10 +13,7 @@
 use super::{candidates, loop_of};
 use crate::analysis::private::{Scalar, Scope};
 use crate::diag::{DResult, Diagnostics};
-use crate::ir::{
-    Expr, Function, IntKind, Loop, LoopCmp, Parallelism, RedOp, RedTarget, Remark, Special, SrcLoc,
-    Stmt, Type,
-};
+use crate::ir::{Function, Loop, Parallelism, RedOp, RedTarget, Remark, SrcLoc, Stmt};
 use crate::schedule::localize::{localize, Start};
 
 /// Promotes the nested gang reductions of kernel body `f` (cells `scope`)
@@ -114,31 +111,13 @@ fn region_loop(f: &mut Function, loc: &SrcLoc) -> usize {
             return 0;
         }
     }
-    let u32t = Type::Int(IntKind::U32);
-    let var = f.new_local("gang", u32t.clone());
-    let init = f.int(0, u32t.clone());
-    let limit = f.add(Expr::Special(Special::GridDim(0)), u32t.clone());
-    let step = f.int(1, u32t);
-    let body = std::mem::take(&mut f.body);
-    f.body = vec![Stmt::Loop(Loop {
-        var,
-        init,
-        cmp: LoopCmp::Lt,
-        limit,
-        step,
-        collapsed: vec![],
-        tile: vec![],
-        chunk: None,
-        body,
-        par: Parallelism::Par {
-            gang: Some(0),
-            worker: false,
-            vector: None,
-        },
-        reductions: vec![],
-        loc: loc.clone(),
-        sizes: None,
-        directive: None,
-    })];
+    let gang = Parallelism::Par {
+        gang: Some(0),
+        worker: false,
+        vector: None,
+    };
+    let mut l = Loop::over_the_gangs(f, gang, vec![], loc.clone());
+    l.body = std::mem::take(&mut f.body);
+    f.body = vec![Stmt::Loop(l)];
     0
 }
