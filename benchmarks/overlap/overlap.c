@@ -159,12 +159,13 @@ static void run_pass(int v)
     }
 }
 
-/* Whether the device has memory of its own (not the host fallback, not the
-   serial build): only then may clear_device zero the device copies. */
+/* Whether the device has memory of its own (not the host fallback, not a
+   multicore CPU, not the serial build): only then may clear_device zero the
+   device copies. in is present: its device copy is elsewhere. */
 static int separate_memory(void)
 {
 #ifdef _OPENACC
-    return acc_get_device_type() != acc_device_host;
+    return acc_deviceptr(in) != (void *)in;
 #else
     return 0;
 #endif
