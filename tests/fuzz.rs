@@ -384,6 +384,7 @@ fn compile(text: &str) -> Result<Outcome, String> {
                 libdevice: None,
                 llvm_options: Vec::new(),
                 fma: true,
+                fast: Default::default(),
             };
             nvptx::write_ptx(&t.module, &accc::analysis::analyze(&t.module), &opts)
                 .map_err(|e| format!("codegen failed: {e}"))?;

@@ -170,9 +170,18 @@ fn overlap_benchmark() {
         .args(["65536", "4", "8"]);
     let r = run(cmd, dir, "overlap", RUN_TIMEOUT);
     assert!(r.ok(), "{}", r.stderr);
-    let results: Vec<&str> = r.stdout.lines().filter(|l| l.starts_with("RESULT")).collect();
+    let results: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("RESULT"))
+        .collect();
     assert_eq!(results.len(), 7, "{}", r.stdout);
-    assert!(results.iter().all(|l| l.ends_with("PASS")), "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        results.iter().all(|l| l.ends_with("PASS")),
+        "{}\n{}",
+        r.stdout,
+        r.stderr
+    );
 }
 
 /// `ACC_NUM_CORES` that is not a positive number stops the program with

@@ -4,11 +4,13 @@
 //! bytecode (`ptxrt-simt`); `host`: the host C rewrite;
 //! `embed`: the device image as C data with a registration constructor;
 //! `c`: the C-text writer (expressions, literals, layout, names) that
-//! `host` writes with and every later C writer shares.
+//! `host` writes with and every later C writer shares; `fastmath`: the
+//! opt-in relaxed single-precision math the device back ends read.
 
 pub mod c;
 pub mod cuda;
 pub mod embed;
+pub mod fastmath;
 pub mod host;
 pub mod nvptx;
 pub mod simt;

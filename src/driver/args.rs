@@ -3,8 +3,9 @@
 //! (parsed with clap).
 //!
 //! Owns: [`Args`], [`parse`] and the text of `--help` and `--version`.
-//! May call: nothing else in accc.
+//! May call: nothing else in accc but the [`FastMath`] type of `codegen`.
 
+pub use crate::codegen::fastmath::FastMath;
 use clap::Parser;
 use std::path::PathBuf;
 
@@ -28,6 +29,8 @@ C compiler flags (as cc):
   -fdiagnostics-color[=always|never|auto]   colour in accc's diagnostics (auto: on a terminal)
   -ffp-contract=off|on|fast   floating-point contraction: off also turns it off in device
                       code (on and fast: on, the default there); given to the host compiler too
+  -ffast-math, -fno-fast-math  fast math for the host compiler and, as -gpu=fastmath, in
+                      device code (-Ofast too); -fno-fast-math: precise, the default
   -v                  print the commands accc runs
   Other flags are given to the host compiler unchanged.
 
@@ -45,6 +48,13 @@ OpenACC switches of other compilers (accepted):
   -gpu=nofma, -Mnofma            no floating-point contraction in device code: a * b + c is
                                  rounded twice (-gpu=fma, -Mfma: fused into one fma, the default,
                                  as nvcc and nvc do; the last of these switches wins)
+  -gpu=fastmath                  fast single-precision math in device code only (nvcc's
+                                 -use_fast_math): approximate division, reciprocal, sqrtf and
+                                 1/sqrtf, denormals flushed to zero, __expf-style expf, logf,
+                                 powf, sinf, cosf, tanf. double stays IEEE
+  -Mfprelaxed[=div,recip,sqrt,rsqrt]  approximate single-precision division, reciprocal, sqrtf,
+                                 1/sqrtf (all four, or those named) in device code only;
+                                 -Mnofprelaxed: none (the last of the fast-math switches wins)
   -mllvm OPT                     an option for LLVM's code generator of the device code, as
                                  clang's (e.g. -mllvm -unroll-threshold=600); not for -gpu=nvcc. LLVM's
                                  C API ignores an option it does not know, silently
@@ -192,6 +202,13 @@ pub struct Args {
     /// `-gpu=nofma` or `-ffp-contract=off` (`-Mfma`, `-gpu=fma`,
     /// `-ffp-contract=on|fast` turn it back on; the last one wins).
     pub fma: bool,
+    /// Relaxed single-precision math in the device code: all of it with
+    /// `-gpu=fastmath`, `-ffast-math` and `-Ofast` (`-fno-fast-math`:
+    /// none); `-Mfprelaxed[=div,recip,sqrt,rsqrt]` sets the division,
+    /// reciprocal and square-root parts (`-Mnofprelaxed`: off). Each switch
+    /// sets the parts it names, in command-line order. The `-f` switches
+    /// and `-Ofast` are also the host compiler's.
+    pub fast_math: FastMath,
 }
 
 /// Options taking a separate argument.
@@ -245,6 +262,23 @@ impl Args {
             .find(|f| f.starts_with("-g") && !f.starts_with("-gpu"))
             .is_some_and(|f| f != "-g0")
     }
+}
+
+/// The parts of [`FastMath`] that `-Mfprelaxed` sets.
+const RELAXED: [&str; 4] = ["div", "recip", "sqrt", "rsqrt"];
+
+/// Turns `-Mfprelaxed` part `part` of `f` on or off; false when there is
+/// no such part.
+fn relax(f: &mut FastMath, part: &str, on: bool) -> bool {
+    let field = match part {
+        "div" => &mut f.div,
+        "recip" => &mut f.recip,
+        "sqrt" => &mut f.sqrt,
+        "rsqrt" => &mut f.rsqrt,
+        _ => return false,
+    };
+    *field = on;
+    true
 }
 
 /// Parses the command line (without the program name).
@@ -344,7 +378,34 @@ pub fn parse(argv: &[String]) -> Result<Args, String> {
                 "" | "2" | "s" | "z" => 2,
                 _ => 3,
             };
+            // -Ofast is -O3 -ffast-math (gcc, clang).
+            if o == "fast" {
+                a.fast_math = FastMath::ALL;
+            }
             a.cc_flags.push(arg.clone());
+        } else if arg == "-ffast-math" || arg == "-fno-fast-math" {
+            a.fast_math = if arg == "-ffast-math" {
+                FastMath::ALL
+            } else {
+                FastMath::default()
+            };
+            // The host compiler takes it too, for the host code.
+            a.cc_flags.push(arg.clone());
+        } else if arg == "-Mfprelaxed" || arg == "-Mnofprelaxed" {
+            for part in RELAXED {
+                relax(&mut a.fast_math, part, arg == "-Mfprelaxed");
+            }
+        } else if let Some(list) = arg.strip_prefix("-Mfprelaxed=") {
+            for part in RELAXED {
+                relax(&mut a.fast_math, part, false);
+            }
+            for part in list.split(',') {
+                if !relax(&mut a.fast_math, part, true) {
+                    return Err(format!(
+                        "unknown relaxation '{part}' in '{arg}' (expected div, recip, sqrt or rsqrt, separated by commas)"
+                    ));
+                }
+            }
         } else if let Some(mode) = arg.strip_prefix("-ffp-contract=") {
             a.fma = match mode {
                 "off" => false,
@@ -395,6 +456,9 @@ pub fn parse(argv: &[String]) -> Result<Args, String> {
             }
             if let Some(o) = g.split(',').rfind(|o| matches!(*o, "fma" | "nofma")) {
                 a.fma = o == "fma";
+            }
+            if g.split(',').any(|o| o == "fastmath") {
+                a.fast_math = FastMath::ALL;
             }
         } else if arg == "-fdiagnostics-color" || arg == "-fdiagnostics-color=always" {
             a.colour = Colour::Always;
@@ -627,6 +691,87 @@ mod tests {
             e.contains("'maybe'") && e.contains("off, on or fast"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn fast_math_switches_last_one_wins() {
+        let relaxed = FastMath {
+            div: true,
+            recip: true,
+            sqrt: true,
+            rsqrt: true,
+            ..FastMath::default()
+        };
+        assert_eq!(p(&["x.c"]).fast_math, FastMath::default());
+        assert!(!p(&["-O3", "-fast", "x.c"]).fast_math.any());
+        for all in [
+            "-gpu=fastmath",
+            "-gpu=cc80,fastmath",
+            "-ffast-math",
+            "-Ofast",
+        ] {
+            assert_eq!(p(&[all, "x.c"]).fast_math, FastMath::ALL, "{all}");
+            // The last one wins.
+            assert!(!p(&[all, "-fno-fast-math", "x.c"]).fast_math.any(), "{all}");
+            assert_eq!(
+                p(&["-fno-fast-math", all, "x.c"]).fast_math,
+                FastMath::ALL,
+                "{all}"
+            );
+        }
+        assert_eq!(p(&["-Mfprelaxed", "x.c"]).fast_math, relaxed);
+        assert!(!p(&["-Mfprelaxed", "-Mnofprelaxed", "x.c"]).fast_math.any());
+        // -Mfprelaxed sets its four parts only; -gpu=fastmath's others stay.
+        let a = p(&["-gpu=fastmath", "-Mnofprelaxed", "x.c"]).fast_math;
+        assert_eq!(
+            a,
+            FastMath {
+                ftz: true,
+                funcs: true,
+                ..FastMath::default()
+            }
+        );
+        assert_eq!(
+            p(&["-Mfprelaxed=sqrt,recip", "x.c"]).fast_math,
+            FastMath {
+                sqrt: true,
+                recip: true,
+                ..FastMath::default()
+            }
+        );
+        // A list says exactly which of the four: the others go off.
+        assert_eq!(
+            p(&["-Mfprelaxed", "-Mfprelaxed=rsqrt", "x.c"]).fast_math,
+            FastMath {
+                rsqrt: true,
+                ..FastMath::default()
+            }
+        );
+        assert_eq!(
+            p(&["-Mfprelaxed=div", "-gpu=fastmath", "x.c"]).fast_math,
+            FastMath::ALL
+        );
+        // The -f switches and -Ofast are the host compiler's too; the
+        // device-only ones are not.
+        let a = p(&[
+            "-ffast-math",
+            "-gpu=fastmath",
+            "-Mfprelaxed=div",
+            "-fno-fast-math",
+            "x.c",
+        ]);
+        assert_eq!(a.cc_flags, ["-ffast-math", "-fno-fast-math"]);
+        assert!(!a.fast_math.any());
+        assert_eq!(p(&["-Ofast", "x.c"]).cc_flags, ["-Ofast"]);
+        for bad in ["-Mfprelaxed=order", "-Mfprelaxed=div,", "-Mfprelaxed="] {
+            let e = parse(&[bad.into(), "x.c".into()]).unwrap_err();
+            assert!(
+                e.contains(&format!("in '{bad}'")) && e.contains("div, recip, sqrt or rsqrt"),
+                "{e}"
+            );
+        }
+        let e = parse(&["-Mfprelaxed=order".into(), "x.c".into()]).unwrap_err();
+        assert!(e.starts_with("unknown relaxation 'order'"), "{e}");
     }
 
     #[test]

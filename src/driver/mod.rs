@@ -563,6 +563,7 @@ fn device(
         libdevice: tools.libdevice.clone(),
         llvm_options: args.llvm_options.clone(),
         fma: args.fma,
+        fast: args.fast_math,
     };
     if args.target == Target::Multicore && emit != Some("ir") {
         return multicore::device(m, &info, file, emit, out, opts);
@@ -625,6 +626,7 @@ fn device(
                 line_info: args.debug_info(),
                 relocatable,
                 fma: opts.fma,
+                fast: opts.fast,
                 keep_files: args.own.keep,
             };
             let o = cuda::nvcc::compile(&text, nvcc, &flags, args.own.verbose).map_err(

@@ -7,13 +7,19 @@
 //! Owns: [`Flags`], [`compile`] and the nvcc command line, which follows
 //! the NVPTX path's: NVVM at accc's device optimisation level (`-Xcicc
 //! -O<n>`), floating contraction as the NVPTX back end's (`-fmad=true`,
-//! nvcc's default, unless [`Flags::fma`] is off: `-fmad=false`), IEEE
-//! division and square root and no flush to zero (nvcc's defaults),
-//! `-lineinfo` with `-g`, `-rdc=true` for relocatable code (device
-//! functions shared with other translation units). May call: nothing else
-//! in accc.
+//! nvcc's default, unless [`Flags::fma`] is off: `-fmad=false`, which
+//! nvcc keeps even after `-use_fast_math`), IEEE division and square root
+//! and no flush to zero (nvcc's defaults) unless [`Flags::fast`] relaxes
+//! them: all of it is `-use_fast_math`; a part is `-ftz=true`,
+//! `-prec-div=false` (division, and reciprocals: nvcc cannot relax those
+//! alone) or `-prec-sqrt=false` (`sqrtf`, and `1 / sqrtf`: the same), and
+//! the fast library functions come only with all of it. `-lineinfo` with
+//! `-g`, `-rdc=true` for relocatable code (device functions shared with
+//! other translation units). May call: nothing else in accc but the
+//! [`FastMath`] type of `codegen`.
 
 use super::Error;
+use crate::codegen::fastmath::FastMath;
 use std::path::Path;
 use std::process::Command;
 
@@ -31,6 +37,8 @@ pub struct Flags {
     /// Floating contraction (`-fmad=true`; off: `-fmad=false`), as
     /// `nvptx::Options::fma`.
     pub fma: bool,
+    /// Relaxed single-precision math, as `nvptx::Options::fast`.
+    pub fast: FastMath,
     /// Keep the folder of the CUDA C and nvcc's files (`--keep`; its
     /// path is printed).
     pub keep_files: bool,
@@ -55,6 +63,20 @@ pub fn args(f: &Flags, src: &Path, out: &Path, keep: &Path) -> Vec<String> {
         "-keep-dir".into(),
         keep.to_string_lossy().into_owned(),
     ];
+    if f.fast == FastMath::ALL {
+        v.push("-use_fast_math".into());
+    } else {
+        let fast = &f.fast;
+        for (on, flag) in [
+            (fast.ftz, "-ftz=true"),
+            (fast.div || fast.recip, "-prec-div=false"),
+            (fast.sqrt || fast.rsqrt, "-prec-sqrt=false"),
+        ] {
+            if on {
+                v.push(flag.into());
+            }
+        }
+    }
     if f.line_info {
         v.push("-lineinfo".into());
     }
@@ -128,6 +150,7 @@ mod tests {
             line_info: true,
             relocatable: true,
             fma: true,
+            fast: FastMath::default(),
             keep_files: false,
         };
         let a = args(&f, Path::new("k.cu"), Path::new("k.ptx"), Path::new("d"));
@@ -149,6 +172,49 @@ mod tests {
         assert!(
             s.contains(" -fmad=false ") && !s.contains("-fmad=true"),
             "{s}"
+        );
+        for flag in ["-use_fast_math", "-ftz", "-prec-div", "-prec-sqrt"] {
+            assert!(!s.contains(flag), "precise by default: {s}");
+        }
+    }
+
+    #[test]
+    fn fast_math_flags() {
+        let f = |fast: FastMath| {
+            let f = Flags {
+                arch: "sm_90".into(),
+                opt_level: 3,
+                line_info: false,
+                relocatable: false,
+                fma: false,
+                fast,
+                keep_files: false,
+            };
+            args(&f, Path::new("k.cu"), Path::new("k.ptx"), Path::new("d")).join(" ")
+        };
+        let all = f(FastMath::ALL);
+        assert!(all.contains(" -use_fast_math "), "{all}");
+        // -fmad=false stays (nvcc keeps it after -use_fast_math).
+        assert!(all.contains(" -fmad=false "), "{all}");
+        assert!(!all.contains("-prec-") && !all.contains("-ftz"), "{all}");
+        let rsqrt = f(FastMath {
+            rsqrt: true,
+            ..FastMath::default()
+        });
+        assert!(rsqrt.contains(" -prec-sqrt=false "), "{rsqrt}");
+        assert!(
+            !rsqrt.contains("-prec-div") && !rsqrt.contains("-use_fast_math"),
+            "{rsqrt}"
+        );
+        let part = f(FastMath {
+            recip: true,
+            ftz: true,
+            funcs: true,
+            ..FastMath::default()
+        });
+        assert!(
+            part.contains(" -ftz=true -prec-div=false ") && !part.contains("-prec-sqrt"),
+            "{part}"
         );
     }
 }

@@ -11,8 +11,9 @@
 //! rounding), as nvcc does, and writes the arithmetic it leaves unfused
 //! without a rounding modifier (`add.f64`, not `add.rn.f64`), which ptxas
 //! may fuse in turn (as it may nvcc's); no other fast-math flag (division
-//! and `sqrt` stay IEEE, correctly rounded). Without it every operation
-//! is `.rn` and nothing is fused.
+//! and `sqrt` stay IEEE, correctly rounded) unless fast math is asked for
+//! (`fastmath.rs`). Without it every operation is `.rn` and nothing is
+//! fused.
 //!
 //! [`Options::fma`]: super::Options::fma
 //!
@@ -215,7 +216,15 @@ impl<'c> Writer<'_, 'c> {
         rhs: ExprId,
         ty: &Type,
     ) -> Result<BasicValueEnum<'c>, Error> {
-        let (a, b) = (self.expr(lhs)?, self.expr(rhs)?);
+        let a = self.expr(lhs)?;
+        let b = match op {
+            BinOp::Div => self.rsqrt_divisor(lhs, rhs, ty)?,
+            _ => None,
+        };
+        let b = match b {
+            Some(b) => b,
+            None => self.expr(rhs)?,
+        };
         let b_ = &self.b;
         match (a, b) {
             (BasicValueEnum::IntValue(x), BasicValueEnum::IntValue(y)) => {
@@ -271,6 +280,7 @@ impl<'c> Writer<'_, 'c> {
                 let v = llvm(v)?;
                 Ok(match op {
                     BinOp::Add | BinOp::Sub | BinOp::Mul => self.contracted(v),
+                    BinOp::Div => Self::with_flags(v, self.div_flags(lhs, ty)),
                     _ => v,
                 }
                 .into())
@@ -547,7 +557,10 @@ impl<'c> Writer<'_, 'c> {
         if args.len() != func.arity() {
             return internal(&format!("{} with {} arguments", func.c_name(), args.len()));
         }
-        let name = format!("__nv_{c_name}");
+        if self.sqrt_is_approx(func, ty) {
+            return self.approx_sqrt(args[0]);
+        }
+        let name = self.libdevice_name(func, &c_name, ty);
         let first = self.math.take();
         self.math.set(first.or(Some(c_name)));
         let t = self.ty(ty)?;

@@ -13,17 +13,20 @@
 //! and `expr.rs` (expressions) translate; they make no decisions (the
 //! schedule and the front end have made them). Expects scheduled IR
 //! (`ir::validate(m, true)` empty), whose indexed accesses it flattens
-//! first (`ir::flattened`). May call: `ir`, and `analysis` for the
-//! [`ModuleInfo`] type it reads.
+//! first (`ir::flattened`); `fastmath.rs` relaxes single-precision math
+//! when [`Options::fast`] asks. May call: `ir`, and `analysis` for the
+//! [`ModuleInfo`] type it reads, `codegen::fastmath` for [`FastMath`].
 
 mod atomic;
 mod expr;
+mod fastmath;
 pub mod ptxas;
 mod ptxas_bugs;
 pub use ptxas_bugs::avoid_ptxas_bugs;
 mod writer;
 
 use crate::analysis::ModuleInfo;
+pub use crate::codegen::fastmath::FastMath;
 use crate::ir::Module;
 use inkwell::context::Context;
 use inkwell::targets::{
@@ -49,6 +52,9 @@ pub struct Options {
     /// flag, the only fast-math flag accc sets. On by default; off with
     /// `-Mnofma`, `-gpu=nofma`, `-ffp-contract=off`.
     pub fma: bool,
+    /// Relaxed single-precision math (`-gpu=fastmath`, `-ffast-math`,
+    /// `-Mfprelaxed`; `fastmath.rs` says how): off by default, as nvcc.
+    pub fast: FastMath,
 }
 
 /// A back-end failure (an internal error, or a missing tool).
@@ -101,7 +107,9 @@ fn valid_arch(arch: &str) -> bool {
 /// which LLVM 22's NVVMReflect answers 0 (`sqrt.approx.f32`, and
 /// `1.0f / sqrtf(x)` folds to `rsqrt.approx`) unless told otherwise, and it
 /// takes that answer only from its command-line option (the module flag
-/// clang writes, `nvvm-reflect-prec-sqrt`, is not read).
+/// clang writes, `nvvm-reflect-prec-sqrt`, is not read; of the module flags
+/// it reads only `nvvm-reflect-ftz`). Fast math is therefore per module
+/// without it: an approximate `sqrtf` is no `__nv_sqrtf` call (`fastmath.rs`).
 ///
 /// An unknown `-mllvm` option makes LLVM print its message and exit 1, as
 /// clang does. A second call with other options is an error: the driver

@@ -32,6 +32,7 @@ fn options(opt_level: u8) -> Options {
         libdevice: tool("ACCC_LIBDEVICE", "nvvm/libdevice/libdevice.10.bc"),
         llvm_options: Vec::new(),
         fma: true,
+        fast: Default::default(),
     }
 }
 

@@ -23,7 +23,10 @@
 //!   `Switch` is an LLVM `switch` over one block per arm, each falling
 //!   through to the next; `Copy` is `llvm.memcpy`;
 //! * when a `Math` call is used, libdevice is linked in, `nvvm-reflect-ftz`
-//!   is set to 0 and libdevice's functions are internalised.
+//!   is set to 0 (1 with flush-to-zero fast math) and libdevice's functions
+//!   are internalised;
+//! * with flush-to-zero fast math every defined function flushes f32
+//!   denormals (`fastmath.rs`).
 //!
 //! May call: `ir`.
 
@@ -91,6 +94,7 @@ pub fn translate<'c>(
         cells: &cells,
         math: &math,
         contract: o.fma,
+        fast: o.fast,
     };
     for (f, &func) in m.functions.iter().zip(&fns) {
         if f.linkage != Linkage::Import {
@@ -106,20 +110,24 @@ pub fn translate<'c>(
         let Some(path) = &o.libdevice else {
             return Err(Error::NoLibdevice(first));
         };
-        link_libdevice(ctx, &module, tm, path)?;
+        link_libdevice(ctx, &module, tm, path, o.fast.ftz)?;
         internalize(&module, m);
+    }
+    if o.fast.ftz {
+        super::fastmath::flush_to_zero(ctx, &module);
     }
     module.verify().map_err(|e| Error::Llvm(e.to_string()))?;
     Ok(module)
 }
 
 /// Links the libdevice bitcode at `path` into `module` and sets
-/// `nvvm-reflect-ftz` = 0 (no flush-to-zero, like nvcc's default).
+/// `nvvm-reflect-ftz` = `ftz` (0: no flush-to-zero, like nvcc's default).
 fn link_libdevice<'c>(
     ctx: &'c Context,
     module: &inkwell::module::Module<'c>,
     tm: &TargetMachine,
     path: &std::path::Path,
+    ftz: bool,
 ) -> Result<(), Error> {
     let lib = inkwell::module::Module::parse_bitcode_from_path(path, ctx)
         .map_err(|e| Error::Llvm(format!("cannot read libdevice {}: {e}", path.display())))?;
@@ -131,7 +139,7 @@ fn link_libdevice<'c>(
     module.add_basic_value_flag(
         "nvvm-reflect-ftz",
         FlagBehavior::Override,
-        ctx.i32_type().const_int(0, false),
+        ctx.i32_type().const_int(u64::from(ftz), false),
     );
     Ok(())
 }
@@ -196,6 +204,7 @@ struct Shared<'a, 'c> {
     cells: &'a [inkwell::values::GlobalValue<'c>],
     math: &'a Cell<Option<String>>,
     contract: bool,
+    fast: super::FastMath,
 }
 
 /// Translation state for one kernel or device function.
@@ -227,6 +236,8 @@ pub(super) struct Writer<'a, 'c> {
     pub math: &'a Cell<Option<String>>,
     /// [`Options::fma`]: floating `+ - *` and negation carry `contract`.
     pub contract: bool,
+    /// [`Options::fast`]: which single-precision math is relaxed.
+    pub fast: super::FastMath,
 }
 
 /// The LLVM type of an IR type (pointers are generic, address space 0).
@@ -289,6 +300,7 @@ impl<'a, 'c> Writer<'a, 'c> {
             cells: s.cells,
             math: s.math,
             contract: s.contract,
+            fast: s.fast,
         }
     }
 
