@@ -216,4 +216,6 @@ pub fn write_ptx(m: &Module, info: &ModuleInfo, o: &Options) -> Result<String, E
 }
 
 #[cfg(test)]
+mod fastmath_tests;
+#[cfg(test)]
 mod tests;

@@ -25,7 +25,7 @@ pub(super) fn tool(env: &str, rel: &str) -> Option<PathBuf> {
     found
 }
 
-fn options(opt_level: u8) -> Options {
+pub(super) fn options(opt_level: u8) -> Options {
     Options {
         arch: "sm_90".into(),
         opt_level,
@@ -37,7 +37,7 @@ fn options(opt_level: u8) -> Options {
 }
 
 /// PTX for the module, assembled when ptxas is available.
-fn ptx(m: &Module, o: &Options) -> String {
+pub(super) fn ptx(m: &Module, o: &Options) -> String {
     assert!(validate(m, true).is_empty(), "{:?}", validate(m, true));
     let ptx = write_ptx(m, &analyze(m), o).unwrap_or_else(|e| panic!("{e}\n{}", print_module(m)));
     assert!(ptx.contains(".target sm_90"), "{ptx}");
@@ -49,7 +49,7 @@ fn ptx(m: &Module, o: &Options) -> String {
     ptx
 }
 
-fn param(name: &str, local: LocalId, mode: ParamMode) -> Param {
+pub(super) fn param(name: &str, local: LocalId, mode: ParamMode) -> Param {
     Param {
         name: name.into(),
         local,
@@ -57,11 +57,11 @@ fn param(name: &str, local: LocalId, mode: ParamMode) -> Param {
     }
 }
 
-fn dev() -> ParamMode {
+pub(super) fn dev() -> ParamMode {
     ParamMode::DevicePtr
 }
 
-fn kernel(name: &str, params: Vec<Param>, body: Function) -> Kernel {
+pub(super) fn kernel(name: &str, params: Vec<Param>, body: Function) -> Kernel {
     Kernel {
         name: name.into(),
         construct: "parallel loop".into(),
@@ -78,7 +78,7 @@ fn kernel(name: &str, params: Vec<Param>, body: Function) -> Kernel {
     }
 }
 
-fn module(kernels: Vec<Kernel>) -> Module {
+pub(super) fn module(kernels: Vec<Kernel>) -> Module {
     let mut m = Module {
         source: "t.c".into(),
         kernels,
@@ -92,7 +92,7 @@ fn module(kernels: Vec<Kernel>) -> Module {
     m
 }
 
-fn bin(f: &mut Function, op: BinOp, lhs: ExprId, rhs: ExprId) -> ExprId {
+pub(super) fn bin(f: &mut Function, op: BinOp, lhs: ExprId, rhs: ExprId) -> ExprId {
     let ty = f.ty(lhs).clone();
     f.add(Expr::Binary { op, lhs, rhs }, ty)
 }
@@ -102,7 +102,7 @@ fn cmp(f: &mut Function, op: CmpOp, lhs: ExprId, rhs: ExprId) -> ExprId {
 }
 
 /// `&p[i]` for a pointer local `p` and an `i32` local `i`.
-fn elem(f: &mut Function, p: LocalId, i: LocalId) -> ExprId {
+pub(super) fn elem(f: &mut Function, p: LocalId, i: LocalId) -> ExprId {
     let ty = f.local(p).ty.clone();
     let base = f.read(p);
     let iv = f.read(i);
@@ -111,7 +111,7 @@ fn elem(f: &mut Function, p: LocalId, i: LocalId) -> ExprId {
 }
 
 /// `for i in 0..n gang vector { body(f, i) }` as the whole kernel body.
-fn gv_loop(f: &mut Function, i: LocalId, n: LocalId, body: Block) {
+pub(super) fn gv_loop(f: &mut Function, i: LocalId, n: LocalId, body: Block) {
     let (init, limit, step) = (f.int(0, Type::I32), f.read(n), f.int(1, Type::I32));
     f.body = vec![Stmt::Loop(Loop {
         var: i,
