@@ -327,6 +327,105 @@ fn fma_contraction_is_on_unless_switched_off() {
     );
 }
 
+/// A region with `float` division, reciprocal square root, square root
+/// and `expf`, and the `double` ones.
+const FAST: &str = "#include <math.h>
+void f(int n, float *restrict a, float *restrict r, float *restrict s, double *restrict d) {
+#pragma acc parallel loop copyin(r[0:n]) copy(a[0:n], s[0:n], d[0:n])
+  for (int i = 0; i < n; i++) {
+    a[i] = a[i] / r[i] + 1.0f / sqrtf(s[i]);
+    s[i] = sqrtf(s[i]) + expf(a[i]);
+    d[i] = d[i] / (double)r[i] + 1.0 / sqrt(d[i]);
+  }
+}
+";
+
+/// Fast math is off by default; -gpu=fastmath, -ffast-math and -Ofast make
+/// `float` division, `1.0f / sqrtf`, `sqrtf` approximate with denormals
+/// flushed (`.ftz`), -Mfprelaxed the same without `.ftz`; `double` stays
+/// IEEE; the last switch wins; the emulator's bytecode does not change; the
+/// multicore kernels' host C gets `-ffast-math` only from the host switches.
+#[test]
+fn fast_math_is_opt_in() {
+    let p = project();
+    let d = p.path();
+    fs::write(d.join("fast.c"), FAST).unwrap();
+    let emit = |form: &str, switches: &[&str]| {
+        let mut all = vec![form, "fast.c", "-o", "-"];
+        all.extend_from_slice(switches);
+        ok(d, &all).stdout
+    };
+    let approx = [
+        "div.approx",
+        "rcp.approx",
+        "sqrt.approx.f32",
+        "rsqrt.approx",
+    ];
+    // libdevice's expf is built on ex2.approx.ftz, fast math or not.
+    let ftz = |ptx: &str| ptx.replace("ex2.approx.ftz", "").contains(".ftz");
+    for precise in [
+        &[][..],
+        &["-gpu=fastmath", "-fno-fast-math"],
+        &["-Mfprelaxed", "-Mnofprelaxed"],
+    ] {
+        let ptx = emit("--emit=ptx", precise);
+        for a in approx {
+            assert!(!ptx.contains(a), "{precise:?}: {a}\n{ptx}");
+        }
+        assert!(!ftz(&ptx), "{precise:?}:\n{ptx}");
+        assert!(
+            ptx.contains("div.rn.f32") && ptx.contains("sqrt.rn.f32"),
+            "{ptx}"
+        );
+    }
+    let simt = emit("--emit=simt", &[]);
+    for (fast, flush) in [
+        (&["-gpu=fastmath"][..], true),
+        (&["-ffast-math"], true),
+        (&["-Ofast"], true),
+        (&["-fno-fast-math", "-gpu=cc90,fastmath"], true),
+        (&["-Mfprelaxed"], false),
+    ] {
+        let ptx = emit("--emit=ptx", fast);
+        let f32 = |op: &str| format!("{op}{}.f32", if flush { ".ftz" } else { "" });
+        for op in ["div.approx", "rsqrt.approx", "sqrt.approx"] {
+            assert!(ptx.contains(&f32(op)), "{fast:?}: no {}\n{ptx}", f32(op));
+        }
+        assert_eq!(ftz(&ptx), flush, "{fast:?}:\n{ptx}");
+        assert!(
+            ptx.contains("div.rn.f64")
+                && ptx.contains("sqrt.rn.f64")
+                && !ptx.contains("approx.f64"),
+            "{fast:?}: double is relaxed\n{ptx}"
+        );
+        assert_eq!(emit("--emit=simt", fast), simt, "{fast:?}");
+    }
+    // -acc=multicore: the host compiler's fast math only.
+    let kernels_cc = |switches: &[&str]| {
+        let mut all = vec!["-acc=multicore", "-v", "-c", "fast.c"];
+        all.extend_from_slice(switches);
+        let v = ok(d, &all).stderr;
+        let line = v
+            .lines()
+            .find(|l| l.contains("kernels.c"))
+            .unwrap_or_default();
+        assert!(!line.is_empty(), "{v}");
+        line.to_string()
+    };
+    assert!(!kernels_cc(&[]).contains("fast-math"));
+    assert!(!kernels_cc(&["-gpu=fastmath", "-Mfprelaxed"]).contains("fast-math"));
+    assert!(kernels_cc(&["-ffast-math"]).contains("\"-ffast-math\""));
+    assert!(kernels_cc(&["-Ofast"]).contains("\"-ffast-math\""));
+    let r = fails(d, &["-c", "fast.c", "-Mfprelaxed=order"]);
+    assert!(
+        r.stderr.contains(
+            "accc: error: unknown relaxation 'order' in '-Mfprelaxed=order' (expected div, recip, sqrt or rsqrt"
+        ),
+        "{}",
+        r.stderr
+    );
+}
+
 #[test]
 fn help_version_and_diagnostics() {
     let p = project();
@@ -352,6 +451,9 @@ fn help_version_and_diagnostics() {
         "-gpu=nofma",
         "-Mnofma",
         "-ffp-contract=off",
+        "-gpu=fastmath",
+        "-Mfprelaxed",
+        "-ffast-math",
         "PTXRT_TIME",
     ] {
         assert!(r.stdout.contains(flag), "--help does not mention {flag}");

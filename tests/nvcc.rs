@@ -450,3 +450,89 @@ fn nvcc_ptx_has_fma_unless_switched_off() {
         }
     }
 }
+
+/// A `float` reciprocal square root, a `float` division and a `double` one.
+const RSQRT: &str = "#include <math.h>
+void f(int n, float *restrict a, const float *restrict b, double *restrict d) {
+#pragma acc parallel loop copyin(b[0:n]) copy(a[0:n], d[0:n])
+  for (int i = 0; i < n; i++) {
+    a[i] = 1.0f / sqrtf(b[i]) + a[i] / b[i];
+    d[i] = d[i] / (double)b[i];
+  }
+}
+";
+
+/// Fast math on the nvcc path: nvcc runs with `-use_fast_math` for all of
+/// it, `-prec-sqrt=false` for `-Mfprelaxed=rsqrt`, neither by default (a
+/// fake nvcc shows its command line); with the real nvcc `1.0f / sqrtf`
+/// is then `rsqrt.approx.ftz.f32`, the division `div.approx.ftz.f32`, and
+/// the `double` division stays `div.rn.f64`.
+#[test]
+fn nvcc_fast_math() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::write(dir.join("rsqrt.c"), RSQRT).unwrap();
+    let fake = dir.join("nvcc");
+    std::fs::write(&fake, "#!/bin/sh\necho \"args: $*\" >&2\nexit 1\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    for (switch, want, not) in [
+        (None, None, ["-use_fast_math", "-prec-"]),
+        (
+            Some("-gpu=fastmath"),
+            Some("-use_fast_math"),
+            ["-prec-", "-ftz"],
+        ),
+        (
+            Some("-ffast-math"),
+            Some("-use_fast_math"),
+            ["-prec-", "-ftz"],
+        ),
+        (
+            Some("-Mfprelaxed=rsqrt"),
+            Some("-prec-sqrt=false"),
+            ["-use_fast_math", "-prec-div"],
+        ),
+    ] {
+        let mut cmd = accc();
+        cmd.current_dir(dir)
+            .env("ACCC_NVCC", &fake)
+            .args(["-gpu=nvcc", "-c", "rsqrt.c"])
+            .args(switch);
+        let r = run(cmd, dir, "accc", COMPILE_TIMEOUT);
+        assert!(!r.ok() && !panicked(&r.stderr), "{}", r.stderr);
+        let line = r
+            .stderr
+            .lines()
+            .find(|l| l.contains("args: "))
+            .unwrap_or_default();
+        assert!(
+            want.is_none_or(|w| line.contains(w)),
+            "{switch:?}: no {want:?} in {line}"
+        );
+        for n in not {
+            assert!(!line.contains(n), "{switch:?}: {n} in {line}");
+        }
+    }
+    let Some(nvcc) = nvcc("nvcc_fast_math") else {
+        return;
+    };
+    let ptx = |switch: &[&str]| {
+        stdout_of(
+            accc()
+                .current_dir(dir)
+                .env("ACCC_NVCC", &nvcc)
+                .args(["-gpu=nvcc", "--emit=ptx", "rsqrt.c"])
+                .args(switch),
+        )
+    };
+    let precise = ptx(&[]);
+    assert!(
+        !precise.contains("approx") && !precise.contains(".ftz"),
+        "{precise}"
+    );
+    let fast = ptx(&["-gpu=fastmath"]);
+    for op in ["rsqrt.approx.ftz.f32", "div.approx.ftz.f32", "div.rn.f64"] {
+        assert!(fast.contains(op), "no {op}:\n{fast}");
+    }
+}

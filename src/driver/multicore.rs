@@ -61,7 +61,10 @@ pub fn device(
 /// the user's code-generation flags (`-f…`, `-m…`, `-g…`); contraction is
 /// the host compiler's default unless the user turned it off for the
 /// device code (`-gpu=nofma`, `-Mnofma`, `-ffp-contract=off`:
-/// `-ffp-contract=off`, after the user's flags).
+/// `-ffp-contract=off`, after the user's flags). Fast math is the host
+/// compiler's: `-ffast-math` and `-fno-fast-math` reach it among the
+/// user's flags, and `-Ofast` as its `-ffast-math` (the level is accc's);
+/// `-gpu=fastmath` and `-Mfprelaxed`, which are for GPU code only, do not.
 fn flags(args: &Args) -> Vec<String> {
     let mut v: Vec<String> = vec![
         "-x".into(),
@@ -73,11 +76,12 @@ fn flags(args: &Args) -> Vec<String> {
     v.extend(
         args.cc_flags
             .iter()
+            .map(|f| if f == "-Ofast" { "-ffast-math" } else { f })
             .filter(|f| {
                 (f.starts_with("-f") || f.starts_with("-m") || f.starts_with("-g"))
                     && !f.starts_with("-fdiagnostics")
             })
-            .cloned(),
+            .map(String::from),
     );
     if !args.fma {
         v.push("-ffp-contract=off".into());

@@ -22,6 +22,20 @@
 //! each memory or synchronising
 //! instruction gets a site whose text renders the access in C terms
 //! (`render.rs`) for the emulator's error and race messages.
+//!
+//! Fast math (`-gpu=fastmath`, `-ffast-math`, `-Mfprelaxed`:
+//! `codegen::fastmath`) is not modelled, and [`Options`] has no say in it:
+//! the approximate instructions the GPU then runs (`div.approx`,
+//! `rcp.approx`, `sqrt.approx`, `rsqrt.approx`, `ex2.approx`, `lg2.approx`,
+//! `sin.approx`…) have no bit-exact definition to reproduce, so the bytecode
+//! is the same with or without it: IEEE single precision, correctly rounded
+//! division and square root, denormals kept. The GPU's results then differ
+//! from the emulator's within the approximations' stated error (CUDA C++
+//! Programming Guide, Mathematical Functions: `x / y` 2 ulp for |y| in
+//! [2^-126, 2^126], `__sinf`/`__cosf` 2^-21.41 absolute in [-π, π],
+//! `__logf` 2^-21.41 absolute in [0.5, 2]; `__expf` and `__powf` errors
+//! grow with the argument) and where f32 denormals are flushed to zero;
+//! a program checked on both needs a tolerance covering that.
 //! May call: `ir`, `analysis` (the [`ModuleInfo`] type), `ptxrt_simt`
 //! (its data types and encoder only).
 
