@@ -136,8 +136,16 @@ impl<'c> Writer<'_, 'c> {
     }
 }
 
-/// Flushes f32 denormals to zero in every function `module` defines.
-pub(super) fn flush_to_zero(ctx: &inkwell::context::Context, module: &inkwell::module::Module) {
+/// With `ftz`, flushes f32 denormals to zero in every function `module`
+/// defines.
+pub(super) fn flush_to_zero(
+    ctx: &inkwell::context::Context,
+    module: &inkwell::module::Module,
+    ftz: bool,
+) {
+    if !ftz {
+        return;
+    }
     let mut f = module.get_first_function();
     while let Some(func) = f {
         if func.count_basic_blocks() > 0 {

@@ -23,10 +23,8 @@
 //!   `Switch` is an LLVM `switch` over one block per arm, each falling
 //!   through to the next; `Copy` is `llvm.memcpy`;
 //! * when a `Math` call is used, libdevice is linked in, `nvvm-reflect-ftz`
-//!   is set to 0 (1 with flush-to-zero fast math) and libdevice's functions
-//!   are internalised;
-//! * with flush-to-zero fast math every defined function flushes f32
-//!   denormals (`fastmath.rs`).
+//!   is set to 0 (1 with fast math's flush-to-zero, which `fastmath.rs`
+//!   also sets on every function) and libdevice's functions are internalised.
 //!
 //! May call: `ir`.
 
@@ -113,9 +111,7 @@ pub fn translate<'c>(
         link_libdevice(ctx, &module, tm, path, o.fast.ftz)?;
         internalize(&module, m);
     }
-    if o.fast.ftz {
-        super::fastmath::flush_to_zero(ctx, &module);
-    }
+    super::fastmath::flush_to_zero(ctx, &module, o.fast.ftz);
     module.verify().map_err(|e| Error::Llvm(e.to_string()))?;
     Ok(module)
 }
