@@ -85,19 +85,22 @@ cp "$PLUGIN" "$BUNDLE/bin/libptxrt_cuda.so"
 compile_failures=0
 : >"$BUNDLE/programs.txt"
 # accc-builds $1 (a .c file, or a folder of .c files making one program: each
-# compiled with -c, then linked) into $2; its messages go to $3.
+# compiled with -c, then linked) into $2, with the program's `// flags:` after
+# the bundle's; its messages go to $3.
 build_accc() {
-    local src="$1" exe="$2" err="$3"
+    local src="$1" exe="$2" err="$3" files flags
+    if [ -d "$src" ]; then files=("$src"/*.c); else files=("$src"); fi
+    read -r -a flags <<<"$(sed -n 's|^// flags:[[:space:]]*||p' "${files[@]}" | tr '\n' ' ')"
     if [ -d "$src" ]; then
         local objs=() f i=0
         for f in "$src"/*.c; do
-            "$ACCC" -O2 "${EXTRA[@]}" -c "$f" -o "$WORK/obj.$i.o" 2>>"$err" || return 1
+            "$ACCC" -O2 "${EXTRA[@]}" "${flags[@]}" -c "$f" -o "$WORK/obj.$i.o" 2>>"$err" || return 1
             objs+=("$WORK/obj.$i.o")
             i=$((i + 1))
         done
-        "$ACCC" "${EXTRA[@]}" "${objs[@]}" -o "$exe" -lm 2>>"$err"
+        "$ACCC" "${EXTRA[@]}" "${flags[@]}" "${objs[@]}" -o "$exe" -lm 2>>"$err"
     else
-        "$ACCC" -O2 "${EXTRA[@]}" "$src" -o "$exe" -lm 2>"$err"
+        "$ACCC" -O2 "${EXTRA[@]}" "${flags[@]}" "$src" -o "$exe" -lm 2>"$err"
     fi
 }
 

@@ -54,6 +54,7 @@ fn check_multicore(src: &Path) -> Result<(), String> {
         no_oracle,
         env,
         gpu_stdout,
+        flags,
         ..
     } = headers(&files)?;
     if EXCEPTIONS.iter().any(|(n, _)| *n == name) {
@@ -68,7 +69,9 @@ fn check_multicore(src: &Path) -> Result<(), String> {
         }
         Some(w)
     };
-    let exe = build(src, &files, &["-O2", "-acc=multicore"], dir, &name)?;
+    let mut accc_flags = vec!["-O2", "-acc=multicore"];
+    accc_flags.extend(flags.iter().map(String::as_str));
+    let exe = build(src, &files, &accc_flags, dir, &name)?;
     if gpu_only {
         return Ok(());
     }

@@ -24,7 +24,7 @@
 mod common;
 
 use common::programs::{
-    build, env_settings, headers, oracle, program_files, programs_list, run_and_compare, sources,
+    build, env_settings, flag_values, headers, oracle, program_files, programs_list, run_and_compare, sources,
     stem, Headers,
 };
 use common::{
@@ -77,6 +77,7 @@ fn check_program(src: &Path) -> Result<(), String> {
         env,
         gpu_stdout,
         expect_fail,
+        flags,
     } = headers(&files)?;
     // A program that must fail on the GPU (data not present, …) only
     // compiles here: in host mode there is nothing to fail.
@@ -86,7 +87,9 @@ fn check_program(src: &Path) -> Result<(), String> {
         Some(oracle(&files, &env, dir, &name)?)
     };
 
-    let exe = build(src, &files, &["-O2", "-gpu=emu"], dir, &name)?;
+    let mut accc_flags = vec!["-O2", "-gpu=emu"];
+    accc_flags.extend(flags.iter().map(String::as_str));
+    let exe = build(src, &files, &accc_flags, dir, &name)?;
     if !gpu_only {
         run_and_compare(&exe, want.as_ref(), &env, tol, dir, &name)?;
     }
@@ -502,6 +505,11 @@ fn harness_headers() {
         ])
     );
     assert!(env_settings("// env: novalue\n").is_err());
+    assert_eq!(
+        flag_values("// flags: -gpu=fastmath\n// flags: -Mfprelaxed=div  -DX\n"),
+        Ok(vec!["-gpu=fastmath".into(), "-Mfprelaxed=div".into(), "-DX".into()])
+    );
+    assert!(flag_values("// flags: -O2 x.c\n").is_err());
     assert!(env_settings("// env: =x\n").is_err());
 }
 

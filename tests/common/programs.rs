@@ -46,6 +46,19 @@ pub fn env_settings(src: &str) -> Result<Vec<(String, String)>, String> {
         .collect()
 }
 
+/// The `// flags:` values of a test source, split at whitespace; each must
+/// be a flag (start with `-`).
+pub fn flag_values(src: &str) -> Result<Vec<String>, String> {
+    let flags: Vec<String> = header_values(src, "flags")
+        .iter()
+        .flat_map(|v| v.split_whitespace().map(String::from))
+        .collect();
+    match flags.iter().find(|f| !f.starts_with('-')) {
+        Some(f) => Err(format!("bad `// flags:` value `{f}` (want flags: -gpu=fastmath …)")),
+        None => Ok(flags),
+    }
+}
+
 /// A command for a test program: no forced device type, then the program's
 /// `// env:` settings.
 pub fn program_cmd(exe: &Path, env: &[(String, String)]) -> Command {
@@ -252,6 +265,9 @@ pub struct Headers {
     pub gpu_stdout: Vec<String>,
     /// The first `// gpu-expect-fail:` regex.
     pub expect_fail: Option<String>,
+    /// The `// flags:` values, split at whitespace: accc's extra flags
+    /// (after the harness's own) for every accc build of the program.
+    pub flags: Vec<String>,
 }
 
 /// The headers of `files`, together.
@@ -263,6 +279,7 @@ pub fn headers(files: &[PathBuf]) -> Result<Headers, String> {
         env: vec![],
         gpu_stdout: vec![],
         expect_fail: None,
+        flags: vec![],
     };
     for f in files {
         let text = fs::read_to_string(f).map_err(|e| format!("cannot read: {e}"))?;
@@ -278,6 +295,7 @@ pub fn headers(files: &[PathBuf]) -> Result<Headers, String> {
             .or(header_values(&text, "gpu-expect-fail").into_iter().next());
         h.no_oracle |= header_values(&text, "oracle").iter().any(|v| v == "none");
         h.env.extend(env_settings(&text)?);
+        h.flags.extend(flag_values(&text)?);
     }
     Ok(h)
 }
