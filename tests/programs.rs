@@ -24,8 +24,8 @@
 mod common;
 
 use common::programs::{
-    build, env_settings, flag_values, headers, oracle, program_files, programs_list, run_and_compare, sources,
-    stem, Headers,
+    build, env_settings, flag_values, headers, oracle, program_files, programs_list,
+    run_and_compare, sources, stem, Headers,
 };
 use common::{
     accc, check_all, compare_outputs, emu, header_values, panicked, ptxas_path, run, tail,
@@ -507,7 +507,11 @@ fn harness_headers() {
     assert!(env_settings("// env: novalue\n").is_err());
     assert_eq!(
         flag_values("// flags: -gpu=fastmath\n// flags: -Mfprelaxed=div  -DX\n"),
-        Ok(vec!["-gpu=fastmath".into(), "-Mfprelaxed=div".into(), "-DX".into()])
+        Ok(vec![
+            "-gpu=fastmath".into(),
+            "-Mfprelaxed=div".into(),
+            "-DX".into()
+        ])
     );
     assert!(flag_values("// flags: -O2 x.c\n").is_err());
     assert!(env_settings("// env: =x\n").is_err());

@@ -54,7 +54,9 @@ pub fn flag_values(src: &str) -> Result<Vec<String>, String> {
         .flat_map(|v| v.split_whitespace().map(String::from))
         .collect();
     match flags.iter().find(|f| !f.starts_with('-')) {
-        Some(f) => Err(format!("bad `// flags:` value `{f}` (want flags: -gpu=fastmath …)")),
+        Some(f) => Err(format!(
+            "bad `// flags:` value `{f}` (want flags: -gpu=fastmath …)"
+        )),
         None => Ok(flags),
     }
 }
