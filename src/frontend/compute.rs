@@ -17,8 +17,9 @@
 //! off the plan before lowering.
 //!
 //! Owns: `Walker::compute` and its steps. May call: `lower`, `levels`,
-//! `clauses`, `data`, `analysis::depend` (`HostKind`), `schedule::demote`, `ir`; the walk's owners (`parsed`, `output`,
-//! `place`) through their methods.
+//! `clauses`, `data`, `analysis::depend` (`HostKind`), `schedule::demote`,
+//! `ir`; the walk's owners (`parsed`, `output`, `place`) through their
+//! methods.
 
 use super::clauses::DataItem;
 use super::ctype::CType;
@@ -353,9 +354,7 @@ impl Walker<'_> {
         let first = self.out.next_kernel();
         let mut vars: Vec<DataVar> = vec![];
         for (k, (_, _, vs)) in lowered.iter().enumerate() {
-            for v in self.data_vars(first + k, vs, &c.items, |v| {
-                self.clause_of(&v.name, &c.items)
-            }) {
+            for v in self.data_vars(first + k, vs, &c.items) {
                 if v.facts.size_of.is_none() && !vars.iter().any(|x| x.facts.name == v.facts.name) {
                     vars.push(v);
                 }
@@ -460,19 +459,19 @@ impl Walker<'_> {
         let in_region = region.is_some();
         let kernel = self.out.next_kernel();
         let (scope, data, maps) = match region {
+            // What the region's clauses give (the others: what it maps
+            // implicitly, once decided).
             Some(named) => {
-                let clause = |v: &HostVar| named.iter().find(|x| x.var == v.name).cloned();
-                (
-                    DataScope::InRegion,
-                    self.data_vars(kernel, &vars, &[], clause),
-                    vec![],
-                )
+                let mut data = self.data_vars(kernel, &vars, &[]);
+                for v in &mut data {
+                    v.facts.clause = named.iter().find(|x| x.var == v.facts.name).cloned();
+                }
+                (DataScope::InRegion, data, vec![])
             }
             None => {
                 self.out.remark(c.loc.clone(), Remark::Maps { kernel });
-                let clause = |v: &HostVar| self.clause_of(&v.name, &c.items);
-                let vars = self.data_vars(kernel, &vars, &c.items, clause);
-                (DataScope::Kernel, vars, Self::maps_of(&c.items))
+                let data = self.data_vars(kernel, &vars, &c.items);
+                (DataScope::Kernel, data, Self::maps_of(&c.items))
             }
         };
         let undecided = UndecidedData {

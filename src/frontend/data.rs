@@ -7,9 +7,10 @@
 //! compute construct's data ([`Walker::data_vars`]: the facts of its host
 //! variables, [`Walker::host_facts`], which `schedule::data` gives
 //! `analysis::data_attrs` to decide once the kernels are lowered). What
-//! the enclosing data constructs map ([`Visible`]) is `place`'s: these methods enter and leave its data regions. Standalone
-//! directives (`enter data`, `exit data`, `update`, `declare` in a
-//! function) replace their own blanked line.
+//! the enclosing data constructs map ([`Visible`]) is `place`'s: these
+//! methods enter and leave its data regions. Standalone directives
+//! (`enter data`, `exit data`, `update`, `declare` in a function) replace
+//! their own blanked line.
 //! May call: `clauses`, `ir::host`, `ir::hostdata`; the walk's
 //! owners (`parsed`, `output`, `place`) through their methods.
 
@@ -411,36 +412,18 @@ impl Walker<'_> {
 
     /// The data of a compute construct as the front end records it (issue
     /// 16): the facts of the host variables `vars` behind the parameters
-    /// of kernel `kernel` ([`Walker::host_facts`]), for `schedule::data`
-    /// to decide with `analysis::data_attrs` once the kernels are lowered.
-    /// `clause` gives each variable the data clause that names it.
-    pub fn data_vars(
-        &self,
-        kernel: usize,
-        vars: &[HostVar],
-        items: &[DataItem],
-        clause: impl Fn(&HostVar) -> Option<Visible>,
-    ) -> Vec<DataVar> {
+    /// of kernel `kernel` under the construct's data items `items`
+    /// ([`Walker::host_facts`]), for `schedule::data` to decide with
+    /// `analysis::data_attrs` once the kernels are lowered.
+    pub fn data_vars(&self, kernel: usize, vars: &[HostVar], items: &[DataItem]) -> Vec<DataVar> {
         vars.iter()
             .enumerate()
             .map(|(param, v)| DataVar {
                 kernel,
                 param,
-                facts: HostFacts {
-                    clause: clause(v),
-                    ..self.host_facts(v, items)
-                },
+                facts: self.host_facts(v, items),
             })
             .collect()
-    }
-
-    /// The clause of the construct with data items `items`, else of the
-    /// innermost enclosing data construct, that names `var`.
-    pub fn clause_of(&self, var: &str, items: &[DataItem]) -> Option<Visible> {
-        Self::visible(items)
-            .into_iter()
-            .find(|v| v.var == var)
-            .or_else(|| self.place.visible(var).cloned())
     }
 
     /// What the C source says of host variable `var` for its data
@@ -449,6 +432,10 @@ impl Walker<'_> {
     /// construct, else of the innermost enclosing data construct) that
     /// names it.
     pub fn host_facts(&self, var: &HostVar, items: &[DataItem]) -> HostFacts {
+        let clause = Self::visible(items)
+            .into_iter()
+            .find(|v| v.var == var.name)
+            .or_else(|| self.place.visible(&var.name).cloned());
         HostFacts {
             name: var.name.clone(),
             size_of: var.size_of.clone(),
@@ -459,7 +446,7 @@ impl Walker<'_> {
                 _ => Shape::Other,
             },
             const_object: self.scope.lookup(&var.name).is_some_and(|s| s.readonly),
-            clause: self.clause_of(&var.name, items),
+            clause,
             member_in_clause: items.iter().any(|i| i.var == var.name),
         }
     }
