@@ -363,6 +363,7 @@ fn compile(text: &str) -> Result<Outcome, String> {
                 };
             }
         };
+        accc::schedule::decide_data(&mut t.module, &mut t.remarks);
         let info = accc::analysis::analyze(&t.module);
         accc::schedule::schedule(&mut t.module, &info, &accc::schedule::Target::gpu(90));
         accc::schedule::specialize(&mut t.module);

@@ -14,7 +14,7 @@
 //! problems, for `analyze` the side table, for `privatize` the scalars it
 //! privatised and the module, for `implicit_reductions` the reductions it
 //! made and the module, for `plan_levels` its remarks and the module (or
-//! the nesting error) — must equal `tests/out/<run>/<name>.ir`
+//! the nesting error), for `decide_data` its remarks and the module — must equal `tests/out/<run>/<name>.ir`
 //! (`.txt` for `validate` and `analyze`), contain
 //! every `; check:` text and no `; not:` text. `BLESS=1` rewrites the
 //! expected files (review the diff).
@@ -126,6 +126,19 @@ const RUNS: &[(&str, &str, Pass)] = &[
             Ok(r) => r,
             Err(e) => return Ok(format!("{e}\n")),
         };
+        valid(m, false, "output")?;
+        let mut out: String = remarks
+            .iter()
+            .map(|(l, r)| format!("; remark at {l}: {}\n", r.unsized_text()))
+            .collect();
+        out.push_str(&print_module(m));
+        Ok(out)
+    }),
+    ("decide_data", "ir", |m, _| {
+        // The input's data is undecided (as the front end records it).
+        valid(m, false, "input")?;
+        let mut remarks = vec![];
+        accc::schedule::decide_data(m, &mut remarks);
         valid(m, false, "output")?;
         let mut out: String = remarks
             .iter()

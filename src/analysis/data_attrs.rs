@@ -9,67 +9,21 @@
 //!
 //! Owns: [`kernel_data`] and [`implicit_start`] (the decisions), [`of_const`]
 //! (a const object's `copy` is a `copyin`, for implicit maps and data
-//! clauses alike), and the facts the front end records for them:
-//! [`HostFacts`], [`Shape`], [`Visible`]. May call: `ir`, `sections`.
+//! clauses alike), and [`undecided_uses`] (the sections they need, from
+//! the lowered kernels). May call: `ir`, `sections`.
 //!
 //! The front end records, for each host variable a kernel parameter
 //! carries, what only the C source says (its type's class, whether it is
-//! const, which clause names it) and asks here what that means; the
-//! parameter's mode ([`ParamMode`]) is the IR's.
+//! const, which clause names it: [`HostFacts`], in the host plan's
+//! [`UndecidedData`](crate::ir::hostdata::UndecidedData)); `schedule::data` asks here what that means once the
+//! module is lowered; the parameter's mode ([`ParamMode`]) is the IR's.
 
 use super::sections::Use;
-use crate::ir::host::{HostArg, HostMap, MapKind};
-use crate::ir::{HostAddr, HostBytes, Lvalue, Param, ParamMode, SrcLoc};
+use crate::ir::host::{ConstructKind, HostArg, HostMap, MapKind};
+use crate::ir::hostdata::DataScope;
+pub use crate::ir::hostdata::{HostFacts, Shape, Visible};
+use crate::ir::{HostAddr, HostBytes, Lvalue, Module, Param, ParamMode, SrcLoc};
 use std::collections::HashMap;
-
-/// A variable a data clause gives a data attribute: one of the compute
-/// construct, of an enclosing data construct, or of a function-scope
-/// `declare`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Visible {
-    pub var: String,
-    /// The start of its mapped section.
-    pub start: HostAddr,
-    /// `deviceptr`: its value is a device address already.
-    pub deviceptr: bool,
-    /// `no_create`: a kernel sees its device copy if present, else itself.
-    pub no_create: bool,
-}
-
-/// The class of a host variable's C type, as the implicit rules see it.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Shape {
-    /// An array of known size or a variable-length array: mapped whole.
-    Array,
-    /// A C pointer, with the size of its elements when known.
-    Pointer { elem: Option<u64> },
-    /// Anything else: a scalar, or an aggregate (which the kernel reaches
-    /// by address: [`HostFacts::by_ref`]).
-    Other,
-}
-
-/// What the front end records of the host variable behind one kernel
-/// parameter.
-#[derive(Clone, Debug, PartialEq)]
-pub struct HostFacts {
-    /// Its name in the host scope.
-    pub name: String,
-    /// A hidden parameter: not the variable but `sizeof` of this object,
-    /// the byte size of one of its variable-length arrays.
-    pub size_of: Option<Lvalue>,
-    /// The kernel reads and writes it in device memory (the parameter is
-    /// its device address): a scalar in a data clause or a `kernels`
-    /// region, or an aggregate.
-    pub by_ref: bool,
-    pub shape: Shape,
-    /// A const-qualified object, which the host may keep in read-only
-    /// memory.
-    pub const_object: bool,
-    /// What a data clause gives it, if one does.
-    pub clause: Option<Visible>,
-    /// A clause of the construct names a part of it (`s.a[0:n]`).
-    pub member_in_clause: bool,
-}
 
 /// The data of one compute construct.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -199,6 +153,37 @@ pub fn implicit_start(
         }
         _ => HostAddr::Value(Lvalue::var(&var.name)),
     }
+}
+
+/// How each kernel of `m` uses the plain pointers its compute construct's
+/// undecided data may map implicitly (by host name; empty for a kernel
+/// whose data is decided, or under `default(present)`, where no section is
+/// derived): the sections [`kernel_data`] and [`implicit_start`] read, from
+/// the lowered kernels.
+pub fn undecided_uses(m: &Module) -> Vec<HashMap<String, Use>> {
+    let mut out = vec![HashMap::new(); m.kernels.len()];
+    m.host.walk(&mut |v| {
+        let crate::ir::Visit::Enter(c, _) = v else {
+            return;
+        };
+        let (ConstructKind::Compute { kernel, .. }, Some(u)) = (&c.kind, &c.undecided) else {
+            return;
+        };
+        let Some(k) = m.kernels.get(*kernel) else {
+            return;
+        };
+        if u.default_present || matches!(u.scope, DataScope::Region { .. }) {
+            return;
+        }
+        let mut plain = vec![false; k.params.len()];
+        for v in &u.vars {
+            if let Some(p) = plain.get_mut(v.param) {
+                *p = v.facts.plain_pointer();
+            }
+        }
+        out[*kernel] = super::sections::pointer_uses(&k.body, &k.params, &plain);
+    });
+    out
 }
 
 #[cfg(test)]

@@ -22,13 +22,15 @@
 //!   (broadcasts, stencil neighbours);
 //! * `sections.rs` (+ `sections/affine.rs`, `poly.rs`) — the section of
 //!   each pointer a kernel's subscripts reach, from the loop bounds, and
-//!   (`sections/host_map.rs`) its implicit map as a host range: the front
-//!   end asks it for the plain pointers of each region, before the module
-//!   is whole;
+//!   (`sections/host_map.rs`) its implicit map as a host range;
 //! * `data_attrs.rs` — the data attributes of a compute construct's
 //!   kernel parameters (OpenACC 3.3 2.6.2: implicit maps and arguments),
 //!   from the IR's parameters and the facts the front end records of the
-//!   host variables behind them;
+//!   host variables behind them (the host plan's undecided data), and the
+//!   sections they need: [`data_attrs::undecided_uses`], a side table of
+//!   the lowered module (each kernel's plain pointers that no clause
+//!   maps), which `schedule::decide_data` reads before `schedule::prepare`
+//!   rewrites the kernels (this table is of the prepared module);
 //! * `private.rs` — per counted loop, the scalars of the code around it
 //!   (locals, and host scalars a kernel receives by reference) that its
 //!   body assigns before reading them in every iteration, assigns, reads;
@@ -105,9 +107,10 @@ impl ModuleInfo {
 
 /// Adds to `info` (the table of `m`) the section every pointer parameter
 /// of each kernel reaches. Not part of [`analyze`]: no back end reads
-/// them, the front end derives them for each region as it builds the host
-/// plan (`sections::pointer_uses`), and they cost a third of the
-/// analysis's time on large kernels; `--emit=info` shows them.
+/// them, the data decision reads those of the pointers it maps
+/// ([`data_attrs::undecided_uses`], on the lowered module), and they cost
+/// a third of the analysis's time on large kernels; `--emit=info` shows
+/// them.
 pub fn add_sections(m: &Module, info: &mut ModuleInfo) {
     for (k, fi) in m.kernels.iter().zip(&mut info.kernels) {
         let every = vec![true; k.params.len()];

@@ -17,11 +17,11 @@
 //! target must be present. Locals assigned once stand for their value;
 //! a `while` loop of the form `v = init; while (v < limit) { …; v += c; }`
 //! counts as a loop over `v`.
-//! May call: `ir`, `poly`. (The front end calls it for each region's
-//! kernels, with the plain pointers among their parameters, and
-//! `data_attrs` makes the implicit maps of what it finds;
-//! [`super::analyze`] calls it for every pointer parameter, for
-//! `--emit=info`.)
+//! May call: `ir`, `poly`. (`data_attrs::undecided_uses` calls it for
+//! each kernel of the lowered module, with the plain pointers among its
+//! parameters that its construct's undecided data names, and `data_attrs`
+//! makes the implicit maps of what it finds; [`super::add_sections`]
+//! calls it for every pointer parameter, for `--emit=info`.)
 
 use super::poly::Poly;
 use crate::ir::{

@@ -506,10 +506,12 @@ fn device(
 ) -> Result<Option<Device>> {
     let emit = args.own.emit.as_deref();
     let out = args.output.as_deref();
-    // Issue 16: the loop levels lowering left undecided (so far only an IR
-    // input's) are decided first, with the plan's remarks.
+    // Issue 16: the data attributes the front end recorded, then the loop
+    // levels lowering left undecided (so far only an IR input's), are
+    // decided first, with their remarks.
     let mut planned = remarks.to_vec();
     if lowered {
+        crate::schedule::decide_data(m, &mut planned);
         let said = crate::schedule::plan_levels(m).map_err(|d| report(d, colour(args)))?;
         if !said.is_empty() {
             planned.extend(said);

@@ -539,6 +539,7 @@ impl Walker<'_> {
                         cond,
                         maps: vec![],
                         body: vec![],
+                        undecided: None,
                     });
                 }
                 Err(d) => self.out.errors(d),

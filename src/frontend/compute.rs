@@ -4,8 +4,10 @@
 //! * plan the loops of each segment ([`Walker::plan_segments`]);
 //! * outline: lower each segment to a kernel body ([`Walker::outline`]);
 //! * check `default(none)` ([`Walker::check_default_none`]);
-//! * plan the data: one data region for a `kernels` construct of several
-//!   kernels ([`Walker::region_data`]), else each kernel's own maps;
+//! * record the data: one data region for a `kernels` construct of several
+//!   kernels ([`Walker::region_data`]), else each kernel's own maps, as
+//!   the facts `schedule::data` decides from once the kernels are lowered
+//!   (`ir::hostdata`);
 //! * make each kernel (its size clauses; `schedule` computes its launch)
 //!   and host construct ([`Walker::emit_kernel`]).
 //!
@@ -15,28 +17,27 @@
 //! off the plan before lowering.
 //!
 //! Owns: `Walker::compute` and its steps. May call: `lower`, `levels`,
-//! `clauses`, `data`, `analysis::sections`, `analysis::data_attrs`,
-//! `analysis::depend` (`HostKind`), `schedule::demote`, `ir`; the walk's owners (`parsed`, `output`,
-//! `place`) through their methods.
+//! `clauses`, `data`, `analysis::depend` (`HostKind`), `schedule::demote`,
+//! `ir`; the walk's owners (`parsed`, `output`, `place`) through their
+//! methods.
 
 use super::clauses::DataItem;
 use super::ctype::CType;
-use super::data::Visible;
 use super::levels::{RegionKind, RegionPlan};
 use super::lower::{HostVar, LoopReduction, Lower, Private};
 use super::unit::Walker;
 use crate::analysis::depend::HostKind;
-use crate::analysis::sections::Use;
 use crate::diag::{DResult, Diagnostics};
 use crate::directive::{ClauseKind, DefaultKind, DirectiveKind};
 use crate::ir::host::{AsyncSpec, Construct, ConstructKind, MapKind, Queue};
+use crate::ir::hostdata::{DataScope, DataVar, UndecidedData, Visible};
 use crate::ir::{
     ComputeKind, Function, HostType, Kernel, Param, ParamMode, Remark, SizeClauses, SrcLoc,
     Undecided, UserExpr,
 };
 use lang_c::ast::*;
 use lang_c::span::Node;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 /// What a compute construct's directive says, gathered once.
 struct Compute {
@@ -80,28 +81,12 @@ impl Walker<'_> {
         if c.default_none {
             self.check_default_none(&c, &plans, &lowered)?;
         }
-        // How each kernel uses the pointers it has no clause for (their
-        // implicit sections: the union over the kernels).
-        let mut uses = HashMap::new();
-        for (body, params, vars) in &lowered {
-            let plain: Vec<bool> = vars
-                .iter()
-                .map(super::lower::HostVar::plain_pointer)
-                .collect();
-            let found = crate::analysis::sections::pointer_uses(body, params, &plain);
-            crate::analysis::sections::merge_uses(&mut uses, found);
-        }
-        // One kernel: its maps and arguments. Several: one data region with
-        // the clauses and every variable's implicit map, then the kernels.
-        let region = segments.len() > 1;
-        if region {
-            self.region_data(s, &c, &lowered, &uses);
-        }
+        // One kernel: its data. Several: one data region with the clauses
+        // and every variable's implicit map, then the kernels (what each
+        // decides: `schedule::data`).
+        let region = (segments.len() > 1).then(|| self.region_data(s, &c, &lowered));
         for ((seg, plan), body) in segments.iter().zip(&plans).zip(lowered) {
-            self.emit_kernel(s, seg, plan, body, &c, &uses, region);
-        }
-        if region {
-            self.place.leave_data();
+            self.emit_kernel(s, seg, plan, body, &c, region.as_deref());
         }
         Ok(())
     }
@@ -356,31 +341,27 @@ impl Walker<'_> {
     }
 
     /// The data region of a `kernels` construct of several kernels: the
-    /// clauses and every variable's implicit map, around the kernels; what
-    /// it maps becomes visible to them (popped by [`Walker::compute`]).
+    /// clauses and every variable's implicit map, around the kernels, as
+    /// recorded for `schedule::data` ([`DataScope::Region`]). Gives what
+    /// its clauses name, which its kernels see ([`DataScope::InRegion`]:
+    /// the others see what it maps implicitly).
     fn region_data(
         &mut self,
         s: &Node<Statement>,
         c: &Compute,
         lowered: &[Lowered],
-        uses: &HashMap<String, Use>,
-    ) {
-        let (mut params, mut vars) = (vec![], vec![]);
-        for (_, ps, vs) in lowered {
-            for (p, v) in ps.iter().zip(vs) {
-                if v.size_of.is_none() && !vars.iter().any(|x: &HostVar| x.name == v.name) {
-                    params.push(p.clone());
-                    vars.push(v.clone());
+    ) -> Vec<Visible> {
+        let first = self.out.next_kernel();
+        let mut vars: Vec<DataVar> = vec![];
+        for (k, (_, _, vs)) in lowered.iter().enumerate() {
+            for v in self.data_vars(first + k, vs, &c.items) {
+                if v.facts.size_of.is_none() && !vars.iter().any(|x| x.facts.name == v.facts.name) {
+                    vars.push(v);
                 }
             }
         }
-        let (maps, _) = self.kernel_data(
-            &c.items,
-            (&params, &vars),
-            uses,
-            c.default_present,
-            Some(&c.loc),
-        );
+        self.out
+            .remark(c.loc.clone(), Remark::Maps { kernel: first });
         // The region's queue, evaluated once, is every kernel's; its
         // waits come before the region's data.
         let mut outer = c.asyncs.clone();
@@ -393,13 +374,20 @@ impl Walker<'_> {
             loc: c.loc.clone(),
             stmt: s.span.start..s.span.end,
             cond: c.cond.clone(),
-            maps,
+            maps: Self::maps_of(&c.items),
             body: vec![],
+            undecided: Some(Box::new(UndecidedData {
+                scope: DataScope::Region {
+                    kernels: (first..first + lowered.len()).collect(),
+                },
+                vars,
+                default_present: c.default_present,
+                loc: c.loc.clone(),
+            })),
         });
-        // The clauses' entries first: a `deviceptr` or `no_create`
-        // variable keeps what its clause says in every kernel of the region.
-        let mut visible: Vec<Visible> = c
-            .items
+        // A `deviceptr` or `no_create` variable keeps what its clause
+        // says in every kernel of the region.
+        c.items
             .iter()
             .filter(|i| i.whole)
             .map(|i| Visible {
@@ -408,24 +396,7 @@ impl Walker<'_> {
                 deviceptr: i.map.kind == MapKind::DevicePtr,
                 no_create: i.map.kind == MapKind::NoCreate,
             })
-            .collect();
-        let named: HashSet<String> = visible.iter().map(|v| v.var.clone()).collect();
-        visible.extend(
-            vars.iter()
-                .filter(|v| !named.contains(&v.name))
-                .map(|v| Visible {
-                    var: v.name.clone(),
-                    start: crate::analysis::data_attrs::implicit_start(
-                        &self.host_facts(v, &c.items),
-                        uses,
-                        c.default_present,
-                        &c.loc,
-                    ),
-                    deviceptr: false,
-                    no_create: false,
-                }),
-        );
-        self.place.enter_data(visible);
+            .collect()
     }
 
     /// What the dependence test may assume of host variable `v`, a
@@ -473,9 +444,9 @@ impl Walker<'_> {
     }
 
     /// Segment `seg` of construct `s` as a kernel: its data (its own maps
-    /// unless `in_region`, the data region of a `kernels` construct of
-    /// several kernels), its launch, and its host construct.
-    #[allow(clippy::too_many_arguments)]
+    /// unless `region` gives the clauses of the data region of a `kernels`
+    /// construct of several kernels around it), its launch, and its host
+    /// construct.
     fn emit_kernel(
         &mut self,
         s: &Node<Statement>,
@@ -483,21 +454,31 @@ impl Walker<'_> {
         plan: &RegionPlan,
         (body, params, vars): Lowered,
         c: &Compute,
-        uses: &HashMap<String, Use>,
-        in_region: bool,
+        region: Option<&[Visible]>,
     ) {
-        let (maps, args) = if in_region {
-            let none = HashMap::new();
-            let (_, args) = self.kernel_data(&[], (&params, &vars), &none, c.default_present, None);
-            (vec![], args)
-        } else {
-            self.kernel_data(
-                &c.items,
-                (&params, &vars),
-                uses,
-                c.default_present,
-                Some(&c.loc),
-            )
+        let in_region = region.is_some();
+        let kernel = self.out.next_kernel();
+        let (scope, data, maps) = match region {
+            // What the region's clauses give (the others: what it maps
+            // implicitly, once decided).
+            Some(named) => {
+                let mut data = self.data_vars(kernel, &vars, &[]);
+                for v in &mut data {
+                    v.facts.clause = named.iter().find(|x| x.var == v.facts.name).cloned();
+                }
+                (DataScope::InRegion, data, vec![])
+            }
+            None => {
+                self.out.remark(c.loc.clone(), Remark::Maps { kernel });
+                let data = self.data_vars(kernel, &vars, &c.items);
+                (DataScope::Kernel, data, Self::maps_of(&c.items))
+            }
+        };
+        let undecided = UndecidedData {
+            scope,
+            vars: data,
+            default_present: c.default_present,
+            loc: c.loc.clone(),
         };
         let kloc = if in_region {
             self.unit.sm.loc(seg.span.start)
@@ -506,7 +487,6 @@ impl Walker<'_> {
         };
         // The loops' remarks name the launch's thread counts, and what
         // `schedule` changes in the sizes follows them.
-        let kernel = self.out.next_kernel();
         self.out.remarks(
             plan.remarks
                 .iter()
@@ -551,7 +531,7 @@ impl Walker<'_> {
         let mut compute = Construct {
             kind: ConstructKind::Compute {
                 kernel,
-                args,
+                args: vec![],
                 asyncs,
                 launch: None,
             },
@@ -561,6 +541,7 @@ impl Walker<'_> {
             cond: c.cond.clone(),
             maps,
             body: vec![],
+            undecided: Some(Box::new(undecided)),
         };
         compute.body.push(compute.host_fallback());
         self.out.construct(compute);

@@ -1,35 +1,33 @@
 //! The data environment (OpenACC 3.3 2.6–2.8, 2.13, 2.14.4–2.14.7): data
 //! clauses as host maps, the `data`, `enter data`, `exit data`, `update`,
-//! `host_data` and `declare` directives, and the maps and arguments of a
-//! compute construct (explicit clauses, then the implicit data attributes).
+//! `host_data` and `declare` directives, and what the front end records
+//! of a compute construct's data.
 //!
 //! Owns: the `Walker` methods for those directives, and the host side of a
-//! compute construct's data ([`Walker::kernel_data`]: the facts of its
-//! host variables, [`Walker::host_facts`]; `analysis::data_attrs` decides
-//! their maps). What the enclosing data constructs map ([`Visible`]) is
-//! `place`'s: these methods enter and leave its data regions. Standalone
-//! directives (`enter data`, `exit data`, `update`, `declare` in a
-//! function) replace their own blanked line.
-//! May call: `clauses`, `ir::host`, `analysis::data_attrs`; the walk's
+//! compute construct's data ([`Walker::data_vars`]: the facts of its host
+//! variables, [`Walker::host_facts`], which `schedule::data` gives
+//! `analysis::data_attrs` to decide once the kernels are lowered). What
+//! the enclosing data constructs map ([`Visible`]) is `place`'s: these
+//! methods enter and leave its data regions. Standalone directives
+//! (`enter data`, `exit data`, `update`, `declare` in a function) replace
+//! their own blanked line.
+//! May call: `clauses`, `ir::host`, `ir::hostdata`; the walk's
 //! owners (`parsed`, `output`, `place`) through their methods.
 
 use super::clauses::{BarePointer, ClauseCtx, DataItem};
 use super::ctype::CType;
 use super::lower::HostVar;
 use super::unit::Walker;
-pub use crate::analysis::data_attrs::Visible;
-use crate::analysis::data_attrs::{self, HostFacts, Shape};
-use crate::analysis::sections::Use;
 use crate::diag::{DResult, Diagnostics};
 use crate::directive::{Clause, ClauseKind, DataKind, Directive, DirectiveKind, WaitArg};
 use crate::ir::host::{
-    AsyncSpec, Construct, ConstructKind, HostArg, HostMap, MapKind, Queue, UpdateItem,
-    MAP_ALWAYSIN, MAP_ALWAYSOUT, MAP_READONLY, MAP_ZERO,
+    AsyncSpec, Construct, ConstructKind, HostMap, MapKind, Queue, UpdateItem, MAP_ALWAYSIN,
+    MAP_ALWAYSOUT, MAP_READONLY, MAP_ZERO,
 };
-use crate::ir::{HostType, Param, SrcLoc, UserExpr};
+use crate::ir::hostdata::{DataVar, HostFacts, Shape, Visible};
+use crate::ir::{HostType, SrcLoc, UserExpr};
 use lang_c::ast::Statement;
 use lang_c::span::Node;
-use std::collections::HashMap;
 
 /// How a data clause becomes maps on a given directive.
 fn map_kind(k: DataKind) -> Option<MapKind> {
@@ -211,6 +209,7 @@ impl Walker<'_> {
             cond,
             maps,
             body: vec![],
+            undecided: None,
         });
     }
 
@@ -411,37 +410,20 @@ impl Walker<'_> {
         Ok(())
     }
 
-    /// The maps and arguments of a compute construct: its explicit data
-    /// clauses, then what `analysis::data_attrs` decides for the
-    /// variables the region uses (with `uses`, the sections their
-    /// subscripts reach), from the facts recorded here
-    /// ([`Walker::host_facts`]).
-    ///
-    /// With `remark_at`, the maps are a remark there ([`crate::ir::Remark::Maps`] of
-    /// the next kernel, rendered from the host plan once scheduled:
-    /// `generating implicit copyin(w)`, for `-Minfo=accel`), and so is
-    /// each pointer whose extent cannot be derived.
-    pub fn kernel_data(
-        &mut self,
-        items: &[DataItem],
-        (params, vars): (&[Param], &[HostVar]),
-        uses: &HashMap<String, Use>,
-        default_present: bool,
-        remark_at: Option<&SrcLoc>,
-    ) -> (Vec<HostMap>, Vec<HostArg>) {
-        let facts: Vec<HostFacts> = vars.iter().map(|v| self.host_facts(v, items)).collect();
-        let loc = remark_at.cloned().unwrap_or_default();
-        let explicit = Self::maps_of(items);
-        let d = data_attrs::kernel_data(params, &facts, explicit, uses, default_present, &loc);
-        if let Some(loc) = remark_at {
-            let kernel = self.out.next_kernel();
-            let maps = crate::ir::Remark::Maps { kernel };
-            self.out.remark(loc.clone(), maps);
-            for r in d.underived {
-                self.out.remark(loc.clone(), r.into());
-            }
-        }
-        (d.maps, d.args)
+    /// The data of a compute construct as the front end records it (issue
+    /// 16): the facts of the host variables `vars` behind the parameters
+    /// of kernel `kernel` under the construct's data items `items`
+    /// ([`Walker::host_facts`]), for `schedule::data` to decide with
+    /// `analysis::data_attrs` once the kernels are lowered.
+    pub fn data_vars(&self, kernel: usize, vars: &[HostVar], items: &[DataItem]) -> Vec<DataVar> {
+        vars.iter()
+            .enumerate()
+            .map(|(param, v)| DataVar {
+                kernel,
+                param,
+                facts: self.host_facts(v, items),
+            })
+            .collect()
     }
 
     /// What the C source says of host variable `var` for its data

@@ -6,7 +6,7 @@
 //!
 //! Owns: [`Place`]. May call: `analysis::data_attrs` (its [`Visible`]).
 
-use crate::analysis::data_attrs::Visible;
+use crate::ir::hostdata::Visible;
 use std::collections::HashSet;
 
 /// The walk's position in host code.

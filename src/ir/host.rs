@@ -17,6 +17,7 @@
 //! [`GlobalDeclare`], [`DeviceDirective`] (and the device type numbers of
 //! its runtime calls), [`HostAtomic`]. May call: nothing outside `ir`.
 
+use super::hostdata::UndecidedData;
 use super::{HostAddr, HostBytes, LaunchPlan, SrcLoc, UserExpr};
 use std::ops::Range;
 
@@ -363,6 +364,12 @@ pub struct Construct {
     /// The constructs inside `stmt`, by statement start (`hosttree.rs`); a
     /// compute construct's is its [`ConstructKind::Fallback`] alone.
     pub body: Vec<Construct>,
+    /// A compute construct's data attributes (or those of the data region
+    /// of a `kernels` construct of several kernels) as the front end
+    /// records them, until `schedule::data` decides them: while `Some`,
+    /// `maps` are only the data clauses' and a compute construct's `args`
+    /// are empty. `None` once decided, and for every other construct.
+    pub undecided: Option<Box<UndecidedData>>,
 }
 
 impl Construct {
@@ -378,6 +385,7 @@ impl Construct {
             cond: None,
             maps: vec![],
             body: vec![],
+            undecided: None,
         }
     }
 }

@@ -18,18 +18,29 @@
 //! declare "g" of "g" sizeof "g" kind=1 at "t.c":1:9
 //! ```
 //!
+//! A construct whose data is not decided yet (a lowered module's, before
+//! `schedule::decide_data`) has its clauses' maps, then what the front end
+//! recorded ([`UndecidedData`]), and no arguments:
+//!
+//! ```text
+//!   undecided kernel at "t.c":3:9
+//!   facts "a" kernel=0 param=0 pointer(8)
+//!   facts "n" kernel=0 param=1 other clause=of "n"
+//! ```
+//!
 //! The user's objects ([`Lvalue`]) are quoted C text; the user's
 //! expressions print as their `Display` (`ty (C text) at loc`); an atomic
 //! statement's operands as `(C text)`: `atomic (x) op add (e) first
 //! capture old (v)`, `atomic (x) set (e)`, `atomic (x) op sub 1`.
 //!
 //! Owns: [`print_plan`] and the `Display` impls of the host plan's parts.
-//! May call: `print::quote`, the `ir::host` and `ir::hostrange` types.
+//! May call: `print::quote`, the `ir::host`, `ir::hostdata` and `ir::hostrange` types.
 
 use super::host::{
     AsyncSpec, AtomicUpdate, Captured, Construct, ConstructKind, DeviceDirective, DeviceOp,
     GlobalDeclare, HostArg, HostAtomic, HostMap, HostPlan, Queue, UpdateItem,
 };
+use super::hostdata::{DataScope, DataVar, Shape, UndecidedData};
 use super::print::quote;
 use super::{HostAddr, HostBytes, Lvalue, Scaled, SrcLoc, Visit};
 use std::fmt::{self, Write};
@@ -317,6 +328,77 @@ fn print_construct(out: &mut String, c: &Construct) {
     }
     for m in &c.maps {
         let _ = writeln!(out, "  {m}");
+    }
+    if let Some(u) = &c.undecided {
+        let _ = write!(out, "{u}");
+    }
+}
+
+impl fmt::Display for UndecidedData {
+    /// `  undecided kernel|region(K, …)|in_region [default_present] at LOC`,
+    /// then a `  facts …` line per variable ([`DataVar`]).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("  undecided ")?;
+        match &self.scope {
+            DataScope::Kernel => f.write_str("kernel")?,
+            DataScope::InRegion => f.write_str("in_region")?,
+            DataScope::Region { kernels } => {
+                let ks: Vec<String> = kernels.iter().map(ToString::to_string).collect();
+                write!(f, "region({})", ks.join(", "))?;
+            }
+        }
+        if self.default_present {
+            f.write_str(" default_present")?;
+        }
+        writeln!(f, " {}", At(&self.loc))?;
+        for v in &self.vars {
+            writeln!(f, "  {v}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for DataVar {
+    /// `facts "name" kernel=K param=P array|pointer[(ELEM)]|other
+    /// [size_of LVALUE] [by_ref] [const] [member] [clause=ADDR [deviceptr]
+    /// [no_create]]` (a clause is the variable's own: its `var` is the name).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let h = &self.facts;
+        write!(
+            f,
+            "facts {} kernel={} param={} ",
+            quote(h.name.as_bytes()),
+            self.kernel,
+            self.param
+        )?;
+        match h.shape {
+            Shape::Array => f.write_str("array")?,
+            Shape::Pointer { elem: None } => f.write_str("pointer")?,
+            Shape::Pointer { elem: Some(n) } => write!(f, "pointer({n})")?,
+            Shape::Other => f.write_str("other")?,
+        }
+        if let Some(l) = &h.size_of {
+            write!(f, " size_of {l}")?;
+        }
+        for (on, w) in [
+            (h.by_ref, "by_ref"),
+            (h.const_object, "const"),
+            (h.member_in_clause, "member"),
+        ] {
+            if on {
+                write!(f, " {w}")?;
+            }
+        }
+        if let Some(v) = &h.clause {
+            write!(f, " clause={}", v.start)?;
+            if v.deviceptr {
+                f.write_str(" deviceptr")?;
+            }
+            if v.no_create {
+                f.write_str(" no_create")?;
+            }
+        }
+        Ok(())
     }
 }
 

@@ -18,7 +18,7 @@
 //! will split the tree into chunks with it.
 //!
 //! Owns: [`HostPlan::insert`], [`HostPlan::walk`],
-//! [`HostPlan::compute_mut`], [`HostPlan::data_of`], [`HostPlan::data_of_mut`],
+//! [`HostPlan::compute`], [`HostPlan::compute_mut`], [`HostPlan::data_of`], [`HostPlan::data_of_mut`],
 //! [`HostPlan::clause_vars`], [`Visit`]. May call:
 //! the `ir::host` types.
 
@@ -42,6 +42,19 @@ impl HostPlan {
 
     /// The compute construct of kernel number `kernel`, if the plan has
     /// one (a module read from text may have none).
+    pub fn compute(&self, kernel: usize) -> Option<&Construct> {
+        let mut found = None;
+        self.walk(&mut |v| {
+            if let Visit::Enter(c, _) = v {
+                if matches!(c.kind, ConstructKind::Compute { kernel: k, .. } if k == kernel) {
+                    found = found.or(Some(c));
+                }
+            }
+        });
+        found
+    }
+
+    /// [`HostPlan::compute`], to change.
     pub fn compute_mut(&mut self, kernel: usize) -> Option<&mut Construct> {
         find_compute(&mut self.constructs, kernel)
     }
@@ -170,6 +183,7 @@ mod tests {
             cond: None,
             maps: vec![],
             body: vec![],
+            undecided: None,
         }
     }
 

@@ -7,7 +7,8 @@
 //! ends), the host expressions a kernel's launch is computed with
 //! ([`HostExpr`], [`LaunchPlan`]; `hostexpr.rs`), the host ranges of the
 //! host plan ([`HostAddr`], [`HostBytes`]; `hostrange.rs`), the host plan's
-//! nesting ([`Visit`], `hosttree.rs`), the machine compiled for ([`Target`],
+//! nesting ([`Visit`], `hosttree.rs`), the data attributes it leaves to
+//! decide (`hostdata.rs`), the machine compiled for ([`Target`],
 //! `target.rs`), the remarks that name launch sizes ([`Remark`],
 //! `remark.rs`), their text form ([`print_module`], shown by
 //! `--emit=ir`, and [`read_module`], its inverse) and the validator
@@ -31,6 +32,7 @@ mod expr;
 mod flatten;
 mod function;
 pub mod host;
+pub mod hostdata;
 mod hostexpr;
 mod hostrange;
 mod hosttext;

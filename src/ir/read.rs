@@ -4,7 +4,8 @@
 //! Owns: [`read_module`] and its recursive-descent parser: modules, kernels
 //! and functions here, statements in `read/stmt.rs`, expressions in
 //! `read/expr.rs`, launch sizes and host expressions in `read/host.rs`,
-//! the host plan in `read/plan.rs`, the lexing in `read/cursor.rs`. May call: the `ir` data types and the names the printer
+//! the host plan in `read/plan.rs` (a construct's undecided data in
+//! `read/hostdata.rs`), the lexing in `read/cursor.rs`. May call: the `ir` data types and the names the printer
 //! shares (`print.rs`); nothing outside `ir`.
 //!
 //! For every module accc prints, `print_module(&read_module(t)?) == t`; the
@@ -21,6 +22,7 @@
 mod cursor;
 mod expr;
 mod host;
+mod hostdata;
 mod plan;
 mod stmt;
 #[cfg(test)]

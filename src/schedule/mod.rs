@@ -2,7 +2,7 @@
 //! host's threads: one thread a gang) and turns
 //! every counted loop into an explicit loop, so back ends only translate.
 //!
-//! Owns: [`prepare`] (before analysis), [`schedule`] and [`specialize`],
+//! Owns: [`decide_data`] and [`prepare`] (before analysis), [`schedule`] and [`specialize`],
 //! for a [`Target`] (`ir::target`: the machine's limits). May call: `ir`; `analysis` for its side table
 //! ([`ModuleInfo`]), which it only reads. Files:
 //! * `mod.rs` — the walk over every kernel's statements;
@@ -45,6 +45,9 @@
 //!   driver runs before analysis ([`auto_privates`]);
 //! * `prune.rs` — the kernel parameters privatisation left unused, with
 //!   their host arguments and implicit maps;
+//! * `data.rs` — [`decide_data`]: the data attributes the front end left
+//!   undecided in the host plan (`ir::hostdata`), from the sections of the
+//!   lowered kernels (`analysis::data_attrs`);
 //! * `demote.rs` — the host scalars of a `kernels` region that no kernel
 //!   writes, made value parameters again (the front end asks it for each
 //!   such region, before planning its data).
@@ -58,6 +61,7 @@
 //! holds for any module that validated before.
 
 mod build;
+mod data;
 pub mod demote;
 mod fences;
 pub mod geometry;
@@ -77,6 +81,7 @@ mod single;
 mod tile;
 
 pub use crate::ir::{Gpu, HostCpu, Target};
+pub use data::decide_data;
 pub use inherit::{implicit_reductions, Implicit};
 pub use plan::{plan_levels, replan};
 pub use privatize::{auto_privates, privatize, Named};

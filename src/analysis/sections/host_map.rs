@@ -154,10 +154,11 @@ mod tests {
 
     /// The maps of the first compute construct of `body` (inside `void
     /// f(int n, int m, double *a, double *b, int *ix)`), as `(name, kind,
-    /// guarded)`, and the remarks.
+    /// guarded)`, and the remarks, once decided (`schedule::decide_data`).
     fn maps(body: &str) -> (Vec<(String, MapKind, bool)>, Vec<String>) {
         let src = format!("void f(int n, int m, double *a, double *b, int *ix) {{\n{body}\n}}\n");
-        let t = translate(src, "t.c").expect("translates");
+        let mut t = translate(src, "t.c").expect("translates");
+        crate::schedule::decide_data(&mut t.module, &mut t.remarks);
         let c = t.module.host.constructs.first().expect("a construct");
         let ms: Vec<&HostMap> = c.maps.iter().collect();
         assert!(ms.iter().all(|m| m.flags & MAP_BLOCK != 0), "{ms:?}");
@@ -235,7 +236,8 @@ mod tests {
         );
         assert!(ms.is_empty(), "{ms:?}");
         let src = "void f(int n, double *a) {\n#pragma acc data copy(a[0:n])\n#pragma acc parallel loop\nfor (int i = 0; i < n; i++) a[i] = 1;\n}\n";
-        let t = translate(src.to_string(), "t.c").unwrap();
+        let mut t = translate(src.to_string(), "t.c").unwrap();
+        crate::schedule::decide_data(&mut t.module, &mut t.remarks);
         assert!(t.module.host.constructs[0].body[0].maps.is_empty());
     }
 }

@@ -15,6 +15,7 @@ fn ir(src: &str) -> Module {
         Ok(t) => t,
         Err(d) => panic!("{}", d.render(false)),
     };
+    crate::schedule::decide_data(&mut t.module, &mut t.remarks);
     let info = crate::analysis::analyze(&t.module);
     crate::schedule::schedule(&mut t.module, &info, &crate::ir::Target::gpu(90));
     crate::schedule::specialize(&mut t.module);

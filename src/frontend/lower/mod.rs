@@ -130,14 +130,6 @@ pub struct HostVar {
     pub size_of: Option<crate::ir::Lvalue>,
 }
 
-impl HostVar {
-    /// A plain C pointer (not an array, nor a scalar or struct passed by
-    /// address): the parameters whose implicit section is derived.
-    pub fn plain_pointer(&self) -> bool {
-        !self.by_ref && matches!(self.ty, CType::Ptr(_))
-    }
-}
-
 /// What is being lowered.
 #[derive(Clone, Debug)]
 pub enum Mode {

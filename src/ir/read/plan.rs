@@ -3,8 +3,10 @@
 //!
 //! Nested constructs follow their parent's maps in `{ … }`.
 //!
-//! Owns: [`nested`], [`construct`], [`declare`]. May call: the cursor, `read/host.rs`
-//! (user expressions), `ir` types.
+//! Owns: [`nested`], [`construct`], [`declare`], and the objects and
+//! addresses `read/hostdata.rs` reads too. May call: the cursor,
+//! `read/host.rs` (user expressions), `read/hostdata.rs` (a construct's
+//! undecided data), `ir` types.
 
 use super::cursor::{Cursor, Result};
 use super::host::{launch_plan, loc_at, user};
@@ -31,7 +33,7 @@ const MAP_KINDS: [MapKind; 11] = [
 ];
 
 /// Consumes the word `w` where it comes next as a whole word.
-fn kw(c: &mut Cursor, w: &str) -> bool {
+pub(super) fn kw(c: &mut Cursor, w: &str) -> bool {
     c.skip_ws();
     let r = c.rest();
     let whole = r.starts_with(w)
@@ -39,7 +41,7 @@ fn kw(c: &mut Cursor, w: &str) -> bool {
     whole && c.eat(w)
 }
 
-fn lvalue(c: &mut Cursor) -> Result<Lvalue> {
+pub(super) fn lvalue(c: &mut Cursor) -> Result<Lvalue> {
     c.skip_ws();
     let at = c.pos;
     let text = c.quoted()?;
@@ -61,7 +63,7 @@ fn scaled(c: &mut Cursor) -> Result<Scaled> {
     Ok(Scaled { count, elem })
 }
 
-fn addr(c: &mut Cursor) -> Result<HostAddr> {
+pub(super) fn addr(c: &mut Cursor) -> Result<HostAddr> {
     c.skip_ws();
     let at = c.pos;
     match c.word() {
@@ -385,6 +387,24 @@ fn construct(c: &mut Cursor) -> Result<Construct> {
     while kw(c, "map") {
         maps.push(map(c)?);
     }
+    c.skip_ws();
+    let undecided_at = c.pos;
+    let undecided = if kw(c, "undecided") {
+        let decides = match &kind {
+            ConstructKind::Compute { args, .. } => args.is_empty(),
+            ConstructKind::Data { .. } => true,
+            _ => false,
+        };
+        if !decides {
+            return Err(c.error_at(
+                undecided_at,
+                "only a compute construct with no arguments yet, or a data construct, has undecided data",
+            ));
+        }
+        Some(Box::new(super::hostdata::undecided(c)?))
+    } else {
+        None
+    };
     // `{ construct … }`: the constructs inside the statement, in order.
     let mut body: Vec<Construct> = vec![];
     let body_at = c.pos;
@@ -429,6 +449,7 @@ fn construct(c: &mut Cursor) -> Result<Construct> {
         cond,
         maps,
         body,
+        undecided,
     })
 }
 

@@ -86,6 +86,10 @@ pub enum ValidationErrorKind {
     /// A kernel of scheduled IR without a launch (`schedule` gives every
     /// kernel one).
     NoLaunch,
+    /// A kernel of scheduled IR whose construct's data (or its region's)
+    /// the host plan leaves undecided (`schedule::decide_data` decides it
+    /// before anything is scheduled).
+    DataUndecided,
     /// A loop's init, limit or step not of its index's type.
     LoopBoundType { bound: ExprId },
     /// A loop directive that asks for contradictory things: more than one
@@ -196,6 +200,7 @@ impl fmt::Display for ValidationErrorKind {
             } => write!(f, "assign of {value} to {local} of type {local_ty}"),
             K::StoreType { value, ptr } => write!(f, "store of {value} through {ptr}"),
             K::NoLaunch => write!(f, "no launch after schedule"),
+            K::DataUndecided => write!(f, "data attributes left undecided after schedule"),
             K::LoopLeftAfterSchedule { loc } => {
                 write!(f, "counted loop at {loc} left after schedule")
             }

@@ -15,7 +15,8 @@
 //! reductions, routine calls), and — when
 //! `scheduled` — that no counted [`Stmt::Loop`] is left, nor any
 //! single-thread form ([`Stmt::Single`], [`Stmt::Broadcast`],
-//! [`super::Special::Performs`]).
+//! [`super::Special::Performs`]), nor a kernel's data undecided in the
+//! host plan ([`super::hostdata::UndecidedData`]).
 
 mod error;
 mod levels;
@@ -93,6 +94,21 @@ pub fn validate(m: &Module, scheduled: bool) -> Vec<ValidationError> {
             owner: Owner::Kernel(k.name.clone()),
             at: known(&k.loc),
         });
+    }
+    if scheduled {
+        for (k, kernel) in m.kernels.iter().enumerate() {
+            let undecided = [m.host.compute(k), m.host.data_of(k)]
+                .into_iter()
+                .flatten()
+                .any(|c| c.undecided.is_some());
+            if undecided {
+                errors.push(ValidationError {
+                    kind: K::DataUndecided,
+                    owner: Owner::Kernel(kernel.name.clone()),
+                    at: known(&kernel.loc),
+                });
+            }
+        }
     }
     for f in &m.functions {
         for p in &f.params {
