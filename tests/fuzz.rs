@@ -363,6 +363,19 @@ fn compile(text: &str) -> Result<Outcome, String> {
                 };
             }
         };
+        // The loop levels lowering leaves undecided (a nesting error is a
+        // positioned rejection).
+        if let Err(d) = accc::schedule::plan_levels(&mut t.module) {
+            return if d
+                .0
+                .iter()
+                .any(|d| d.loc.as_ref().is_some_and(|l| l.line > 0))
+            {
+                Ok(Outcome::Rejected)
+            } else {
+                Err(format!("rejected without a position:\n{d}"))
+            };
+        }
         let info = accc::analysis::analyze(&t.module);
         accc::schedule::schedule(&mut t.module, &info, &accc::schedule::Target::gpu(90));
         accc::schedule::specialize(&mut t.module);

@@ -321,14 +321,9 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
             eprintln!("{loc}: accc: left to the host compiler: {why}");
         }
     }
+    let remarks = decide(args, &mut t.module, &t.remarks)?;
     check_ir(&t.module, false, &file, colour(args))?;
-    // Issue 16's differential check: the loop levels re-planned on the IR.
-    if std::env::var_os("ACCC_REPLAN").is_some_and(|v| v != "0") {
-        for line in crate::schedule::replan(&t.module, &t.remarks, &t.facts) {
-            eprintln!("{file}: replan: {line}");
-        }
-    }
-    let Some(d) = device(tools, args, &file, &mut t.module, true, &t.remarks)? else {
+    let Some(d) = device(tools, args, &file, &mut t.module, true, &remarks)? else {
         return Ok(());
     };
     let Device {
@@ -491,8 +486,43 @@ fn with_privates(
     out
 }
 
+/// Decides the loop levels lowering left undecided in `m`
+/// ([`crate::schedule::plan_levels`]); gives `remarks` (the front end's,
+/// in the order it made them) with the decision's, in source order. At
+/// one place they go in the order the compiler works: a device
+/// function's loops' first, a kernel's loops' where the front end
+/// announces its launch ([`crate::ir::Remark::Launch`]: after its data's).
+pub(super) fn decide(
+    args: &Args,
+    m: &mut crate::ir::Module,
+    remarks: &[(crate::ir::SrcLoc, crate::ir::Remark)],
+) -> Result<Vec<(crate::ir::SrcLoc, crate::ir::Remark)>> {
+    use crate::ir::Remark;
+    let said = crate::schedule::plan_levels(m).map_err(|d| report(d, colour(args)))?;
+    let launch = |k: usize| {
+        remarks
+            .iter()
+            .position(|(_, r)| matches!(r, Remark::Launch { kernel } if *kernel == k))
+    };
+    let mut all: Vec<(usize, (crate::ir::SrcLoc, Remark))> = said
+        .into_iter()
+        .map(|(k, l, r)| (k.and_then(launch).map_or(0, |i| 2 * i), (l, r)))
+        .collect();
+    all.extend(
+        remarks
+            .iter()
+            .cloned()
+            .enumerate()
+            .map(|(i, x)| (2 * i + 1, x)),
+    );
+    all.sort_by(|(a, (x, _)), (b, (y, _))| {
+        (&x.file, x.line, x.col, a).cmp(&(&y.file, y.line, y.col, b))
+    });
+    Ok(all.into_iter().map(|(_, x)| x).collect())
+}
+
 /// The device stages of a module that validated (`lowered`: as the front
-/// end lowers it, else already scheduled): analysis, schedule, the back
+/// end lowers it, its loops' levels decided, else already scheduled): analysis, schedule, the back
 /// ends, ptxas; `remarks` (the front end's) are printed once the launch
 /// sizes they name are known. Writes the form `--emit` asks for and gives
 /// `None`, or gives what the object needs.
@@ -506,19 +536,6 @@ fn device(
 ) -> Result<Option<Device>> {
     let emit = args.own.emit.as_deref();
     let out = args.output.as_deref();
-    // Issue 16: the loop levels lowering left undecided (so far only an IR
-    // input's) are decided first, with the plan's remarks.
-    let mut planned = remarks.to_vec();
-    if lowered {
-        let said = crate::schedule::plan_levels(m).map_err(|d| report(d, colour(args)))?;
-        if !said.is_empty() {
-            planned.extend(said);
-            planned.sort_by(|a, b| {
-                (&a.0.file, a.0.line, a.0.col).cmp(&(&b.0.file, b.0.line, b.0.col))
-            });
-        }
-    }
-    let remarks = &planned[..];
     if matches!(emit, Some("info" | "ir-unscheduled")) && lowered && args.own.remarks {
         // Not scheduled here: the remarks name the launch sizes that
         // schedule would compute (on a copy; the output is the lowered IR).

@@ -3,15 +3,22 @@
 
 use super::translate;
 
+/// The IR of `src`, its loops' levels decided (as the driver does).
 fn ir(src: &str) -> String {
     match translate(src.to_string(), "t.c") {
-        Ok(t) => crate::ir::print_module(&t.module),
+        Ok(mut t) => match crate::schedule::plan_levels(&mut t.module) {
+            Ok(_) => crate::ir::print_module(&t.module),
+            Err(d) => format!("ERROR {d}"),
+        },
         Err(d) => format!("ERROR {d}"),
     }
 }
 
+/// The errors of `src` (the front end's, else the loop-level decision's).
 fn err(src: &str) -> String {
-    match translate(src.to_string(), "t.c") {
+    let r = translate(src.to_string(), "t.c")
+        .and_then(|mut t| crate::schedule::plan_levels(&mut t.module).map(|_| ()));
+    match r {
         Ok(_) => "no error".into(),
         Err(d) => {
             d.0.iter()
