@@ -125,7 +125,20 @@ pub fn plan_levels(m: &mut Module) -> DResult<Vec<(Option<usize>, SrcLoc, Remark
         sort(&mut remarks);
         if k.kind != ComputeKind::Serial {
             let scope = Scope::of_kernel(k);
-            remarks.extend(promote::promote(&mut k.body, &scope)?);
+            let promoted = promote::promote(&mut k.body, &scope)?;
+            if !promoted.is_empty() {
+                // The parameters (and their host arguments) in a new order.
+                let order = promote::reductions_first(k, &scope);
+                k.params = order.iter().map(|&i| k.params[i].clone()).collect();
+                if let Some(c) = m.host.compute_mut(ki) {
+                    if let crate::ir::host::ConstructKind::Compute { args, .. } = &mut c.kind {
+                        if args.len() == order.len() {
+                            *args = order.iter().map(|&i| args[i].clone()).collect();
+                        }
+                    }
+                }
+            }
+            remarks.extend(promoted);
         }
         out.extend(
             remarks

@@ -7,7 +7,7 @@
 //! for the construct's own reductions, else a new one around the body),
 //! whose copy the nested loop then reduces into (`localize`).
 //!
-//! Owns: `promote`. May call: `ir`, `analysis::private` (the cells), the
+//! Owns: `promote`, `reductions_first`. May call: `ir`, `analysis::private` (the cells), the
 //! parent module's walk, `localize`.
 
 use super::{candidates, loop_of};
@@ -100,6 +100,33 @@ fn clause_of(f: &Function, private: crate::ir::LocalId, loop_loc: &SrcLoc) -> (S
         Some(n) => (n.var.clone(), n.loc.clone()),
         None => (f.local(private).name.clone(), loop_loc.clone()),
     }
+}
+
+/// The order that puts first, among the parameters of kernel `k` (cells
+/// `scope`), those its loop over the gangs reduces into, in the order of
+/// its reductions, as lowering orders the construct's own reductions
+/// (made before the body): the index of each parameter in turn.
+pub(super) fn reductions_first(k: &crate::ir::Kernel, scope: &Scope) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..k.params.len()).collect();
+    let [Stmt::Loop(l)] = k.body.body.as_slice() else {
+        return order;
+    };
+    let first: Vec<crate::ir::LocalId> = l
+        .reductions
+        .iter()
+        .filter_map(|r| match r.target {
+            RedTarget::Memory(a) => scope.at(&k.body, a),
+            RedTarget::Local(t) => Some(t),
+        })
+        .collect();
+    let rank = |i: &usize| {
+        first
+            .iter()
+            .position(|c| *c == k.params[*i].local)
+            .unwrap_or(first.len())
+    };
+    order.sort_by_key(rank);
+    order
 }
 
 /// Whether the block at `path` of `f`'s body is inside a loop (a counted
