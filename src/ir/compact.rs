@@ -82,3 +82,31 @@ fn block(b: &mut Block, at: &impl Fn(&mut LocalId)) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::ir::{Function, LocalId, Stmt, Type};
+
+    /// The locals after a removed one move down, with their uses.
+    #[test]
+    fn dropped_locals_renumber_the_rest() {
+        let mut f = Function::default();
+        let a = f.new_local("a", Type::I32);
+        let dead = f.new_local("dead", Type::I32);
+        let b = f.new_local("b", Type::I32);
+        let value = f.read(a);
+        f.body = vec![Stmt::Assign { local: b, value }];
+        let map = f.drop_locals(&[dead]);
+        assert_eq!(map, [Some(LocalId(0)), None, Some(LocalId(1))]);
+        assert_eq!(f.locals.len(), 2);
+        assert_eq!(f.locals[1].name, "b");
+        assert!(matches!(
+            f.body[0],
+            Stmt::Assign {
+                local: LocalId(1),
+                ..
+            }
+        ));
+        assert_eq!(f.exprs[value.0 as usize], crate::ir::Expr::Local(a));
+    }
+}
