@@ -3,7 +3,8 @@
 //! ptxas — or with `--backend=cuda` CUDA C and nvcc; with `-acc=multicore`
 //! the kernels' host C (`multicore.rs`) —, host rewrite + embed, host
 //! compile) and links; with `--emit`, also
-//! takes an IR file (`irfile.rs`).
+//! takes an IR file (`irfile.rs`); the remarks (`-Minfo`) are put in
+//! order and printed by `remarks.rs`.
 //!
 //! Owns: phase order, temporary files, the commands run and exit codes.
 //! May call: every stage of accc.
@@ -11,6 +12,7 @@
 mod args;
 mod irfile;
 mod multicore;
+mod remarks;
 mod tools;
 
 use crate::codegen::{cuda, embed, host, nvptx, simt};
@@ -18,6 +20,7 @@ use crate::diag::Diagnostics;
 use crate::frontend;
 use anyhow::{anyhow, bail, Context, Result};
 use args::{Args, Backend, Colour, Target};
+use remarks::{decide, print_remarks, with_privates};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use tools::Tools;
@@ -414,116 +417,10 @@ struct Device {
     host_kernels: Option<String>,
 }
 
-/// Prints `remarks` (`-Minfo`) about module `m`, with what `schedule` said
-/// about each kernel's launch (`notes`; none before it runs, when no
-/// launch size is named either).
-fn print_remarks(
-    args: &Args,
-    remarks: &[(crate::ir::SrcLoc, crate::ir::Remark)],
-    m: &crate::ir::Module,
-    notes: &[Vec<String>],
-) {
-    if args.own.remarks {
-        for (loc, text) in crate::ir::render_remarks(remarks, m, notes) {
-            eprintln!("{}:{}: {text}", loc.file, loc.line);
-        }
-    }
-}
-
-/// Runs the implicit reductions and the automatic privatisation on
-/// lowered module `m` ([`crate::schedule::prepare`]) and gives `remarks` with theirs
-/// about each loop around the loop's levels (the last [`Remark::Levels`]
-/// at its position, whose text then names the implicit reductions too):
-/// the implicit reductions, then the races left, before them; what was
-/// made private after them.
-///
-/// [`Remark::Levels`]: crate::ir::Remark::Levels
-fn with_privates(
-    remarks: &[(crate::ir::SrcLoc, crate::ir::Remark)],
-    m: &mut crate::ir::Module,
-) -> Vec<(crate::ir::SrcLoc, crate::ir::Remark)> {
-    use crate::ir::Remark;
-    let mut out = remarks.to_vec();
-    let crate::schedule::Prepared {
-        implicit,
-        privates,
-        races,
-    } = crate::schedule::prepare(m);
-    let levels = |out: &[(crate::ir::SrcLoc, Remark)], loc: &crate::ir::SrcLoc| {
-        out.iter()
-            .rposition(|(l, r)| l == loc && matches!(r, Remark::Levels { .. }))
-    };
-    for r in implicit {
-        let what = format!("reduction({}:{})", r.op.symbol(), r.var);
-        let at = match levels(&out, &r.loc) {
-            Some(at) => {
-                out[at].1.push_str(&format!(", {what}"));
-                at
-            }
-            None => out.len(),
-        };
-        let text = format!(
-            "generating implicit {what} for the reduction at line {}",
-            r.origin
-        );
-        out.insert(at, (r.loc, text.into()));
-    }
-    for (loc, var) in races {
-        let at = levels(&out, &loc).unwrap_or(out.len());
-        out.insert(at, (loc, Remark::race(&var)));
-    }
-    let mut last: Option<(crate::ir::SrcLoc, usize)> = None;
-    for (loc, var) in privates {
-        let at = match &last {
-            Some((l, i)) if *l == loc => i + 1,
-            _ => levels(&out, &loc)
-                .or_else(|| out.iter().rposition(|(l, _)| *l == loc))
-                .map_or(out.len(), |i| i + 1),
-        };
-        out.insert(at, (loc.clone(), Remark::private(&var)));
-        last = Some((loc, at));
-    }
-    out
-}
-
-/// Decides the loop levels lowering left undecided in `m`
-/// ([`crate::schedule::plan_levels`]); gives `remarks` (the front end's,
-/// in the order it made them) with the decision's, in source order. At
-/// one place they go in the order the compiler works: a device
-/// function's loops' first, a kernel's loops' where the front end
-/// announces its launch ([`crate::ir::Remark::Launch`]: after its data's).
-pub(super) fn decide(
-    args: &Args,
-    m: &mut crate::ir::Module,
-    remarks: &[(crate::ir::SrcLoc, crate::ir::Remark)],
-) -> Result<Vec<(crate::ir::SrcLoc, crate::ir::Remark)>> {
-    use crate::ir::Remark;
-    let said = crate::schedule::plan_levels(m).map_err(|d| report(d, colour(args)))?;
-    let launch = |k: usize| {
-        remarks
-            .iter()
-            .position(|(_, r)| matches!(r, Remark::Launch { kernel } if *kernel == k))
-    };
-    let mut all: Vec<(usize, (crate::ir::SrcLoc, Remark))> = said
-        .into_iter()
-        .map(|(k, l, r)| (k.and_then(launch).map_or(0, |i| 2 * i), (l, r)))
-        .collect();
-    all.extend(
-        remarks
-            .iter()
-            .cloned()
-            .enumerate()
-            .map(|(i, x)| (2 * i + 1, x)),
-    );
-    all.sort_by(|(a, (x, _)), (b, (y, _))| {
-        (&x.file, x.line, x.col, a).cmp(&(&y.file, y.line, y.col, b))
-    });
-    Ok(all.into_iter().map(|(_, x)| x).collect())
-}
-
 /// The device stages of a module that validated (`lowered`: as the front
-/// end lowers it, its loops' levels decided, else already scheduled): analysis, schedule, the back
-/// ends, ptxas; `remarks` (the front end's) are printed once the launch
+/// end lowers it, its loops' levels decided, else already scheduled):
+/// analysis, schedule, the back ends, ptxas; `remarks` (the front end's
+/// and the decision's, [`decide`]) are printed once the launch
 /// sizes they name are known. Writes the form `--emit` asks for and gives
 /// `None`, or gives what the object needs.
 fn device(

@@ -49,7 +49,7 @@ fn idents(e: &Node<Expression>) -> Vec<String> {
 }
 
 /// The names a statement declares (locals, loop variables).
-pub(super) fn declared(s: &Node<Statement>) -> Vec<String> {
+fn declared(s: &Node<Statement>) -> Vec<String> {
     struct D(Vec<String>);
     impl<'ast> lang_c::visit::Visit<'ast> for D {
         fn visit_declarator(&mut self, d: &'ast Declarator, span: &'ast lang_c::span::Span) {
@@ -206,11 +206,7 @@ impl Walker<'_> {
 
     /// The trip count of loop `f` as host C text, when its bounds are free
     /// of side effects and of names the region declares.
-    pub(super) fn host_trip(
-        &self,
-        f: &Node<ForStatement>,
-        region_names: &[String],
-    ) -> Option<String> {
+    fn host_trip(&self, f: &Node<ForStatement>, region_names: &[String]) -> Option<String> {
         let c = canonical(&f.node).ok()?;
         let text = |e: &Node<Expression>| -> Option<String> {
             let ok = super::effects::pure(e) && idents(e).iter().all(|i| !region_names.contains(i));
