@@ -6,7 +6,7 @@
 //!
 //! Owns: [`Affine`], [`Term`], [`affine`] (strict: `None` when not
 //! affine), [`Forms`] (the forms of one body, with opaque terms, remembered
-//! per expression), [`int_literal`], [`render`]. May call: `ir` only.
+//! per expression), [`int_literal`], [`render`], [`render_with`]. May call: `ir` only.
 //!
 //! Temporaries are seen through with an environment ([`Env`]: the value a
 //! local holds at a point). The dependence test builds it along the path of
