@@ -1,6 +1,7 @@
 //! A function body: the expression arena, the locals and the statement tree.
 //!
-//! Owns: [`Function`], [`Local`], [`LocalId`], [`Undecided`], and the
+//! Owns: [`Function`], [`Local`], [`LocalId`], [`Undecided`], [`Named`],
+//! and the
 //! small builder methods that append to the arena (so well-formed IR is the
 //! easy path).
 
@@ -46,8 +47,8 @@ pub struct Function {
     pub body: Block,
     /// `Some` while the levels of its counted loops are still to be
     /// decided (`schedule::plan_levels`): every loop's [`Loop::par`] is
-    /// meaningless until then. `None` once decided (or decided by the
-    /// front end, as lowering does today: issue 16).
+    /// meaningless until then (lowering leaves every body so). `None` once
+    /// decided.
     ///
     /// [`Loop::par`]: super::Loop::par
     pub undecided: Option<Box<Undecided>>,
