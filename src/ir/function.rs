@@ -1,9 +1,8 @@
 //! A function body: the expression arena, the locals and the statement tree.
 //!
 //! Owns: [`Function`], [`Local`], [`LocalId`], [`Undecided`], [`Named`],
-//! and the
-//! small builder methods that append to the arena (so well-formed IR is the
-//! easy path).
+//! and the small builder methods that append to the arena (so well-formed
+//! IR is the easy path).
 
 use super::expr::{Expr, ExprId, Literal};
 use super::stmt::Block;
