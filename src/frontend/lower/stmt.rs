@@ -393,18 +393,25 @@ impl Lower<'_> {
                 ForInitializer::Expression(e) => self.effect(e)?,
                 ForInitializer::Declaration(d) => self.declaration(d)?,
             }
-            let (cond, pre) = match &f.condition {
-                Some(c) => self.in_block(|l| l.condition(c))?,
-                None => (self.f.int(1, Type::BOOL), vec![]),
-            };
-            let ((), step) = match &f.step {
-                Some(s) => self.in_block(|l| l.effect(s))?,
-                None => ((), vec![]),
-            };
+            let (cond, pre, step) = self.test_and_step(f)?;
             self.while_loop(cond, pre, &f.statement, step)
         })();
         self.pop_scope();
         r
+    }
+
+    /// The condition of `for` loop `f` (with the statements its side
+    /// effects need first) and its step, as C evaluates them.
+    fn test_and_step(&mut self, f: &ForStatement) -> DResult<(ExprId, Vec<Stmt>, Vec<Stmt>)> {
+        let (cond, pre) = match &f.condition {
+            Some(c) => self.in_block(|l| l.condition(c))?,
+            None => (self.f.int(1, Type::BOOL), vec![]),
+        };
+        let ((), step) = match &f.step {
+            Some(s) => self.in_block(|l| l.effect(s))?,
+            None => ((), vec![]),
+        };
+        Ok((cond, pre, step))
     }
 
     /// `while (pre; cond) { body } step`.
@@ -474,14 +481,7 @@ impl Lower<'_> {
             }
             _ => Ok(()),
         })?;
-        let (cond, pre) = match &f.condition {
-            Some(c) => self.in_block(|l| l.condition(c))?,
-            None => (self.f.int(1, Type::BOOL), vec![]),
-        };
-        let ((), step) = match &f.step {
-            Some(s) => self.in_block(|l| l.effect(s))?,
-            None => ((), vec![]),
-        };
+        let (cond, pre, step) = self.test_and_step(f)?;
         let (cond, head) = self.while_head(cond, pre);
         Ok(CForm {
             init,
