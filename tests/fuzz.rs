@@ -349,21 +349,27 @@ enum Outcome {
 /// positioned diagnostic, Err for anything else.
 fn compile(text: &str) -> Result<Outcome, String> {
     let r = catch_unwind(AssertUnwindSafe(|| -> Result<Outcome, String> {
-        let mut t = match frontend::translate(text.to_string(), "fuzz.c") {
-            Ok(t) => t,
-            Err(d) => {
-                return if d
-                    .0
-                    .iter()
-                    .any(|d| d.loc.as_ref().is_some_and(|l| l.line > 0))
-                {
-                    Ok(Outcome::Rejected)
-                } else {
-                    Err(format!("rejected without a position:\n{d}"))
-                };
+        // A rejection must say where.
+        let rejected = |d: accc::diag::Diagnostics| {
+            if d.0
+                .iter()
+                .any(|d| d.loc.as_ref().is_some_and(|l| l.line > 0))
+            {
+                Ok(Outcome::Rejected)
+            } else {
+                Err(format!("rejected without a position:\n{d}"))
             }
         };
+        let mut t = match frontend::translate(text.to_string(), "fuzz.c") {
+            Ok(t) => t,
+            Err(d) => return rejected(d),
+        };
         accc::schedule::decide_data(&mut t.module, &mut t.remarks);
+        // The loop levels lowering leaves undecided (a nesting error is a
+        // positioned rejection too).
+        if let Err(d) = accc::schedule::plan_levels(&mut t.module) {
+            return rejected(d);
+        }
         let info = accc::analysis::analyze(&t.module);
         accc::schedule::schedule(&mut t.module, &info, &accc::schedule::Target::gpu(90));
         accc::schedule::specialize(&mut t.module);

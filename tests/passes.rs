@@ -129,7 +129,7 @@ const RUNS: &[(&str, &str, Pass)] = &[
         valid(m, false, "output")?;
         let mut out: String = remarks
             .iter()
-            .map(|(l, r)| format!("; remark at {l}: {}\n", r.unsized_text()))
+            .map(|(_, l, r)| format!("; remark at {l}: {}\n", r.unsized_text()))
             .collect();
         out.push_str(&print_module(m));
         Ok(out)

@@ -6,7 +6,7 @@
 //!
 //! Owns: [`Affine`], [`Term`], [`affine`] (strict: `None` when not
 //! affine), [`Forms`] (the forms of one body, with opaque terms, remembered
-//! per expression), [`int_literal`], [`render`]. May call: `ir` only.
+//! per expression), [`int_literal`], [`render`], [`render_with`]. May call: `ir` only.
 //!
 //! Temporaries are seen through with an environment ([`Env`]: the value a
 //! local holds at a point). The dependence test builds it along the path of
@@ -18,7 +18,7 @@ use crate::ir::{
     print_expr, BinOp, Expr, ExprId, Function, Literal, LocalId, Module, Stmt, Type, UnOp,
 };
 use std::cell::RefCell;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// What a local holds at a point of a loop body: the expression it was
 /// last assigned there (only for locals whose value that expression still
@@ -312,18 +312,24 @@ impl<'a> Forms<'a> {
 /// `e` as C-like text for remarks (`a[i-1]`, `idx[i]`), substituting the
 /// locals `env` gives a value, without spaces.
 pub fn render(f: &Function, env: &Env, e: ExprId) -> String {
-    text(f, env, e, DEPTH).0
+    render_with(f, env, &HashSet::new(), e)
+}
+
+/// [`render`], a host scalar held in memory (a pointer of `cells`) named
+/// as the source names it (`n`, not `*n`).
+pub fn render_with(f: &Function, env: &Env, cells: &HashSet<LocalId>, e: ExprId) -> String {
+    text(f, env, cells, e, DEPTH).0
 }
 
 /// Precedence levels of the rendering (higher binds tighter).
 const PRIMARY: u8 = 10;
 
-fn text(f: &Function, env: &Env, e: ExprId, depth: u32) -> (String, u8) {
+fn text(f: &Function, env: &Env, cells: &HashSet<LocalId>, e: ExprId, depth: u32) -> (String, u8) {
     let Some(depth) = depth.checked_sub(1) else {
         return ("…".into(), PRIMARY);
     };
     let sub = |x: ExprId, min: u8| {
-        let (s, p) = text(f, env, x, depth);
+        let (s, p) = text(f, env, cells, x, depth);
         if p < min {
             format!("({s})")
         } else {
@@ -337,13 +343,14 @@ fn text(f: &Function, env: &Env, e: ExprId, depth: u32) -> (String, u8) {
         ),
         Expr::Literal(Literal::Float(v)) => (v.to_string(), PRIMARY),
         Expr::Local(l) => match env.get(l) {
-            Some(v) => text(f, env, *v, depth),
+            Some(v) => text(f, env, cells, *v, depth),
             None => (f.local(*l).name.clone(), PRIMARY),
         },
         Expr::LocalAddr(l) => (f.local(*l).name.clone(), PRIMARY),
-        Expr::Cast(a) => text(f, env, *a, depth),
+        Expr::Cast(a) => text(f, env, cells, *a, depth),
         Expr::Load(a) => match f.expr(*a) {
-            Expr::Index(_) => text(f, env, *a, depth),
+            Expr::Index(_) => text(f, env, cells, *a, depth),
+            Expr::Local(c) if cells.contains(c) => (f.local(*c).name.clone(), PRIMARY),
             _ => (format!("*{}", sub(*a, 9)), 9),
         },
         Expr::Index(ix) => {

@@ -12,7 +12,7 @@
 //! Owns: [`LoopBody`], [`Access`], [`Root`], [`Update`], [`loop_range`].
 //! May call: `ir`, `affine`.
 
-use super::affine::{affine, render, Affine, Env};
+use super::affine::{affine, render_with, Affine, Env};
 use crate::ir::{Expr, ExprId, Function, LocalId, Loop, LoopCmp, Stmt, Type};
 use std::collections::{HashMap, HashSet};
 
@@ -561,7 +561,7 @@ impl Walker<'_, '_> {
             root,
             subs,
             shape: format!("{elem} {shape}"),
-            text: render(f, &st.env, addr),
+            text: render_with(f, &st.env, self.cx.cells, addr),
             write,
         }
     }
@@ -607,7 +607,7 @@ impl Walker<'_, '_> {
                     .iter()
                     .map(|x| match x {
                         crate::ir::Extent::Const(n) => n.to_string(),
-                        crate::ir::Extent::Dyn(d) => render(f, &st.env, *d),
+                        crate::ir::Extent::Dyn(d) => render_with(f, &st.env, self.cx.cells, *d),
                     })
                     .collect();
                 let subs: Vec<Option<Affine>> =

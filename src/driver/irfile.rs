@@ -71,7 +71,12 @@ pub(super) fn compile(tools: &Tools, args: &Args, src: &Path) -> Result<()> {
             crate::ir::print_module(&m).as_bytes(),
         );
     }
-    device(tools, args, &file, &mut m, lowered, &[])?;
+    let remarks = if lowered {
+        super::decide(args, &mut m, &[])?
+    } else {
+        vec![]
+    };
+    device(tools, args, &file, &mut m, lowered, &remarks)?;
     Ok(())
 }
 

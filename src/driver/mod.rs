@@ -3,7 +3,8 @@
 //! ptxas — or with `--backend=cuda` CUDA C and nvcc; with `-acc=multicore`
 //! the kernels' host C (`multicore.rs`) —, host rewrite + embed, host
 //! compile) and links; with `--emit`, also
-//! takes an IR file (`irfile.rs`).
+//! takes an IR file (`irfile.rs`); the remarks (`-Minfo`) are put in
+//! order and printed by `remarks.rs`.
 //!
 //! Owns: phase order, temporary files, the commands run and exit codes.
 //! May call: every stage of accc.
@@ -11,6 +12,7 @@
 mod args;
 mod irfile;
 mod multicore;
+mod remarks;
 mod tools;
 
 use crate::codegen::{cuda, embed, host, nvptx, simt};
@@ -18,6 +20,7 @@ use crate::diag::Diagnostics;
 use crate::frontend;
 use anyhow::{anyhow, bail, Context, Result};
 use args::{Args, Backend, Colour, Target};
+use remarks::{decide, print_remarks, with_privates};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use tools::Tools;
@@ -321,14 +324,9 @@ fn compile(tools: &Tools, args: &Args, src: &Path, out: Option<&Path>) -> Result
             eprintln!("{loc}: accc: left to the host compiler: {why}");
         }
     }
+    let remarks = decide(args, &mut t.module, &t.remarks)?;
     check_ir(&t.module, false, &file, colour(args))?;
-    // Issue 16's differential check: the loop levels re-planned on the IR.
-    if std::env::var_os("ACCC_REPLAN").is_some_and(|v| v != "0") {
-        for line in crate::schedule::replan(&t.module, &t.remarks, &t.facts) {
-            eprintln!("{file}: replan: {line}");
-        }
-    }
-    let Some(d) = device(tools, args, &file, &mut t.module, true, &t.remarks)? else {
+    let Some(d) = device(tools, args, &file, &mut t.module, true, &remarks)? else {
         return Ok(());
     };
     let Device {
@@ -419,81 +417,10 @@ struct Device {
     host_kernels: Option<String>,
 }
 
-/// Prints `remarks` (`-Minfo`) about module `m`, with what `schedule` said
-/// about each kernel's launch (`notes`; none before it runs, when no
-/// launch size is named either).
-fn print_remarks(
-    args: &Args,
-    remarks: &[(crate::ir::SrcLoc, crate::ir::Remark)],
-    m: &crate::ir::Module,
-    notes: &[Vec<String>],
-) {
-    if args.own.remarks {
-        for (loc, text) in crate::ir::render_remarks(remarks, m, notes) {
-            eprintln!("{}:{}: {text}", loc.file, loc.line);
-        }
-    }
-}
-
-/// Runs the implicit reductions and the automatic privatisation on
-/// lowered module `m` ([`crate::schedule::prepare`]) and gives `remarks` with theirs
-/// about each loop around the loop's levels (the last [`Remark::Levels`]
-/// at its position, whose text then names the implicit reductions too):
-/// the implicit reductions, then the races left, before them; what was
-/// made private after them.
-///
-/// [`Remark::Levels`]: crate::ir::Remark::Levels
-fn with_privates(
-    remarks: &[(crate::ir::SrcLoc, crate::ir::Remark)],
-    m: &mut crate::ir::Module,
-) -> Vec<(crate::ir::SrcLoc, crate::ir::Remark)> {
-    use crate::ir::Remark;
-    let mut out = remarks.to_vec();
-    let crate::schedule::Prepared {
-        implicit,
-        privates,
-        races,
-    } = crate::schedule::prepare(m);
-    let levels = |out: &[(crate::ir::SrcLoc, Remark)], loc: &crate::ir::SrcLoc| {
-        out.iter()
-            .rposition(|(l, r)| l == loc && matches!(r, Remark::Levels { .. }))
-    };
-    for r in implicit {
-        let what = format!("reduction({}:{})", r.op.symbol(), r.var);
-        let at = match levels(&out, &r.loc) {
-            Some(at) => {
-                out[at].1.push_str(&format!(", {what}"));
-                at
-            }
-            None => out.len(),
-        };
-        let text = format!(
-            "generating implicit {what} for the reduction at line {}",
-            r.origin
-        );
-        out.insert(at, (r.loc, text.into()));
-    }
-    for (loc, var) in races {
-        let at = levels(&out, &loc).unwrap_or(out.len());
-        out.insert(at, (loc, Remark::race(&var)));
-    }
-    let mut last: Option<(crate::ir::SrcLoc, usize)> = None;
-    for (loc, var) in privates {
-        let at = match &last {
-            Some((l, i)) if *l == loc => i + 1,
-            _ => levels(&out, &loc)
-                .or_else(|| out.iter().rposition(|(l, _)| *l == loc))
-                .map_or(out.len(), |i| i + 1),
-        };
-        out.insert(at, (loc.clone(), Remark::private(&var)));
-        last = Some((loc, at));
-    }
-    out
-}
-
 /// The device stages of a module that validated (`lowered`: as the front
-/// end lowers it, else already scheduled): analysis, schedule, the back
-/// ends, ptxas; `remarks` (the front end's) are printed once the launch
+/// end lowers it, its loops' levels decided, else already scheduled):
+/// analysis, schedule, the back ends, ptxas; `remarks` (the front end's
+/// and the decision's, [`decide`]) are printed once the launch
 /// sizes they name are known. Writes the form `--emit` asks for and gives
 /// `None`, or gives what the object needs.
 fn device(
@@ -506,21 +433,6 @@ fn device(
 ) -> Result<Option<Device>> {
     let emit = args.own.emit.as_deref();
     let out = args.output.as_deref();
-    // Issue 16: the data attributes the front end recorded, then the loop
-    // levels lowering left undecided (so far only an IR input's), are
-    // decided first, with their remarks.
-    let mut planned = remarks.to_vec();
-    if lowered {
-        crate::schedule::decide_data(m, &mut planned);
-        let said = crate::schedule::plan_levels(m).map_err(|d| report(d, colour(args)))?;
-        if !said.is_empty() {
-            planned.extend(said);
-            planned.sort_by(|a, b| {
-                (&a.0.file, a.0.line, a.0.col).cmp(&(&b.0.file, b.0.line, b.0.col))
-            });
-        }
-    }
-    let remarks = &planned[..];
     if matches!(emit, Some("info" | "ir-unscheduled")) && lowered && args.own.remarks {
         // Not scheduled here: the remarks name the launch sizes that
         // schedule would compute (on a copy; the output is the lowered IR).

@@ -1,8 +1,9 @@
 //! Compute constructs (`parallel`, `kernels`, `serial` and their `loop`
 //! forms), outlined as kernels in steps that each own one concern:
 //! * gather the clauses ([`Walker::compute_clauses`] → [`Compute`]);
-//! * plan the loops of each segment ([`Walker::plan_segments`]);
-//! * outline: lower each segment to a kernel body ([`Walker::outline`]);
+//! * the candidate loops of each segment ([`Walker::segment_loops`]);
+//! * outline: lower each segment to a kernel body, its loops' levels
+//!   undecided ([`Walker::outline`]; `schedule::plan_levels` decides);
 //! * check `default(none)` ([`Walker::check_default_none`]);
 //! * record the data: one data region for a `kernels` construct of several
 //!   kernels ([`Walker::region_data`]), else each kernel's own maps, as
@@ -13,18 +14,16 @@
 //!
 //! Each segment is lowered once: in a `kernels` region every host scalar
 //! is lowered by reference and those never written are demoted to values
-//! after (`schedule::demote`); gang reductions inside other loops are read
-//! off the plan before lowering.
+//! after (`schedule::demote`).
 //!
-//! Owns: `Walker::compute` and its steps. May call: `lower`, `levels`,
-//! `clauses`, `data`, `analysis::depend` (`HostKind`), `schedule::demote`,
-//! `ir`; the walk's owners (`parsed`, `output`, `place`) through their
-//! methods.
+//! Owns: `Walker::compute` and its steps, `Walker::host_kind`. May call:
+//! `lower`, `loops`, `clauses`, `data`, `analysis::depend` (`HostKind`),
+//! `schedule::demote`, `ir`; the walk's owners (`parsed`, `output`,
+//! `place`) through their methods.
 
 use super::clauses::DataItem;
 use super::ctype::CType;
-use super::levels::{RegionKind, RegionPlan};
-use super::lower::{HostVar, LoopReduction, Lower, Private};
+use super::lower::{HostVar, LoopReduction, LoopSpec, Lower, Private};
 use super::unit::Walker;
 use crate::analysis::depend::HostKind;
 use crate::diag::{DResult, Diagnostics};
@@ -33,23 +32,22 @@ use crate::ir::host::{AsyncSpec, Construct, ConstructKind, MapKind, Queue};
 use crate::ir::hostdata::{DataScope, DataVar, UndecidedData, Visible};
 use crate::ir::{
     ComputeKind, Function, HostType, Kernel, Param, ParamMode, Remark, SizeClauses, SrcLoc,
-    Undecided, UserExpr,
+    UserExpr,
 };
 use lang_c::ast::*;
 use lang_c::span::Node;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// What a compute construct's directive says, gathered once.
 struct Compute {
     name: &'static str,
     /// A combined construct (`parallel loop`, …).
     combined: bool,
-    kind: RegionKind,
+    kind: ComputeKind,
     sizes: SizeClauses,
     default_none: bool,
     default_present: bool,
-    /// `reduction` on the construct itself, and the gang reductions inside
-    /// other loops that outlining finds (the construct combines them).
+    /// `reduction` on the construct itself.
     region_reds: Vec<LoopReduction>,
     region_privs: Vec<Private>,
     asyncs: AsyncSpec,
@@ -62,31 +60,35 @@ struct Compute {
 /// variables they carry.
 type Lowered = (Function, Vec<Param>, Vec<HostVar>);
 
+/// The candidate loops of one segment, by the offset of their `for`
+/// statements.
+type Loops = HashMap<usize, LoopSpec>;
+
 impl Walker<'_> {
     /// Outlines compute construct `p` on statement `s` (`rest`: the
     /// directives attached after it).
     pub(super) fn compute(&mut self, p: usize, rest: &[usize], s: &Node<Statement>) -> DResult<()> {
-        let mut c = self.compute_clauses(p)?;
+        let c = self.compute_clauses(p)?;
         // A kernels construct holding several loop nests: one kernel per nest
         // (and per run of other statements), launched in order, inside one
         // data region (OpenACC 3.3 2.5.3).
-        let segments = if c.kind == RegionKind::Kernels && !c.combined {
+        let segments = if c.kind == ComputeKind::Kernels && !c.combined {
             self.kernels_segments(s)
         } else {
             vec![s]
         };
         let top_dirs: Vec<usize> = if c.combined { vec![p] } else { rest.to_vec() };
-        let plans = self.plan_segments(&segments, &top_dirs, &c)?;
-        let lowered = self.outline(s, &segments, &plans, &mut c)?;
+        let loops = self.segment_loops(&segments, &top_dirs, &c)?;
+        let lowered = self.outline(s, &segments, &loops, &c)?;
         if c.default_none {
-            self.check_default_none(&c, &plans, &lowered)?;
+            self.check_default_none(&c, &loops, &lowered)?;
         }
         // One kernel: its data. Several: one data region with the clauses
         // and every variable's implicit map, then the kernels (what each
         // decides: `schedule::data`).
         let region = (segments.len() > 1).then(|| self.region_data(s, &c, &lowered));
-        for ((seg, plan), body) in segments.iter().zip(&plans).zip(lowered) {
-            self.emit_kernel(s, seg, plan, body, &c, region.as_deref());
+        for (seg, body) in segments.iter().zip(lowered) {
+            self.emit_kernel(s, seg, body, &c, region.as_deref());
         }
         Ok(())
     }
@@ -99,9 +101,9 @@ impl Walker<'_> {
         use DirectiveKind as K;
         let combined = matches!(d.kind, K::ParallelLoop | K::KernelsLoop | K::SerialLoop);
         let kind = match d.kind {
-            K::Serial | K::SerialLoop => RegionKind::Serial,
-            K::Kernels | K::KernelsLoop => RegionKind::Kernels,
-            _ => RegionKind::Parallel,
+            K::Serial | K::SerialLoop => ComputeKind::Serial,
+            K::Kernels | K::KernelsLoop => ComputeKind::Kernels,
+            _ => ComputeKind::Parallel,
         };
         let ctx = self.clause_ctx(p);
         let mut sizes = SizeClauses::default();
@@ -140,7 +142,7 @@ impl Walker<'_> {
                     sizes.vector_length = Some(ctx.user_expr(e, HostType::LongLong)?)
                 }
                 ClauseKind::Default(DefaultKind::None) => default_none = true,
-                // The loop clauses of a combined construct: see `levels`.
+                // The loop clauses of a combined construct: see `loops`.
                 ClauseKind::Gang(_)
                 | ClauseKind::Worker(_)
                 | ClauseKind::Vector(_)
@@ -169,15 +171,16 @@ impl Walker<'_> {
         })
     }
 
-    /// The loop plan of each segment (`top_dirs`: the loop directives of a
-    /// single segment); remarks for the construct's own reductions.
-    fn plan_segments(
+    /// The candidate loops of each segment (`top_dirs`: the loop
+    /// directives of a single segment); remarks for the construct's own
+    /// reductions.
+    fn segment_loops(
         &mut self,
         segments: &[&Node<Statement>],
         top_dirs: &[usize],
         c: &Compute,
-    ) -> DResult<Vec<RegionPlan>> {
-        let mut plans = vec![];
+    ) -> DResult<Vec<Loops>> {
+        let mut out = vec![];
         for seg in segments {
             let dirs: Vec<usize> = if segments.len() == 1 {
                 top_dirs.to_vec()
@@ -189,15 +192,7 @@ impl Walker<'_> {
                     .cloned()
                     .unwrap_or_default()
             };
-            let shared = c.items.iter().map(|i| i.var.clone()).collect();
-            let plan = self.plan_loops(
-                seg,
-                &dirs,
-                c.kind,
-                crate::schedule::levels::Outer::default(),
-                shared,
-            )?;
-            plans.push(plan);
+            out.push(self.loop_specs(seg, &dirs, c.kind)?);
         }
         for r in &c.region_reds {
             self.out.remark(
@@ -210,23 +205,23 @@ impl Walker<'_> {
                 .into(),
             );
         }
-        Ok(plans)
+        Ok(out)
     }
 
     /// Lowers every segment, once. Scalars in data clauses live in device
     /// memory; in `kernels`, every host scalar is lowered in device memory
     /// too, and those no kernel of the region writes are demoted to values
     /// afterwards (the assigned ones are implicitly `copy`, OpenACC 3.3
-    /// 2.5.3). Gang reductions inside other loops are found from the plan
-    /// first: the construct reduces them. Reduction variables live in
-    /// device memory too: their results outlive the region (implicitly
-    /// `copy`, OpenACC 3.3 2.6.2).
+    /// 2.5.3). Reduction variables live in device memory too: their
+    /// results outlive the region (implicitly `copy`, OpenACC 3.3 2.6.2),
+    /// and so do the variables of plain `for` loops declared outside them
+    /// (their C form assigns them, unseen by the demotion).
     fn outline(
         &mut self,
         s: &Node<Statement>,
         segments: &[&Node<Statement>],
-        plans: &[RegionPlan],
-        c: &mut Compute,
+        loops: &[Loops],
+        c: &Compute,
     ) -> DResult<Vec<Lowered>> {
         let by_ref: HashSet<String> = c
             .items
@@ -234,40 +229,26 @@ impl Walker<'_> {
             .filter(|i| i.ty.is_c_arithmetic())
             .map(|i| i.var.clone())
             .chain(
-                plans
+                loops
                     .iter()
-                    .flat_map(|p| p.loops.values())
+                    .flat_map(|l| l.values())
                     .flat_map(|l| &l.reductions)
                     .chain(&c.region_reds)
                     .map(|r| r.var.clone()),
             )
             .chain(self.atomic_targets(s))
+            // The C form of a plain `for` loop assigns its variable.
+            .chain(
+                loops
+                    .iter()
+                    .flat_map(|l| l.values())
+                    .filter_map(|l| l.outside.clone()),
+            )
             .collect();
-        // Gang reductions inside other loops: the construct reduces.
-        let mut promoted: Vec<LoopReduction> = vec![];
-        for (seg, plan) in segments.iter().zip(plans) {
-            for r in nested_gang_reductions(seg, plan)? {
-                let known = |x: &LoopReduction| x.var == r.var;
-                if !c.region_reds.iter().any(known) && !promoted.iter().any(known) {
-                    promoted.push(r);
-                }
-            }
-        }
-        for r in &promoted {
-            self.out.remark(
-                r.loc.clone(),
-                format!(
-                    "reduction({}:{}) across gangs inside another loop: each gang accumulates every run of the loop, combined at the end of the construct",
-                    r.op.symbol(),
-                    r.var
-                )
-                .into());
-        }
-        c.region_reds.extend(promoted);
-        let kernels = c.kind == RegionKind::Kernels;
+        let kernels = c.kind == ComputeKind::Kernels;
         let (mut out, mut narrowed) = (vec![], vec![]);
-        for (seg, plan) in segments.iter().zip(plans) {
-            let (l, n) = self.lower_segment(seg, plan, c, &by_ref, kernels)?;
+        for (seg, l) in segments.iter().zip(loops) {
+            let (l, n) = self.lower_segment(seg, l, c, &by_ref, kernels)?;
             narrowed.extend(n);
             out.push(l);
         }
@@ -280,14 +261,13 @@ impl Walker<'_> {
         Ok(out)
     }
 
-    /// The lowering of segment `seg` with the variables `by_ref` (or, with
-    /// `all`, every host scalar) in device memory: the kernel, and where
-    /// long double was narrowed. (A gang reduction into memory left inside
-    /// another loop, not promoted, is an error of the validator's.)
+    /// The lowering of segment `seg` (its candidate loops `loops`) with
+    /// the variables `by_ref` (or, with `all`, every host scalar) in device
+    /// memory: the kernel, and where long double was narrowed.
     fn lower_segment(
         &mut self,
         seg: &Node<Statement>,
-        plan: &RegionPlan,
+        loops: &Loops,
         c: &Compute,
         by_ref: &HashSet<String>,
         all: bool,
@@ -297,7 +277,7 @@ impl Walker<'_> {
             self.unit,
             &mut scope,
             &mut self.routines,
-            &plan.loops,
+            loops,
             super::lower::Mode::Region,
         )
         .with_by_ref(by_ref.clone(), all);
@@ -312,12 +292,7 @@ impl Walker<'_> {
 
     /// `default(none)`: every variable the region uses needs a data
     /// attribute, but for scalars it only reads (implicitly firstprivate).
-    fn check_default_none(
-        &self,
-        c: &Compute,
-        plans: &[RegionPlan],
-        lowered: &[Lowered],
-    ) -> DResult<()> {
+    fn check_default_none(&self, c: &Compute, loops: &[Loops], lowered: &[Lowered]) -> DResult<()> {
         for v in lowered
             .iter()
             .flat_map(|l| &l.2)
@@ -326,9 +301,9 @@ impl Walker<'_> {
             let has_attribute = c.items.iter().any(|i| i.whole && i.var == v.name)
                 || self.place.visible(&v.name).is_some()
                 || c.region_reds.iter().any(|r| r.var == v.name)
-                || plans
+                || loops
                     .iter()
-                    .flat_map(|p| p.loops.values())
+                    .flat_map(|l| l.values())
                     .any(|l| l.reductions.iter().any(|r| r.var == v.name));
             if !has_attribute && (v.by_ref || !v.ty.is_c_arithmetic()) {
                 return Err(Diagnostics::one(
@@ -402,7 +377,7 @@ impl Walker<'_> {
     /// What the dependence test may assume of host variable `v`, a
     /// kernel parameter: a scalar, memory of its own (an array, a
     /// `restrict` pointer) or memory that may overlap another's.
-    pub(super) fn host_kind(&self, v: &HostVar) -> HostKind {
+    fn host_kind(&self, v: &HostVar) -> HostKind {
         match &v.ty {
             _ if v.size_of.is_some() => HostKind::MayAlias,
             t if t.is_c_arithmetic() => HostKind::Scalar,
@@ -415,34 +390,6 @@ impl Walker<'_> {
         }
     }
 
-    /// The facts of kernel `params` (host variables `vars`) the loop-level
-    /// decision reads that its loops do not carry (`plan`: the region's
-    /// loop plan): what lowering will record in [`Function::undecided`]
-    /// once it leaves the levels undecided (issue 16); today
-    /// `schedule::replan` reads them.
-    fn undecided_facts(&self, params: &[Param], vars: &[HostVar], plan: &RegionPlan) -> Undecided {
-        let noalias = params
-            .iter()
-            .zip(vars)
-            .filter(|(p, v)| {
-                p.mode == ParamMode::DevicePtr && self.host_kind(v) == HostKind::NoAlias
-            })
-            .map(|(p, _)| p.local)
-            .collect();
-        let mut forced: Vec<SrcLoc> = plan
-            .loops
-            .values()
-            .filter(|l| l.collapse_force)
-            .map(|l| l.loc.clone())
-            .collect();
-        forced.sort_by_key(|l| (l.line, l.col));
-        Undecided {
-            noalias,
-            forced,
-            outside: vec![],
-        }
-    }
-
     /// Segment `seg` of construct `s` as a kernel: its data (its own maps
     /// unless `region` gives the clauses of the data region of a `kernels`
     /// construct of several kernels around it), its launch, and its host
@@ -451,8 +398,7 @@ impl Walker<'_> {
         &mut self,
         s: &Node<Statement>,
         seg: &Node<Statement>,
-        plan: &RegionPlan,
-        (body, params, vars): Lowered,
+        (mut body, params, vars): Lowered,
         c: &Compute,
         region: Option<&[Visible]>,
     ) {
@@ -485,39 +431,37 @@ impl Walker<'_> {
         } else {
             c.loc.clone()
         };
-        // The loops' remarks name the launch's thread counts, and what
-        // `schedule` changes in the sizes follows them.
-        self.out.remarks(
-            plan.remarks
-                .iter()
-                .map(|(l, r)| (l.clone(), r.clone().of_kernel(kernel))),
-        );
+        // What `schedule` says of the launch (after the loops' remarks,
+        // `schedule::plan_levels`'s).
         self.out.remark(kloc.clone(), Remark::Launch { kernel });
-        let facts = self.undecided_facts(&params, &vars, plan);
-        self.out.add_kernel(
-            Kernel {
-                name: format!(
-                    "__accc_{}_{}_l{}_{}",
-                    self.place.function(),
-                    kernel,
-                    kloc.line,
-                    self.unit.unit_tag
-                ),
-                construct: c.name.to_string(),
-                loc: kloc.clone(),
-                params,
-                body,
-                sizes: c.sizes.clone(),
-                launch: None,
-                scratch: None,
-                kind: match c.kind {
-                    RegionKind::Parallel => ComputeKind::Parallel,
-                    RegionKind::Kernels => ComputeKind::Kernels,
-                    RegionKind::Serial => ComputeKind::Serial,
-                },
-            },
-            facts,
-        );
+        // The dependence test's fact of the pointers: memory of their own.
+        if let Some(u) = &mut body.undecided {
+            u.noalias = params
+                .iter()
+                .zip(&vars)
+                .filter(|(p, v)| {
+                    p.mode == ParamMode::DevicePtr && self.host_kind(v) == HostKind::NoAlias
+                })
+                .map(|(p, _)| p.local)
+                .collect();
+        }
+        self.out.add_kernel(Kernel {
+            name: format!(
+                "__accc_{}_{}_l{}_{}",
+                self.place.function(),
+                kernel,
+                kloc.line,
+                self.unit.unit_tag
+            ),
+            construct: c.name.to_string(),
+            loc: kloc.clone(),
+            params,
+            body,
+            sizes: c.sizes.clone(),
+            launch: None,
+            scratch: None,
+            kind: c.kind,
+        });
         // In a region of several kernels: the region's queue (its data
         // region did the waits).
         let asyncs = if in_region {
@@ -574,71 +518,5 @@ fn demote_unwritten(lowered: &mut [Lowered], by_ref: &HashSet<String>) {
     let demoted = crate::schedule::demote::demote_unwritten(&mut kernels, &candidate);
     for (k, i) in demoted {
         lowered[k].2[i].by_ref = false;
-    }
-}
-
-/// The reductions across gangs of the loops of `seg` that sit inside
-/// another loop (of the plan or of C) and reduce into host memory (not
-/// into a variable of the region, nor into an enclosing loop's private or
-/// reduction copy): lowering cannot combine them after their loop, so the
-/// construct does. An element reduced so (through its address, computed
-/// in the loop around) is an error.
-fn nested_gang_reductions(seg: &Node<Statement>, plan: &RegionPlan) -> DResult<Vec<LoopReduction>> {
-    struct V<'p> {
-        plan: &'p RegionPlan,
-        depth: u32,
-        /// Names that are not the host's here: the region's declarations,
-        /// the enclosing loops' private and reduction copies.
-        local: Vec<String>,
-        out: Vec<LoopReduction>,
-        /// An element reduced across gangs inside another loop (reduced
-        /// through its address, which the construct cannot reduce).
-        element: Option<LoopReduction>,
-    }
-    impl<'ast> lang_c::visit::Visit<'ast> for V<'_> {
-        fn visit_statement(&mut self, st: &'ast Statement, span: &'ast lang_c::span::Span) {
-            let is_loop = matches!(
-                st,
-                Statement::For(_) | Statement::While(_) | Statement::DoWhile(_)
-            );
-            let mark = self.local.len();
-            if let (Statement::For(_), Some(spec)) = (st, self.plan.loops.get(&span.start)) {
-                let gang = matches!(spec.par, crate::ir::Parallelism::Par { gang: Some(_), .. });
-                if gang && self.depth > 0 {
-                    if let Some(r) = spec.reductions.iter().find(|r| r.index.is_some()) {
-                        self.element.get_or_insert_with(|| r.clone());
-                    }
-                    let host =
-                        |r: &&LoopReduction| r.index.is_none() && !self.local.contains(&r.var);
-                    let found: Vec<LoopReduction> =
-                        spec.reductions.iter().filter(host).cloned().collect();
-                    self.out.extend(found);
-                }
-                let own = spec.reductions.iter().map(|r| r.var.clone());
-                let own: Vec<String> = own
-                    .chain(spec.privates.iter().map(|p| p.var.clone()))
-                    .collect();
-                self.local.extend(own);
-            }
-            self.depth += u32::from(is_loop);
-            lang_c::visit::visit_statement(self, st, span);
-            self.depth -= u32::from(is_loop);
-            self.local.truncate(mark);
-        }
-    }
-    let mut v = V {
-        plan,
-        depth: 0,
-        local: super::levels::declared(seg),
-        out: vec![],
-        element: None,
-    };
-    lang_c::visit::Visit::visit_statement(&mut v, &seg.node, &seg.span);
-    match v.element {
-        Some(r) => Err(Diagnostics::one(
-            Some(r.loc.clone()),
-            format!("reduction of an element of '{}' across gangs inside another loop of the region is not supported (reduce a scalar, or put the reduction on the outermost loop)", r.var),
-        )),
-        None => Ok(v.out),
     }
 }

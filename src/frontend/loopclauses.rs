@@ -55,10 +55,6 @@ pub(super) struct Clauses {
 }
 
 impl Clauses {
-    pub(super) fn explicit(&self) -> bool {
-        self.gang || self.worker || self.vector
-    }
-
     /// What the IR records of them ([`crate::ir::Loop::directive`]).
     pub(super) fn directive(&self) -> crate::ir::LoopDirective {
         crate::ir::LoopDirective {
@@ -307,7 +303,7 @@ impl Walker<'_> {
             }
             c.collapse = c.tile.len() as u32;
         }
-        if c.seq && c.explicit() {
+        if c.seq && c.directive().explicit() {
             return Err(Diagnostics::one(
                 Some(self.unit.pragma_loc(p, d.kind_span.start)),
                 "a 'seq' loop cannot also be 'gang', 'worker' or 'vector'",

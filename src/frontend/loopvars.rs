@@ -1,5 +1,5 @@
-//! Loop-nesting facts of the candidate loops of the loop plan (`levels`),
-//! read on the C AST: the loops a loop collapses ([`collapsed_loops`]),
+//! Loop-nesting facts of the candidate loops (`loops`), read on the C AST
+//! (lowering records them): the loops a loop collapses ([`collapsed_loops`]),
 //! the body that runs in every iteration ([`body_of`]), and whether a loop
 //! is reached from another through nothing but declarations and loops
 //! ([`tightly_nested`], for the `kernels` mappings).
@@ -10,9 +10,9 @@
 //! `schedule::implicit_reductions`.)
 //!
 //! Owns: [`collapsed_loops`], [`body_of`], [`tightly_nested`]. May call:
-//! `canon`, `effects`, `levels` (its types).
+//! `canon`, `effects`, `loops` (its types).
 
-use super::levels::Cand;
+use super::loops::Cand;
 use lang_c::ast::*;
 use lang_c::span::Node;
 

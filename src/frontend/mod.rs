@@ -1,11 +1,14 @@
 //! The front end: pragma capture, lang-c parsing, sema, and the outlining of
-//! compute constructs into IR kernels plus a host plan.
+//! compute constructs into IR kernels plus a host plan. Lowering leaves
+//! every candidate loop's levels undecided ([`crate::ir::Function::undecided`],
+//! with the facts of the source the decision reads: `loops.rs` gathers
+//! them), which `schedule::plan_levels` decides after it.
 //!
 //! Owns: everything between preprocessed C text and ([`ir::Module`],
 //! [`ir::host::HostPlan`]). May call: `directive`, `ir`, `diag`; the
 //! decisions it does not make itself: `analysis` (sections, data
-//! attributes, the dependence test) and `schedule` (loop levels, the
-//! `kernels` mappings, demotion).
+//! attributes, what a pointer's memory may alias) and `schedule`
+//! (demotion).
 //! Entry point: [`translate`]. Preprocessing itself is the driver's job.
 //!
 //! [`ir::Module`]: crate::ir::Module
@@ -22,14 +25,12 @@ mod conv;
 mod ctype;
 mod data;
 mod declare;
-mod depend;
 mod device_directive;
 mod effects;
 mod exprtype;
-mod kernels_nest;
-mod levels;
 mod literal;
 mod loopclauses;
+mod loops;
 mod loopvars;
 mod lower;
 mod output;

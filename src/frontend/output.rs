@@ -1,6 +1,5 @@
 //! What the host walk produces: the IR module (its kernels and device
-//! functions), the host plan, the remarks (`-Minfo=accel`), each kernel's
-//! facts for the loop-level decision (`ir::Undecided`) and the errors,
+//! functions), the host plan, the remarks (`-Minfo=accel`) and the errors,
 //! with the names declared by code accc could not parse (an error naming
 //! one gets a note saying why).
 //!
@@ -9,12 +8,11 @@
 
 use crate::diag::{DResult, Diagnostic, Diagnostics, Severity};
 use crate::ir::host::{Construct, GlobalDeclare, HostPlan};
-use crate::ir::{Cell, DeviceFunction, Kernel, Module, Remark, SrcLoc, Undecided};
+use crate::ir::{Cell, DeviceFunction, Kernel, Module, Remark, SrcLoc};
 use std::collections::{HashMap, HashSet};
 
-/// What [`Output::finish`] gives: the module, the remarks, each kernel's
-/// facts for the loop-level decision.
-pub type Finished = (Module, Vec<(SrcLoc, Remark)>, Vec<Undecided>);
+/// What [`Output::finish`] gives: the module and the remarks.
+pub type Finished = (Module, Vec<(SrcLoc, Remark)>);
 
 /// The module, host plan, remarks and errors of one translation unit, as
 /// the walk builds them.
@@ -23,9 +21,6 @@ pub struct Output {
     plan: HostPlan,
     remarks: Vec<(SrcLoc, Remark)>,
     errors: Vec<Diagnostic>,
-    /// Each kernel's facts for the loop-level decision (issue 16: what
-    /// lowering will record in `Function::undecided`), by kernel index.
-    facts: Vec<Undecided>,
     /// The names declared by declarations accc could not parse (or whose
     /// type it could not work out): where, and why.
     opaque: HashMap<String, (SrcLoc, String)>,
@@ -45,7 +40,6 @@ impl Output {
             },
             plan: HostPlan::default(),
             remarks: vec![],
-            facts: vec![],
             errors: vec![],
             opaque: HashMap::new(),
         }
@@ -77,21 +71,14 @@ impl Output {
         self.remarks.push((loc, r));
     }
 
-    /// Records remarks, each at its place.
-    pub fn remarks(&mut self, rs: impl IntoIterator<Item = (SrcLoc, Remark)>) {
-        self.remarks.extend(rs);
-    }
-
     /// The index the next kernel added will have.
     pub fn next_kernel(&self) -> usize {
         self.module.kernels.len()
     }
 
-    /// Adds a kernel (its index: [`Self::next_kernel`] before), with its
-    /// facts for the loop-level decision.
-    pub fn add_kernel(&mut self, k: Kernel, facts: Undecided) {
+    /// Adds a kernel (its index: [`Self::next_kernel`] before).
+    pub fn add_kernel(&mut self, k: Kernel) {
         self.module.kernels.push(k);
-        self.facts.push(facts);
     }
 
     /// Sets the device functions and global cells of the module (once the
@@ -117,8 +104,8 @@ impl Output {
         self.opaque.insert(name, (loc, why));
     }
 
-    /// The module (its host plan in place), the remarks in source order and
-    /// each kernel's facts, or the errors: one per place and message, each naming an opaque
+    /// The module (its host plan in place) and the remarks in the order
+    /// they were made, or the errors: one per place and message, each naming an opaque
     /// declaration's name noted with why accc does not know it.
     pub fn finish(mut self) -> DResult<Finished> {
         if !self.errors.is_empty() {
@@ -134,10 +121,9 @@ impl Output {
             });
             return Err(Diagnostics(self.errors));
         }
-        let (mut module, mut remarks) = (self.module, self.remarks);
+        let mut module = self.module;
         module.host = self.plan;
-        remarks.sort_by(|a, b| (&a.0.file, a.0.line, a.0.col).cmp(&(&b.0.file, b.0.line, b.0.col)));
-        Ok((module, remarks, self.facts))
+        Ok((module, self.remarks))
     }
 
     /// Adds to each error that names (in quotes) something declared by a

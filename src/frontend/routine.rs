@@ -99,13 +99,6 @@ impl Routines {
         self.info.contains_key(name)
     }
 
-    /// The C name of device function `func` (by index).
-    pub fn name_of(&self, func: usize) -> String {
-        self.entries
-            .get(func)
-            .map_or_else(|| "?".into(), |e| e.name.clone())
-    }
-
     /// Records a global of a file-scope `declare` directive.
     pub fn declare_global(&mut self, name: &str) {
         self.declared.insert(name.to_string());
@@ -523,22 +516,9 @@ impl<'a> Walker<'a> {
         sret: bool,
         file: &super::scope::Scope,
     ) -> DResult<(Function, Vec<LocalId>)> {
-        // Loop directives inside: levels up to the routine's own.
-        let outer = crate::schedule::levels::Outer {
-            gang: level < RoutineLevel::Gang,
-            worker: level < RoutineLevel::Worker,
-            vector: level < RoutineLevel::Vector,
-            gang_dim: None,
-        };
-        let plan = self.plan_loops(
-            &def.node.statement,
-            &[],
-            super::levels::RegionKind::Parallel,
-            outer,
-            vec![],
-        )?;
-        self.out.remarks(plan.remarks.iter().cloned());
-        let loops = plan.loops;
+        // Its loop directives' levels (up to the routine's own) are
+        // `schedule::plan_levels`'s.
+        let loops = self.loop_specs(&def.node.statement, &[], crate::ir::ComputeKind::Parallel)?;
         let mut scope = file.clone();
         let mut lower = Lower::new(
             self.unit,

@@ -3,15 +3,22 @@
 
 use super::translate;
 
+/// The IR of `src`, its loops' levels decided (as the driver does).
 fn ir(src: &str) -> String {
     match translate(src.to_string(), "t.c") {
-        Ok(t) => crate::ir::print_module(&t.module),
+        Ok(mut t) => match crate::schedule::plan_levels(&mut t.module) {
+            Ok(_) => crate::ir::print_module(&t.module),
+            Err(d) => format!("ERROR {d}"),
+        },
         Err(d) => format!("ERROR {d}"),
     }
 }
 
+/// The errors of `src` (the front end's, else the loop-level decision's).
 fn err(src: &str) -> String {
-    match translate(src.to_string(), "t.c") {
+    let r = translate(src.to_string(), "t.c")
+        .and_then(|mut t| crate::schedule::plan_levels(&mut t.module).map(|_| ()));
+    match r {
         Ok(_) => "no error".into(),
         Err(d) => {
             d.0.iter()
@@ -58,4 +65,25 @@ fn errors_have_positions() {
         err("void f(void) {\n#pragma acc parallel loop copyni(a)\n  for (;;) ;\n}\n")
             .contains("t.c:2:27: unknown clause 'copyni'")
     );
+}
+
+/// A plain loop of a `kernels` construct runs as C writes it when it stays
+/// sequential (its C form: a `while`, the step a statement), and as a
+/// counted loop when partitioned, without the temporaries of the form not
+/// chosen.
+#[test]
+fn kernels_plain_loop_forms() {
+    let seq = ir("void f(int n, float *b) {\n#pragma acc kernels copy(b[0:n])\n  for (int k = 1; k < n; k++) b[k] = b[k-1];\n}\n");
+    assert!(
+        seq.contains("    while ") && seq.contains("    step {"),
+        "{seq}"
+    );
+    assert!(!seq.contains("loop "), "{seq}");
+    let par = ir("void f(int n, float *b) {\n#pragma acc kernels copy(b[0:n])\n  for (int k = 1; k < n; k++) b[k] = 1;\n}\n");
+    assert!(par.contains("loop gang.x vector.x"), "{par}");
+    assert!(!par.contains("tmp: i32"), "{par}");
+    // The variable declared outside the loop is the C form's.
+    let outside = ir("void f(int n, float *b) {\n  int k;\n#pragma acc kernels copy(b[0:n])\n  for (k = 0; k < n; k++) b[k] = 1;\n}\n");
+    assert!(outside.contains("while "), "{outside}");
+    assert!(!outside.contains(" k: i32\n"), "{outside}");
 }

@@ -11,7 +11,7 @@
 //! read-only), what the walk produces (`output`), where it is in host code
 //! (`place`), the scope of names (`scope`) and the device functions
 //! (`routine`). The walk's steps (here and in `construct`, `compute`,
-//! `data`, `routine`, `atomic`, `levels`, …) call those owners' methods.
+//! `data`, `routine`, `atomic`, `loops`, …) call those owners' methods.
 //! May call: every other front-end module, `directive`, `ir`.
 
 use super::attach::attach;
@@ -37,15 +37,12 @@ pub struct Translated {
     pub module: Module,
     /// The preprocessed text with the `#pragma acc` lines blanked.
     pub text: String,
-    /// What was decided where (`-Minfo=accel`), in source order; their
-    /// text names the launch sizes once `schedule` has computed them
+    /// What the front end says where (`-Minfo=accel`), in the order it
+    /// said it (the loops' levels are `schedule::plan_levels`'s: the
+    /// driver puts them in source order together); their text names
+    /// the launch sizes once `schedule` has computed them
     /// (`ir::render_remarks`).
     pub remarks: Vec<(crate::ir::SrcLoc, crate::ir::Remark)>,
-    /// Each kernel's facts for the loop-level decision, by kernel index:
-    /// what lowering will record in [`crate::ir::Function::undecided`]
-    /// once the levels are left to `schedule::plan_levels` (issue 16);
-    /// `schedule::replan` reads them.
-    pub facts: Vec<crate::ir::Undecided>,
     /// The declarations accc could not parse and left to the host compiler:
     /// where the parser gave up, and why.
     pub opaque: Vec<(crate::ir::SrcLoc, String)>,
@@ -146,12 +143,11 @@ pub fn translate(mut text: String, main_file: &str) -> DResult<Translated> {
     w.file_scope_directives();
     w.finish_routines();
     w.atomic_host_versions(&parse.unit);
-    let (module, remarks, facts) = w.out.finish()?;
+    let (module, remarks) = w.out.finish()?;
     Ok(Translated {
         module,
         text,
         remarks,
-        facts,
         opaque: opaque_report,
     })
 }

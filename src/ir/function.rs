@@ -1,8 +1,8 @@
 //! A function body: the expression arena, the locals and the statement tree.
 //!
-//! Owns: [`Function`], [`Local`], [`LocalId`], [`Undecided`], and the
-//! small builder methods that append to the arena (so well-formed IR is the
-//! easy path).
+//! Owns: [`Function`], [`Local`], [`LocalId`], [`Undecided`], [`Named`],
+//! and the small builder methods that append to the arena (so well-formed
+//! IR is the easy path).
 
 use super::expr::{Expr, ExprId, Literal};
 use super::stmt::Block;
@@ -46,8 +46,8 @@ pub struct Function {
     pub body: Block,
     /// `Some` while the levels of its counted loops are still to be
     /// decided (`schedule::plan_levels`): every loop's [`Loop::par`] is
-    /// meaningless until then. `None` once decided (or decided by the
-    /// front end, as lowering does today: issue 16).
+    /// meaningless until then (lowering leaves every body so). `None` once
+    /// decided.
     ///
     /// [`Loop::par`]: super::Loop::par
     pub undecided: Option<Box<Undecided>>,
@@ -67,6 +67,29 @@ pub struct Undecided {
     /// declared outside the loop: never partitioned (it may be used after
     /// the loop).
     pub outside: Vec<SrcLoc>,
+    /// The loops (by location) that are not tightly nested in the
+    /// candidate loop around them: the source reaches them from its body
+    /// through more than declarations with side-effect-free initialisers
+    /// and `for` loops (the `kernels` mappings give them no grid dimension
+    /// of their own).
+    pub loose: Vec<SrcLoc>,
+    /// The reductions of loop clauses as the clause names them (for
+    /// remarks and errors). Not in the text form: there the private
+    /// copy's name and the loop's location stand in.
+    pub named: Vec<Named>,
+}
+
+/// A reduction of a loop clause, as the clause names it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Named {
+    /// Its private copy.
+    pub private: LocalId,
+    /// The variable.
+    pub var: String,
+    /// What is reduced (`a[k]`, `a[lo:n]`, the variable).
+    pub written: String,
+    /// Where the clause names it.
+    pub loc: SrcLoc,
 }
 
 impl Function {

@@ -28,6 +28,7 @@
 //! other than `Seq`; after it, every loop is sequential and parallel loops have
 //! become explicit thread-strided loops over [`Special`] registers.
 
+mod compact;
 mod expr;
 mod flatten;
 mod function;
@@ -50,7 +51,7 @@ mod validate;
 
 pub use expr::{BinOp, CmpOp, Expr, ExprId, Literal, MathFunc, Special, UnOp};
 pub use flatten::{flatten_indices, flattened};
-pub use function::{Function, Local, LocalId, Undecided};
+pub use function::{Function, Local, LocalId, Named, Undecided};
 pub use hostexpr::{HostExpr, HostType, LaunchPlan, UserExpr};
 pub use hostrange::{HostAddr, HostBytes, Lvalue, Scaled};
 pub use hosttree::Visit;
@@ -64,8 +65,8 @@ pub use read::{read_module, ReadError};
 pub use reduce::{reducible, RedOp, RedPart, RedTarget, Reduction};
 pub use remark::{map_lines, render as render_remarks, Remark};
 pub use stmt::{
-    broadcast_scope, broadcasts_in_rows, walk_stmts, AtomicOp, BarrierScope, Block, Loop, LoopCmp,
-    LoopDirective, LoopHeader, LoopSizes, Parallelism, Stmt, SwitchArm,
+    broadcast_scope, broadcasts_in_rows, walk_stmts, AtomicOp, BarrierScope, Block, CForm, Loop,
+    LoopCmp, LoopDirective, LoopHeader, LoopSizes, Parallelism, Stmt, SwitchArm,
 };
 pub use target::{Gpu, HostCpu, Target};
 pub use types::{FloatKind, IntKind, Type};

@@ -175,7 +175,7 @@ fn print_function(out: &mut String, f: &DeviceFunction, m: &Module) {
 /// The locals that are not parameters, then the shared arrays; first,
 /// when its loops' levels are undecided, the `undecided` line with the
 /// facts the decision reads (`noalias(%2 %7) forced(at "f.c":3:5)
-/// outside(…)`, each list only when not empty).
+/// outside(…) loose(…)`, each list only when not empty).
 fn print_locals(out: &mut String, f: &Function, params: &[LocalId]) {
     if let Some(u) = &f.undecided {
         let _ = write!(out, "  undecided");
@@ -183,7 +183,11 @@ fn print_locals(out: &mut String, f: &Function, params: &[LocalId]) {
             let ids: Vec<String> = u.noalias.iter().map(|l| l.to_string()).collect();
             let _ = write!(out, " noalias({})", ids.join(" "));
         }
-        for (what, locs) in [("forced", &u.forced), ("outside", &u.outside)] {
+        for (what, locs) in [
+            ("forced", &u.forced),
+            ("outside", &u.outside),
+            ("loose", &u.loose),
+        ] {
             if !locs.is_empty() {
                 let at: Vec<String> = locs
                     .iter()

@@ -159,7 +159,11 @@ fn undecided(c: &mut Cursor) -> Result<Undecided> {
             u.noalias.push(LocalId(c.local_id()?));
         }
     }
-    for (what, locs) in [("forced(", &mut u.forced), ("outside(", &mut u.outside)] {
+    for (what, locs) in [
+        ("forced(", &mut u.forced),
+        ("outside(", &mut u.outside),
+        ("loose(", &mut u.loose),
+    ] {
         if c.tok(what) {
             loop {
                 locs.push(host::loc_at(c)?);

@@ -133,6 +133,57 @@ pub struct Loop {
     /// partition on its own). A fact of the source, which the decision in
     /// `par` reads; `schedule` and the validator check `par` against it.
     pub directive: Option<LoopDirective>,
+    /// On a loop without directive whose levels are undecided (a plain
+    /// `for` of a `kernels` construct): the loop as C writes it, which
+    /// runs instead when the decision leaves the loop sequential
+    /// (`schedule::plan_levels`): C's semantics, the bounds evaluated in
+    /// every iteration, the variable the source's. Shares [`Loop::body`]
+    /// (and its variable, where the loop declares it). Not in the text
+    /// form, nor seen by the walks of a body ([`Stmt::blocks`]: the
+    /// analyses before the decision see the counted loop).
+    pub c_form: Option<Box<CForm>>,
+}
+
+/// A `for` loop as C writes it: `init`, then while `cond` (after `head`,
+/// at the top of each iteration) the loop's body, then `step`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CForm {
+    /// The initialisation, before the loop.
+    pub init: Block,
+    /// The condition, before each iteration.
+    pub cond: ExprId,
+    /// Statements before the body in each iteration (a condition with
+    /// side effects is tested there, `cond` then being true).
+    pub head: Block,
+    /// The step, after each iteration.
+    pub step: Block,
+    /// The locals only this form uses (temporaries of its parts), and
+    /// those only the counted loop's header uses: unused, and removed,
+    /// once the decision has chosen the other.
+    pub own: Vec<LocalId>,
+    pub counted: Vec<LocalId>,
+}
+
+impl CForm {
+    /// The statements that run a loop of body `body` as C writes it: the
+    /// initialisation, then a [`Stmt::While`].
+    pub fn into_stmts(self, body: Block) -> Vec<Stmt> {
+        let CForm {
+            init,
+            cond,
+            mut head,
+            step,
+            ..
+        } = self;
+        head.extend(body);
+        let mut out = init;
+        out.push(Stmt::While {
+            cond,
+            body: head,
+            step,
+        });
+        out
+    }
 }
 
 /// The clauses of a loop directive that ask for levels or say how to
@@ -195,6 +246,7 @@ impl Loop {
             loc,
             sizes: None,
             directive: None,
+            c_form: None,
         }
     }
 }

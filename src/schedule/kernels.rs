@@ -8,9 +8,8 @@
 //! parallel loop around it.
 //!
 //! The mapping reads facts only ([`NestLoop`]: the directive, the verdict,
-//! tightness, the contiguity score), so the same function serves the front
-//! end's loop plan today (issue 16: `frontend::kernels_nest` gathers the
-//! facts on the C AST) and the plan over the IR (`plan/nest.rs`).
+//! tightness, the contiguity score), which the plan over the IR gathers
+//! (`plan/nest.rs`).
 //!
 //! Owns: [`NestLoop`], [`Verdict`], [`Mapped`], [`map_nest`]. May call: `ir`.
 

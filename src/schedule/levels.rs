@@ -9,10 +9,9 @@
 //! when loops with directives are nested in it, the outermost free level
 //! (gang, then worker), else every free level.
 //!
-//! The decision reads facts only (the directive, the nest's shape), so the
-//! same function serves the front end's loop plan today (issue 16: the plan
-//! still runs on the C AST before lowering, through `frontend::levels`) and
-//! the plan over the IR's [`crate::ir::Loop::directive`] (`plan.rs`).
+//! The decision reads facts only (the directive, the nest's shape): the
+//! plan over the IR's [`crate::ir::Loop::directive`] (`plan.rs`) gathers
+//! them.
 //!
 //! Owns: [`Outer`], [`Shape`], [`Decided`], [`NestingError`],
 //! [`parallel_loop`]. The `kernels` construct's mappings are in

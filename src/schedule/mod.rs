@@ -17,16 +17,13 @@
 //!   loop's directive and the nest's shape) and the nesting errors;
 //! * `kernels.rs` — the `kernels` construct's OpenUH mappings (from each
 //!   loop's directive, dependence verdict, tightness and contiguity);
-//!   both decide for the front end's loop plan, which still runs on the C
-//!   AST before lowering (issue 16) and records the decision in
-//!   [`crate::ir::Loop::par`], and for [`plan_levels`];
-//! * `plan.rs` (+ `plan/nest.rs`, `plan/promote.rs`, `plan/check.rs`) —
-//!   [`plan_levels`]: the same decision on the IR, for bodies whose levels
-//!   are undecided ([`crate::ir::Function::undecided`]; none yet in the
-//!   pipeline: the front end decides), with the kernels' facts from
-//!   `analysis`, the reductions found, the nested gang reductions
-//!   promoted, and the plan's remarks; [`replan`] compares it with the
-//!   front end's decision;
+//!   both decide for [`plan_levels`];
+//! * `plan.rs` (+ `plan/nest.rs`, `plan/promote.rs`) — [`plan_levels`]:
+//!   the loop-level decision on the IR, for the bodies lowering leaves
+//!   undecided ([`crate::ir::Function::undecided`]: every one), with the
+//!   kernels' facts from `analysis`, the reductions found, the nested gang
+//!   reductions promoted, the C form of the sequential loops without
+//!   directive, and the decision's remarks;
 //! * `geometry.rs` — each kernel's launch geometry ([`crate::ir::Launch`])
 //!   from its loops and size clauses, and the remarks on sizes it changed;
 //! * `multicore.rs` — the geometry for the host's cores (blocks of one
@@ -83,7 +80,7 @@ mod tile;
 pub use crate::ir::{Gpu, HostCpu, Target};
 pub use data::decide_data;
 pub use inherit::{implicit_reductions, Implicit};
-pub use plan::{plan_levels, replan};
+pub use plan::plan_levels;
 pub use privatize::{auto_privates, privatize, Named};
 
 use crate::analysis::ModuleInfo;

@@ -11,23 +11,20 @@
 //! * `serial`: every loop sequential.
 //!
 //! Then a gang loop nested in another loop that reduces into a host scalar
-//! makes it a reduction of the region's loop over the gangs (`promote.rs`).
+//! makes it a reduction of the region's loop over the gangs (`promote.rs`),
+//! and a loop without directive left sequential that keeps its C form
+//! ([`crate::ir::Loop::c_form`]) runs as C writes it.
 //!
-//! Each decision is a remark, with the same text and in the same order as
-//! the front end's plan (`frontend::levels`, which still decides for
-//! today's pipeline: this pass acts only on bodies marked undecided).
-//!
-//! `check.rs` compares the pass with the front end's plan ([`replan`]).
+//! Lowering leaves every body's levels undecided, with the facts of the
+//! source the decision reads ([`crate::ir::Undecided`]); each decision is
+//! a remark (`-Minfo=accel`).
 //!
 //! Owns: [`plan_levels`], [`describe`]. May call: `ir`, `levels`,
 //! `kernels`, `nest` (the kernels facts), `promote`, `localize`, `privatize` (its
 //! block paths), `analysis::private` (the kernel's scope).
 
-mod check;
 mod nest;
 mod promote;
-
-pub use check::replan;
 
 use super::levels::{parallel_loop, Outer, Shape};
 use super::localize::{localize, Start};
@@ -35,8 +32,8 @@ use super::privatize::{block_at, block_at_mut};
 use crate::analysis::private::{Scalar, Scope};
 use crate::diag::{DResult, Diagnostics};
 use crate::ir::{
-    Block, ComputeKind, Function, Loop, Module, Parallelism, Reduction, Remark, RoutineLevel,
-    SrcLoc, Stmt, Type,
+    Block, ComputeKind, Function, LocalId, Loop, Module, Parallelism, Reduction, Remark,
+    RoutineLevel, SrcLoc, Stmt, Type,
 };
 
 /// One candidate loop of a body: where it is (the block path and its
@@ -103,12 +100,13 @@ fn loop_of_mut<'f>(f: &'f mut Function, n: &Node) -> &'f mut Loop {
 }
 
 /// Decides the levels of every loop of each undecided kernel and device
-/// function of `m`; returns the remarks, by kernel in order (each
-/// kernel's loops' in source order, then its promoted reductions'), then
-/// the device functions'. A loop nested in one of the same or an inner
-/// level is an error at the loop, and so is a nested gang reduction of an
-/// array element.
-pub fn plan_levels(m: &mut Module) -> DResult<Vec<(SrcLoc, Remark)>> {
+/// function of `m`; returns the remarks, each with the kernel it is about
+/// (`None`: a device function), by kernel in order (each kernel's loops'
+/// in source order, then its promoted reductions'), then the device
+/// functions'. A loop nested in one of the same or an inner level is an
+/// error at the loop, and so is a nested gang reduction of an array
+/// element.
+pub fn plan_levels(m: &mut Module) -> DResult<Vec<(Option<usize>, SrcLoc, Remark)>> {
     let mut out = vec![];
     let names: Vec<String> = m.functions.iter().map(|d| d.name.clone()).collect();
     for (ki, k) in m.kernels.iter_mut().enumerate() {
@@ -127,9 +125,32 @@ pub fn plan_levels(m: &mut Module) -> DResult<Vec<(SrcLoc, Remark)>> {
         sort(&mut remarks);
         if k.kind != ComputeKind::Serial {
             let scope = Scope::of_kernel(k);
-            remarks.extend(promote::promote(&mut k.body, &scope)?);
+            let promoted = promote::promote(&mut k.body, &scope)?;
+            if !promoted.is_empty() {
+                // The parameters (and their host arguments) in a new order.
+                let order = promote::reductions_first(k, &scope);
+                k.params = order.iter().map(|&i| k.params[i].clone()).collect();
+                if let Some(c) = m.host.compute_mut(ki) {
+                    if let crate::ir::host::ConstructKind::Compute { args, .. } = &mut c.kind {
+                        if args.len() == order.len() {
+                            *args = order.iter().map(|&i| args[i].clone()).collect();
+                        }
+                    }
+                }
+            }
+            remarks.extend(promoted);
         }
-        out.extend(remarks.into_iter().map(|(l, r)| (l, r.of_kernel(ki))));
+        out.extend(
+            remarks
+                .into_iter()
+                .map(|(l, r)| (Some(ki), l, r.of_kernel(ki))),
+        );
+        let map = c_forms(&mut k.body);
+        for p in &mut k.params {
+            if let Some(Some(l)) = map.get(p.local.0 as usize) {
+                p.local = *l;
+            }
+        }
         k.body.undecided = None;
     }
     for d in &mut m.functions {
@@ -145,7 +166,8 @@ pub fn plan_levels(m: &mut Module) -> DResult<Vec<(SrcLoc, Remark)>> {
         };
         let mut remarks = parallel(&mut d.body, outer)?;
         sort(&mut remarks);
-        out.extend(remarks);
+        out.extend(remarks.into_iter().map(|(l, r)| (None, l, r)));
+        // (A routine's loops without directive are C's: no C form.)
         d.body.undecided = None;
     }
     Ok(out)
@@ -156,13 +178,51 @@ fn sort(remarks: &mut [(SrcLoc, Remark)]) {
     remarks.sort_by_key(|(l, _)| (l.line, l.col));
 }
 
-/// A serial construct: every loop sequential.
+/// Runs each loop of `f` that is left sequential and keeps its C form as
+/// C writes it, drops the C form of the others, and removes the locals
+/// only the forms not chosen used; gives the new id of each old local.
+fn c_forms(f: &mut Function) -> Vec<Option<LocalId>> {
+    let mut dead = vec![];
+    choose_forms(&mut f.body, &mut dead);
+    f.drop_locals(&dead)
+}
+
+/// [`c_forms`] in block `b`: the locals no longer used go to `dead`.
+fn choose_forms(b: &mut Block, dead: &mut Vec<LocalId>) {
+    let mut i = 0;
+    while i < b.len() {
+        for inner in b[i].blocks_mut() {
+            choose_forms(inner, dead);
+        }
+        if let Stmt::Loop(l) = &mut b[i] {
+            if let Some(c) = l.c_form.take() {
+                if l.par != Parallelism::Seq {
+                    dead.extend(&c.own);
+                } else {
+                    dead.extend(&c.counted);
+                    let stmts = c.into_stmts(std::mem::take(&mut l.body));
+                    let n = stmts.len();
+                    b.splice(i..=i, stmts);
+                    i += n;
+                    continue;
+                }
+            }
+        }
+        i += 1;
+    }
+}
+
+/// A serial construct: every loop sequential, in one thread (no size
+/// clause of its loops sizes the launch).
 fn serial(f: &mut Function) -> Vec<(SrcLoc, Remark)> {
     let nodes = candidates(f);
     let mut out = vec![];
     for n in &nodes {
         let lp = loop_of_mut(f, n);
         lp.par = Parallelism::Seq;
+        if let Some(z) = &mut lp.sizes {
+            (z.gang, z.worker, z.vector) = (None, None, None);
+        }
         out.push((
             lp.loc.clone(),
             "loop run sequentially: serial construct".into(),
@@ -229,9 +289,19 @@ fn finish_remarks(
     }
 }
 
-/// What a reduction reduces, as its clause names it: the variable (a
-/// scalar, a whole array), or elements of an array (`a[lo:n]`, `a[lo]`).
+/// What a reduction reduces, as its clause names it (as lowering recorded
+/// it, else from its private copy): the variable (a scalar, a whole
+/// array), or elements of an array (`a[lo:n]`, `a[lo]`, `a[k]`).
 fn reduced(f: &Function, r: &Reduction) -> String {
+    let named = f.undecided.as_ref().and_then(|u| {
+        u.named
+            .iter()
+            .find(|n| n.private == r.private)
+            .map(|n| n.written.clone())
+    });
+    if let Some(text) = named {
+        return text;
+    }
     let private = f.local(r.private);
     match (&private.ty, r.parts.first()) {
         (Type::Array(elem, n), Some(p)) if elem.size() > 0 => {

@@ -11,7 +11,8 @@ fn first(body: &str, v: &str) -> bool {
     let src = format!(
         "void g(int *p) {{ *p = 1; }}\nvoid f(int *a, int t, int s, int u) {{\n#pragma acc parallel loop seq copy(a[0:9])\nfor (int i = 0; i < 9; i++) {body}\n}}\n"
     );
-    let t = crate::frontend::translate(src, "t.c").expect("lowers");
+    let mut t = crate::frontend::translate(src, "t.c").expect("lowers");
+    crate::schedule::plan_levels(&mut t.module).expect("decides");
     let k = &t.module.kernels[0];
     let params: Vec<_> = k.params.iter().map(|p| p.local).collect();
     let scope = Scope::kernel(&k.body, &params, &[]);

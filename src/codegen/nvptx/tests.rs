@@ -127,6 +127,7 @@ pub(super) fn gv_loop(f: &mut Function, i: LocalId, n: LocalId, body: Block) {
         loc: SrcLoc::default(),
         sizes: None,
         directive: None,
+        c_form: None,
         reductions: vec![],
     })];
 }
@@ -502,6 +503,7 @@ fn control_kernel(ty: IntKind) -> Kernel {
         loc: SrcLoc::default(),
         sizes: None,
         directive: None,
+        c_form: None,
         reductions: vec![],
     });
     // *out = arr[2] + x

@@ -16,6 +16,9 @@ fn ir(src: &str) -> Module {
         Err(d) => panic!("{}", d.render(false)),
     };
     crate::schedule::decide_data(&mut t.module, &mut t.remarks);
+    if let Err(d) = crate::schedule::plan_levels(&mut t.module) {
+        panic!("{}", d.render(false));
+    }
     let info = crate::analysis::analyze(&t.module);
     crate::schedule::schedule(&mut t.module, &info, &crate::ir::Target::gpu(90));
     crate::schedule::specialize(&mut t.module);

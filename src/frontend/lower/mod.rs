@@ -6,9 +6,10 @@
 //! first use, with the hidden sizes of variable-length arrays), the body's
 //! own block scopes, the statement emission stack, and the loops and
 //! switches around (for `break` and `continue`). Lowering decides nothing
-//! about threads, and reads no loop's levels (each planned loop's
-//! [`LoopSpec::par`] is recorded in its [`crate::ir::Loop::par`] as is;
-//! the rules that depend on levels are the validator's): a side effect that
+//! about threads: it leaves every candidate loop's levels undecided
+//! ([`crate::ir::Function::undecided`], with the facts of the source the
+//! decision reads; `schedule::plan_levels` decides), and the rules that
+//! depend on levels are the validator's. A side effect that
 //! one thread performs where several run the code is a [`Stmt::Single`] (a
 //! captured value every thread needs a [`Stmt::Broadcast`], a routine
 //! call's guard arguments [`crate::ir::Special::Performs`]), which
@@ -41,8 +42,7 @@ use super::source::SourceMap;
 use crate::diag::{DResult, Diagnostics};
 use crate::frontend::parsed::Parsed;
 use crate::ir::{
-    Block, Expr, ExprId, Function, LocalId, Parallelism, Param, ParamMode, RoutineLevel, SrcLoc,
-    Stmt, Type,
+    Block, Expr, ExprId, Function, LocalId, Param, ParamMode, RoutineLevel, SrcLoc, Stmt, Type,
 };
 use lang_c::span::Span;
 use std::collections::HashMap;
@@ -50,13 +50,14 @@ use std::collections::HashMap;
 /// The remark where device code first computes with `long double`.
 pub const NARROWED: &str = "long double is computed in double precision on the device (values in host memory are rounded to double when read)";
 
-/// What a loop directive asks of the `for` statement it is attached to.
+/// What the source says of a candidate loop of the loop-level decision
+/// (a `for` statement with a loop directive, or a plain `for` of a
+/// `kernels` construct), which lowering records: the loop is lowered as
+/// a counted [`crate::ir::Loop`] whose levels are undecided
+/// (`schedule::plan_levels` decides).
 #[derive(Clone, Debug, PartialEq)]
 pub struct LoopSpec {
-    /// The parallelism chosen for the loop (recorded in
-    /// [`crate::ir::Loop::par`]; lowering reads it for nothing else).
-    pub par: Parallelism,
-    /// Where the directive is (for messages).
+    /// Where the directive is (the `for` statement without one).
     pub loc: SrcLoc,
     /// `collapse(n)`: the loop and the n - 1 loops tightly nested in it
     /// are one iteration space (`tile` with n sizes too).
@@ -68,15 +69,22 @@ pub struct LoopSpec {
     pub tile: Vec<u32>,
     /// `gang(static:…)` (see [`crate::ir::Loop::chunk`]).
     pub chunk: Option<u32>,
-    /// `reduction(…)` variables (given by a clause, or found by the
-    /// dependence test in a `kernels` loop).
+    /// `reduction(…)` variables of its clauses.
     pub reductions: Vec<LoopReduction>,
     /// `private(…)` / `firstprivate(…)` variables.
     pub privates: Vec<Private>,
     /// What the launch geometry reads of it (see [`crate::ir::Loop::sizes`]).
     pub sizes: crate::ir::LoopSizes,
-    /// What its directive asks (see [`crate::ir::Loop::directive`]).
+    /// What its directive asks (see [`crate::ir::Loop::directive`]);
+    /// `None`: a plain `for` of a `kernels` construct, which also keeps
+    /// its C form ([`crate::ir::Loop::c_form`]).
     pub directive: Option<crate::ir::LoopDirective>,
+    /// Not tightly nested in the candidate loop around it
+    /// ([`crate::ir::Undecided::loose`]).
+    pub loose: bool,
+    /// A plain `for` loop's variable declared outside it, which its C
+    /// form assigns.
+    pub outside: Option<String>,
 }
 
 /// A variable of a `private` or `firstprivate` clause: the loop (or
@@ -113,6 +121,19 @@ pub struct LoopReduction {
     pub index: Option<String>,
     /// Where it is named (for messages).
     pub loc: SrcLoc,
+}
+
+impl LoopReduction {
+    /// What the clause reduces, as it names it: the variable, an element
+    /// (`a[k]`, `a[2]`) or a section (`a[lo:n]`).
+    pub fn written(&self) -> String {
+        match (&self.section, &self.index) {
+            (None, Some(i)) => format!("{}[{i}]", self.var),
+            (None, None) => self.var.clone(),
+            (Some((lo, 1)), _) => format!("{}[{lo}]", self.var),
+            (Some((lo, n)), _) => format!("{}[{lo}:{n}]", self.var),
+        }
+    }
 }
 
 /// A host variable that the region uses, passed as a kernel parameter.
@@ -215,7 +236,10 @@ impl<'a> Lower<'a> {
             host,
             routines,
             mode,
-            f: Function::default(),
+            f: Function {
+                undecided: Some(Box::default()),
+                ..Function::default()
+            },
             params: vec![],
             vars: vec![],
             loops,

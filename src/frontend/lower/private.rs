@@ -186,7 +186,7 @@ impl Lower<'_> {
 
     /// The C type of variable `name` where the code is (a variable of the
     /// body, else of the host scope), without making it a kernel parameter.
-    fn var_type(&self, name: &str) -> Option<super::CType> {
+    pub(super) fn var_type(&self, name: &str) -> Option<super::CType> {
         for s in self.scopes.iter().rev() {
             if let Some((_, ty)) = s.get(name) {
                 return Some(ty.clone());

@@ -13,7 +13,9 @@ use crate::frontend::conv::promote;
 use crate::frontend::ctype::CType;
 use crate::frontend::declare;
 use crate::frontend::scope::{SymKind, Symbol};
-use crate::ir::{Expr, ExprId, Loop, LoopCmp, LoopHeader, Stmt, SwitchArm, Type};
+use crate::ir::{
+    CForm, Expr, ExprId, LocalId, Loop, LoopCmp, LoopHeader, Parallelism, Stmt, SwitchArm, Type,
+};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 
@@ -86,8 +88,10 @@ impl Lower<'_> {
                 Ok(())
             }
             Statement::For(f) => match self.loops.get(&span.start).cloned() {
-                Some(spec) => self.counted_loop(&f.node, span, &spec),
-                None => self.for_loop(&f.node),
+                Some(spec) if spec.directive.is_some() || self.countable(&f.node) => {
+                    self.counted_loop(&f.node, span, &spec)
+                }
+                _ => self.for_loop(&f.node),
             },
             Statement::While(w) => {
                 let (cond, pre) = self.in_block(|l| l.condition(&w.node.expression))?;
@@ -389,18 +393,25 @@ impl Lower<'_> {
                 ForInitializer::Expression(e) => self.effect(e)?,
                 ForInitializer::Declaration(d) => self.declaration(d)?,
             }
-            let (cond, pre) = match &f.condition {
-                Some(c) => self.in_block(|l| l.condition(c))?,
-                None => (self.f.int(1, Type::BOOL), vec![]),
-            };
-            let ((), step) = match &f.step {
-                Some(s) => self.in_block(|l| l.effect(s))?,
-                None => ((), vec![]),
-            };
+            let (cond, pre, step) = self.test_and_step(f)?;
             self.while_loop(cond, pre, &f.statement, step)
         })();
         self.pop_scope();
         r
+    }
+
+    /// The condition of `for` loop `f` (with the statements its side
+    /// effects need first) and its step, as C evaluates them.
+    fn test_and_step(&mut self, f: &ForStatement) -> DResult<(ExprId, Vec<Stmt>, Vec<Stmt>)> {
+        let (cond, pre) = match &f.condition {
+            Some(c) => self.in_block(|l| l.condition(c))?,
+            None => (self.f.int(1, Type::BOOL), vec![]),
+        };
+        let ((), step) = match &f.step {
+            Some(s) => self.in_block(|l| l.effect(s))?,
+            None => ((), vec![]),
+        };
+        Ok((cond, pre, step))
     }
 
     /// `while (pre; cond) { body } step`.
@@ -416,38 +427,100 @@ impl Lower<'_> {
         let r = self.in_block(|l| l.stmt(body));
         self.loop_depth -= 1;
         self.break_depth -= 1;
-        let ((), mut b) = r?;
-        if pre.is_empty() {
-            self.emit(Stmt::While {
-                cond,
-                body: b,
-                step,
-            });
-        } else {
-            // The condition has side effects: test it at the top of the body.
-            let not = self.f.add(
-                Expr::Unary {
-                    op: crate::ir::UnOp::Not,
-                    arg: cond,
-                },
-                Type::BOOL,
-            );
-            let mut top = pre;
-            top.push(Stmt::If {
-                cond: not,
-                then: vec![Stmt::Break],
-                otherwise: vec![],
-                single: false,
-            });
-            top.append(&mut b);
-            let always = self.f.int(1, Type::BOOL);
-            self.emit(Stmt::While {
-                cond: always,
-                body: top,
-                step,
-            });
-        }
+        let ((), b) = r?;
+        let (cond, mut top) = self.while_head(cond, pre);
+        top.extend(b);
+        self.emit(Stmt::While {
+            cond,
+            body: top,
+            step,
+        });
         Ok(())
+    }
+
+    /// The condition of a `while` whose test is `pre; cond`, and what its
+    /// body starts with: a condition with side effects is tested at the
+    /// top of the body (the loop's own condition then always true).
+    fn while_head(&mut self, cond: ExprId, pre: Vec<Stmt>) -> (ExprId, Vec<Stmt>) {
+        if pre.is_empty() {
+            return (cond, vec![]);
+        }
+        let not = self.f.add(
+            Expr::Unary {
+                op: crate::ir::UnOp::Not,
+                arg: cond,
+            },
+            Type::BOOL,
+        );
+        let mut top = pre;
+        top.push(Stmt::If {
+            cond: not,
+            then: vec![Stmt::Break],
+            otherwise: vec![],
+            single: false,
+        });
+        (self.f.int(1, Type::BOOL), top)
+    }
+
+    /// The C form of `for` loop `f` (without its body): its
+    /// initialisation (`decl`: of the variable the loop declares, of C
+    /// type `ty`), condition and step, as [`Lower::for_loop`] lowers them.
+    fn c_form(&mut self, f: &ForStatement, decl: Option<(LocalId, &CType)>) -> DResult<CForm> {
+        let ((), init) = self.in_block(|l| match (&f.initializer.node, decl) {
+            (ForInitializer::Expression(e), _) => l.effect(e),
+            (ForInitializer::Declaration(d), Some((var, ty))) => {
+                match d
+                    .node
+                    .declarators
+                    .first()
+                    .and_then(|x| x.node.initializer.as_ref())
+                {
+                    Some(init) => l.init_local(var, ty, init),
+                    None => Ok(()),
+                }
+            }
+            _ => Ok(()),
+        })?;
+        let (cond, pre, step) = self.test_and_step(f)?;
+        let (cond, head) = self.while_head(cond, pre);
+        Ok(CForm {
+            init,
+            cond,
+            head,
+            step,
+            own: vec![],
+            counted: vec![],
+        })
+    }
+
+    /// The locals made since there were `from`, but the parameters.
+    fn temps(&self, from: usize) -> Vec<LocalId> {
+        (from..self.f.locals.len())
+            .map(|i| LocalId(i as u32))
+            .filter(|l| !self.params.iter().any(|p| p.local == *l))
+            .collect()
+    }
+
+    /// Whether plain `for` loop `f` (of a `kernels` construct) can be a
+    /// counted loop: canonical, with a variable of integer type.
+    fn countable(&mut self, f: &ForStatement) -> bool {
+        let Ok(c) = canonical(f) else { return false };
+        let ty = match c.decl {
+            Some(d) => {
+                let specs = declare::type_specifiers(&d.node.specifiers);
+                let base = declare::base_type(&specs, self.host, self.sm).ok();
+                match (base, d.node.declarators.first()) {
+                    (Some(base), Some(id)) => {
+                        declare::apply_declarator(base, &id.node.declarator, self.host, self.sm)
+                            .ok()
+                            .map(|x| x.1)
+                    }
+                    (base, _) => base,
+                }
+            }
+            None => self.var_type(c.var),
+        };
+        ty.is_some_and(|t| t.is_integer())
     }
 
     /// A `for` loop with a loop directive: it must be in canonical form.
@@ -476,7 +549,9 @@ impl Lower<'_> {
     /// A counted loop's header: its variable (declared by the loop, or
     /// declared outside: then private to the loop, a fresh local of the
     /// same type, in the current scope) and its bounds, evaluated here.
-    fn header(&mut self, c: &Canonical, span: Span) -> DResult<LoopHeader> {
+    /// (`own`: the variable the loop uses instead, a plain `for` loop's
+    /// declared outside it, which it never makes private.)
+    fn header(&mut self, c: &Canonical, span: Span, own: Option<LocalId>) -> DResult<LoopHeader> {
         let ty = match c.decl {
             Some(d) => {
                 let base = declare::base_type(
@@ -507,7 +582,10 @@ impl Lower<'_> {
             );
         }
         let init = self.rvalue_as(c.init, &ty)?;
-        let var = self.declare_local(c.var, ty.clone(), span)?;
+        let var = match own {
+            Some(v) => v,
+            None => self.declare_local(c.var, ty.clone(), span)?,
+        };
         let limit = self.rvalue_as(c.limit, &ty)?;
         let irty = ty.to_ir().unwrap_or(Type::I32);
         let mut step = match c.step {
@@ -551,7 +629,54 @@ impl Lower<'_> {
         spec: &crate::frontend::lower::LoopSpec,
     ) -> DResult<()> {
         let c = self.canonical_or_err(f, span)?;
-        let head = self.header(&c, span)?;
+        // A plain `for` of a `kernels` construct keeps its C form too (run
+        // if it stays sequential). Its own variable is declared by the
+        // counted header; one declared outside is the C form's, the
+        // counted header's then never partitioned (lowered after the C
+        // form, in the order C evaluates it).
+        let (head, c_form) = match (spec.directive, c.decl) {
+            (Some(_), _) => (self.header(&c, span, None)?, None),
+            (None, Some(_)) => {
+                let n0 = self.f.locals.len();
+                let head = self.header(&c, span, None)?;
+                let n1 = self.f.locals.len();
+                let ty = self.var_type(c.var).unwrap_or(CType::INT);
+                let mut form = self.c_form(f, Some((head.var, &ty)))?;
+                form.own = self.temps(n1);
+                form.counted = self.temps(n0);
+                form.counted
+                    .retain(|l| *l != head.var && !form.own.contains(l));
+                (head, Some(form))
+            }
+            (None, None) => {
+                let n0 = self.f.locals.len();
+                let mut form = self.c_form(f, None)?;
+                let n1 = self.f.locals.len();
+                let own = match self.resolve(c.var, span)? {
+                    Resolved::Local(Binding::Local(l), _) => l,
+                    _ => {
+                        let ty = self.var_type(c.var).and_then(|t| t.to_ir());
+                        self.f.new_local(c.var, ty.unwrap_or(Type::I32))
+                    }
+                };
+                if let Some(u) = &mut self.f.undecided {
+                    u.outside.push(spec.loc.clone());
+                }
+                let head = self.header(&c, span, Some(own))?;
+                form.counted = self.temps(n1);
+                form.own = self.temps(n0);
+                form.own.retain(|l| !form.counted.contains(l));
+                (head, Some(form))
+            }
+        };
+        if let Some(u) = &mut self.f.undecided {
+            if spec.collapse_force {
+                u.forced.push(spec.loc.clone());
+            }
+            if spec.loose {
+                u.loose.push(spec.loc.clone());
+            }
+        }
         // collapse(n): the n - 1 loops nested in this one (with force:,
         // the code around them runs in every iteration, in order).
         let mut collapsed = vec![];
@@ -564,7 +689,7 @@ impl Lower<'_> {
             after.splice(0..0, next.after.iter());
             let inner = next.inner;
             let ic = self.canonical_or_err(&inner.node, inner.span)?;
-            let h = self.header(&ic, inner.span)?;
+            let h = self.header(&ic, inner.span, None)?;
             // Rectangular: the bounds may not use the outer indices.
             let mut used = vec![];
             for e in [h.init, h.limit, h.step] {
@@ -579,12 +704,20 @@ impl Lower<'_> {
             collapsed.push(h);
             body = &inner.node.statement;
         }
-        let par = spec.par;
         // The body sees each reduction variable's private copy.
         let elems = self.elem_reds.len();
         let mut reductions = vec![];
         for r in &spec.reductions {
-            reductions.push(self.reduction(r)?);
+            let red = self.reduction(r)?;
+            if let Some(u) = &mut self.f.undecided {
+                u.named.push(crate::ir::Named {
+                    private: red.private,
+                    var: r.var.clone(),
+                    written: r.written(),
+                    loc: r.loc.clone(),
+                });
+            }
+            reductions.push(red);
         }
         self.privates(&spec.privates)?;
         let saved = (self.loop_depth, self.break_depth);
@@ -624,11 +757,12 @@ impl Lower<'_> {
             tile: spec.tile.clone(),
             chunk: spec.chunk,
             body,
-            par,
+            par: Parallelism::Seq,
             reductions,
             loc: spec.loc.clone(),
             sizes: Some(Box::new(spec.sizes.clone())),
             directive: spec.directive,
+            c_form: c_form.map(Box::new),
         }));
         Ok(())
     }

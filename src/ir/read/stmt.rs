@@ -342,6 +342,7 @@ impl Parser<'_, '_> {
             loc: SrcLoc { file, line, col },
             sizes,
             directive,
+            c_form: None,
         })
     }
 

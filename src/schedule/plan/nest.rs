@@ -1,24 +1,23 @@
 //! The loop nests of an undecided `kernels` kernel: the facts of each loop
 //! the OpenUH mapping reads ([`NestLoop`]), as the IR gives them — the
-//! directive, whether the loop is tightly nested in the loop around it,
+//! directive, whether the loop is tightly nested in the loop around it
+//! (the source's fact, [`crate::ir::Undecided::loose`]),
 //! the dependence test's verdict (`analysis::depend`, with the host
 //! scalars the loop only accumulates into) and the contiguity score of its
 //! index (`analysis::contiguity`) — then the mapping ([`map_nest`]), the
-//! reductions found (made on the IR) and the remarks, as the front end's
-//! plan words them.
+//! reductions found (made on the IR) and the remarks.
 //!
 //! Owns: `kernels`. May call: `ir`, `analysis::depend`,
 //! `analysis::contiguity`, `analysis::private` (the kernel's cells), the
 //! parent module's walk and remarks, `kernels` (the mapping).
 
-use super::{candidates, describe, finish_remarks, loop_of, loop_of_mut, reduce_into, Node};
+use super::{candidates, describe, finish_remarks, loop_of, loop_of_mut, reduce_into};
 use crate::analysis::body::Target;
 use crate::analysis::contiguity;
 use crate::analysis::depend::{independent, Facts, HostKind};
 use crate::analysis::private::{Scalar, Scope};
 use crate::ir::{
-    Block, Function, LocalId, Loop, Module, Parallelism, Param, ParamMode, RedOp, Remark, SrcLoc,
-    Stmt, Type,
+    Function, LocalId, Loop, Module, Parallelism, Param, ParamMode, RedOp, Remark, SrcLoc, Type,
 };
 use crate::schedule::kernels::{map_nest, NestLoop, Verdict};
 use std::collections::HashMap;
@@ -42,6 +41,11 @@ pub(super) fn kernels(
     callees: &[String],
 ) -> Vec<(SrcLoc, Remark)> {
     let nodes = candidates(f);
+    let loose = f
+        .undecided
+        .as_ref()
+        .map(|u| u.loose.clone())
+        .unwrap_or_default();
     let host = host_kinds(f, scope, params);
     let scores = scores(f);
     // The facts, then the mapping, of each nest (a root and the loops in it).
@@ -58,7 +62,7 @@ pub(super) fn kernels(
             reduces: lp.directive.is_some() && !lp.reductions.is_empty(),
             verdict,
             parent: n.parent,
-            tight: n.parent.is_none_or(|p| tight(f, &nodes[p], n)),
+            tight: n.parent.is_none() || !loose.contains(&lp.loc),
             score: scores.get(&lp.var).copied().unwrap_or(0),
         });
     }
@@ -92,7 +96,8 @@ pub(super) fn kernels(
             }
         }
         // A loop without directive that stays sequential keeps C's
-        // semantics: nothing for the launch to read.
+        // semantics (its C form, when it has one: `plan_levels` runs it):
+        // nothing for the launch to read.
         if lp.directive.is_none() && !parallel {
             lp.sizes = None;
         }
@@ -218,33 +223,4 @@ fn verdict(
         targets.push((op, to.0, to.1));
     }
     (Ok(named), targets)
-}
-
-/// Whether loop `n` is reached from the body of its parent `p` (of `f`)
-/// through nothing but assignments of locals (declarations: expressions
-/// have no side effects) and loops: running the body again in another
-/// gang only repeats work private to each thread.
-fn tight(f: &Function, p: &Node, n: &Node) -> bool {
-    fn reach(b: &Block, rest: &[(usize, usize)], at: usize) -> bool {
-        let target = rest.first().map_or(at, |(i, _)| *i);
-        let mut found = false;
-        for (i, s) in b.iter().enumerate() {
-            if i == target {
-                found = match (s, rest.split_first()) {
-                    (_, None) => true,
-                    (Stmt::Loop(l), Some((_, more))) => reach(&l.body, more, at),
-                    _ => false,
-                };
-                if !found {
-                    return false;
-                }
-            } else if !matches!(s, Stmt::Assign { .. }) {
-                return false;
-            }
-        }
-        found
-    }
-    // The parent's body is the block one step below the parent's place.
-    let below = p.path.len() + 1;
-    reach(&loop_of(f, p).body, &n.path[below..], n.at)
 }

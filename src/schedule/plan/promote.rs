@@ -7,7 +7,7 @@
 //! for the construct's own reductions, else a new one around the body),
 //! whose copy the nested loop then reduces into (`localize`).
 //!
-//! Owns: `promote`. May call: `ir`, `analysis::private` (the cells), the
+//! Owns: `promote`, `reductions_first`. May call: `ir`, `analysis::private` (the cells), the
 //! parent module's walk, `localize`.
 
 use super::{candidates, loop_of};
@@ -34,13 +34,13 @@ pub(super) fn promote(f: &mut Function, scope: &Scope) -> DResult<Vec<(SrcLoc, R
             };
             match scope.at(f, addr) {
                 Some(cell) if !found.iter().any(|(_, _, c)| *c == cell) => {
-                    found.push((lp.loc.clone(), r.op, cell));
+                    found.push((clause_of(f, r.private, &lp.loc).1, r.op, cell));
                 }
                 Some(_) => {}
                 None if r.scalar(&f.local(r.private).ty) => {
-                    let var = &f.local(r.private).name;
+                    let (var, at) = clause_of(f, r.private, &lp.loc);
                     return Err(Diagnostics::one(
-                        Some(lp.loc.clone()),
+                        Some(at),
                         format!("reduction of an element of '{var}' across gangs inside another loop of the region is not supported (reduce a scalar, or put the reduction on the outermost loop)"),
                     ));
                 }
@@ -86,6 +86,47 @@ pub(super) fn promote(f: &mut Function, scope: &Scope) -> DResult<Vec<(SrcLoc, R
         ));
     }
     Ok(out)
+}
+
+/// The variable of the reduction with private copy `private` and where
+/// its clause names it (as lowering recorded them), else the copy's name
+/// and `loop_loc`.
+fn clause_of(f: &Function, private: crate::ir::LocalId, loop_loc: &SrcLoc) -> (String, SrcLoc) {
+    let named = f
+        .undecided
+        .as_ref()
+        .and_then(|u| u.named.iter().find(|n| n.private == private));
+    match named {
+        Some(n) => (n.var.clone(), n.loc.clone()),
+        None => (f.local(private).name.clone(), loop_loc.clone()),
+    }
+}
+
+/// The order that puts first, among the parameters of kernel `k` (cells
+/// `scope`), those its loop over the gangs reduces into, in the order of
+/// its reductions, as lowering orders the construct's own reductions
+/// (made before the body): the index of each parameter in turn.
+pub(super) fn reductions_first(k: &crate::ir::Kernel, scope: &Scope) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..k.params.len()).collect();
+    let [Stmt::Loop(l)] = k.body.body.as_slice() else {
+        return order;
+    };
+    let first: Vec<crate::ir::LocalId> = l
+        .reductions
+        .iter()
+        .filter_map(|r| match r.target {
+            RedTarget::Memory(a) => scope.at(&k.body, a),
+            RedTarget::Local(t) => Some(t),
+        })
+        .collect();
+    let rank = |i: &usize| {
+        first
+            .iter()
+            .position(|c| *c == k.params[*i].local)
+            .unwrap_or(first.len())
+    };
+    order.sort_by_key(rank);
+    order
 }
 
 /// Whether the block at `path` of `f`'s body is inside a loop (a counted

@@ -74,6 +74,7 @@ fn kernel(par: Parallelism, k: IntKind, cmp: LoopCmp, b: [i128; 3], skip_even: b
         loc: SrcLoc::default(),
         sizes: None,
         directive: None,
+        c_form: None,
         reductions: vec![],
     })];
     module(f, a)
@@ -281,6 +282,7 @@ fn nested_gang_and_vector_loops_use_their_own_levels() {
             loc: SrcLoc::default(),
             sizes: None,
             directive: None,
+            c_form: None,
             reductions: vec![],
         })
     };
@@ -442,6 +444,7 @@ fn collapsed_nest_visits_each_point_once() {
             loc: SrcLoc::default(),
             sizes: None,
             directive: None,
+            c_form: None,
             reductions: vec![],
         })];
         let m = scheduled(module(g, a));
@@ -506,6 +509,7 @@ fn tiled_and_chunked_loops_visit_each_point_once() {
         loc: SrcLoc::default(),
         sizes: None,
         directive: None,
+        c_form: None,
         reductions: vec![],
     };
     let want: Vec<i128> = {
@@ -634,6 +638,7 @@ fn fenced_loop(par: Parallelism) -> (String, Vec<usize>, usize, usize) {
         loc: SrcLoc::default(),
         sizes: None,
         directive: None,
+        c_form: None,
         reductions: vec![],
     })];
     let m = scheduled(module(f, a));

@@ -1,54 +1,29 @@
-//! Loop levels: which loops of a compute region are partitioned, over which
-//! levels and launch axes; each planned loop's [`LoopSizes`] (its trip
-//! count, its size clauses), from which `schedule::geometry` computes the
-//! launch.
+//! The candidate loops of a compute region (or routine) and what their
+//! source says, which lowering records on each counted loop it makes: the
+//! candidates are the C `for` statements with loop directives, and in a
+//! `kernels` construct every canonical `for` loop; for each, its clauses,
+//! its trip count as host C text where the bounds can be evaluated where
+//! the construct is, its size clauses, and whether it is tightly nested in
+//! the candidate around it ([`LoopSpec`]). The levels are decided on the
+//! IR, by `schedule::plan_levels`, with the remarks.
 //!
-//! Owns: [`RegionPlan`], `Walker::plan_loops`: the candidate loops (C
-//! `for` statements with loop directives, and in `kernels` every `for`
-//! loop), and for each the facts the decisions read. The decisions are
-//! `schedule`'s:
-//! * `parallel`: `schedule::levels::parallel_loop` (levels from the
-//!   directive and the nest's shape, nesting errors);
-//! * `kernels`: `schedule::kernels::map_nest` (the OpenUH mappings), from
-//!   the facts `kernels_nest` gathers;
-//! * `serial`: every loop sequential, one thread.
-//!
-//! (Issue 16: this plan still runs on the C AST before lowering, though
-//! lowering only records each loop's levels in [`crate::ir::Loop::par`]:
-//! what still reads them before lowering is the promotion of nested gang
-//! reductions (`compute`), and the plan's remarks; the `kernels` facts come
-//! from a probe lowering (`depend`). It moves onto the IR's
-//! [`crate::ir::Loop::directive`] with those.)
-//!
-//! (The reductions partitioned loops take from the loops around them and
-//! the scalars they privatise are the IR's: `schedule::implicit_reductions`
-//! and `schedule::auto_privates`.) Every decision is a remark
-//! (`-Minfo=accel`; a partitioned loop's names the thread counts of the
-//! launch, [`Remark::Levels`]). May call: `canon`, `effects`, `clauses`, `loopvars`,
-//! `kernels_nest`, `ir`, `schedule::levels`; `parsed` (the directives and
-//! text it reads).
+//! Owns: `Walker::loop_specs`. May call: `canon`, `effects`, `clauses`,
+//! `loopvars`, `literal`, `ir`; `parsed` (the directives and text it
+//! reads).
 
 use super::canon::{canonical, trip_text};
 use super::loopclauses::Clauses;
-use super::lower::{LoopReduction, LoopSpec};
+use super::loopvars::{body_of, collapsed_loops, tightly_nested};
+use super::lower::LoopSpec;
 use super::unit::Walker;
 use crate::diag::{DResult, Diagnostics};
 use crate::directive::DirectiveKind;
-use crate::ir::{HostType, LoopSizes, Parallelism, Remark, SrcLoc, UserExpr};
-use crate::schedule::levels::{parallel_loop, Outer, Shape};
+use crate::ir::{ComputeKind, HostType, LoopSizes, SrcLoc, UserExpr};
 use lang_c::ast::*;
 use lang_c::span::Node;
 use std::collections::HashMap;
 
-/// Which compute construct a region belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RegionKind {
-    Parallel,
-    Kernels,
-    Serial,
-}
-
-/// A loop the plan decides about.
+/// A candidate loop.
 pub(super) struct Cand<'a> {
     pub(super) stmt: &'a Node<Statement>,
     pub(super) f: &'a Node<ForStatement>,
@@ -58,36 +33,6 @@ pub(super) struct Cand<'a> {
     pub(super) clauses: Clauses,
     pub(super) loc: SrcLoc,
     pub(super) children: Vec<Cand<'a>>,
-}
-
-/// What was decided for one loop.
-#[derive(Clone, Debug)]
-pub(super) struct Decision {
-    pub(super) par: Parallelism,
-    /// Trip count as host C text, when the bounds can be evaluated where
-    /// the construct is.
-    pub(super) trip: Option<String>,
-    /// `gang(num:)` / `vector(len)` / `worker(num)`, each located at
-    /// its clause's argument.
-    pub(super) gang_num: Option<UserExpr>,
-    pub(super) worker_num: Option<UserExpr>,
-    pub(super) vector_len: Option<UserExpr>,
-    pub(super) why: Remark,
-    /// Its reductions.
-    pub(super) reductions: Vec<LoopReduction>,
-    /// Its trip count when the bounds are integer literals.
-    pub(super) const_trip: Option<u64>,
-}
-
-/// The plan of one compute region.
-pub struct RegionPlan {
-    /// Loop specs by the offset of their `for` statements.
-    pub loops: HashMap<usize, LoopSpec>,
-    /// `file:line: text` remarks, in source order.
-    pub remarks: Vec<(SrcLoc, Remark)>,
-    /// The variables the construct's data clauses name: in device memory
-    /// in the probe lowering (`depend`).
-    pub(super) shared: Vec<String>,
 }
 
 /// The identifiers of an expression.
@@ -104,7 +49,7 @@ fn idents(e: &Node<Expression>) -> Vec<String> {
 }
 
 /// The names a statement declares (locals, loop variables).
-pub(super) fn declared(s: &Node<Statement>) -> Vec<String> {
+fn declared(s: &Node<Statement>) -> Vec<String> {
     struct D(Vec<String>);
     impl<'ast> lang_c::visit::Visit<'ast> for D {
         fn visit_declarator(&mut self, d: &'ast Declarator, span: &'ast lang_c::span::Span) {
@@ -132,7 +77,7 @@ impl Walker<'_> {
         &self,
         s: &'a Node<Statement>,
         dirs: &[usize],
-        kind: RegionKind,
+        kind: ComputeKind,
     ) -> DResult<Vec<Cand<'a>>> {
         // An atomic statement is not a loop (lowered where it is).
         let dirs: Vec<usize> = dirs
@@ -165,7 +110,7 @@ impl Walker<'_> {
                     self.loop_clauses(i)?,
                     self.unit.pragma_loc(i, self.unit.dirs[i].kind_span.start),
                 ),
-                None if kind == RegionKind::Kernels && canonical(&f.node).is_ok() => (
+                None if kind == ComputeKind::Kernels && canonical(&f.node).is_ok() => (
                     Clauses {
                         collapse: 1,
                         ..Clauses::default()
@@ -222,7 +167,7 @@ impl Walker<'_> {
     }
 
     /// The candidates nested in `s` (not `s` itself).
-    fn children<'a>(&self, s: &'a Node<Statement>, kind: RegionKind) -> DResult<Vec<Cand<'a>>> {
+    fn children<'a>(&self, s: &'a Node<Statement>, kind: ComputeKind) -> DResult<Vec<Cand<'a>>> {
         let mut out = vec![];
         let mut visit = |st: &'a Node<Statement>| -> DResult<()> {
             let dirs: Vec<usize> = self
@@ -261,11 +206,7 @@ impl Walker<'_> {
 
     /// The trip count of loop `f` as host C text, when its bounds are free
     /// of side effects and of names the region declares.
-    pub(super) fn host_trip(
-        &self,
-        f: &Node<ForStatement>,
-        region_names: &[String],
-    ) -> Option<String> {
+    fn host_trip(&self, f: &Node<ForStatement>, region_names: &[String]) -> Option<String> {
         let c = canonical(&f.node).ok()?;
         let text = |e: &Node<Expression>| -> Option<String> {
             let ok = super::effects::pure(e) && idents(e).iter().all(|i| !region_names.contains(i));
@@ -283,154 +224,74 @@ impl Walker<'_> {
         ))
     }
 
-    /// Plans the loops of region statement `s` of a `kind` construct;
-    /// `dirs` are the loop directives attached to `s` itself (a combined
-    /// construct's own directive). In a routine, `outer` marks the levels
-    /// above the routine's; `shared` are the variables the construct's
-    /// data clauses name.
-    pub fn plan_loops(
+    /// The candidate loops of region statement `s` of a `kind` construct
+    /// (a routine's body: `Parallel`), by the offset of their `for`
+    /// statements; `dirs` are the loop directives attached to `s` itself
+    /// (a combined construct's own directive).
+    pub fn loop_specs(
         &self,
         s: &Node<Statement>,
         dirs: &[usize],
-        kind: RegionKind,
-        outer: Outer,
-        shared: Vec<String>,
-    ) -> DResult<RegionPlan> {
+        kind: ComputeKind,
+    ) -> DResult<HashMap<usize, LoopSpec>> {
         let cands = self.candidates(s, dirs, kind)?;
-        let region_names = declared(s);
-        let mut plan = RegionPlan {
-            loops: HashMap::new(),
-            remarks: vec![],
-            shared,
-        };
-        match kind {
-            RegionKind::Serial => self.plan_serial(&cands, &region_names, &mut plan),
-            RegionKind::Parallel => {
-                for c in &cands {
-                    self.plan_parallel(c, outer, &region_names, &mut plan)?;
-                }
-            }
-            RegionKind::Kernels => {
-                let probed = self.probe_loops(s, &cands, &plan.shared);
-                for c in &cands {
-                    self.plan_kernels_nest(c, &region_names, &probed, &mut plan)?;
-                }
-            }
+        let names = declared(s);
+        let mut out = HashMap::new();
+        for c in &cands {
+            self.record(c, None, &names, &mut out);
         }
-        plan.remarks.sort_by_key(|(l, _)| (l.line, l.col));
-        Ok(plan)
+        Ok(out)
     }
 
-    pub(super) fn record(&self, plan: &mut RegionPlan, c: &Cand, mut d: Decision) {
-        d.const_trip = super::loopvars::collapsed_loops(c)
+    /// Records candidate `c` (nested in `parent`) and the candidates in it.
+    fn record(
+        &self,
+        c: &Cand,
+        parent: Option<&Cand>,
+        names: &[String],
+        out: &mut HashMap<usize, LoopSpec>,
+    ) {
+        let cl = &c.clauses;
+        let const_trip = collapsed_loops(c)
             .iter()
             .try_fold(const_trip(&c.f.node), |t, f| {
                 Some(t?.checked_mul(const_trip(&f.node)?))
             })
             .flatten();
-        let tile = tile_sizes(&c.clauses.tile);
-        if !tile.is_empty() {
-            // As written: the innermost loop's size first.
-            let sizes: Vec<String> = tile.iter().rev().map(u32::to_string).collect();
-            d.why.push_str(&format!(", tile({})", sizes.join(",")));
-        }
-        for r in &d.reductions {
-            let what = match r.section {
-                None if r.index.is_some() => {
-                    format!("{}[{}]", r.var, r.index.as_deref().unwrap_or(""))
-                }
-                None => r.var.clone(),
-                Some((lo, 1)) => format!("{}[{lo}]", r.var),
-                Some((lo, n)) => format!("{}[{lo}:{n}]", r.var),
-            };
-            d.why
-                .push_str(&format!(", reduction({}:{what})", r.op.symbol()));
-        }
-        plan.remarks.push((c.loc.clone(), d.why.clone()));
-        // A loop without directive that stays sequential keeps C's semantics.
-        if !c.directive && d.par == Parallelism::Seq {
-            return;
-        }
         let sizes = LoopSizes {
-            trip: d.trip.map(|text| UserExpr {
+            trip: self.host_trip(c.f, names).map(|text| UserExpr {
                 text,
                 loc: c.loc.clone(),
                 ty: HostType::ULongLong,
             }),
-            const_trip: d.const_trip,
-            gang: d.gang_num,
-            worker: d.worker_num,
-            vector: d.vector_len,
+            const_trip,
+            gang: cl.gang_num.clone(),
+            worker: cl.worker_num.clone(),
+            vector: cl.vector_len.clone(),
         };
-        plan.loops.insert(
+        out.insert(
             c.stmt.span.start,
             LoopSpec {
-                par: d.par,
                 loc: c.loc.clone(),
-                collapse: c.clauses.collapse,
-                collapse_force: c.clauses.collapse_force,
-                tile,
-                chunk: c.clauses.chunk,
-                reductions: d.reductions,
-                privates: c.clauses.privates.clone(),
+                collapse: cl.collapse,
+                collapse_force: cl.collapse_force,
+                tile: tile_sizes(&cl.tile),
+                chunk: cl.chunk,
+                reductions: cl.reductions.clone(),
+                privates: cl.privates.clone(),
                 sizes,
-                directive: c.directive.then(|| c.clauses.directive()),
+                directive: c.directive.then(|| cl.directive()),
+                // Only declarations and loops lead to it from its parent's body.
+                loose: parent.is_some_and(|p| !tightly_nested(body_of(p), c.stmt.span.start)),
+                outside: canonical(&c.f.node)
+                    .ok()
+                    .filter(|k| !c.directive && k.decl.is_none())
+                    .map(|k| k.var.to_string()),
             },
         );
-    }
-
-    fn plan_serial(&self, cands: &[Cand], names: &[String], plan: &mut RegionPlan) {
-        for c in cands {
-            let d = Decision {
-                par: Parallelism::Seq,
-                trip: self.host_trip(c.f, names),
-                gang_num: None,
-                worker_num: None,
-                vector_len: None,
-                why: "loop run sequentially: serial construct".into(),
-                reductions: c.clauses.reductions.clone(),
-                const_trip: None,
-            };
-            self.record(plan, c, d);
-            self.plan_serial(&c.children, names, plan);
-        }
-    }
-
-    /// A loop of a parallel construct (or routine) and, recursively, the
-    /// loops in it.
-    fn plan_parallel(
-        &self,
-        c: &Cand,
-        outer: Outer,
-        names: &[String],
-        plan: &mut RegionPlan,
-    ) -> DResult<()> {
-        let cl = &c.clauses;
-        let shape = Shape {
-            nested: !c.children.is_empty(),
-            nested_twice: c.children.iter().any(|k| !k.children.is_empty()),
-        };
-        let decided = parallel_loop(&cl.directive(), outer, shape)
-            .map_err(|e| Diagnostics::one(Some(c.loc.clone()), e.to_string()))?;
-        let par = decided.par;
-        let why: Option<Remark> = decided.seq_why.map(Remark::from);
-        let why =
-            why.unwrap_or_else(|| Remark::of_loop(par, cl.collapse as usize, cl.collapse_force));
-        let d = Decision {
-            par,
-            trip: self.host_trip(c.f, names),
-            gang_num: cl.gang_num.clone(),
-            worker_num: cl.worker_num.clone(),
-            vector_len: cl.vector_len.clone(),
-            why,
-            reductions: cl.reductions.clone(),
-            const_trip: None,
-        };
-        self.record(plan, c, d);
         for k in &c.children {
-            self.plan_parallel(k, decided.inner, names, plan)?;
+            self.record(k, Some(c), names, out);
         }
-        Ok(())
     }
 }
 
