@@ -364,9 +364,11 @@ fn compile(text: &str) -> Result<Outcome, String> {
             Ok(t) => t,
             Err(d) => return rejected(d),
         };
-        accc::schedule::decide_data(&mut t.module, &mut t.remarks);
-        // The loop levels lowering leaves undecided (a nesting error is a
-        // positioned rejection too).
+        // The data and the loop levels lowering leaves undecided (a
+        // default(none) or nesting error is a positioned rejection too).
+        if let Err(d) = accc::schedule::decide_data(&mut t.module, &mut t.remarks) {
+            return rejected(d);
+        }
         if let Err(d) = accc::schedule::plan_levels(&mut t.module) {
             return rejected(d);
         }

@@ -14,7 +14,8 @@
 //! problems, for `analyze` the side table, for `privatize` the scalars it
 //! privatised and the module, for `implicit_reductions` the reductions it
 //! made and the module, for `plan_levels` its remarks and the module (or
-//! the nesting error), for `decide_data` its remarks and the module — must equal `tests/out/<run>/<name>.ir`
+//! the nesting error), for `decide_data` its remarks and the module (or
+//! the `default(none)` error) — must equal `tests/out/<run>/<name>.ir`
 //! (`.txt` for `validate` and `analyze`), contain
 //! every `; check:` text and no `; not:` text. `BLESS=1` rewrites the
 //! expected files (review the diff).
@@ -42,6 +43,13 @@ fn schedule(m: &mut Module, target: &accc::schedule::Target) -> Result<String, S
         }
     }
     Ok(out)
+}
+
+/// The first error of a pass that rejects its input, as its output.
+fn first_error(d: &accc::diag::Diagnostics) -> String {
+    let d = &d.0[0];
+    let at = d.loc.as_ref().map_or(String::new(), |l| l.to_string());
+    format!("{at}: error: {}\n", d.message)
 }
 
 /// The passes a test may run, each over `&mut Module`: its name, the
@@ -114,17 +122,9 @@ const RUNS: &[(&str, &str, Pass)] = &[
     }),
     ("plan_levels", "ir", |m, _| {
         // The input's levels are undecided: validated once decided.
-        let remarks = accc::schedule::plan_levels(m).map_err(|d| {
-            let d = &d.0[0];
-            format!(
-                "{}: error: {}",
-                d.loc.as_ref().map_or(String::new(), |l| l.to_string()),
-                d.message
-            )
-        });
-        let remarks = match remarks {
+        let remarks = match accc::schedule::plan_levels(m) {
             Ok(r) => r,
-            Err(e) => return Ok(format!("{e}\n")),
+            Err(d) => return Ok(first_error(&d)),
         };
         valid(m, false, "output")?;
         let mut out: String = remarks
@@ -138,7 +138,9 @@ const RUNS: &[(&str, &str, Pass)] = &[
         // The input's data is undecided (as the front end records it).
         valid(m, false, "input")?;
         let mut remarks = vec![];
-        accc::schedule::decide_data(m, &mut remarks);
+        if let Err(d) = accc::schedule::decide_data(m, &mut remarks) {
+            return Ok(first_error(&d));
+        }
         valid(m, false, "output")?;
         let mut out: String = remarks
             .iter()

@@ -83,8 +83,8 @@ pub(super) fn with_privates(
 }
 
 /// Decides the data attributes the front end recorded
-/// ([`crate::schedule::decide_data`], its remarks after each construct's
-/// maps), then the loop levels lowering left undecided in `m`
+/// ([`crate::schedule::decide_data`], the demotion of `kernels` scalars
+/// first; its remarks after each construct's maps), then the loop levels lowering left undecided in `m`
 /// ([`crate::schedule::plan_levels`]); gives `remarks` (the front end's,
 /// in the order it made them) with the decisions', in source order. At
 /// one place they go in the order the compiler works: a device
@@ -97,7 +97,7 @@ pub(super) fn decide(
 ) -> Result<Vec<(crate::ir::SrcLoc, crate::ir::Remark)>> {
     use crate::ir::Remark;
     let mut remarks = remarks.to_vec();
-    crate::schedule::decide_data(m, &mut remarks);
+    crate::schedule::decide_data(m, &mut remarks).map_err(|d| report(d, colour(args)))?;
     let remarks = &remarks[..];
     let said = crate::schedule::plan_levels(m).map_err(|d| report(d, colour(args)))?;
     let launch = |k: usize| {

@@ -13,12 +13,12 @@
 //!   and host construct ([`Walker::emit_kernel`]).
 //!
 //! Each segment is lowered once: in a `kernels` region every host scalar
-//! is lowered by reference and those never written are demoted to values
-//! after (`schedule::demote`).
+//! is lowered by reference, recorded as demotable; the decide step makes
+//! those no kernel of the region writes values (`schedule::demote`).
 //!
 //! Owns: `Walker::compute` and its steps, `Walker::host_kind`. May call:
-//! `lower`, `loops`, `clauses`, `data`, `analysis::depend` (`HostKind`),
-//! `schedule::demote`, `ir`; the walk's owners (`parsed`, `output`,
+//! `lower`, `loops`, `clauses`, `data`, `analysis::depend` (`HostKind`,
+//! the fact recorded for the dependence test), `ir`; the walk's owners (`parsed`, `output`,
 //! `place`) through their methods.
 
 use super::clauses::DataItem;
@@ -210,8 +210,9 @@ impl Walker<'_> {
 
     /// Lowers every segment, once. Scalars in data clauses live in device
     /// memory; in `kernels`, every host scalar is lowered in device memory
-    /// too, and those no kernel of the region writes are demoted to values
-    /// afterwards (the assigned ones are implicitly `copy`, OpenACC 3.3
+    /// too, recorded as demotable (`HostVar::demotable`): `schedule::demote`
+    /// makes those no kernel of the region writes values once the region
+    /// is lowered (the assigned ones are implicitly `copy`, OpenACC 3.3
     /// 2.5.3). Reduction variables live in device memory too: their
     /// results outlive the region (implicitly `copy`, OpenACC 3.3 2.6.2),
     /// and so do the variables of plain `for` loops declared outside them
@@ -252,9 +253,6 @@ impl Walker<'_> {
             narrowed.extend(n);
             out.push(l);
         }
-        if kernels {
-            demote_unwritten(&mut out, &by_ref);
-        }
         for at in narrowed {
             self.out.remark(at, super::lower::NARROWED.into());
         }
@@ -292,6 +290,9 @@ impl Walker<'_> {
 
     /// `default(none)`: every variable the region uses needs a data
     /// attribute, but for scalars it only reads (implicitly firstprivate).
+    /// Which demotable scalars a `kernels` region writes is known once it
+    /// is lowered: `schedule::demote` checks those
+    /// ([`UndecidedData::default_none`]).
     fn check_default_none(&self, c: &Compute, loops: &[Loops], lowered: &[Lowered]) -> DResult<()> {
         for v in lowered
             .iter()
@@ -305,7 +306,7 @@ impl Walker<'_> {
                     .iter()
                     .flat_map(|l| l.values())
                     .any(|l| l.reductions.iter().any(|r| r.var == v.name));
-            if !has_attribute && (v.by_ref || !v.ty.is_c_arithmetic()) {
+            if !has_attribute && ((v.by_ref && !v.demotable) || !v.ty.is_c_arithmetic()) {
                 return Err(Diagnostics::one(
                     Some(c.loc.clone()),
                     format!("'{}' is used in the region but appears in no data clause, and the construct has 'default(none)'", v.name),
@@ -357,6 +358,7 @@ impl Walker<'_> {
                 },
                 vars,
                 default_present: c.default_present,
+                default_none: c.default_none,
                 loc: c.loc.clone(),
             })),
         });
@@ -424,6 +426,7 @@ impl Walker<'_> {
             scope,
             vars: data,
             default_present: c.default_present,
+            default_none: c.default_none,
             loc: c.loc.clone(),
         };
         let kloc = if in_region {
@@ -489,34 +492,5 @@ impl Walker<'_> {
         };
         compute.body.push(compute.host_fallback());
         self.out.construct(compute);
-    }
-}
-
-/// The C variable holding the queue of the kernels of construct `s`.
-/// Demotes to values the host scalars the kernels `lowered` received by
-/// reference only because every scalar of a `kernels` region is (not in
-/// `by_ref`, the data clauses' and reductions'), where no kernel of the
-/// region writes them (`schedule::demote` decides and rewrites).
-fn demote_unwritten(lowered: &mut [Lowered], by_ref: &HashSet<String>) {
-    let candidate: Vec<Vec<bool>> = lowered
-        .iter()
-        .map(|(_, _, vars)| {
-            vars.iter()
-                .map(|v| {
-                    v.by_ref
-                        && v.size_of.is_none()
-                        && v.ty.is_c_arithmetic()
-                        && !by_ref.contains(&v.name)
-                })
-                .collect()
-        })
-        .collect();
-    let mut kernels: Vec<_> = lowered
-        .iter_mut()
-        .map(|(f, params, _)| (f, params.as_mut_slice()))
-        .collect();
-    let demoted = crate::schedule::demote::demote_unwritten(&mut kernels, &candidate);
-    for (k, i) in demoted {
-        lowered[k].2[i].by_ref = false;
     }
 }

@@ -440,6 +440,7 @@ impl Walker<'_> {
             name: var.name.clone(),
             size_of: var.size_of.clone(),
             by_ref: var.by_ref,
+            demotable: var.demotable,
             shape: match &var.ty {
                 CType::Array(_, Some(_)) | CType::Vla(..) => Shape::Array,
                 CType::Ptr(elem) => Shape::Pointer { elem: elem.size() },

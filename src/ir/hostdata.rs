@@ -52,6 +52,11 @@ pub struct HostFacts {
     /// its device address): a scalar in a data clause or a `kernels`
     /// region, or an aggregate.
     pub by_ref: bool,
+    /// By reference only because every host scalar of a `kernels` region
+    /// is (no data clause or reduction names it): `schedule::demote` makes
+    /// it a value (`by_ref` false, its parameter demoted) where no kernel
+    /// of the region writes it.
+    pub demotable: bool,
     pub shape: Shape,
     /// A const-qualified object, which the host may keep in read-only
     /// memory.
@@ -111,6 +116,9 @@ pub struct UndecidedData {
     /// `default(present)`: the implicit maps are `present` and no section
     /// is derived.
     pub default_present: bool,
+    /// `default(none)`: a [`HostFacts::demotable`] variable no clause
+    /// names that stays by reference (a kernel writes it) is an error.
+    pub default_none: bool,
     /// The construct: where the implicit maps' expressions are located.
     /// The remarks on what cannot be derived follow the construct's
     /// [`Remark::Maps`](super::Remark::Maps) (none for

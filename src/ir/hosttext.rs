@@ -335,7 +335,8 @@ fn print_construct(out: &mut String, c: &Construct) {
 }
 
 impl fmt::Display for UndecidedData {
-    /// `  undecided kernel|region(K, …)|in_region [default_present] at LOC`,
+    /// `  undecided kernel|region(K, …)|in_region [default_present]
+    /// [default_none] at LOC`,
     /// then a `  facts …` line per variable ([`DataVar`]).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("  undecided ")?;
@@ -350,6 +351,9 @@ impl fmt::Display for UndecidedData {
         if self.default_present {
             f.write_str(" default_present")?;
         }
+        if self.default_none {
+            f.write_str(" default_none")?;
+        }
         writeln!(f, " {}", At(&self.loc))?;
         for v in &self.vars {
             writeln!(f, "  {v}")?;
@@ -360,7 +364,7 @@ impl fmt::Display for UndecidedData {
 
 impl fmt::Display for DataVar {
     /// `facts "name" kernel=K param=P array|pointer[(ELEM)]|other
-    /// [size_of LVALUE] [by_ref] [const] [member] [clause=ADDR [deviceptr]
+    /// [size_of LVALUE] [by_ref] [demotable] [const] [member] [clause=ADDR [deviceptr]
     /// [no_create]]` (a clause is the variable's own: its `var` is the name).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let h = &self.facts;
@@ -382,6 +386,7 @@ impl fmt::Display for DataVar {
         }
         for (on, w) in [
             (h.by_ref, "by_ref"),
+            (h.demotable, "demotable"),
             (h.const_object, "const"),
             (h.member_in_clause, "member"),
         ] {

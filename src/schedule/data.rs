@@ -4,17 +4,21 @@
 //! from the facts recorded and the sections the lowered kernels reach
 //! ([`data_attrs::undecided_uses`]). A data region of a `kernels` construct
 //! of several kernels is decided first: what it maps implicitly is the
-//! data attribute of its kernels' variables.
+//! data attribute of its kernels' variables. Before any of it, the scalars
+//! of `kernels` regions that no kernel writes become values
+//! ([`super::demote::demote_regions`]): the facts' `by_ref` then says how
+//! each kernel receives its variables.
 //!
 //! The driver runs it first on a lowered module: before [`super::prepare`],
 //! whose rewrites the sections must not see and whose pruning drops
 //! arguments and implicit maps, and before anything reads the plan.
 //!
-//! Owns: [`decide_data`]. May call: `ir`, `analysis::data_attrs` and
-//! `analysis::sections` (the union of a region's sections).
+//! Owns: [`decide_data`]. May call: `ir`, `analysis::data_attrs`,
+//! `analysis::sections` (the union of a region's sections), `demote`.
 
 use crate::analysis::data_attrs::{self, HostFacts, Visible};
 use crate::analysis::sections::{merge_uses, Use};
+use crate::diag::DResult;
 use crate::ir::host::{Construct, ConstructKind};
 use crate::ir::hostdata::{DataScope, UndecidedData};
 use crate::ir::{Kernel, Module, Param, Remark, SrcLoc};
@@ -25,7 +29,10 @@ use std::collections::HashMap;
 /// order) each pointer whose extent cannot be derived, after the remark
 /// on its construct's maps ([`Remark::Maps`]). Data whose variables are
 /// not the kernels' parameters stays undecided (the validator reports it).
-pub fn decide_data(m: &mut Module, remarks: &mut Vec<(SrcLoc, Remark)>) {
+/// An error where `default(none)` needs a clause for a scalar a kernel
+/// writes ([`super::demote::demote_regions`]).
+pub fn decide_data(m: &mut Module, remarks: &mut Vec<(SrcLoc, Remark)>) -> DResult<()> {
+    super::demote::demote_regions(m)?;
     let uses = data_attrs::undecided_uses(m);
     let kernels = &m.kernels;
     // What each region maps implicitly, for the kernels inside it.
@@ -81,6 +88,7 @@ pub fn decide_data(m: &mut Module, remarks: &mut Vec<(SrcLoc, Remark)>) {
         let said = said.into_iter().map(|t| (loc.clone(), t.into()));
         remarks.splice(at..at, said);
     }
+    Ok(())
 }
 
 /// The maps and arguments of construct `c` from its undecided data and
@@ -132,7 +140,7 @@ fn region_entries(u: &UndecidedData, uses: &HashMap<String, Use>) -> Vec<Visible
 }
 
 /// Calls `f` on every construct of `list` and their bodies, outer first.
-fn each(list: &mut [Construct], f: &mut impl FnMut(&mut Construct)) {
+pub(super) fn each(list: &mut [Construct], f: &mut impl FnMut(&mut Construct)) {
     for c in list {
         f(c);
         each(&mut c.body, f);

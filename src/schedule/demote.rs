@@ -5,14 +5,101 @@
 //! writes through (the analysis's write sets, `analysis::written_locals`)
 //! becomes a value parameter again, as if lowered by value from the start.
 //!
-//! Owns: [`demote_unwritten`] (the decision, over a region's kernels) and
-//! [`demote`] (the rewrite of one parameter). May call: `ir`,
-//! `analysis::written_locals`. The front end calls it for each `kernels`
-//! region as it outlines it, before the region's data is planned.
+//! The front end records which scalars are by reference only for that
+//! rule ([`HostFacts::demotable`](crate::ir::hostdata::HostFacts)) in the
+//! host plan's undecided data; [`demote_regions`] decides, first in
+//! `schedule::decide_data` (whose arguments and maps follow the facts'
+//! `by_ref`), over each region's kernels together.
+//!
+//! Owns: [`demote_regions`] (the regions of a lowered module, and the
+//! `default(none)` check of what stays by reference), [`demote_unwritten`]
+//! (the decision, over a region's kernels) and [`demote`] (the rewrite of
+//! one parameter). May call: `ir`, `analysis::written_locals`.
 
 use crate::analysis::written_locals;
-use crate::ir::{Expr, Function, Param, ParamMode};
+use crate::diag::{DResult, Diagnostics};
+use crate::ir::host::ConstructKind;
+use crate::ir::hostdata::DataScope;
+use crate::ir::{Expr, Function, Module, Param, ParamMode};
 use std::collections::HashSet;
+
+/// Demotes, in each `kernels` region of lowered module `m` whose data is
+/// undecided (a compute construct's own kernel, or the kernels of a data
+/// region of several), the demotable scalars no kernel of the region
+/// writes ([`demote_unwritten`]), and records it in the undecided data
+/// (`by_ref` false). An error where a construct with `default(none)`
+/// keeps one by reference (a kernel writes it) and no clause names it.
+pub fn demote_regions(m: &mut Module) -> DResult<()> {
+    let mut regions: Vec<Vec<usize>> = vec![];
+    let mut demotable: HashSet<(usize, usize)> = HashSet::new();
+    super::data::each(&mut m.host.constructs, &mut |c| {
+        let Some(u) = c.undecided.as_deref() else {
+            return;
+        };
+        let named = u
+            .vars
+            .iter()
+            .filter(|v| v.facts.demotable && v.facts.by_ref);
+        demotable.extend(named.map(|v| (v.kernel, v.param)));
+        match (&u.scope, &c.kind) {
+            (DataScope::Kernel, ConstructKind::Compute { kernel, .. }) => {
+                regions.push(vec![*kernel])
+            }
+            (DataScope::Region { kernels }, _) => regions.push(kernels.clone()),
+            _ => {}
+        }
+    });
+    if demotable.is_empty() {
+        return Ok(());
+    }
+    let mut demoted: HashSet<(usize, usize)> = HashSet::new();
+    for ks in &regions {
+        let (mut index, mut kernels) = (vec![], vec![]);
+        for (k, kernel) in m.kernels.iter_mut().enumerate() {
+            if ks.contains(&k) {
+                index.push(k);
+                kernels.push((&mut kernel.body, kernel.params.as_mut_slice()));
+            }
+        }
+        let candidate: Vec<Vec<bool>> = index
+            .iter()
+            .zip(&kernels)
+            .map(|(k, (_, ps))| {
+                (0..ps.len())
+                    .map(|i| demotable.contains(&(*k, i)))
+                    .collect()
+            })
+            .collect();
+        let done = demote_unwritten(&mut kernels, &candidate);
+        demoted.extend(done.into_iter().map(|(at, i)| (index[at], i)));
+    }
+    let mut kept = None;
+    super::data::each(&mut m.host.constructs, &mut |c| {
+        let Some(u) = c.undecided.as_deref_mut() else {
+            return;
+        };
+        for v in &mut u.vars {
+            if demoted.contains(&(v.kernel, v.param)) {
+                v.facts.by_ref = false;
+            }
+        }
+        let unnamed = u
+            .vars
+            .iter()
+            .find(|v| v.facts.demotable && v.facts.by_ref && v.facts.clause.is_none());
+        if let (true, Some(v), None) = (
+            u.default_none && u.scope != DataScope::InRegion,
+            unnamed,
+            &kept,
+        ) {
+            kept = Some(Diagnostics::one(
+                Some(u.loc.clone()),
+                format!("'{}' is used in the region but appears in no data clause, and the construct has 'default(none)'", v.facts.name),
+            ));
+        }
+    });
+    kept.map_or(Ok(()), Err)
+}
 
 /// Demotes to values, in the kernels of one region (each a body and its
 /// parameters), the parameters where `candidate[k][i]` holds (host scalars

@@ -15,6 +15,7 @@ fn var(name: &str, shape: Shape) -> (ParamMode, HostFacts) {
             name: name.into(),
             size_of: None,
             by_ref: false,
+            demotable: false,
             shape,
             const_object: false,
             clause: None,

@@ -158,7 +158,7 @@ mod tests {
     fn maps(body: &str) -> (Vec<(String, MapKind, bool)>, Vec<String>) {
         let src = format!("void f(int n, int m, double *a, double *b, int *ix) {{\n{body}\n}}\n");
         let mut t = translate(src, "t.c").expect("translates");
-        crate::schedule::decide_data(&mut t.module, &mut t.remarks);
+        crate::schedule::decide_data(&mut t.module, &mut t.remarks).expect("decides");
         let c = t.module.host.constructs.first().expect("a construct");
         let ms: Vec<&HostMap> = c.maps.iter().collect();
         assert!(ms.iter().all(|m| m.flags & MAP_BLOCK != 0), "{ms:?}");
@@ -237,7 +237,7 @@ mod tests {
         assert!(ms.is_empty(), "{ms:?}");
         let src = "void f(int n, double *a) {\n#pragma acc data copy(a[0:n])\n#pragma acc parallel loop\nfor (int i = 0; i < n; i++) a[i] = 1;\n}\n";
         let mut t = translate(src.to_string(), "t.c").unwrap();
-        crate::schedule::decide_data(&mut t.module, &mut t.remarks);
+        crate::schedule::decide_data(&mut t.module, &mut t.remarks).expect("decides");
         assert!(t.module.host.constructs[0].body[0].maps.is_empty());
     }
 }

@@ -15,7 +15,7 @@ fn ir(src: &str) -> Module {
         Ok(t) => t,
         Err(d) => panic!("{}", d.render(false)),
     };
-    crate::schedule::decide_data(&mut t.module, &mut t.remarks);
+    crate::schedule::decide_data(&mut t.module, &mut t.remarks).expect("decides");
     if let Err(d) = crate::schedule::plan_levels(&mut t.module) {
         panic!("{}", d.render(false));
     }

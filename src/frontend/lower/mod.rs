@@ -144,8 +144,12 @@ pub struct HostVar {
     /// Its C type in the host scope.
     pub ty: CType,
     /// The kernel reads and writes it in device memory (the parameter is
-    /// its device address): a scalar in a data clause, or a struct.
+    /// its device address): a scalar in a data clause or a `kernels`
+    /// region, or a struct.
     pub by_ref: bool,
+    /// By reference only because every host scalar of a `kernels` region
+    /// is (see `schedule::demote`).
+    pub demotable: bool,
     /// A hidden parameter: not the variable itself but `sizeof` of this
     /// object, the byte size of one of its variable-length arrays.
     pub size_of: Option<crate::ir::Lvalue>,
@@ -418,8 +422,10 @@ impl<'a> Lower<'a> {
 
     /// Makes host variable `name` of type `ty` a kernel parameter.
     fn host_var(&mut self, name: &str, ty: &CType, span: Span) -> DResult<Resolved> {
-        let by_ref = matches!(ty, CType::Struct(_))
-            || ((self.by_ref_all || self.by_ref.contains(name)) && ty.is_c_arithmetic());
+        let named = self.by_ref.contains(name);
+        let demotable = self.by_ref_all && !named && ty.is_c_arithmetic();
+        let by_ref =
+            matches!(ty, CType::Struct(_)) || ((self.by_ref_all || named) && ty.is_c_arithmetic());
         if let CType::Struct(s) = ty {
             if let Some(why) = s.unusable() {
                 return self.err(span, why);
@@ -454,6 +460,7 @@ impl<'a> Lower<'a> {
             name: name.to_string(),
             ty,
             by_ref,
+            demotable,
             size_of: None,
         });
         Ok(Resolved::Param(self.vars.len() - 1))
@@ -477,6 +484,7 @@ impl<'a> Lower<'a> {
                     name,
                     ty: CType::ULONG,
                     by_ref: false,
+                    demotable: false,
                     size_of: Some(obj.clone()),
                 });
                 CType::Vla(Box::new(inner), VlaLen::Bytes(local))

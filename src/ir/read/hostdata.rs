@@ -10,7 +10,8 @@ use super::host::loc_at;
 use super::plan::{addr, kw, lvalue};
 use crate::ir::hostdata::{DataScope, DataVar, HostFacts, Shape, UndecidedData, Visible};
 
-/// `undecided kernel|region(K, …)|in_region [default_present] at LOC`
+/// `undecided kernel|region(K, …)|in_region [default_present] [default_none]
+/// at LOC`
 /// (after the word `undecided`), then its `facts` lines.
 pub(super) fn undecided(c: &mut Cursor) -> Result<UndecidedData> {
     c.skip_ws();
@@ -35,6 +36,7 @@ pub(super) fn undecided(c: &mut Cursor) -> Result<UndecidedData> {
         }
     };
     let default_present = kw(c, "default_present");
+    let default_none = kw(c, "default_none");
     let loc = loc_at(c)?;
     let mut vars = vec![];
     while kw(c, "facts") {
@@ -44,11 +46,12 @@ pub(super) fn undecided(c: &mut Cursor) -> Result<UndecidedData> {
         scope,
         vars,
         default_present,
+        default_none,
         loc,
     })
 }
 
-/// `"name" kernel=K param=P SHAPE [size_of L] [by_ref] [const] [member]
+/// `"name" kernel=K param=P SHAPE [size_of L] [by_ref] [demotable] [const] [member]
 /// [clause=ADDR [deviceptr] [no_create]]` (after `facts`).
 fn data_var(c: &mut Cursor) -> Result<DataVar> {
     let name = c.quoted()?;
@@ -77,6 +80,7 @@ fn data_var(c: &mut Cursor) -> Result<DataVar> {
         None
     };
     let by_ref = kw(c, "by_ref");
+    let demotable = kw(c, "demotable");
     let const_object = kw(c, "const");
     let member_in_clause = kw(c, "member");
     let clause = if kw(c, "clause") {
@@ -98,6 +102,7 @@ fn data_var(c: &mut Cursor) -> Result<DataVar> {
             name,
             size_of,
             by_ref,
+            demotable,
             shape,
             const_object,
             clause,

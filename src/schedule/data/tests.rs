@@ -63,7 +63,7 @@ fn a_compute_construct_is_recorded_then_decided() {
         .map(|p| p.name.clone())
         .collect();
     assert_eq!(names, params);
-    decide_data(&mut t.module, &mut t.remarks);
+    decide_data(&mut t.module, &mut t.remarks).expect("decides");
     let c = &t.module.host.constructs[0];
     assert!(c.undecided.is_none());
     assert_eq!(args(c).len(), params.len());
@@ -86,7 +86,7 @@ fn default_present_derives_no_section() {
     let mut t = lowered(
         "#pragma acc parallel loop default(present)\nfor (int i = 0; i < n; i++) a[i] = c[0];",
     );
-    decide_data(&mut t.module, &mut t.remarks);
+    decide_data(&mut t.module, &mut t.remarks).expect("decides");
     let c = &t.module.host.constructs[0];
     assert_eq!(maps(c), [map("c", MapKind::Present, true)]);
     assert!(section(c, "a").is_none());
@@ -111,7 +111,7 @@ fn a_region_is_decided_before_its_kernels() {
             Some(&DataScope::InRegion)
         );
     }
-    decide_data(&mut t.module, &mut t.remarks);
+    decide_data(&mut t.module, &mut t.remarks).expect("decides");
     let region = &t.module.host.constructs[0];
     assert!(region.undecided.is_none());
     assert_eq!(
@@ -147,7 +147,7 @@ fn underived_extents_follow_the_maps_remark() {
         .position(|(_, r)| *r == Remark::Maps { kernel: 0 })
         .expect("a remark on the maps");
     let before = t.remarks.len();
-    decide_data(&mut t.module, &mut t.remarks);
+    decide_data(&mut t.module, &mut t.remarks).expect("decides");
     assert_eq!(t.remarks.len(), before + 1);
     let said = t.remarks[at + 1].1.unsized_text();
     assert!(
@@ -172,8 +172,8 @@ fn undecided_data_reads_back() {
     assert!(text.contains("facts \"a\" kernel=0 param="), "{text}");
     let mut read = read_module(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
     assert_eq!(print_module(&read), text);
-    decide_data(&mut t.module, &mut vec![]);
-    decide_data(&mut read, &mut vec![]);
+    decide_data(&mut t.module, &mut vec![]).expect("decides");
+    decide_data(&mut read, &mut vec![]).expect("decides");
     assert_eq!(print_module(&read), print_module(&t.module));
 }
 
@@ -185,7 +185,7 @@ fn data_left_undecided_is_invalid_once_scheduled() {
     let c = &mut t.module.host.constructs[0];
     let u = c.undecided.as_deref_mut().expect("undecided");
     u.vars[0].param = 99;
-    decide_data(&mut t.module, &mut t.remarks);
+    decide_data(&mut t.module, &mut t.remarks).expect("decides");
     assert!(t.module.host.constructs[0].undecided.is_some());
     let info = crate::analysis::analyze(&t.module);
     crate::schedule::schedule(&mut t.module, &info, &crate::ir::Target::gpu(90));
