@@ -5,7 +5,8 @@
 //! its trip count as host C text where the bounds can be evaluated where
 //! the construct is, its size clauses, and whether it is tightly nested in
 //! the candidate around it ([`LoopSpec`]). The levels are decided on the
-//! IR, by `schedule::plan_levels`, with the remarks.
+//! IR, by `schedule::plan_levels`, with the remarks; a `tile(*)` size
+//! stays `*` (`None`) for the schedule to choose (`schedule::tile`).
 //!
 //! Owns: `Walker::loop_specs`. May call: `canon`, `effects`, `clauses`,
 //! `loopvars`, `literal`, `ir`; `parsed` (the directives and text it
@@ -275,7 +276,7 @@ impl Walker<'_> {
                 loc: c.loc.clone(),
                 collapse: cl.collapse,
                 collapse_force: cl.collapse_force,
-                tile: tile_sizes(&cl.tile),
+                tile: cl.tile.clone(),
                 chunk: cl.chunk,
                 reductions: cl.reductions.clone(),
                 privates: cl.privates.clone(),
@@ -328,26 +329,4 @@ fn const_trip(f: &ForStatement) -> Option<u64> {
         return None;
     }
     u64::try_from(span.max(0).div_euclid(step) + i128::from(span.max(0) % step != 0)).ok()
-}
-
-/// The sizes of `tile(…)`, `*` chosen: 32 for the innermost loop, then 8,
-/// then 4 (at most 1024 threads a tile).
-fn tile_sizes(t: &[Option<u32>]) -> Vec<u32> {
-    let n = t.len();
-    t.iter()
-        .enumerate()
-        .map(|(i, s)| {
-            s.unwrap_or(match n - 1 - i {
-                0 => {
-                    if n == 1 {
-                        128
-                    } else {
-                        32
-                    }
-                }
-                1 => 8,
-                _ => 4,
-            })
-        })
-        .collect()
 }

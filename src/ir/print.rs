@@ -582,7 +582,11 @@ impl Printer<'_> {
             );
         }
         if !l.tile.is_empty() {
-            let t: Vec<String> = l.tile.iter().map(u32::to_string).collect();
+            let t: Vec<String> = l
+                .tile
+                .iter()
+                .map(|s| s.map_or("*".to_string(), |s| s.to_string()))
+                .collect();
             let _ = write!(out, "tile({}) ", t.join(", "));
         }
         if let Some(c) = l.chunk {

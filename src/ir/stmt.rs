@@ -110,8 +110,8 @@ pub struct Loop {
     /// `tile(…)`: the sizes of the tiles, one per loop of the nest (this
     /// one, then the collapsed ones); the gang level (if any) shares the
     /// tiles, the worker and vector levels the elements of a tile. Empty:
-    /// not tiled.
-    pub tile: Vec<u32>,
+    /// not tiled. `None`: `*`, the size left to `schedule::tile::sizes`.
+    pub tile: Vec<Option<u32>>,
     /// `gang(static:n)`: the gangs take chunks of `n` consecutive
     /// iterations, round-robin (`Some(0)`: `static:*`, one chunk per gang).
     pub chunk: Option<u32>,

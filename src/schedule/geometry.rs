@@ -127,8 +127,7 @@ fn facts(k: &Kernel, functions: &[DeviceFunction], gpu: &Gpu) -> (Vec<Planned>, 
                     }
                 ))
             .then(|| UserExpr {
-                text: l
-                    .tile
+                text: super::tile::sizes(&l.tile)
                     .iter()
                     .product::<u32>()
                     .min(gpu.max_threads_per_block)

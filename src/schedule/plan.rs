@@ -274,7 +274,8 @@ fn finish_remarks(
         let lp = loop_of(f, n);
         if !lp.tile.is_empty() {
             // As written: the innermost loop's size first.
-            let sizes: Vec<String> = lp.tile.iter().rev().map(u32::to_string).collect();
+            let sizes = super::tile::sizes(&lp.tile);
+            let sizes: Vec<String> = sizes.iter().rev().map(u32::to_string).collect();
             r.push_str(&format!(", tile({})", sizes.join(",")));
         }
         if reductions || lp.par != Parallelism::Seq {

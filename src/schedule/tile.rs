@@ -3,12 +3,35 @@
 //! and `gang(static:n)` (the gangs take chunks of n consecutive iterations,
 //! round-robin; the workers and vector lanes share a chunk).
 //!
-//! Owns: [`grouped_loop`]. May call: `par` (trip counts, index setting),
+//! `tile(*)` leaves a size to the schedule: [`sizes`] chooses it, for the
+//! remarks (`plan_levels`), the launch (`geometry`) and the rewrite.
+//!
+//! Owns: [`sizes`], [`grouped_loop`]. May call: `par` (trip counts, index setting),
 //! `build`.
 
 use super::build::Emit;
 use super::par::{count_all, set_var, start_stride, Level, Levels};
 use crate::ir::{BinOp, Block, CmpOp, ExprId, IntKind, LocalId, Loop, Special, Stmt, Type};
+
+/// The sizes of the tiles of `tile(…)` (`tile`: as the IR holds them,
+/// the outer loop's first), each `*` (`None`) chosen: 32 for the innermost
+/// loop, then 8, then 4 (at most 1024 threads a tile); 128 for a single
+/// loop. The same for every target: a tile is what one block (or one
+/// host thread's group) takes.
+pub fn sizes(tile: &[Option<u32>]) -> Vec<u32> {
+    let n = tile.len();
+    tile.iter()
+        .enumerate()
+        .map(|(i, s)| {
+            s.unwrap_or(match n - 1 - i {
+                0 if n == 1 => 128,
+                0 => 32,
+                1 => 8,
+                _ => 4,
+            })
+        })
+        .collect()
+}
 
 /// A strided loop `for (v = start; v < limit; v += stride) body` over `u64`.
 fn strided(
@@ -53,7 +76,7 @@ fn div_up(e: &mut Emit, a: ExprId, b: ExprId, b2: ExprId) -> ExprId {
 ///     if every idx_k < trip_k { var_k = init_k + idx_k * step_k; body }
 /// ```
 pub(super) fn grouped_loop(e: &mut Emit, l: Loop, kinds: &[IntKind], lv: Levels, body: Block) {
-    let (tile, chunk) = (l.tile.clone(), l.chunk);
+    let (tile, chunk) = (sizes(&l.tile), l.chunk);
     let levels: Vec<Level> =
         count_all(e, l.var, l.init, l.cmp, l.limit, l.step, l.collapsed, kinds);
     let outer = Levels {
@@ -269,4 +292,17 @@ pub(super) fn grouped_loop(e: &mut Emit, l: Loop, kinds: &[IntKind], lv: Levels,
         outer_body.append(&mut sub.out);
         outer_body
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sizes;
+
+    #[test]
+    fn star_sizes_by_depth() {
+        assert_eq!(sizes(&[None]), [128]);
+        assert_eq!(sizes(&[None, None]), [8, 32]);
+        assert_eq!(sizes(&[None, None, None, None]), [4, 4, 8, 32]);
+        assert_eq!(sizes(&[Some(2), None, Some(16)]), [2, 8, 16]);
+    }
 }

@@ -66,7 +66,7 @@ pub struct LoopSpec {
     /// iteration of the collapsed loop.
     pub collapse_force: bool,
     /// `tile(…)` sizes (see [`crate::ir::Loop::tile`]).
-    pub tile: Vec<u32>,
+    pub tile: Vec<Option<u32>>,
     /// `gang(static:…)` (see [`crate::ir::Loop::chunk`]).
     pub chunk: Option<u32>,
     /// `reduction(…)` variables of its clauses.

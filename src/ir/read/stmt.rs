@@ -290,7 +290,11 @@ impl Parser<'_, '_> {
         if self.c.tok("tile") {
             self.c.expect("(")?;
             loop {
-                tile.push(self.c.unsigned()?);
+                tile.push(if self.c.tok("*") {
+                    None
+                } else {
+                    Some(self.c.unsigned()?)
+                });
                 if self.c.tok(")") {
                     break;
                 }

@@ -502,7 +502,7 @@ fn tiled_and_chunked_loops_visit_each_point_once() {
             limit: j1,
             step: js,
         }],
-        tile: vec![2, 3],
+        tile: vec![Some(2), Some(3)],
         chunk: None,
         body: vec![Stmt::Store { ptr, value }],
         par: GV,
@@ -519,7 +519,11 @@ fn tiled_and_chunked_loops_visit_each_point_once() {
         w.sort();
         w
     };
-    for (tile, chunk) in [(vec![2, 3], None), (vec![], Some(4)), (vec![], Some(0))] {
+    for (tile, chunk) in [
+        (vec![Some(2), Some(3)], None),
+        (vec![], Some(4)),
+        (vec![], Some(0)),
+    ] {
         let mut g = f.clone();
         let mut l = tiled.clone();
         l.tile = tile.clone();
