@@ -93,6 +93,7 @@ pub fn kernel_data(
                 flags: 0,
                 extent_guard: None,
                 implicit: true,
+                in_const: false,
             };
             if var.by_ref {
                 let m = whole(HostAddr::Of(Lvalue::var(&var.name)));

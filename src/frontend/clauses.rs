@@ -1,7 +1,9 @@
 //! Clause operands in the host scope: C expressions inside clauses are
 //! parsed and checked (so a typo is an error at its column, not a host
 //! compiler error in generated code), and data clause items become host
-//! ranges ([`HostMap`]).
+//! ranges ([`HostMap`]), each with the fact of its object (in a const one:
+//! [`HostMap::in_const`], whose `copy` `schedule::decide_data` makes
+//! `copyin`).
 //!
 //! Owns: [`ClauseCtx`] with [`ClauseCtx::check_expr`] and
 //! [`ClauseCtx::data_item`]. May call: `scope`, `ctype`, `source`, `directive`.
@@ -157,14 +159,9 @@ impl<'a> ClauseCtx<'a> {
             } else {
                 0
             };
-        let kind = match kind {
-            MapKind::Copy => crate::analysis::data_attrs::of_const(kind, self.is_readonly(v)),
-            MapKind::CopyOut => {
-                self.check_writable(v, "copyout")?;
-                kind
-            }
-            _ => kind,
-        };
+        if kind == MapKind::CopyOut {
+            self.check_writable(v, "copyout")?;
+        }
         let attach = r.pointer_member.as_ref().map(|p| HostMap {
             name: p.c_spelling(),
             start: HostAddr::Of(p.clone()),
@@ -177,6 +174,7 @@ impl<'a> ClauseCtx<'a> {
             flags: 0,
             extent_guard: None,
             implicit: false,
+            in_const: false,
         });
         let rows = r
             .rows
@@ -189,6 +187,7 @@ impl<'a> ClauseCtx<'a> {
                 flags: 0,
                 extent_guard: None,
                 implicit: false,
+                in_const: false,
             })
             .collect();
         Ok(DataItem {
@@ -203,6 +202,7 @@ impl<'a> ClauseCtx<'a> {
                 flags,
                 extent_guard: None,
                 implicit: false,
+                in_const: self.is_readonly(v),
             },
             rows,
             attach,
@@ -265,6 +265,7 @@ impl<'a> ClauseCtx<'a> {
                 flags: 0,
                 extent_guard: None,
                 implicit: false,
+                in_const: false,
             },
             rows: vec![],
             attach: None,

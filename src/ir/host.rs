@@ -101,6 +101,11 @@ pub struct HostMap {
     /// is shared on purpose ([`HostPlan::clause_vars`]): the automatic
     /// privatisation (`schedule::privatize`) leaves it alone.
     pub implicit: bool,
+    /// A data clause's item inside a const-qualified object (reached
+    /// without a pointer; text form ` const`): `schedule::decide_data`
+    /// makes its `copy` a `copyin` (`analysis::data_attrs::of_const`) and
+    /// clears it.
+    pub in_const: bool,
 }
 
 /// One item of an `update` directive.

@@ -138,7 +138,8 @@ impl fmt::Display for AsyncSpec {
 }
 
 impl fmt::Display for HostMap {
-    /// `map KIND "name" ADDR BYTES flags=N [guard(EXPR)] [implicit]`.
+    /// `map KIND "name" ADDR BYTES flags=N [guard(EXPR)] [implicit]
+    /// [const]`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
@@ -154,6 +155,9 @@ impl fmt::Display for HostMap {
         }
         if self.implicit {
             write!(f, " implicit")?;
+        }
+        if self.in_const {
+            write!(f, " const")?;
         }
         Ok(())
     }

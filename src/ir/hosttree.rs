@@ -196,6 +196,7 @@ mod tests {
             flags: 0,
             extent_guard: None,
             implicit,
+            in_const: false,
         }
     }
 

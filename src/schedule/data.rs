@@ -4,7 +4,10 @@
 //! from the facts recorded and the sections the lowered kernels reach
 //! ([`data_attrs::undecided_uses`]). A data region of a `kernels` construct
 //! of several kernels is decided first: what it maps implicitly is the
-//! data attribute of its kernels' variables. Before any of it, the scalars
+//! data attribute of its kernels' variables. An explicit `copy` of an item
+//! in a const object ([`HostMap::in_const`](crate::ir::host::HostMap),
+//! any construct's) becomes `copyin` (`data_attrs::of_const`). Before any
+//! of it, the scalars
 //! of `kernels` regions that no kernel writes become values
 //! ([`super::demote::demote_regions`]): the facts' `by_ref` then says how
 //! each kernel receives its variables.
@@ -29,10 +32,17 @@ use std::collections::HashMap;
 /// order) each pointer whose extent cannot be derived, after the remark
 /// on its construct's maps ([`Remark::Maps`]). Data whose variables are
 /// not the kernels' parameters stays undecided (the validator reports it).
+/// Every explicit `copy` of an item in a const object becomes `copyin`.
 /// An error where `default(none)` needs a clause for a scalar a kernel
 /// writes ([`super::demote::demote_regions`]).
 pub fn decide_data(m: &mut Module, remarks: &mut Vec<(SrcLoc, Remark)>) -> DResult<()> {
     super::demote::demote_regions(m)?;
+    each(&mut m.host.constructs, &mut |c| {
+        for map in &mut c.maps {
+            map.kind = data_attrs::of_const(map.kind, map.in_const);
+            map.in_const = false;
+        }
+    });
     let uses = data_attrs::undecided_uses(m);
     let kernels = &m.kernels;
     // What each region maps implicitly, for the kernels inside it.

@@ -46,6 +46,7 @@ fn explicit() -> HostMap {
         flags: 0,
         extent_guard: None,
         implicit: false,
+        in_const: false,
     }
 }
 

@@ -101,6 +101,7 @@ impl Section {
             flags: MAP_BLOCK,
             extent_guard: guard,
             implicit: true,
+            in_const: false,
         }
     }
 }

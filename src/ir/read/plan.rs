@@ -167,6 +167,7 @@ fn map(c: &mut Cursor) -> Result<HostMap> {
         None
     };
     let implicit = kw(c, "implicit");
+    let in_const = kw(c, "const");
     Ok(HostMap {
         name,
         start,
@@ -175,6 +176,7 @@ fn map(c: &mut Cursor) -> Result<HostMap> {
         flags,
         extent_guard,
         implicit,
+        in_const,
     })
 }
 
