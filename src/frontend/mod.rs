@@ -2,13 +2,18 @@
 //! compute constructs into IR kernels plus a host plan. Lowering leaves
 //! every candidate loop's levels undecided ([`crate::ir::Function::undecided`],
 //! with the facts of the source the decision reads: `loops.rs` gathers
-//! them), which `schedule::plan_levels` decides after it.
+//! them), which `schedule::plan_levels` decides after it. It decides no
+//! dependence, reduction, data attribute, read-only or geometry question
+//! either: it records the facts (`ir::hostdata`: each host variable's
+//! class, constness, clause, whether a `kernels` region's scalar is by
+//! reference only for that rule; a map's item in a const object; a
+//! `tile(*)` size left `*`), and `schedule::decide_data` and
+//! `schedule::plan_levels` decide in the driver's decide step.
 //!
 //! Owns: everything between preprocessed C text and ([`ir::Module`],
-//! [`ir::host::HostPlan`]). May call: `directive`, `ir`, `diag`; the
-//! decisions it does not make itself: `analysis` (sections, data
-//! attributes, what a pointer's memory may alias) and `schedule`
-//! (demotion).
+//! [`ir::host::HostPlan`]). May call: `directive`, `ir`, `diag`;
+//! `analysis::depend` only for the type of a fact it records
+//! (`HostKind`).
 //! Entry point: [`translate`]. Preprocessing itself is the driver's job.
 //!
 //! [`ir::Module`]: crate::ir::Module

@@ -4,7 +4,7 @@
 //! local `declare`s map), and the standalone directives already handled.
 //! (The scope of names is `scope`'s.)
 //!
-//! Owns: [`Place`]. May call: `analysis::data_attrs` (its [`Visible`]).
+//! Owns: [`Place`]. May call: `ir::hostdata` (its [`Visible`]).
 
 use crate::ir::hostdata::Visible;
 use std::collections::HashSet;

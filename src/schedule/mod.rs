@@ -12,7 +12,8 @@
 //!   where several run the code (guards, broadcasts of captured values);
 //! * `seq.rs` — sequential loops (C semantics);
 //! * `build.rs` — the expression/statement builder both use;
-//! * `tile.rs` — tiled and `gang(static:)` loops;
+//! * `tile.rs` — tiled and `gang(static:)` loops, and the sizes `tile(*)`
+//!   leaves to the schedule;
 //! * `levels.rs` — the `parallel` construct's loop levels (from each
 //!   loop's directive and the nest's shape) and the nesting errors;
 //! * `kernels.rs` — the `kernels` construct's OpenUH mappings (from each
@@ -44,10 +45,11 @@
 //!   their host arguments and implicit maps;
 //! * `data.rs` — [`decide_data`]: the data attributes the front end left
 //!   undecided in the host plan (`ir::hostdata`), from the sections of the
-//!   lowered kernels (`analysis::data_attrs`);
+//!   lowered kernels (`analysis::data_attrs`), and the `copyin` an explicit
+//!   `copy` of a const object needs;
 //! * `demote.rs` — the host scalars of a `kernels` region that no kernel
-//!   writes, made value parameters again (the front end asks it for each
-//!   such region, before planning its data).
+//!   writes, made value parameters again (first in [`decide_data`], over
+//!   each region's kernels together, from the facts lowering records).
 //!
 //! Mapping (OpenUH, `shared/seeds/openuh-*.txt`): gang → blockIdx.x, worker →
 //! threadIdx.y, vector → threadIdx.x. Every level strides (`k += blockDim.x *
