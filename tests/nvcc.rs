@@ -255,10 +255,7 @@ fn nvcc_failures_are_reported() {
             "internal compiler error: nvcc rejected the generated CUDA C",
         ),
     ] {
-        let fake = dir.join("nvcc");
-        std::fs::write(&fake, format!("#!/bin/sh\necho '{said}' >&2\nexit 1\n")).unwrap();
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let fake = fake_nvcc(dir, &format!("echo '{said}' >&2"));
         let mut cmd = accc();
         cmd.current_dir(dir).env("ACCC_NVCC", &fake).args([
             "--backend=cuda",
@@ -377,6 +374,16 @@ const MADD: &str = "void f(int n, float *restrict y, const float *restrict x, do
 }
 ";
 
+/// A fake nvcc in `dir` that runs the shell line `say` and fails: it shows
+/// what accc passes nvcc, or how accc reports what nvcc said.
+fn fake_nvcc(dir: &std::path::Path, say: &str) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let fake = dir.join("nvcc");
+    std::fs::write(&fake, format!("#!/bin/sh\n{say}\nexit 1\n")).unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    fake
+}
+
 /// The switches that turn contraction off, each alone.
 const NOFMA: [&str; 3] = ["-Mnofma", "-gpu=nofma", "-ffp-contract=off"];
 
@@ -388,10 +395,7 @@ fn nvcc_contracts_unless_switched_off() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
     std::fs::write(dir.join("madd.c"), MADD).unwrap();
-    let fake = dir.join("nvcc");
-    std::fs::write(&fake, "#!/bin/sh\necho \"args: $*\" >&2\nexit 1\n").unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let fake = fake_nvcc(dir, "echo \"args: $*\" >&2");
     for switch in [None].into_iter().chain(NOFMA.map(Some)) {
         let mut cmd = accc();
         cmd.current_dir(dir)
@@ -472,10 +476,7 @@ fn nvcc_fast_math() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
     std::fs::write(dir.join("rsqrt.c"), RSQRT).unwrap();
-    let fake = dir.join("nvcc");
-    std::fs::write(&fake, "#!/bin/sh\necho \"args: $*\" >&2\nexit 1\n").unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let fake = fake_nvcc(dir, "echo \"args: $*\" >&2");
     for (switch, want, not) in [
         (None, None, ["-use_fast_math", "-prec-"]),
         (

@@ -20,6 +20,7 @@
 mod atomic;
 mod expr;
 mod fastmath;
+mod libdevice;
 pub mod ptxas;
 mod ptxas_bugs;
 pub use ptxas_bugs::avoid_ptxas_bugs;

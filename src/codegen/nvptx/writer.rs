@@ -24,9 +24,10 @@
 //!   through to the next; `Copy` is `llvm.memcpy`;
 //! * when a `Math` call is used, libdevice is linked in, `nvvm-reflect-ftz`
 //!   is set to 0 (1 with fast math's flush-to-zero, which `fastmath.rs`
-//!   also sets on every function) and libdevice's functions are internalised.
+//!   also sets on every function) and libdevice's functions are internalised
+//!   (`libdevice.rs`).
 //!
-//! May call: `ir`.
+//! May call: `ir`, `libdevice`.
 
 use super::{Error, Options};
 use crate::analysis::ModuleInfo;
@@ -37,7 +38,7 @@ use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::basic_block::BasicBlock;
 use inkwell::builder::Builder;
 use inkwell::context::Context;
-use inkwell::module::{FlagBehavior, Linkage as Linkage_};
+use inkwell::module::Linkage as Linkage_;
 use inkwell::targets::TargetMachine;
 use inkwell::types::{BasicMetadataTypeEnum, BasicType, BasicTypeEnum};
 use inkwell::values::{BasicValue, BasicValueEnum, FunctionValue, IntValue, PointerValue};
@@ -108,36 +109,12 @@ pub fn translate<'c>(
         let Some(path) = &o.libdevice else {
             return Err(Error::NoLibdevice(first));
         };
-        link_libdevice(ctx, &module, tm, path, o.fast.ftz)?;
-        internalize(&module, m);
+        super::libdevice::link_libdevice(ctx, &module, tm, path, o.fast.ftz)?;
+        super::libdevice::internalize(&module, m);
     }
     super::fastmath::flush_to_zero(ctx, &module, o.fast.ftz);
     module.verify().map_err(|e| Error::Llvm(e.to_string()))?;
     Ok(module)
-}
-
-/// Links the libdevice bitcode at `path` into `module` and sets
-/// `nvvm-reflect-ftz` = `ftz` (0: no flush-to-zero, like nvcc's default).
-fn link_libdevice<'c>(
-    ctx: &'c Context,
-    module: &inkwell::module::Module<'c>,
-    tm: &TargetMachine,
-    path: &std::path::Path,
-    ftz: bool,
-) -> Result<(), Error> {
-    let lib = inkwell::module::Module::parse_bitcode_from_path(path, ctx)
-        .map_err(|e| Error::Llvm(format!("cannot read libdevice {}: {e}", path.display())))?;
-    lib.set_triple(&tm.get_triple());
-    lib.set_data_layout(&tm.get_target_data().get_data_layout());
-    module
-        .link_in_module(lib)
-        .map_err(|e| Error::Llvm(format!("cannot link libdevice {}: {e}", path.display())))?;
-    module.add_basic_value_flag(
-        "nvvm-reflect-ftz",
-        FlagBehavior::Override,
-        ctx.i32_type().const_int(u64::from(ftz), false),
-    );
-    Ok(())
 }
 
 /// Declares device function `f` with the linkage its IR says.
@@ -165,31 +142,6 @@ fn declare_function<'c>(
         Linkage::Export | Linkage::Import => Linkage_::External,
     };
     Ok(module.add_function(&f.name, fn_ty, Some(linkage)))
-}
-
-/// Gives internal linkage to every defined function and global that is
-/// neither a kernel nor an exported device function (libdevice's), so the
-/// optimiser may inline and drop them.
-fn internalize(module: &inkwell::module::Module, m: &Module) {
-    let keep = |name: &str| {
-        m.kernels.iter().any(|k| k.name == name) || m.functions.iter().any(|f| f.name == name)
-    };
-    let mut f = module.get_first_function();
-    while let Some(func) = f {
-        let name = func.get_name().to_string_lossy();
-        if func.count_basic_blocks() > 0 && !keep(&name) {
-            func.set_linkage(Linkage_::Internal);
-        }
-        f = func.get_next_function();
-    }
-    let mut g = module.get_first_global();
-    while let Some(global) = g {
-        let name = global.get_name().to_string_lossy();
-        if global.get_initializer().is_some() && !keep(&name) {
-            global.set_linkage(Linkage_::Internal);
-        }
-        g = global.get_next_global();
-    }
 }
 
 /// What every [`Writer`] of one module shares.
