@@ -384,6 +384,29 @@ fn fake_nvcc(dir: &std::path::Path, say: &str) -> std::path::PathBuf {
     fake
 }
 
+/// The command line accc gave the fake nvcc `fake` (its `args: ` line)
+/// compiling with `args` and `switch` in `dir`; accc must fail (the fake
+/// does) without panicking.
+fn nvcc_args(
+    dir: &std::path::Path,
+    fake: &std::path::Path,
+    args: &[&str],
+    switch: Option<&str>,
+) -> String {
+    let mut cmd = accc();
+    cmd.current_dir(dir)
+        .env("ACCC_NVCC", fake)
+        .args(args)
+        .args(switch);
+    let r = run(cmd, dir, "accc", COMPILE_TIMEOUT);
+    assert!(!r.ok() && !panicked(&r.stderr), "{}", r.stderr);
+    r.stderr
+        .lines()
+        .find(|l| l.contains("args: "))
+        .unwrap_or_default()
+        .to_string()
+}
+
 /// The switches that turn contraction off, each alone.
 const NOFMA: [&str; 3] = ["-Mnofma", "-gpu=nofma", "-ffp-contract=off"];
 
@@ -397,28 +420,13 @@ fn nvcc_contracts_unless_switched_off() {
     std::fs::write(dir.join("madd.c"), MADD).unwrap();
     let fake = fake_nvcc(dir, "echo \"args: $*\" >&2");
     for switch in [None].into_iter().chain(NOFMA.map(Some)) {
-        let mut cmd = accc();
-        cmd.current_dir(dir)
-            .env("ACCC_NVCC", &fake)
-            .args(["--backend=cuda", "-c", "madd.c"])
-            .args(switch);
-        let r = run(cmd, dir, "accc", COMPILE_TIMEOUT);
-        assert!(!r.ok() && !panicked(&r.stderr), "{}", r.stderr);
+        let line = nvcc_args(dir, &fake, &["--backend=cuda", "-c", "madd.c"], switch);
         let want = if switch.is_some() {
             "-fmad=false"
         } else {
             "-fmad=true"
         };
-        let line = r
-            .stderr
-            .lines()
-            .find(|l| l.contains("args: "))
-            .unwrap_or_default();
-        assert!(
-            line.contains(want),
-            "{switch:?}: no {want} in:\n{}",
-            r.stderr
-        );
+        assert!(line.contains(want), "{switch:?}: no {want} in {line}");
     }
 }
 
@@ -495,18 +503,7 @@ fn nvcc_fast_math() {
             ["-use_fast_math", "-prec-div"],
         ),
     ] {
-        let mut cmd = accc();
-        cmd.current_dir(dir)
-            .env("ACCC_NVCC", &fake)
-            .args(["-gpu=nvcc", "-c", "rsqrt.c"])
-            .args(switch);
-        let r = run(cmd, dir, "accc", COMPILE_TIMEOUT);
-        assert!(!r.ok() && !panicked(&r.stderr), "{}", r.stderr);
-        let line = r
-            .stderr
-            .lines()
-            .find(|l| l.contains("args: "))
-            .unwrap_or_default();
+        let line = nvcc_args(dir, &fake, &["-gpu=nvcc", "-c", "rsqrt.c"], switch);
         assert!(
             want.is_none_or(|w| line.contains(w)),
             "{switch:?}: no {want:?} in {line}"
