@@ -232,6 +232,22 @@ impl Loop {
         );
         let step = f.int(1, u32t);
         Loop {
+            reductions,
+            loc,
+            ..Loop::counted(var, [init, limit, step], par, vec![])
+        }
+    }
+
+    /// The loop `for var = init; var < limit; var += step` partitioned as
+    /// `par` over `body`: no collapse, tile, chunk, reduction, directive or
+    /// sizes, at no source location.
+    pub fn counted(
+        var: LocalId,
+        [init, limit, step]: [ExprId; 3],
+        par: Parallelism,
+        body: Block,
+    ) -> Loop {
+        Loop {
             var,
             init,
             cmp: LoopCmp::Lt,
@@ -240,10 +256,10 @@ impl Loop {
             collapsed: vec![],
             tile: vec![],
             chunk: None,
-            body: vec![],
+            body,
             par,
-            reductions,
-            loc,
+            reductions: vec![],
+            loc: SrcLoc::default(),
             sizes: None,
             directive: None,
             c_form: None,

@@ -113,23 +113,8 @@ pub(super) fn elem(f: &mut Function, p: LocalId, i: LocalId) -> ExprId {
 /// `for i in 0..n gang vector { body(f, i) }` as the whole kernel body.
 pub(super) fn gv_loop(f: &mut Function, i: LocalId, n: LocalId, body: Block) {
     let (init, limit, step) = (f.int(0, Type::I32), f.read(n), f.int(1, Type::I32));
-    f.body = vec![Stmt::Loop(Loop {
-        var: i,
-        init,
-        cmp: LoopCmp::Lt,
-        limit,
-        step,
-        collapsed: vec![],
-        tile: vec![],
-        chunk: None,
-        body,
-        par: Parallelism::levels(true, false, true),
-        loc: SrcLoc::default(),
-        sizes: None,
-        directive: None,
-        c_form: None,
-        reductions: vec![],
-    })];
+    let gv = Parallelism::levels(true, false, true);
+    f.body = vec![Stmt::Loop(Loop::counted(i, [init, limit, step], gv, body))];
 }
 
 /// `a[i] = op(b[i])` (a math function) or `a[i] = b[i] + (T)i` over a

@@ -268,23 +268,7 @@ fn nested_gang_and_vector_loops_use_their_own_levels() {
             f.int(n, Type::I64),
             f.int(1, Type::I64),
         );
-        Stmt::Loop(Loop {
-            var,
-            init,
-            cmp: LoopCmp::Lt,
-            limit,
-            step,
-            collapsed: vec![],
-            tile: vec![],
-            chunk: None,
-            body,
-            par,
-            loc: SrcLoc::default(),
-            sizes: None,
-            directive: None,
-            c_form: None,
-            reductions: vec![],
-        })
+        Stmt::Loop(Loop::counted(var, [init, limit, step], par, body))
     };
     let vector = Parallelism::levels(false, false, true);
     let gang = Parallelism::levels(true, false, false);
