@@ -16,18 +16,20 @@
 //! device: nothing to undo). There data clauses do nothing and `deviceptr`
 //! returns its argument.
 //! May call: [`crate::runtime`], [`crate::device`], [`crate::mapping`], [`crate::rows`],
-//! [`crate::abi`], [`crate::error`].
+//! [`crate::abi`], [`crate::error`], [`crate::deferred`] (a synchronous
+//! construct's begin and end leave the kernels before them running).
 
 use crate::abi::{
     cstr_or, slice_of, Async, Loc, Map, MapKind, SrcLoc, MAP_ALWAYSIN, MAP_ALWAYSOUT, MAP_BLOCK,
     MAP_NO_EXTENT, MAP_ZERO,
 };
+use crate::deferred;
 use crate::device::{DeviceId, DeviceState};
 use crate::error::{fatal_at, guard, report, Failure};
 use crate::mapping::{self, Acquired, IfAbsent, Located, Ref, Site, Target};
 use crate::queue::{self, Queue};
 use crate::rows;
-use crate::runtime::lock;
+use crate::runtime::{lock, lock_deferred};
 use std::ffi::{c_char, c_int, c_void};
 use std::ptr;
 
@@ -313,12 +315,16 @@ pub unsafe extern "C" fn __ptxrt_data_begin(
     a: *const Async,
 ) -> *mut c_void {
     guard(|| {
-        let mut rt = lock();
+        let mut rt = lock_deferred();
         // SAFETY: the compiler passes a valid __ptxrt_loc or null.
         let loc = unsafe { SrcLoc::from_c(loc) };
         // SAFETY: the compiler passes an array of n maps, a valid async struct or null.
         let (maps, a) = unsafe { (slice_of(maps, n), Async::from_c(a)) };
         let queue = queue::prepare(&mut rt, &loc, a);
+        if queue != Queue::Sync {
+            // Its copies go to a stream not ordered after the null stream.
+            deferred::settle();
+        }
         let dev = rt.current();
         let holds = match queue::run(dev, queue, |dev| begin(dev, &loc, maps)) {
             Ok(h) => h,
@@ -348,7 +354,11 @@ pub unsafe extern "C" fn __ptxrt_data_end(region: *mut c_void) {
         }
         // SAFETY: made by Box::into_raw in __ptxrt_data_begin.
         let region = unsafe { Box::from_raw(region.cast::<Region>()) };
-        let mut rt = lock();
+        let mut rt = match region.queue {
+            // Copies to the host and frees settle (crate::devmem).
+            Queue::Sync => lock_deferred(),
+            Queue::Id(_) => lock(),
+        };
         // The device was shut down since (and maybe opened again): nothing to undo.
         let Some(dev) = rt.get(region.device).filter(|d| d.epoch == region.epoch) else {
             return;
@@ -394,7 +404,7 @@ pub unsafe extern "C" fn __ptxrt_deviceptr(
         if p.is_null() {
             return ptr::null_mut();
         }
-        let mut rt = lock();
+        let mut rt = lock_deferred();
         let dev = rt.active();
         let s = if section.is_null() { p } else { section };
         match mapping::translate(dev, p as usize, s as usize) {

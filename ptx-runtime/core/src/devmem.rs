@@ -15,7 +15,8 @@
 //! the driver's error.
 //! May call: [`crate::plugin`] (through the device state), [`crate::alloc`],
 //! [`crate::staging`], [`crate::pipeline`], [`crate::hostcopy`],
-//! [`crate::asyncmem`], [`crate::error`].
+//! [`crate::asyncmem`], [`crate::error`], [`crate::deferred`] (copies to
+//! the host and frees wait for the synchronous kernels not yet waited for).
 
 use crate::alloc::RawMemory;
 use crate::asyncmem::Fill;
@@ -227,8 +228,10 @@ impl DeviceState {
         }
     }
 
-    /// Give block `d` back to the allocator now.
+    /// Give block `d` back to the allocator now (after the synchronous
+    /// kernels not yet waited for, which may use it).
     pub(crate) fn release_block(&mut self, d: u64) -> Result<(), Failure> {
+        crate::deferred::settle();
         let raw = Raw {
             plugin: self.plugin,
             ordinal: self.ordinal,
@@ -332,6 +335,8 @@ impl DeviceState {
         src: u64,
         bytes: usize,
     ) -> Result<(), Failure> {
+        // The host sees the results of the kernels not yet waited for.
+        crate::deferred::settle();
         if let Queue::Id(q) = self.queue {
             // SAFETY: per the caller.
             return unsafe { self.copy_out_on(q, dst, src, bytes) };

@@ -11,12 +11,15 @@
 //! into C. Remembers that the program is ending on an error
 //! ([`exiting_on_error`]: the exit report must not wait for the runtime
 //! lock, which the failing thread may hold).
+//! A hook set by [`crate::deferred`] ([`set_blame`]) is asked first, so an
+//! error inherited from a kernel still running names that kernel.
 //! May call: [`crate::abi`] only.
 
 use crate::abi::SrcLoc;
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
 
 /// Set when a fatal error ends the program.
 static EXITING: AtomicBool = AtomicBool::new(false);
@@ -91,7 +94,24 @@ pub fn one_line(s: &str) -> String {
         .join("; ")
 }
 
+/// What a fatal error asks first ([`set_blame`]).
+static BLAME: OnceLock<fn() -> Option<String>> = OnceLock::new();
+
+/// Set, once, the hook a fatal error asks first: when it returns a line
+/// (an earlier failure that this error only inherited, as a kernel that
+/// failed while its host went on: [`crate::deferred`]), that line is
+/// reported instead.
+pub fn set_blame(hook: fn() -> Option<String>) {
+    let _ = BLAME.set(hook);
+}
+
 fn die(line: &str) -> ! {
+    let earlier = BLAME.get().and_then(|blame| blame());
+    die_line(earlier.as_deref().unwrap_or(line))
+}
+
+/// Stop the program with the error line `line` as it is.
+pub fn die_line(line: &str) -> ! {
     EXITING.store(true, Ordering::SeqCst);
     let mut err = std::io::stderr().lock();
     let _ = writeln!(err, "{line}");

@@ -1,7 +1,8 @@
 //! Kernel launches and launch-geometry defaults.
 //!
 //! Owns: `__ptxrt_launch` (find the kernel, loading or linking its module lazily;
-//! launch on the construct's queue; wait when synchronous; report a failure
+//! launch on the construct's queue; wait when synchronous, or leave the
+//! wait to [`crate::deferred`]; report a failure
 //! with the kernel name and source line), `__ptxrt_scratch` and
 //! `__ptxrt_default_gangs`. The runtime lock is released while a
 //! synchronous kernel runs, and while a device whose launches complete in
@@ -9,9 +10,10 @@
 //! on the host clock from the launch to its completion, an async one by
 //! device events around it on its queue ([`crate::timing`]).
 //! May call: [`crate::runtime`], [`crate::device`], [`crate::image`], [`crate::queue`],
-//! [`crate::error`], [`crate::notify`], [`crate::timing`].
+//! [`crate::error`], [`crate::notify`], [`crate::timing`], [`crate::deferred`].
 
 use crate::abi::{Image, Loc, SrcLoc};
+use crate::deferred;
 use crate::device::DeviceState;
 use crate::error::{fatal_at, guard, Failure};
 use crate::image;
@@ -19,7 +21,7 @@ use crate::notify;
 use crate::plugin::Plugin;
 use crate::profile::Op;
 use crate::queue::{self, Queue};
-use crate::runtime::lock;
+use crate::runtime::{lock, lock_deferred};
 use crate::timing;
 use std::ffi::{c_char, c_int, c_void, CStr};
 
@@ -72,7 +74,7 @@ pub fn checked_geometry(grid: [u32; 3], block: [u32; 3]) -> Result<([u32; 3], [u
 #[no_mangle]
 pub extern "C" fn __ptxrt_default_gangs(trip: u64, block: u32) -> u32 {
     guard(|| {
-        let mut rt = lock();
+        let mut rt = lock_deferred();
         let dev = rt.active();
         let dev = dev
             .runs_kernels()
@@ -102,7 +104,10 @@ pub unsafe extern "C" fn __ptxrt_scratch(
         let loc = unsafe { SrcLoc::from_c(loc) };
         let fail = |f: Failure| -> ! { fatal_at(&loc, &f.what, None, f.detail.as_deref()) };
         let q = queue::resolve(async_).unwrap_or_else(|f| fail(f));
-        let mut rt = lock();
+        let mut rt = match q {
+            Queue::Sync => lock_deferred(),
+            Queue::Id(_) => lock(),
+        };
         let dev = rt.active();
         if !dev.runs_kernels() {
             fail(Failure::new(
@@ -134,8 +139,10 @@ pub unsafe extern "C" fn __ptxrt_scratch(
 
 /// `void __ptxrt_launch(loc, img, kernel, grid_x..z, block_x..z, shared_bytes, args, async)`:
 /// launch on queue `async`; a synchronous launch waits for the kernel
-/// (without the runtime lock), an async one returns at once (a failure of
-/// the kernel is reported where the queue is waited for).
+/// (without the runtime lock) or, normally, leaves the wait to the next
+/// point where the host observes the device ([`crate::deferred`]); an
+/// async one returns at once (a failure of the kernel is reported where
+/// the queue is waited for).
 ///
 /// # Safety
 /// `img` must be a registered image (or one of the program's static images),
@@ -184,7 +191,13 @@ pub unsafe extern "C" fn __ptxrt_launch(
             )
         };
         let after = {
-            let mut rt = lock();
+            // A synchronous launch queues behind the kernels not waited
+            // for; an async one settles them (its stream is not ordered
+            // after the null stream).
+            let mut rt = match q {
+                Queue::Sync => lock_deferred(),
+                Queue::Id(_) => lock(),
+            };
             let (dev, images) = rt.active_with_images();
             if !dev.runs_kernels() {
                 fatal_at(
@@ -250,6 +263,10 @@ pub unsafe extern "C" fn __ptxrt_launch(
                         loc.construct, loc.file, loc.line
                     );
                     dev.queues.note_kernel(n, what);
+                    return;
+                }
+                if deferred::enabled() {
+                    deferred::defer(dev.plugin, dev.ordinal, &loc, &kname);
                     return;
                 }
                 After::Wait(dev.plugin, dev.ordinal, started)

@@ -48,6 +48,8 @@
 //!   linking of relocatable images).
 //! * [`link`] — which code of the relocatable images is linked on a device.
 //! * [`launch`] — `__ptxrt_launch`, `__ptxrt_default_gangs`.
+//! * [`deferred`] — the waits for synchronous kernels, deferred to where
+//!   the host next observes the device.
 //! * [`api_device`], [`api_data`], [`api_async`] — the `acc_*` routines.
 //! * [`device_directives`] — `__ptxrt_init`, `__ptxrt_shutdown`,
 //!   `__ptxrt_set`: the init, shutdown and set directives.
@@ -69,6 +71,7 @@ pub mod api_device;
 pub mod asyncmem;
 pub mod data;
 pub mod declare;
+pub mod deferred;
 pub mod device;
 pub mod device_directives;
 pub mod devmem;
@@ -100,6 +103,8 @@ pub mod update;
 mod async_tests;
 #[cfg(test)]
 mod deep_tests;
+#[cfg(test)]
+mod deferred_tests;
 #[cfg(test)]
 mod fake;
 #[cfg(test)]

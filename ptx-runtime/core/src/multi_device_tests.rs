@@ -6,7 +6,8 @@
 //! use opens a fresh one), and the device type and number routines answer
 //! for every type. These tests replace the global runtime
 //! ([`crate::runtime::RUNTIME`]) with one over the fake, one test at a time
-//! ([`install`]); no other unit test uses the global runtime. Error paths
+//! ([`install`]); only the tests of deferred waits (`deferred_tests`) use
+//! it too, through [`install`]. Error paths
 //! (which end the process) are tested by the C programs of `tests/`.
 
 use crate::abi::{Loc, DEVICE_ANY, DEVICE_OTHER};
@@ -33,7 +34,7 @@ static SERIAL: Mutex<()> = Mutex::new(());
 
 /// Give the global runtime to this test: a fresh one over the fake plugin
 /// with `n` devices, this thread's ICVs at their defaults.
-fn install(n: i32) -> MutexGuard<'static, ()> {
+pub(crate) fn install(n: i32) -> MutexGuard<'static, ()> {
     let g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     fake::calls();
     fake::set_limit(usize::MAX);

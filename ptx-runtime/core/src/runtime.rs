@@ -35,11 +35,14 @@
 //! ([`crate::notify::debug_choice`]), and the profile of `PTXRT_TIME`
 //! ([`crate::profile::PROFILE`], also taken without [`RUNTIME`]). A kernel
 //! launch and a host wait ([`host_wait_unlocked`]) release [`RUNTIME`]
-//! while the device works. The exit report of `PTXRT_TIME` takes
+//! while the device works. The pending synchronous launches
+//! ([`crate::deferred`]) are a leaf too, also taken without [`RUNTIME`]
+//! ([`lock`] settles them before taking it). The exit report of `PTXRT_TIME` takes
 //! [`RUNTIME`] only with `try_lock` (`settle_all`).
 //! May call: [`crate::plugin`], [`crate::host`], [`crate::present`],
 //! [`crate::image`], [`crate::declare`], [`crate::devmem`],
 //! [`crate::queue`], [`crate::icv`], [`crate::error`], [`crate::notify`],
+//! [`crate::deferred`],
 //! [`crate::timing`] / [`crate::profile`] (device opened, exit report
 //! armed, timings read at shutdown and exit).
 
@@ -116,8 +119,20 @@ pub fn runtime_with(plugin: &'static Plugin, count: i32) -> Runtime {
 }
 
 /// Take the runtime lock (a poisoned lock is still usable: no invariant
-/// spans a panic, and panics end the program anyway).
+/// spans a panic, and panics end the program anyway), once the host has
+/// waited for the synchronous kernels it did not wait for at their
+/// constructs' ends ([`crate::deferred`]): every entry point that may
+/// observe the device or queue work off the null stream takes it so.
 pub fn lock() -> MutexGuard<'static, Runtime> {
+    crate::deferred::settle();
+    lock_deferred()
+}
+
+/// Take the runtime lock leaving deferred synchronous kernels running: only
+/// for the entry points of a synchronous compute construct, which queue
+/// their work behind those kernels on the null stream (and settle where
+/// they copy to the host or free memory).
+pub fn lock_deferred() -> MutexGuard<'static, Runtime> {
     RUNTIME.lock().unwrap_or_else(|e| e.into_inner())
 }
 
@@ -496,5 +511,11 @@ pub unsafe extern "C" fn __ptxrt_register_plugin_dir(dir: *const c_char) {
 /// `int __ptxrt_use_device(int cond)`.
 #[no_mangle]
 pub extern "C" fn __ptxrt_use_device(cond: c_int) -> c_int {
-    guard(|| c_int::from(lock().use_device(cond != 0)))
+    guard(|| {
+        if cond == 0 {
+            // The host fallback runs after the kernels before it.
+            crate::deferred::settle();
+        }
+        c_int::from(lock_deferred().use_device(cond != 0))
+    })
 }

@@ -1,0 +1,239 @@
+//! Deferred waits of synchronous kernels (issue 18, item 6).
+//!
+//! A synchronous compute construct's kernel runs on the device's null
+//! stream. The host need not wait for it where the construct ends: nothing
+//! of it is visible to the host until the host next observes device data,
+//! and every such observation goes through the runtime. So `__ptxrt_launch`
+//! records the launch here ([`defer`]) instead of waiting, and the wait
+//! happens at the next point that needs it ([`settle`]):
+//!
+//! - every runtime entry point, except the few that only queue more work
+//!   behind it on the null stream (a synchronous construct's device test,
+//!   its data begin and end, its device pointers and reduction scratch, its
+//!   launch): [`crate::runtime::lock`] settles before it takes the lock;
+//! - within those, a copy to the host and a free of device memory
+//!   ([`crate::devmem`]), and the host fallback of a construct
+//!   (`__ptxrt_use_device(0)`): so a reduction or copyout result comes
+//!   back after the kernel, as before;
+//! - the program's exit (an `atexit` hook registered with the first
+//!   deferred launch);
+//! - any fatal error ([`crate::error`]'s blame hook): a failure that a later
+//!   call reports (the driver's errors are sticky) is reported as the
+//!   failure of the construct whose kernel caused it.
+//!
+//! Work that follows on the null stream (launches, copies to the device,
+//! the pinned staging stream, which is a blocking stream) is ordered behind
+//! the pending kernels by CUDA itself; work on async queues (non-blocking
+//! streams) is not, so entry points on an async queue settle first.
+//!
+//! The failing construct is named exactly when all pending launches come
+//! from one construct; otherwise the message names the last one and the
+//! others, and `CUDA_LAUNCH_BLOCKING=1` (which also makes this module wait
+//! at every construct's end) finds which. `PTXRT_TIME` times each
+//! synchronous kernel to its completion, so it keeps the wait too.
+//!
+//! Owns: the list of pending synchronous launches (a leaf lock: taken with
+//! or without the runtime lock, never holding another but the plugin's).
+//! May call: [`crate::plugin`], [`crate::error`], [`crate::notify`],
+//! [`crate::profile`].
+
+use crate::abi::SrcLoc;
+use crate::error;
+use crate::plugin::Plugin;
+use std::ffi::c_int;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, MutexGuard, Once, OnceLock};
+
+/// One construct with launches not waited for.
+struct Construct {
+    loc: SrcLoc,
+    kernel: String,
+    launches: u64,
+}
+
+/// The launches not waited for, per device (plugin, ordinal), in order.
+struct Pending {
+    devices: Vec<(&'static Plugin, i32)>,
+    /// Distinct constructs, in the order of their first launch, the last
+    /// launched last.
+    constructs: Vec<Construct>,
+}
+
+static PENDING: Mutex<Pending> = Mutex::new(Pending {
+    devices: Vec::new(),
+    constructs: Vec::new(),
+});
+
+/// Whether [`PENDING`] holds anything (read without the lock).
+static ANY: AtomicBool = AtomicBool::new(false);
+
+fn pending() -> MutexGuard<'static, Pending> {
+    PENDING.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Whether synchronous kernels may be left running at a construct's end:
+/// not with `CUDA_LAUNCH_BLOCKING=1`, nor with `PTXRT_TIME` (which times
+/// each one to its completion).
+pub fn enabled() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| !crate::notify::flag("CUDA_LAUNCH_BLOCKING")) && !crate::profile::enabled()
+}
+
+/// Kernel `kernel` of the construct at `loc` was launched on the null
+/// stream of device `ordinal`; the host waits for it later ([`settle`]).
+pub fn defer(plugin: &'static Plugin, ordinal: i32, loc: &SrcLoc, kernel: &str) {
+    static HOOKS: Once = Once::new();
+    HOOKS.call_once(|| {
+        error::set_blame(blame);
+        // SAFETY: registers a function that takes nothing and never unwinds.
+        let _ = unsafe { atexit(settle_at_exit) };
+    });
+    let mut p = pending();
+    if !p
+        .devices
+        .iter()
+        .any(|&(pl, o)| std::ptr::eq(pl, plugin) && o == ordinal)
+    {
+        p.devices.push((plugin, ordinal));
+    }
+    match p
+        .constructs
+        .iter()
+        .position(|c| c.loc == *loc && c.kernel == kernel)
+    {
+        Some(i) => {
+            let mut c = p.constructs.remove(i);
+            c.launches += 1;
+            p.constructs.push(c);
+        }
+        None => p.constructs.push(Construct {
+            loc: loc.clone(),
+            kernel: kernel.to_string(),
+            launches: 1,
+        }),
+    }
+    ANY.store(true, Ordering::SeqCst);
+}
+
+/// Wait for every pending launch. A failure stops the program, naming the
+/// construct ([`failure_line`]).
+pub fn settle() {
+    if !ANY.load(Ordering::SeqCst) {
+        return;
+    }
+    if let Some(line) = wait_all(&mut pending()) {
+        error::die_line(&line);
+    }
+}
+
+/// Wait for the pending launches of `p` and forget them; the error line
+/// when one failed.
+fn wait_all(p: &mut Pending) -> Option<String> {
+    let mut failed = None;
+    for &(plugin, ordinal) in &p.devices {
+        // SAFETY: the legacy default stream of an open device.
+        if let Err(e) = unsafe { plugin.stream_synchronize(ordinal, std::ptr::null_mut()) } {
+            failed.get_or_insert(e);
+        }
+    }
+    let line = failed.map(|e| failure_line(&p.constructs, &e));
+    p.devices.clear();
+    p.constructs.clear();
+    ANY.store(false, Ordering::SeqCst);
+    line
+}
+
+/// The error line of a failure of the pending launches `cs` (the last
+/// launched last): the construct itself when there is one, else the last
+/// one and how many others.
+fn failure_line(cs: &[Construct], device_error: &str) -> String {
+    let Some(last) = cs.last() else {
+        return error::one_line(&format!(
+            "accc runtime: error: kernel execution failed: {device_error}"
+        ));
+    };
+    let what = match cs.len() {
+        1 => "kernel execution failed".to_string(),
+        n => {
+            let others: Vec<String> = cs[..n - 1]
+                .iter()
+                .map(|c| format!("'{}' at {}:{}", c.kernel, c.loc.file, c.loc.line))
+                .collect();
+            format!(
+                "kernel execution failed, here or in an earlier synchronous construct not yet waited for ({}; CUDA_LAUNCH_BLOCKING=1 tells which)",
+                others.join(", ")
+            )
+        }
+    };
+    error::format_at(&last.loc, &what, Some(&last.kernel), Some(device_error))
+}
+
+/// [`error`]'s hook before a fatal error: when pending launches failed,
+/// their error line (the first failure in program order). Never blocks
+/// on the pending list (the failing thread may be settling it).
+fn blame() -> Option<String> {
+    if !ANY.load(Ordering::SeqCst) {
+        return None;
+    }
+    let mut p = PENDING.try_lock().ok()?;
+    wait_all(&mut p)
+}
+
+extern "C" {
+    fn atexit(f: extern "C" fn()) -> c_int;
+    fn _exit(status: c_int) -> !;
+}
+
+/// The `atexit` hook: a kernel that failed after the program's last
+/// runtime call is still reported, and the exit status says so.
+extern "C" fn settle_at_exit() {
+    let line = std::panic::catch_unwind(|| {
+        let mut p = PENDING.try_lock().ok()?;
+        wait_all(&mut p)
+    });
+    if let Ok(Some(line)) = line {
+        let mut err = std::io::stderr().lock();
+        let _ = writeln!(err, "{line}");
+        let _ = err.flush();
+        // SAFETY: ends the process without running the exit hooks again.
+        unsafe { _exit(1) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(file: &str, line: i32, kernel: &str) -> Construct {
+        Construct {
+            loc: SrcLoc {
+                file: file.into(),
+                line,
+                construct: "parallel loop".into(),
+            },
+            kernel: kernel.into(),
+            launches: 1,
+        }
+    }
+
+    #[test]
+    fn one_construct_is_named_exactly() {
+        assert_eq!(
+            failure_line(&[c("a.c", 12, "k12")], "cuStreamSynchronize: illegal address"),
+            "a.c:12: error: parallel loop: kernel execution failed: 'k12': cuStreamSynchronize: illegal address"
+        );
+    }
+
+    #[test]
+    fn several_constructs_name_the_last_and_the_others() {
+        let line = failure_line(
+            &[c("a.c", 3, "k3"), c("b.c", 9, "k9")],
+            "cuStreamSynchronize: illegal address",
+        );
+        assert_eq!(
+            line,
+            "b.c:9: error: parallel loop: kernel execution failed, here or in an earlier synchronous construct not yet waited for ('k3' at a.c:3; CUDA_LAUNCH_BLOCKING=1 tells which): 'k9': cuStreamSynchronize: illegal address"
+        );
+    }
+}
