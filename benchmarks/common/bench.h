@@ -15,9 +15,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef _OPENACC
+#include <openacc.h>
+#endif
 
+/* The clock, once the device has finished the work queued so far: a
+ * synchronous compute construct may return before its kernel ends (accc
+ * waits where the host next observes the device, as CUDA's launches do),
+ * so reading the clock waits for it, as the CUDA references call
+ * cudaDeviceSynchronize before theirs. */
 static inline double bench_now(void)
 {
+#ifdef _OPENACC
+    acc_wait_all();
+#endif
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;

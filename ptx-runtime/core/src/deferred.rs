@@ -21,6 +21,12 @@
 //!   call reports (the driver's errors are sticky) is reported as the
 //!   failure of the construct whose kernel caused it.
 //!
+//! The host runs ahead of the device by at most [`RUN_AHEAD`] synchronous
+//! kernels: each deferred launch records an event, and a launch waits for
+//! the event that many launches back. So a wall clock read after a
+//! construct (a program timing its own steps) is late by at most that many
+//! kernels, never by a queue of thousands.
+//!
 //! Work that follows on the null stream (launches, copies to the device,
 //! the pinned staging stream, which is a blocking stream) is ordered behind
 //! the pending kernels by CUDA itself; work on async queues (non-blocking
@@ -40,7 +46,8 @@
 use crate::abi::SrcLoc;
 use crate::error;
 use crate::plugin::Plugin;
-use std::ffi::c_int;
+use std::collections::VecDeque;
+use std::ffi::{c_int, c_void};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard, Once, OnceLock};
@@ -52,9 +59,25 @@ struct Construct {
     launches: u64,
 }
 
-/// The launches not waited for, per device (plugin, ordinal), in order.
+/// How many synchronous kernels the host may run ahead of on one device:
+/// a host clock read after a construct is then late by at most this many
+/// kernels (a short one, back to back, costs the host about as much as its
+/// launch; a long one is waited for soon after).
+pub const RUN_AHEAD: usize = 4;
+
+/// One device with launches not waited for.
+struct Device {
+    plugin: &'static Plugin,
+    ordinal: i32,
+    /// An event recorded after each pending launch, oldest first.
+    inflight: VecDeque<usize>,
+    /// Events to record again.
+    free: Vec<usize>,
+}
+
+/// The launches not waited for.
 struct Pending {
-    devices: Vec<(&'static Plugin, i32)>,
+    devices: Vec<Device>,
     /// Distinct constructs, in the order of their first launch, the last
     /// launched last.
     constructs: Vec<Construct>,
@@ -65,7 +88,7 @@ static PENDING: Mutex<Pending> = Mutex::new(Pending {
     constructs: Vec::new(),
 });
 
-/// Whether [`PENDING`] holds anything (read without the lock).
+/// Whether [`PENDING`] holds launches (read without the lock).
 static ANY: AtomicBool = AtomicBool::new(false);
 
 fn pending() -> MutexGuard<'static, Pending> {
@@ -81,7 +104,8 @@ pub fn enabled() -> bool {
 }
 
 /// Kernel `kernel` of the construct at `loc` was launched on the null
-/// stream of device `ordinal`; the host waits for it later ([`settle`]).
+/// stream of device `ordinal`; the host waits for it later ([`settle`]),
+/// or now for the launch [`RUN_AHEAD`] launches back.
 pub fn defer(plugin: &'static Plugin, ordinal: i32, loc: &SrcLoc, kernel: &str) {
     static HOOKS: Once = Once::new();
     HOOKS.call_once(|| {
@@ -90,13 +114,6 @@ pub fn defer(plugin: &'static Plugin, ordinal: i32, loc: &SrcLoc, kernel: &str) 
         let _ = unsafe { atexit(settle_at_exit) };
     });
     let mut p = pending();
-    if !p
-        .devices
-        .iter()
-        .any(|&(pl, o)| std::ptr::eq(pl, plugin) && o == ordinal)
-    {
-        p.devices.push((plugin, ordinal));
-    }
     match p
         .constructs
         .iter()
@@ -114,6 +131,99 @@ pub fn defer(plugin: &'static Plugin, ordinal: i32, loc: &SrcLoc, kernel: &str) 
         }),
     }
     ANY.store(true, Ordering::SeqCst);
+    let d = match p
+        .devices
+        .iter()
+        .position(|d| std::ptr::eq(d.plugin, plugin) && d.ordinal == ordinal)
+    {
+        Some(i) => i,
+        None => {
+            p.devices.push(Device {
+                plugin,
+                ordinal,
+                inflight: VecDeque::new(),
+                free: Vec::new(),
+            });
+            p.devices.len() - 1
+        }
+    };
+    if let Err(e) = p.devices[d].mark() {
+        // (No event to bound the run-ahead with: wait for everything.)
+        let line = wait_all(&mut p).unwrap_or_else(|| {
+            error::format_at(
+                loc,
+                "cannot record an event after a kernel",
+                Some(kernel),
+                Some(&e),
+            )
+        });
+        error::die_line(&line);
+    }
+    if p.devices[d].inflight.len() > RUN_AHEAD {
+        if let Err(e) = p.devices[d].wait_oldest() {
+            let line = failure_line(&p.constructs, &e);
+            error::die_line(&line);
+        }
+    }
+}
+
+impl Device {
+    /// Record an event after the launch just made.
+    fn mark(&mut self) -> Result<(), String> {
+        let e = match self.free.pop() {
+            Some(e) => e,
+            // SAFETY: plain values.
+            None => unsafe { self.plugin.event_create(self.ordinal) }? as usize,
+        };
+        // SAFETY: an event of this device; the null stream.
+        match unsafe {
+            self.plugin
+                .event_record(self.ordinal, e as *mut c_void, std::ptr::null_mut())
+        } {
+            Ok(()) => {
+                self.inflight.push_back(e);
+                Ok(())
+            }
+            Err(err) => {
+                self.free.push(e);
+                Err(err)
+            }
+        }
+    }
+
+    /// Wait for the oldest launch in flight.
+    fn wait_oldest(&mut self) -> Result<(), String> {
+        let Some(e) = self.inflight.pop_front() else {
+            return Ok(());
+        };
+        self.free.push(e);
+        // SAFETY: an event of this device, recorded by `mark`.
+        unsafe {
+            self.plugin
+                .event_synchronize(self.ordinal, e as *mut c_void)
+        }
+    }
+}
+
+/// Device `ordinal` of `plugin` is being closed (after a wait for all its
+/// work): destroy the events kept for it.
+pub fn forget(plugin: &'static Plugin, ordinal: i32) {
+    let mut p = pending();
+    if let Some(i) = p
+        .devices
+        .iter()
+        .position(|d| std::ptr::eq(d.plugin, plugin) && d.ordinal == ordinal)
+    {
+        let d = p.devices.remove(i);
+        for e in d.inflight.into_iter().chain(d.free) {
+            // SAFETY: events of this device, not used after this.
+            let _ = unsafe { plugin.event_destroy(ordinal, e as *mut c_void) };
+        }
+    }
+    if p.devices.iter().all(|d| d.inflight.is_empty()) {
+        p.constructs.clear();
+        ANY.store(false, Ordering::SeqCst);
+    }
 }
 
 /// Wait for every pending launch. A failure stops the program, naming the
@@ -127,18 +237,21 @@ pub fn settle() {
     }
 }
 
-/// Wait for the pending launches of `p` and forget them; the error line
-/// when one failed.
+/// Wait for the pending launches of `p` and forget them (keeping each
+/// device's events); the error line when one failed.
 fn wait_all(p: &mut Pending) -> Option<String> {
     let mut failed = None;
-    for &(plugin, ordinal) in &p.devices {
+    for d in &mut p.devices {
+        if d.inflight.is_empty() {
+            continue;
+        }
         // SAFETY: the legacy default stream of an open device.
-        if let Err(e) = unsafe { plugin.stream_synchronize(ordinal, std::ptr::null_mut()) } {
+        if let Err(e) = unsafe { d.plugin.stream_synchronize(d.ordinal, std::ptr::null_mut()) } {
             failed.get_or_insert(e);
         }
+        d.free.extend(d.inflight.drain(..));
     }
     let line = failed.map(|e| failure_line(&p.constructs, &e));
-    p.devices.clear();
     p.constructs.clear();
     ANY.store(false, Ordering::SeqCst);
     line

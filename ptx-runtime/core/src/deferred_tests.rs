@@ -10,6 +10,7 @@
 use crate::abi::{Image, Loc, Map, ASYNC_NONE};
 use crate::api_data::{acc_copyin, acc_delete, acc_is_present};
 use crate::data::{__ptxrt_data_begin, __ptxrt_data_end};
+use crate::deferred::RUN_AHEAD;
 use crate::fake;
 use crate::launch::__ptxrt_launch;
 use crate::multi_device_tests::install;
@@ -129,4 +130,30 @@ fn a_host_fallback_and_async_work_wait_first() {
     let ev = events();
     assert_eq!(&ev[..2], ["kernel", "sync null"], "{ev:?}");
     acc_delete(a.as_mut_ptr().cast(), bytes);
+}
+
+#[test]
+fn the_host_runs_ahead_by_a_few_kernels_only() {
+    let _g = install(1);
+    let img = image();
+    let mut a = [1.0f64; 4];
+    let bytes = std::mem::size_of_val(&a);
+    acc_copyin(a.as_mut_ptr().cast(), bytes);
+    fake::calls();
+    let n = RUN_AHEAD + 3;
+    for _ in 0..n {
+        construct(img, &loc(70), &mut a, PRESENT, ASYNC_NONE);
+    }
+    // Launch k waits for launch k - RUN_AHEAD (its event) once there are
+    // more than RUN_AHEAD in flight.
+    let mut want = vec![];
+    for k in 0..n {
+        want.push("kernel".to_string());
+        if k >= RUN_AHEAD {
+            want.push("sync null event".to_string());
+        }
+    }
+    assert_eq!(events(), want);
+    acc_delete(a.as_mut_ptr().cast(), bytes);
+    assert_eq!(events(), ["sync null"]);
 }

@@ -207,6 +207,7 @@ impl DeviceState {
     pub fn close(&mut self) {
         // SAFETY: plain value.
         let _ = unsafe { self.plugin.synchronize(self.ordinal) };
+        crate::deferred::forget(self.plugin, self.ordinal);
         timing::close(self);
         self.queue = Queue::Sync;
         let d = self.dev();
