@@ -21,11 +21,11 @@
 //!   call reports (the driver's errors are sticky) is reported as the
 //!   failure of the construct whose kernel caused it.
 //!
-//! The host runs ahead of the device by at most [`RUN_AHEAD`] synchronous
-//! kernels: each deferred launch records an event, and a launch waits for
-//! the event that many launches back. So a wall clock read after a
-//! construct (a program timing its own steps) is late by at most that many
-//! kernels, never by a queue of thousands.
+//! The host runs ahead of the device by a few synchronous kernels at most
+//! ([`run_ahead`]: an event after every few deferred launches, and a wait
+//! for the oldest when too many are in flight). So a wall clock read after
+//! a construct (a program timing its own steps) is late by a few kernels
+//! at most, never by a queue of thousands.
 //!
 //! Work that follows on the null stream (launches, copies to the device,
 //! the pinned staging stream, which is a blocking stream) is ordered behind
@@ -59,17 +59,41 @@ struct Construct {
     launches: u64,
 }
 
-/// How many synchronous kernels the host may run ahead of on one device:
-/// a host clock read after a construct is then late by at most this many
-/// kernels (a short one, back to back, costs the host about as much as its
-/// launch; a long one is waited for soon after).
-pub const RUN_AHEAD: usize = 4;
+/// How many synchronous kernels the host may run ahead of on one device
+/// (`PTXRT_RUN_AHEAD`, default [`RUN_AHEAD`]; 0: no bound): an event is
+/// recorded after every `n / 2`-th deferred launch, and the host waits for
+/// the oldest when more than two are in flight. A host clock read after a
+/// construct is then late by fewer than `n + n / 2` kernels: short ones,
+/// back to back, cost the host about their launch; a long one is waited
+/// for soon after.
+pub fn run_ahead() -> usize {
+    static N: OnceLock<usize> = OnceLock::new();
+    *N.get_or_init(|| {
+        std::env::var("PTXRT_RUN_AHEAD")
+            .ok()
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(RUN_AHEAD)
+    })
+}
+
+/// The default of [`run_ahead`].
+pub const RUN_AHEAD: usize = 8;
+
+/// Deferred launches between two events, for a run-ahead of `n` (> 0).
+pub fn mark_every(n: usize) -> usize {
+    (n / 2).max(1)
+}
 
 /// One device with launches not waited for.
 struct Device {
     plugin: &'static Plugin,
     ordinal: i32,
-    /// An event recorded after each pending launch, oldest first.
+    /// Whether launches are pending (since the last wait for all).
+    launched: bool,
+    /// Deferred launches since the last event.
+    since_mark: usize,
+    /// The events recorded after every [`mark_every`]-th pending launch,
+    /// oldest first.
     inflight: VecDeque<usize>,
     /// Events to record again.
     free: Vec<usize>,
@@ -141,13 +165,26 @@ pub fn defer(plugin: &'static Plugin, ordinal: i32, loc: &SrcLoc, kernel: &str) 
             p.devices.push(Device {
                 plugin,
                 ordinal,
+                launched: false,
+                since_mark: 0,
                 inflight: VecDeque::new(),
                 free: Vec::new(),
             });
             p.devices.len() - 1
         }
     };
-    if let Err(e) = p.devices[d].mark() {
+    let n = run_ahead();
+    let dev = &mut p.devices[d];
+    dev.launched = true;
+    if n == 0 {
+        return;
+    }
+    dev.since_mark += 1;
+    if dev.since_mark < mark_every(n) {
+        return;
+    }
+    dev.since_mark = 0;
+    if let Err(e) = dev.mark() {
         // (No event to bound the run-ahead with: wait for everything.)
         let line = wait_all(&mut p).unwrap_or_else(|| {
             error::format_at(
@@ -159,7 +196,7 @@ pub fn defer(plugin: &'static Plugin, ordinal: i32, loc: &SrcLoc, kernel: &str) 
         });
         error::die_line(&line);
     }
-    if p.devices[d].inflight.len() > RUN_AHEAD {
+    if p.devices[d].inflight.len() > 2 {
         if let Err(e) = p.devices[d].wait_oldest() {
             let line = failure_line(&p.constructs, &e);
             error::die_line(&line);
@@ -220,7 +257,7 @@ pub fn forget(plugin: &'static Plugin, ordinal: i32) {
             let _ = unsafe { plugin.event_destroy(ordinal, e as *mut c_void) };
         }
     }
-    if p.devices.iter().all(|d| d.inflight.is_empty()) {
+    if p.devices.is_empty() {
         p.constructs.clear();
         ANY.store(false, Ordering::SeqCst);
     }
@@ -242,7 +279,7 @@ pub fn settle() {
 fn wait_all(p: &mut Pending) -> Option<String> {
     let mut failed = None;
     for d in &mut p.devices {
-        if d.inflight.is_empty() {
+        if !d.launched {
             continue;
         }
         // SAFETY: the legacy default stream of an open device.
@@ -250,6 +287,8 @@ fn wait_all(p: &mut Pending) -> Option<String> {
             failed.get_or_insert(e);
         }
         d.free.extend(d.inflight.drain(..));
+        d.since_mark = 0;
+        d.launched = false;
     }
     let line = failed.map(|e| failure_line(&p.constructs, &e));
     p.constructs.clear();

@@ -10,7 +10,7 @@
 use crate::abi::{Image, Loc, Map, ASYNC_NONE};
 use crate::api_data::{acc_copyin, acc_delete, acc_is_present};
 use crate::data::{__ptxrt_data_begin, __ptxrt_data_end};
-use crate::deferred::RUN_AHEAD;
+use crate::deferred::{mark_every, run_ahead};
 use crate::fake;
 use crate::launch::__ptxrt_launch;
 use crate::multi_device_tests::install;
@@ -140,16 +140,17 @@ fn the_host_runs_ahead_by_a_few_kernels_only() {
     let bytes = std::mem::size_of_val(&a);
     acc_copyin(a.as_mut_ptr().cast(), bytes);
     fake::calls();
-    let n = RUN_AHEAD + 3;
+    let every = mark_every(run_ahead());
+    let n = 4 * every + 1;
     for _ in 0..n {
         construct(img, &loc(70), &mut a, PRESENT, ASYNC_NONE);
     }
-    // Launch k waits for launch k - RUN_AHEAD (its event) once there are
-    // more than RUN_AHEAD in flight.
+    // An event after every `every`-th launch; from the third event on, a
+    // wait for the oldest (the host is then 2 * every launches ahead).
     let mut want = vec![];
-    for k in 0..n {
+    for k in 1..=n {
         want.push("kernel".to_string());
-        if k >= RUN_AHEAD {
+        if k % every == 0 && k / every >= 3 {
             want.push("sync null event".to_string());
         }
     }
