@@ -19,7 +19,11 @@ fn report_table_from_tsv() {
          stream\t-\t-\tserial\tdoes not build\t-\t-\t-\n\
          reduction\t-\t-\taccc\tdoes not build\t-\t-\t-\n\
          matmul 4096\tmatmul_4096\t4096\taccc\tPASS\t2.0e-2\t6000\tGFLOP/s\n\
-         matmul 4096\t-\t-\tserial\tnot run\t-\t-\t-\n",
+         matmul 4096\t-\t-\tserial\tnot run\t-\t-\t-\n\
+         atomics 16 64\tatomics_add\t16x64bins\taccc\tPASS\t2.0e-3\t8\tMupd/s\n\
+         atomics 16 64\tatomics_add\t16x64bins\tcuda\tPASS\t1.0e-3\t16\tMupd/s\n\
+         atomics 16 1024\tatomics_add\t16x1024bins\taccc\tPASS\t4.0e-3\t4\tMupd/s\n\
+         atomics 16 1024\tatomics_add\t16x1024bins\tcuda\tPASS\t4.0e-3\t4\tMupd/s\n",
     )
     .expect("write fixture");
     let md = dir.path().join("results.md");
@@ -48,6 +52,13 @@ fn report_table_from_tsv() {
         text.contains("| matmul_4096 | 4096 | 20.000 ms | no result | no result | no result | not run | - | - | - | 6000.0 GFLOP/s | - |"),
         "{text}"
     );
+    // A program run at two sizes: one row per size, each with its own times.
+    for row in [
+        "| atomics_add | 16x64bins | 2.000 ms | no result | 1.000 ms | no result | no result | 0.50 |",
+        "| atomics_add | 16x1024bins | 4.000 ms | no result | 4.000 ms | no result | no result | 1.00 |",
+    ] {
+        assert_eq!(text.matches(row).count(), 1, "{row}\n{text}");
+    }
 }
 
 /// A profile as the runtime prints it at exit (ptx-runtime's profile.rs
