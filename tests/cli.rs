@@ -646,3 +646,44 @@ fn info_and_ir_files() {
         r.stderr
     );
 }
+
+/// A synchronous construct is not waited for at its end, except when its
+/// kernel prints (directly or through a routine): its output reaches the
+/// host without a runtime call, so the host code waits (`__ptxrt_settle`)
+/// after the launch; an async construct and a silent kernel do not.
+#[test]
+fn only_constructs_whose_kernel_prints_wait_at_their_end() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let d = tmp.path();
+    std::fs::write(
+        d.join("p.c"),
+        "#include <stdio.h>\n\
+         #pragma acc routine seq\n\
+         static void say(int i) { printf(\"%d\\n\", i); }\n\
+         int main(void) {\n\
+         float a[64];\n\
+         #pragma acc parallel loop copyout(a)\n\
+         for (int i = 0; i < 64; i++) a[i] = i;\n\
+         #pragma acc serial\n\
+         printf(\"direct\\n\");\n\
+         #pragma acc serial\n\
+         say(1);\n\
+         #pragma acc serial async(1)\n\
+         say(2);\n\
+         #pragma acc wait\n\
+         return (int)a[1] - 1;\n\
+         }\n",
+    )
+    .expect("write p.c");
+    let host_c = ok(d, &["--emit=host-c", "p.c"]).stdout;
+    let launches: Vec<&str> = host_c
+        .lines()
+        .filter(|l| l.contains("__ptxrt_launch("))
+        .collect();
+    assert_eq!(launches.len(), 4, "{host_c}");
+    let waits: Vec<bool> = launches
+        .iter()
+        .map(|l| l.contains("__ptxrt_settle();"))
+        .collect();
+    assert_eq!(waits, [false, true, true, false], "{host_c}");
+}

@@ -400,12 +400,19 @@ static inline void __ptxrt_fit_block(__ptxrt_u32 b[3], __ptxrt_u32 fixed)
 void *__ptxrt_scratch(const struct __ptxrt_loc *loc, __ptxrt_u64 bytes, int async);
 
 /* Launch kernel `kernel` of `img` on queue `async` (as in struct
- * __ptxrt_async); a synchronous launch waits for the kernel. args[i] points
- * at the value of parameter i, as in cuLaunchKernel (read before the call
- * returns). */
+ * __ptxrt_async). A synchronous launch is ordered before everything the
+ * program does next on the device; the host waits for it where it next
+ * observes the device (a copy to the host, an update, an acc_* routine, a
+ * host fallback, async work, the exit) or at __ptxrt_settle, not here.
+ * args[i] points at the value of parameter i, as in cuLaunchKernel (read
+ * before the call returns). */
 void __ptxrt_launch(const struct __ptxrt_loc *loc, struct __ptxrt_image *img, const char *kernel,
                     __ptxrt_u32 grid_x, __ptxrt_u32 grid_y, __ptxrt_u32 grid_z,
                     __ptxrt_u32 block_x, __ptxrt_u32 block_y, __ptxrt_u32 block_z,
                     __ptxrt_u32 shared_bytes, void **args, int async);
+
+/* Wait for the synchronous kernels not yet waited for: after a construct
+ * whose kernel prints, whose output the host sees without a runtime call. */
+void __ptxrt_settle(void);
 
 #endif

@@ -316,6 +316,34 @@ impl Module {
             .any(|f| f.linkage != Linkage::Internal)
     }
 
+    /// True when kernel `k` may print (device `printf`), in its own code or
+    /// in a device function it reaches through calls; a function of another
+    /// translation unit (its body is not here) may. The host sees such
+    /// output without a runtime call, so the construct's end must wait for
+    /// the kernel (ptxrt.h, `__ptxrt_settle`).
+    pub fn kernel_prints(&self, k: usize) -> bool {
+        fn prints(b: &[super::Stmt], m: &Module, seen: &mut [bool]) -> bool {
+            let mut found = false;
+            super::walk_stmts(b, &mut |s| match s {
+                super::Stmt::Print { .. } => found = true,
+                super::Stmt::Call { func, .. } => {
+                    if let Some(f) = m.functions.get(*func) {
+                        if !seen[*func] {
+                            seen[*func] = true;
+                            found |= f.linkage == Linkage::Import || prints(&f.body.body, m, seen);
+                        }
+                    }
+                }
+                _ => {}
+            });
+            found
+        }
+        let mut seen = vec![false; self.functions.len()];
+        self.kernels
+            .get(k)
+            .is_some_and(|kernel| prints(&kernel.body.body, self, &mut seen))
+    }
+
     /// True when a device function of this module reaches itself through
     /// its calls (recursion, direct or mutual): its call depth, and so the
     /// stack a thread needs, is known only at run time, and the runtime

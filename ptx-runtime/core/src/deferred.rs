@@ -38,7 +38,9 @@
 //! at every construct's end) finds which. `PTXRT_TIME` times each
 //! synchronous kernel to its completion, so it keeps the wait too.
 //!
-//! Owns: the list of pending synchronous launches (a leaf lock: taken with
+//! Owns: `__ptxrt_settle` (the compiler's wait after a construct whose
+//! kernel prints: its output reaches the host without a runtime call), the
+//! list of pending synchronous launches (a leaf lock: taken with
 //! or without the runtime lock, never holding another but the plugin's).
 //! May call: [`crate::plugin`], [`crate::error`], [`crate::notify`],
 //! [`crate::profile`].
@@ -272,6 +274,14 @@ pub fn settle() {
     if let Some(line) = wait_all(&mut pending()) {
         error::die_line(&line);
     }
+}
+
+/// `void __ptxrt_settle(void)`: wait for the synchronous kernels not yet
+/// waited for (the compiler calls it after a construct whose kernel prints,
+/// so its lines come out before the host's next ones).
+#[no_mangle]
+pub extern "C" fn __ptxrt_settle() {
+    error::guard(settle)
 }
 
 /// Wait for the pending launches of `p` and forget them (keeping each

@@ -344,6 +344,11 @@ impl Writer<'_> {
                         block[1],
                         block[2]
                     ));
+                    // Its output reaches the host without a runtime call:
+                    // the construct's end waits for it.
+                    if asyncs.is_sync() && self.module.kernel_prints(*kernel) {
+                        out.line("__ptxrt_settle();");
+                    }
                 }
                 out.line(&format!("__ptxrt_data_end(__accc_r{id});"));
                 // Else its fallback (the body's one construct).
