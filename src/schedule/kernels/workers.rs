@@ -186,3 +186,96 @@ fn automatic(
     }
     parallel_loop(&ask, above, shape).map_err(|_| FREE)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lp(parent: Option<usize>, f: impl FnOnce(&mut LoopDirective)) -> NestLoop {
+        let mut directive = LoopDirective::default();
+        f(&mut directive);
+        NestLoop {
+            directive,
+            reduces: false,
+            verdict: Ok(vec![]),
+            parent,
+            tight: true,
+            score: 0,
+        }
+    }
+
+    fn pars(nest: &[NestLoop]) -> Vec<Parallelism> {
+        map(nest).unwrap().into_iter().map(|m| m.par).collect()
+    }
+
+    const GW: Parallelism = Parallelism::Par {
+        gang: Some(0),
+        worker: true,
+        vector: None,
+    };
+
+    #[test]
+    fn clauses_as_in_a_parallel_construct() {
+        // gang worker, and the loop without clauses inside: vector.
+        let m = pars(&[
+            lp(None, |d| (d.gang, d.worker) = (true, true)),
+            lp(Some(0), |_| {}),
+        ]);
+        assert_eq!(m, [GW, Parallelism::levels(false, false, true)]);
+        // A worker loop alone takes the nest's gangs too.
+        assert_eq!(pars(&[lp(None, |d| d.worker = true)]), [GW]);
+        // A gang loop inside a worker loop is an error at it.
+        let e = map(&[
+            lp(None, |d| d.worker = true),
+            lp(Some(0), |d| d.gang = true),
+        ]);
+        assert_eq!(e, Err((1, NestingError { level: "gang" })));
+    }
+
+    #[test]
+    fn loops_without_clauses_take_levels_outside_the_clauses_inside() {
+        // Around a worker loop: gang; around a gang worker loop: the grid
+        // dimension above it.
+        let m = pars(&[lp(None, |_| {}), lp(Some(0), |d| d.worker = true)]);
+        assert_eq!(
+            m,
+            [
+                Parallelism::levels(true, false, false),
+                Parallelism::levels(false, true, false)
+            ]
+        );
+        let m = pars(&[
+            lp(None, |_| {}),
+            lp(Some(0), |d| (d.gang, d.worker) = (true, true)),
+        ]);
+        assert_eq!(
+            m[0],
+            Parallelism::Par {
+                gang: Some(1),
+                worker: false,
+                vector: None
+            }
+        );
+        assert_eq!(m[1], GW);
+        // Between a gang loop and a worker loop nothing is free: sequential,
+        // and loosely nested around a worker loop, no gang either.
+        let m = map(&[
+            lp(None, |d| d.gang = true),
+            lp(Some(0), |_| {}),
+            lp(Some(1), |d| d.worker = true),
+        ])
+        .unwrap();
+        assert_eq!(m[1].par, Parallelism::Seq);
+        assert!(m[1].why.as_deref().unwrap().contains("no level is free"));
+        let mut loose = lp(Some(0), |_| {});
+        loose.tight = false;
+        let m = map(&[
+            lp(None, |d| d.seq = true),
+            loose,
+            lp(Some(1), |d| d.worker = true),
+        ])
+        .unwrap();
+        assert_eq!(m[1].par, Parallelism::Seq);
+        assert!(m[1].why.as_deref().unwrap().contains("not tightly nested"));
+    }
+}
