@@ -3,7 +3,8 @@
 // `kernels loop worker` (the kernels construct chooses its gangs),
 // `gang worker vector`, a gang loop around a worker loop that reduces into
 // a gang's scalar (and a seq loop inside it), a loop without clauses
-// inside a gang worker loop (vector) and around a worker loop (gang),
+// inside a gang worker loop (vector) and around a worker loop (gang), a
+// worker loop reducing into a host scalar,
 // num_workers/vector_length on the kernels construct, and collapse(2)
 // nests (their grid sized from both loops' trip counts). Bounds are not
 // multiples of the block sizes. Every value is a small integer: exact.
@@ -94,6 +95,12 @@ int main(void)
                 t += w[i][j] * (r + 1);
         tot[r] = t;
     }
+    // A worker reduction into a host scalar (the loop takes the gangs too).
+    double hs = 0;
+#pragma acc kernels loop worker reduction(+:hs) copyin(w)
+    for (int i = 0; i < n; i++)
+        hs += w[i][i % M];
+    printf("host reduction %.1f\n", hs);
     long long h = 0;
     for (int i = 0; i < N; i++)
         for (int j = 0; j < M; j++) {
