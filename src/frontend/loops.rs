@@ -225,6 +225,27 @@ impl Walker<'_> {
         ))
     }
 
+    /// The trip count of candidate `c` as host C text: with `collapse(n)`,
+    /// the product of its loops' (in `unsigned long long`), each free of
+    /// side effects, of names the region declares and of the variables of
+    /// the loops around it in the nest.
+    fn nest_trip(&self, c: &Cand, region_names: &[String]) -> Option<String> {
+        let inner = collapsed_loops(c);
+        if inner.is_empty() {
+            return self.host_trip(c.f, region_names);
+        }
+        let mut names = region_names.to_vec();
+        let mut factors = vec![];
+        for f in std::iter::once(c.f).chain(inner) {
+            factors.push(format!(
+                "(unsigned long long){}",
+                self.host_trip(f, &names)?
+            ));
+            names.push(canonical(&f.node).ok()?.var.to_string());
+        }
+        Some(factors.join(" * "))
+    }
+
     /// The candidate loops of region statement `s` of a `kind` construct
     /// (a routine's body: `Parallel`), by the offset of their `for`
     /// statements; `dirs` are the loop directives attached to `s` itself
@@ -260,7 +281,7 @@ impl Walker<'_> {
             })
             .flatten();
         let sizes = LoopSizes {
-            trip: self.host_trip(c.f, names).map(|text| UserExpr {
+            trip: self.nest_trip(c, names).map(|text| UserExpr {
                 text,
                 loc: c.loc.clone(),
                 ty: HostType::ULongLong,

@@ -279,15 +279,15 @@ impl LoopDirective {
 /// the clause's argument.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LoopSizes {
-    /// The trip count (of the whole nest, when collapsed: the outer loop's)
-    /// as a host expression, when its bounds can be evaluated where the
-    /// construct is (free of side effects and of the region's names).
+    /// The trip count (of the whole nest, when collapsed: the product of
+    /// its loops') as a host expression, when its bounds can be evaluated
+    /// where the construct is (free of side effects, of the region's names
+    /// and of the collapsed loops' variables).
     pub trip: Option<UserExpr>,
     /// The trip count when the bounds and steps are integer literals (the
     /// product over a collapsed nest).
     pub const_trip: Option<u64>,
-    /// The size the loop's clauses ask for its gang level (`gang(num:)`;
-    /// in `kernels` also `worker(n)`, which names gangs there).
+    /// The size the loop's clauses ask for its gang level (`gang(num:)`).
     pub gang: Option<UserExpr>,
     /// `worker(num:)`.
     pub worker: Option<UserExpr>,

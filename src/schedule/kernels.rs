@@ -7,12 +7,20 @@
 //! A loop takes a grid dimension of its own only when tightly nested in the
 //! parallel loop around it.
 //!
+//! The OpenUH mappings have no worker level: a nest in which a loop names
+//! the worker level is mapped as the same loops of a `parallel` construct
+//! are (`kernels/workers.rs`).
+//!
 //! The mapping reads facts only ([`NestLoop`]: the directive, the verdict,
 //! tightness, the contiguity score), which the plan over the IR gathers
 //! (`plan/nest.rs`).
 //!
-//! Owns: [`NestLoop`], [`Verdict`], [`Mapped`], [`map_nest`]. May call: `ir`.
+//! Owns: [`NestLoop`], [`Verdict`], [`Mapped`], [`map_nest`]. May call: `ir`,
+//! `workers` (which calls `levels`).
 
+mod workers;
+
+use super::levels::NestingError;
 use crate::ir::{LoopDirective, Parallelism, RedOp};
 
 /// Whether a loop may run in parallel (the dependence test's answer): `Ok`
@@ -96,9 +104,21 @@ fn classify(n: &NestLoop, depth: usize) -> (bool, Option<String>, Vec<(RedOp, St
     }
 }
 
-/// The levels of every loop of one nest (`nest` in pre-order), in order.
-pub fn map_nest(nest: &[NestLoop]) -> Vec<Mapped> {
-    // 1. Which loops are parallel: by clause or by the dependence test.
+/// The levels of every loop of one nest (`nest` in pre-order), in order;
+/// or, in a nest that names the worker level, a loop of a level nested in
+/// a loop of the same or an inner level (its index in `nest`), as in a
+/// `parallel` construct.
+pub fn map_nest(nest: &[NestLoop]) -> Result<Vec<Mapped>, (usize, NestingError)> {
+    if nest.iter().any(|n| n.directive.worker && !n.directive.seq) {
+        return workers::map(nest);
+    }
+    Ok(openuh(nest))
+}
+
+/// Step 1 of every mapping: which loops are parallel, by clause or by the
+/// dependence test (at the parallel depth the verdicts of the loops around
+/// give), and which are loosely nested.
+fn classify_all(nest: &[NestLoop]) -> Vec<Info> {
     let mut infos: Vec<Info> = Vec::with_capacity(nest.len());
     for n in nest {
         let (depth, loose) = match n.parent {
@@ -127,6 +147,13 @@ pub fn map_nest(nest: &[NestLoop]) -> Vec<Mapped> {
             found,
         });
     }
+    infos
+}
+
+/// The OpenUH mappings of a nest that does not name the worker level.
+fn openuh(nest: &[NestLoop]) -> Vec<Mapped> {
+    // 1. Which loops are parallel: by clause or by the dependence test.
+    let mut infos = classify_all(nest);
     // At most three parallel levels per nest.
     for i in infos.iter_mut() {
         if i.parallel && i.depth >= 3 {
@@ -155,7 +182,7 @@ pub fn map_nest(nest: &[NestLoop]) -> Vec<Mapped> {
         score[i.depth] += n.score;
         let d = &n.directive;
         if explicit {
-            roles[i.depth].0 |= d.gang || d.worker;
+            roles[i.depth].0 |= d.gang;
             roles[i.depth].1 |= d.vector;
         }
     }
@@ -279,7 +306,7 @@ mod tests {
     #[test]
     fn the_contiguous_loop_takes_vector_x() {
         // for i { for j { a[i][j] } }: j is contiguous: g-gv (gang y, gang x vector x).
-        let m = map_nest(&[plain(None, 0), plain(Some(0), 1)]);
+        let m = openuh(&[plain(None, 0), plain(Some(0), 1)]);
         assert_eq!(
             dims(&m),
             [
@@ -296,7 +323,7 @@ mod tests {
             ]
         );
         // With the outer loop contiguous, it takes vector x and gang x.
-        let m = map_nest(&[plain(None, 2), plain(Some(0), 0)]);
+        let m = openuh(&[plain(None, 2), plain(Some(0), 0)]);
         assert_eq!(
             m[0].par,
             Parallelism::Par {
@@ -311,27 +338,27 @@ mod tests {
     fn verdicts_and_nesting_decide_parallel() {
         let mut inner = plain(Some(0), 1);
         inner.verdict = Ok(vec![(RedOp::Add, "s".into())]);
-        let m = map_nest(&[plain(None, 0), inner]);
+        let m = openuh(&[plain(None, 0), inner]);
         assert_eq!(m[1].par, Parallelism::Seq);
         assert!(m[1].why.as_deref().unwrap().contains("reduces into 's'"));
         // At the root, the reduction found is the loop's.
         let mut root = plain(None, 1);
         root.verdict = Ok(vec![(RedOp::Add, "s".into())]);
-        assert_eq!(map_nest(&[root])[0].found, [(RedOp::Add, "s".to_string())]);
+        assert_eq!(openuh(&[root])[0].found, [(RedOp::Add, "s".to_string())]);
         // A loose loop with no vector dimension stays sequential, and so
         // do the loops inside it.
         let mut loose = plain(Some(0), 0);
         loose.tight = false;
-        let m = map_nest(&[plain(None, 0), loose, plain(Some(1), 5)]);
+        let m = openuh(&[plain(None, 0), loose, plain(Some(1), 5)]);
         assert_eq!(m[2].par.flags(), (false, false, true));
         let mut seq = plain(None, 0);
         seq.directive.seq = true;
         assert_eq!(
-            map_nest(&[seq])[0].why.as_deref(),
+            openuh(&[seq])[0].why.as_deref(),
             Some("loop run sequentially: seq clause")
         );
         // Four deep: the fourth runs sequentially.
-        let m = map_nest(&[
+        let m = openuh(&[
             plain(None, 0),
             plain(Some(0), 0),
             plain(Some(1), 0),

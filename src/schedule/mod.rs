@@ -17,8 +17,9 @@
 //! * `levels.rs` — the `parallel` construct's loop levels (from each
 //!   loop's directive and the nest's shape) and the nesting errors;
 //! * `kernels.rs` — the `kernels` construct's OpenUH mappings (from each
-//!   loop's directive, dependence verdict, tightness and contiguity);
-//!   both decide for [`plan_levels`];
+//!   loop's directive, dependence verdict, tightness and contiguity), and
+//!   (`kernels/workers.rs`) its nests that name the worker level, mapped
+//!   with `levels.rs` as parallel loops; both decide for [`plan_levels`];
 //! * `plan.rs` (+ `plan/nest.rs`, `plan/promote.rs`) — [`plan_levels`]:
 //!   the loop-level decision on the IR, for the bodies lowering leaves
 //!   undecided ([`crate::ir::Function::undecided`]: every one), with the

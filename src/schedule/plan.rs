@@ -119,7 +119,7 @@ pub fn plan_levels(m: &mut Module) -> DResult<Vec<(Option<usize>, SrcLoc, Remark
             ComputeKind::Kernels => {
                 let scope = Scope::of_kernel(k);
                 let params: Vec<_> = k.params.clone();
-                nest::kernels(&mut k.body, &scope, &params, &names)
+                nest::kernels(&mut k.body, &scope, &params, &names)?
             }
         };
         sort(&mut remarks);

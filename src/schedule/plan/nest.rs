@@ -16,6 +16,7 @@ use crate::analysis::body::Target;
 use crate::analysis::contiguity;
 use crate::analysis::depend::{independent, Facts, HostKind};
 use crate::analysis::private::{Scalar, Scope};
+use crate::diag::{DResult, Diagnostics};
 use crate::ir::{
     Function, LocalId, Loop, Module, Parallelism, Param, ParamMode, RedOp, Remark, SrcLoc, Type,
 };
@@ -33,13 +34,15 @@ enum Found {
 
 /// Decides the loops of kernels-construct body `f` (parameters `params`,
 /// cells `scope`; `callees`: the device functions' names) and returns their
-/// remarks, in pre-order.
+/// remarks, in pre-order; a loop of a level nested in a loop of the same
+/// or an inner level, in a nest that names the worker level, is an error
+/// at the loop (as in a `parallel` construct).
 pub(super) fn kernels(
     f: &mut Function,
     scope: &Scope,
     params: &[Param],
     callees: &[String],
-) -> Vec<(SrcLoc, Remark)> {
+) -> DResult<Vec<(SrcLoc, Remark)>> {
     let nodes = candidates(f);
     let loose = f
         .undecided
@@ -80,7 +83,11 @@ pub(super) fn kernels(
                 ..x.clone()
             })
             .collect();
-        mapped.extend(map_nest(&nest));
+        let decided = map_nest(&nest).map_err(|(k, e)| {
+            let at = loop_of(f, &nodes[root + k]).loc.clone();
+            Diagnostics::one(Some(at), e.to_string())
+        })?;
+        mapped.extend(decided);
         root = end;
     }
     let mut out = vec![];
@@ -88,13 +95,6 @@ pub(super) fn kernels(
         let parallel = m.par != Parallelism::Seq;
         let lp = loop_of_mut(f, n);
         lp.par = m.par;
-        // In kernels, `worker(n)` names gangs.
-        if let Some(z) = &mut lp.sizes {
-            let w = z.worker.take();
-            if z.gang.is_none() {
-                z.gang = w;
-            }
-        }
         // A loop without directive that stays sequential keeps C's
         // semantics (its C form, when it has one: `plan_levels` runs it):
         // nothing for the launch to read.
@@ -132,7 +132,7 @@ pub(super) fn kernels(
         out.push((loc, why));
     }
     finish_remarks(f, &nodes, &mut out, false);
-    out
+    Ok(out)
 }
 
 /// What the dependence test may assume of each parameter: value scalars
