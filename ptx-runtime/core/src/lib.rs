@@ -48,6 +48,8 @@
 //!   linking of relocatable images).
 //! * [`link`] — which code of the relocatable images is linked on a device.
 //! * [`launch`] — `__ptxrt_launch`, `__ptxrt_default_gangs`.
+//! * [`occupancy`] — launch sizes from the loaded kernel's registers and
+//!   shared memory: `__ptxrt_kernel_gangs`, `__ptxrt_kernel_threads`.
 //! * [`api_device`], [`api_data`], [`api_async`] — the `acc_*` routines.
 //! * [`device_directives`] — `__ptxrt_init`, `__ptxrt_shutdown`,
 //!   `__ptxrt_set`: the init, shutdown and set directives.
@@ -83,6 +85,7 @@ pub mod link;
 pub mod mapping;
 pub mod multicore;
 pub mod notify;
+pub mod occupancy;
 pub mod pipeline;
 pub mod plugin;
 pub mod present;
