@@ -58,7 +58,10 @@ impl Cache {
 /// What limits launches of `func` on `dev` in blocks of `threads` threads
 /// (cached; `None` when the plugin cannot say). `kernel` names it in the
 /// `PTXRT_NOTIFY` line of the first answer.
-pub fn limits(
+///
+/// # Safety
+/// `func` came from the plugin's `module_get_function` on `dev`.
+pub unsafe fn limits(
     dev: &mut DeviceState,
     func: *mut c_void,
     threads: u32,
@@ -68,7 +71,7 @@ pub fn limits(
     if let Some(l) = dev.occupancy.0.get(&key) {
         return *l;
     }
-    // SAFETY: func came from the plugin's module_get_function on this device.
+    // SAFETY: per the caller.
     let l = unsafe { dev.plugin.function_limits(dev.ordinal, func, threads) }.ok();
     if let Some(l) = &l {
         notify::limits(kernel, threads, l);
@@ -97,7 +100,10 @@ pub fn threads_limit(l: Option<&FunctionLimits>) -> u32 {
 
 /// The gangs `__ptxrt_kernel_gangs` chooses for `func` on `dev` (see
 /// there); the device's default where it cannot say.
-pub fn kernel_gangs(
+///
+/// # Safety
+/// As for [`limits`].
+pub unsafe fn kernel_gangs(
     dev: &mut DeviceState,
     func: *mut c_void,
     kernel: &str,
@@ -106,7 +112,8 @@ pub fn kernel_gangs(
     threads: u32,
 ) -> u32 {
     let sms = u32::try_from(dev.info.sm_count).unwrap_or(0);
-    match limits(dev, func, threads.max(1), kernel) {
+    // SAFETY: per the caller.
+    match unsafe { limits(dev, func, threads.max(1), kernel) } {
         Some(l) if l.blocks_per_sm > 0 && sms > 0 => gangs(trip, per, l.blocks_per_sm as u32, sms),
         _ => launch::default_gangs(
             trip,
@@ -175,13 +182,15 @@ pub unsafe extern "C" fn __ptxrt_kernel_gangs(
     threads: u32,
 ) -> u32 {
     guard(|| {
-        // SAFETY: per the caller.
+        // SAFETY: per the caller; the closures get the device's own
+        // function.
         unsafe {
             with_function(
                 loc,
                 img,
                 kernel,
                 |_| launch::default_gangs(trip, per, None),
+                // (func: from the device's module_get_function.)
                 |dev, func, name| kernel_gangs(dev, func, name, trip, per, threads),
             )
         }
@@ -201,13 +210,15 @@ pub unsafe extern "C" fn __ptxrt_kernel_threads(
     kernel: *const c_char,
 ) -> u32 {
     guard(|| {
-        // SAFETY: per the caller.
+        // SAFETY: per the caller; the closures get the device's own
+        // function.
         unsafe {
             with_function(
                 loc,
                 img,
                 kernel,
                 |_| MAX_THREADS,
+                // (func: as above.)
                 |dev, func, name| threads_limit(limits(dev, func, 0, name).as_ref()),
             )
         }

@@ -66,13 +66,28 @@ fn the_launch_asks_the_kernels_limits_once() {
     let mut d = h100();
     let func = 0x1000 as *mut c_void;
     fake::set_kernel(Some((255, 0)));
-    assert_eq!(kernel_gangs(&mut d, func, "k", 1 << 30, 128, 128), 264);
-    assert_eq!(kernel_gangs(&mut d, func, "k", 1 << 30, 128, 128), 264);
+    assert_eq!(
+        unsafe { kernel_gangs(&mut d, func, "k", 1 << 30, 128, 128) },
+        264
+    );
+    assert_eq!(
+        unsafe { kernel_gangs(&mut d, func, "k", 1 << 30, 128, 128) },
+        264
+    );
     assert_eq!(fake::calls_of("limits"), ["limits 128"]);
     // Another block size is another question; the attributes alone (0).
-    assert_eq!(kernel_gangs(&mut d, func, "k", 1 << 30, 256, 256), 132);
-    assert_eq!(threads_limit(limits(&mut d, func, 0, "k").as_ref()), 256);
-    assert_eq!(threads_limit(limits(&mut d, func, 0, "k").as_ref()), 256);
+    assert_eq!(
+        unsafe { kernel_gangs(&mut d, func, "k", 1 << 30, 256, 256) },
+        132
+    );
+    assert_eq!(
+        threads_limit(unsafe { limits(&mut d, func, 0, "k") }.as_ref()),
+        256
+    );
+    assert_eq!(
+        threads_limit(unsafe { limits(&mut d, func, 0, "k") }.as_ref()),
+        256
+    );
     assert_eq!(fake::calls_of("limits"), ["limits 256", "limits 0"]);
     // Closing the device forgets them (its modules are unloaded).
     d.close();
@@ -83,10 +98,19 @@ fn the_launch_asks_the_kernels_limits_once() {
 fn a_device_that_cannot_say_gets_the_default() {
     let mut d = h100();
     let func = 0x1000 as *mut c_void;
-    assert_eq!(kernel_gangs(&mut d, func, "k", 1 << 30, 128, 128), 2112);
-    assert_eq!(threads_limit(limits(&mut d, func, 0, "k").as_ref()), 1024);
+    assert_eq!(
+        unsafe { kernel_gangs(&mut d, func, "k", 1 << 30, 128, 128) },
+        2112
+    );
+    assert_eq!(
+        threads_limit(unsafe { limits(&mut d, func, 0, "k") }.as_ref()),
+        1024
+    );
     // Asked once each, not again after the failure.
-    assert_eq!(kernel_gangs(&mut d, func, "k", 1 << 30, 128, 128), 2112);
+    assert_eq!(
+        unsafe { kernel_gangs(&mut d, func, "k", 1 << 30, 128, 128) },
+        2112
+    );
     assert_eq!(fake::calls_of("limits"), ["limits 128", "limits 0"]);
 }
 
