@@ -215,6 +215,20 @@ mod tests {
             c_expr(&g, &site(1)).to_c(),
             "__ptxrt_kernel_gangs(&__accc_loc1, &img, \"k\", ~0ULL, __ptxrt_warp_friendly(100u), 128u)"
         );
+        // num_gangs(g): the user's gangs where positive, else the kernel's.
+        let gangs = HostExpr::SizeOr(
+            Box::new(HostExpr::User(UserExpr {
+                text: "g".into(),
+                loc: SrcLoc::default(),
+                ty: HostType::LongLong,
+            })),
+            Box::new(g.clone()),
+        );
+        assert_eq!(
+            c_expr(&gangs, &site(1)).to_c(),
+            "__ptxrt_size_or((long long)g, __ptxrt_kernel_gangs(&__accc_loc1, &img, \"k\", ~0ULL, \
+             __ptxrt_warp_friendly(100u), 128u))"
+        );
         let fitted = [HostExpr::Block(0), HostExpr::Const(1), HostExpr::Block(2)];
         assert_eq!(
             c_expr(&threads(&fitted), &site(4)).to_c(),
