@@ -342,18 +342,21 @@ static inline __ptxrt_u32 __ptxrt_size_or(long long v, __ptxrt_u32 dflt)
     return v > 2147483647LL ? 2147483647u : (__ptxrt_u32)v;
 }
 
-/* Fits block sizes b[3] (vector lanes, workers, z) to the limits of every
- * NVIDIA GPU: at most 1024, 1024 and 64 threads along x, y and z, 1024 in
- * all. Dimensions whose bit is set in `fixed` are constants the kernel's
- * code was compiled for (and already fit); the others shrink: workers
- * first, then z, then the vector lanes (kept whole warps, or a power of two
- * below 32). Kernels stride over their loops, so fewer threads are always
- * correct. */
-static inline void __ptxrt_fit_block(__ptxrt_u32 b[3], __ptxrt_u32 fixed)
+/* Fits block sizes b[3] (vector lanes, workers, z) to at most `most`
+ * threads in all (at most 1024: the limit of every NVIDIA GPU, or what a
+ * kernel's registers allow, __ptxrt_kernel_threads) and 1024, 1024 and 64
+ * along x, y and z. Dimensions whose bit is set in `fixed` are constants
+ * the kernel's code was compiled for (and already fit); the others shrink:
+ * workers first, then z, then the vector lanes (kept whole warps, or a
+ * power of two below 32). Kernels stride over their loops, so fewer
+ * threads are always correct. */
+static inline void __ptxrt_fit_block_to(__ptxrt_u32 b[3], __ptxrt_u32 fixed, __ptxrt_u32 most_all)
 {
     static const __ptxrt_u32 most_dim[3] = {1024u, 1024u, 64u};
     static const int order[3] = {1, 2, 0};
     int k;
+    if (most_all == 0 || most_all > 1024u)
+        most_all = 1024u;
     for (k = 0; k < 3; k++) {
         if (b[k] == 0)
             b[k] = 1;
@@ -369,7 +372,7 @@ static inline void __ptxrt_fit_block(__ptxrt_u32 b[3], __ptxrt_u32 fixed)
         for (j = 0; j < 3; j++)
             if (j != d)
                 others *= b[j];
-        most = 1024u / (others ? others : 1u);
+        most = most_all / (others ? others : 1u);
         if (most == 0)
             most = 1;
         if (b[d] <= most)
@@ -393,6 +396,27 @@ static inline void __ptxrt_fit_block(__ptxrt_u32 b[3], __ptxrt_u32 fixed)
             b[1] = 1;
     }
 }
+
+/* __ptxrt_fit_block_to the limits of every NVIDIA GPU (1024 threads). */
+static inline void __ptxrt_fit_block(__ptxrt_u32 b[3], __ptxrt_u32 fixed)
+{
+    __ptxrt_fit_block_to(b, fixed, 1024u);
+}
+
+/* Launch sizes from the kernel: `kernel` of image `img` on the device
+ * constructs run on now (loaded on first use, as __ptxrt_launch loads it).
+ * __ptxrt_kernel_threads: the most threads a block of it may have (its
+ * registers decide; at most 1024), for __ptxrt_fit_block_to.
+ * __ptxrt_kernel_gangs: gangs along x for a loop of `trip` iterations (~0:
+ * unknown) of which a gang takes `per`, in blocks of `threads` threads:
+ * enough for the loop, at most one wave of the blocks the device holds at
+ * once (the driver's occupancy calculator on the kernel's registers and
+ * shared memory); never 0. On the host device: as __ptxrt_default_gangs. */
+__ptxrt_u32 __ptxrt_kernel_threads(const struct __ptxrt_loc *loc, struct __ptxrt_image *img,
+                                   const char *kernel);
+__ptxrt_u32 __ptxrt_kernel_gangs(const struct __ptxrt_loc *loc, struct __ptxrt_image *img,
+                                 const char *kernel, __ptxrt_u64 trip, __ptxrt_u32 per,
+                                 __ptxrt_u32 threads);
 
 /* Device memory for the reductions across gangs of the next launch on
  * queue `async` (as in struct __ptxrt_async): at least `bytes`, its leading

@@ -102,8 +102,8 @@ pub enum HostExpr {
     /// (`__ptxrt_warp_friendly`).
     WarpFriendly(Box<HostExpr>),
     /// The gangs along grid x for a loop of `trip` iterations (unknown:
-    /// `None`) of which a gang takes `per` (`__ptxrt_default_gangs`: at
-    /// most a wave of resident blocks; the loop strides).
+    /// `None`) of which a gang takes `per` (`__ptxrt_kernel_gangs`: at
+    /// most a wave of the kernel's resident blocks; the loop strides).
     DefaultGangs {
         trip: Option<Box<HostExpr>>,
         per: Box<HostExpr>,
@@ -134,8 +134,9 @@ pub struct LaunchPlan {
     /// Threads per block along x, y, z.
     pub block: [HostExpr; 3],
     /// `Some(fixed)`: the block is fitted to the device's limits at run
-    /// time (`__ptxrt_fit_block`), keeping the dimensions whose bits are
-    /// set in `fixed` (those the compiler fitted already).
+    /// time (`__ptxrt_fit_block_to` the kernel's `__ptxrt_kernel_threads`),
+    /// keeping the dimensions whose bits are set in `fixed` (those the
+    /// compiler fitted already).
     pub fit: Option<u8>,
     /// Gangs along x, y, z.
     pub grid: [HostExpr; 3],

@@ -76,9 +76,25 @@ pub struct Launch {
 pub enum ThreadBound {
     /// The block size is fixed at compile time: x, y, z threads.
     Block([u32; 3]),
-    /// A block size known only at run time may be up to 1024 threads: at
-    /// most this many registers a thread (64 of the SM's 64K each).
+    /// A block size known only in part at compile time: at most this many
+    /// registers a thread, so that a block of the dimensions fixed at
+    /// compile time fits an SM's registers. The runtime shrinks the other
+    /// dimensions to what the kernel's registers allow
+    /// (`__ptxrt_kernel_threads`, `__ptxrt_fit_block_to`).
     Registers(u32),
+}
+
+/// The registers of an SM (every NVIDIA GPU since sm_50 has 64K).
+const SM_REGISTERS: u32 = 65536;
+
+/// The most registers a thread of a block of `threads` threads may have
+/// for the block to fit an SM's registers: they are allocated to whole
+/// warps of 32, in units of 256 registers a warp, and a thread has at most
+/// 255 (1024 threads: 64).
+pub fn registers_for(threads: u32) -> u32 {
+    let warps = threads.div_ceil(32).max(1);
+    let per_warp = SM_REGISTERS / warps / 256 * 256;
+    (per_warp / 32 / 8 * 8).min(255)
 }
 
 impl Kernel {
@@ -91,7 +107,9 @@ impl Kernel {
     }
 
     /// The kernel's bound: its block when schedule fixed every dimension
-    /// to a constant, else registers for blocks of any size.
+    /// to a constant, else registers for a block of the dimensions it
+    /// fixed (the others: one thread; the runtime fits them to the
+    /// registers the kernel uses).
     pub fn thread_bound(&self) -> ThreadBound {
         match self.launch.as_ref().map(|l| &l.block) {
             Some([GridSize::Const(x), GridSize::Const(y), GridSize::Const(z)])
@@ -99,7 +117,17 @@ impl Kernel {
             {
                 ThreadBound::Block([*x, *y, *z])
             }
-            _ => ThreadBound::Registers(64),
+            Some(block) => {
+                let fixed = block
+                    .iter()
+                    .map(|g| match g {
+                        GridSize::Const(n) => (*n).max(1),
+                        _ => 1,
+                    })
+                    .fold(1u32, u32::saturating_mul);
+                ThreadBound::Registers(registers_for(fixed))
+            }
+            None => ThreadBound::Registers(registers_for(1024)),
         }
     }
 }
@@ -378,5 +406,22 @@ impl Module {
         }
         let mut colour = vec![0u8; callees.len()];
         (0..callees.len()).any(|f| colour[f] == 0 && cycle(f, &callees, &mut colour))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::registers_for;
+
+    #[test]
+    fn registers_fit_the_fixed_block() {
+        // Nothing fixed: ptxas's own limit; the runtime shrinks the block.
+        assert_eq!(registers_for(1), 255);
+        assert_eq!(registers_for(128), 255);
+        assert_eq!(registers_for(256), 255);
+        // 16 warps: 4096 registers each, 128 a thread; 12: 5376, 168.
+        assert_eq!(registers_for(512), 128);
+        assert_eq!(registers_for(384), 168);
+        assert_eq!(registers_for(1024), 64);
     }
 }

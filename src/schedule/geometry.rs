@@ -14,7 +14,8 @@
 //! give: where not positive, the default; constants beyond the target's
 //! limits (1024 threads a block, 65535 gangs along y and z) are reduced
 //! here with a remark, the others at run time (`__ptxrt_size_or`,
-//! `__ptxrt_fit_block`), so no launch of a size the driver refuses is ever
+//! `__ptxrt_fit_block_to`: the device's and the loaded kernel's, whose
+//! registers may allow fewer threads), so no launch of a size the driver refuses is ever
 //! made.
 //!
 //! Owns: [`launch`]. May call: `ir`.
@@ -367,7 +368,7 @@ fn at(e: &UserExpr, loc: &SrcLoc) -> UserExpr {
     }
 }
 /// Brings the constant sizes within the device's limits (the others are
-/// fitted at run time, `__ptxrt_fit_block`), saying what changed: gangs
+/// fitted at run time, `__ptxrt_fit_block_to`), saying what changed: gangs
 /// beyond a grid dimension's limit (the loops stride, so fewer is
 /// correct), and blocks of more than 1024 threads — fewer workers first,
 /// then fewer threads along z, then fewer vector lanes (kept whole warps).

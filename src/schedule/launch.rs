@@ -5,12 +5,15 @@
 //!   (`__ptxrt_size_or`), rounded for warp shuffles where the kernel's
 //!   reductions need it (`__ptxrt_warp_friendly`);
 //! * a block with a size known only at run time is fitted to the device's
-//!   limits before the launch (`__ptxrt_fit_block`), keeping the constant
-//!   dimensions, which `geometry` fitted already;
+//!   limits and the loaded kernel's (`__ptxrt_fit_block_to` of
+//!   `__ptxrt_kernel_threads`: the threads its registers allow) before
+//!   the launch, keeping the constant dimensions, which `geometry` fitted
+//!   already;
 //! * along grid x the runtime chooses enough gangs for the loop from the
-//!   device (`__ptxrt_default_gangs`: at most a wave of resident blocks, the
-//!   loop strides), every gang taking a block's worth of iterations of a
-//!   loop also partitioned over threads; along y and z, enough gangs to
+//!   device and kernel (`__ptxrt_kernel_gangs`: at most a wave of the
+//!   kernel's blocks the device holds at once, by the driver's occupancy
+//!   calculator; the loop strides), every gang taking a block's worth of
+//!   iterations of a loop also partitioned over threads; along y and z, enough gangs to
 //!   cover the loop (at most 65535), 64 where its trip count is unknown.
 //!
 //! Owns: [`plan`]. May call: `ir` only.

@@ -5,7 +5,7 @@
 //! vector loops sequentially, and a gang's share of a gang loop is one
 //! iteration at a time (`FromTrip` with no thread dimensions). The grid
 //! along x then defaults to what the runtime chooses for the device
-//! (`__ptxrt_default_gangs`: on the multicore device, one gang per host
+//! (`__ptxrt_kernel_gangs`: on the multicore device, one gang per host
 //! thread at most), as the GPU's is a wave of resident blocks.
 //!
 //! A gang loop's iterations are handed out as on `gang(static:*)`: one

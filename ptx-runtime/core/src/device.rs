@@ -1,7 +1,7 @@
 //! One device: [`DeviceState`] owns the parts of a device — its plugin
 //! handle ([`Dev`]), description, present table, caching allocator, user
-//! blocks, staging buffers, module cache and address cells, reduction
-//! scratch, async queues and their memory, and pending timings — and says
+//! blocks, staging buffers, module cache and address cells, its
+//! kernels' limits ([`crate::occupancy`]), reduction scratch, async queues and their memory, and pending timings — and says
 //! what the device is ([`DeviceKind`]: the host device or an NVIDIA one;
 //! [`DeviceState::shares_memory`], [`DeviceState::runs_kernels`],
 //! [`DeviceState::async_queues`]). The parts never take the runtime lock
@@ -17,7 +17,7 @@
 //! May call: [`crate::plugin`] (through [`Dev`]), [`crate::host`],
 //! [`crate::present`], [`crate::alloc`], [`crate::devmem`],
 //! [`crate::asyncmem`], [`crate::queue`], [`crate::timing`],
-//! [`crate::image`].
+//! [`crate::image`], [`crate::occupancy`].
 
 use crate::alloc::Allocator;
 use crate::asyncmem::AsyncMem;
@@ -77,6 +77,8 @@ pub struct DeviceState {
     /// per queue (address, bytes): zeroed when made; kernels leave their
     /// counters at zero ([`crate::launch`]).
     pub scratch: BTreeMap<Queue, (u64, usize)>,
+    /// What limits the launches of its loaded kernels, as the plugin said.
+    pub occupancy: crate::occupancy::Cache,
     /// The queue the work in progress goes to ([`crate::queue::run`]).
     pub queue: Queue,
     /// The async queues' streams and events.
@@ -112,6 +114,7 @@ impl DeviceState {
             cells: BTreeMap::new(),
             epoch,
             scratch: BTreeMap::new(),
+            occupancy: Default::default(),
             queue: Queue::Sync,
             queues: Queues::default(),
             asyncmem: AsyncMem::default(),
@@ -224,6 +227,7 @@ impl DeviceState {
         self.cells.clear();
         self.release_memory();
         crate::image::unload_all(self);
+        self.occupancy.clear();
     }
 }
 

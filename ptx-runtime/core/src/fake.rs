@@ -43,6 +43,9 @@ thread_local! {
     static EVENTS: RefCell<HashMap<usize, (usize, u64)>> = RefCell::new(HashMap::new());
     /// Events made by `event_create_timed`.
     static TIMED: RefCell<HashSet<usize>> = RefCell::new(HashSet::new());
+    /// The registers a thread and static shared bytes of every kernel
+    /// ([`set_kernel`]; `None`: the fake cannot say).
+    static KERNEL: Cell<Option<(u32, u32)>> = const { Cell::new(None) };
     /// The devices the driver reports ([`set_device_count`]).
     static DEVICES: Cell<i32> = const { Cell::new(1) };
 }
@@ -260,6 +263,28 @@ unsafe extern "C" fn launch(
 ) -> i32 {
     // Kernels do nothing here: the launch is logged when it runs.
     enqueue(s, Box::new(|| log("kernel".into())));
+    0
+}
+/// Make every kernel use `regs` registers a thread and `static_shared`
+/// bytes of shared memory a block (`None`: `function_limits` fails, as
+/// before a kernel is known).
+pub fn set_kernel(k: Option<(u32, u32)>) {
+    KERNEL.with(|c| c.set(k));
+}
+/// An H100's answer ([`crate::occupancy::model`]) for the kernel of
+/// [`set_kernel`].
+unsafe extern "C" fn function_limits(
+    _: i32,
+    _: *mut c_void,
+    threads: u32,
+    l: *mut ptxrt_plugin_abi::FunctionLimits,
+) -> i32 {
+    log(format!("limits {threads}"));
+    let Some((regs, shared)) = KERNEL.with(Cell::get) else {
+        return fail("cuFuncGetAttribute: CUDA_ERROR_INVALID_HANDLE");
+    };
+    let sm = crate::occupancy::Sm::H100;
+    unsafe { *l = crate::occupancy::model(regs, shared, threads, &sm) };
     0
 }
 unsafe extern "C" fn last_error(buf: *mut c_char, len: usize) -> usize {
@@ -545,5 +570,6 @@ pub fn device_with(fns: PluginFns) -> DeviceState {
 pub fn device() -> DeviceState {
     calls();
     set_limit(usize::MAX);
+    set_kernel(None);
     device_with(fns())
 }

@@ -129,6 +129,14 @@ unsafe extern "C" fn module_get_global(
 unsafe extern "C" fn module_unload(_: i32, _: *mut c_void) -> i32 {
     fail(NO_CODE)
 }
+unsafe extern "C" fn function_limits(
+    _: i32,
+    _: *mut c_void,
+    _: u32,
+    _: *mut ptxrt_plugin_abi::FunctionLimits,
+) -> i32 {
+    fail(NO_CODE)
+}
 unsafe extern "C" fn launch(
     _: i32,
     _: *mut c_void,

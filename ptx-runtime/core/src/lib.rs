@@ -50,6 +50,8 @@
 //! * [`launch`] — `__ptxrt_launch`, `__ptxrt_default_gangs`.
 //! * [`deferred`] — the waits for synchronous kernels, deferred to where
 //!   the host next observes the device.
+//! * [`occupancy`] — launch sizes from the loaded kernel's registers and
+//!   shared memory: `__ptxrt_kernel_gangs`, `__ptxrt_kernel_threads`.
 //! * [`api_device`], [`api_data`], [`api_async`] — the `acc_*` routines.
 //! * [`device_directives`] — `__ptxrt_init`, `__ptxrt_shutdown`,
 //!   `__ptxrt_set`: the init, shutdown and set directives.
@@ -86,6 +88,7 @@ pub mod link;
 pub mod mapping;
 pub mod multicore;
 pub mod notify;
+pub mod occupancy;
 pub mod pipeline;
 pub mod plugin;
 pub mod present;

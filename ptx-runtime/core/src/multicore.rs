@@ -21,13 +21,13 @@
 //! thread.
 //!
 //! Owns: the multicore plugin's entry points (the host device's
-//! [`PluginFns`] with its own device description, module and launch
-//! entries) and [`threads`]. May call: [`crate::host`],
+//! [`PluginFns`] with its own device description, module, function
+//! limits and launch entries) and [`threads`]. May call: [`crate::host`],
 //! `ptxrt-plugin-abi`, [`crate::error`], `std::thread`.
 
 use crate::host;
 use crate::plugin::Plugin;
-use ptxrt_plugin_abi::{DeviceInfo, LinkInput, PluginFns, CODE_HOST};
+use ptxrt_plugin_abi::{DeviceInfo, FunctionLimits, LinkInput, PluginFns, CODE_HOST};
 use std::ffi::{c_char, c_void, CStr};
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, OnceLock};
@@ -145,6 +145,22 @@ unsafe extern "C" fn module_get_function(
         Some(a) => host::put(f, a),
         None => host::fail("no host code of the kernel in its image"),
     }
+}
+
+/// A kernel's limits: blocks are one thread, and a "multiprocessor" (a
+/// host thread, `device_info`) runs one at a time.
+unsafe extern "C" fn function_limits(
+    _: i32,
+    _: *mut c_void,
+    threads: u32,
+    out: *mut FunctionLimits,
+) -> i32 {
+    let l = FunctionLimits {
+        max_threads: 1,
+        blocks_per_sm: i32::from(threads == 1),
+        ..FunctionLimits::NONE
+    };
+    host::put(out, l)
 }
 
 unsafe extern "C" fn module_get_global(
@@ -401,6 +417,7 @@ pub fn plugin() -> &'static Plugin {
             module_load_data,
             link_module,
             module_get_function,
+            function_limits,
             module_get_global,
             module_unload,
             launch,

@@ -10,7 +10,11 @@
 //! ptxrt: launch <kernel> <file>:<line> grid=(x,y,z) block=(x,y,z)[ async(n)]
 //! ptxrt: upload|download <item> <bytes> bytes <file>:<line>[ async(n)]
 //! ptxrt: upload|download <arguments> <bytes> bytes <routine>[ async(n)]
+//! ptxrt: kernel <kernel> regs=<n> shared=<bytes> local=<bytes> max_threads=<n>[ blocks_per_sm=<n>@<threads>]
 //! ```
+//!
+//! (The kernel line: what limits a kernel's launches, once per kernel and
+//! block size the runtime asks the driver about.)
 //!
 //! ` async(n)` ends the line of work queued on async queue n.
 //! May call: nothing else in the crate.
@@ -36,6 +40,26 @@ pub fn debug_enabled() -> bool {
 /// ` async(n)` for work of async queue `n`, "" for synchronous work.
 fn queue_suffix(queue: Option<u32>) -> String {
     queue.map_or_else(String::new, |n| format!(" async({n})"))
+}
+
+/// The line of a kernel's limits (`threads`: the block size asked about;
+/// 0: none).
+pub fn limits_line(kernel: &str, threads: u32, l: &ptxrt_plugin_abi::FunctionLimits) -> String {
+    let occupancy = match threads {
+        0 => String::new(),
+        t => format!(" blocks_per_sm={}@{t}", l.blocks_per_sm),
+    };
+    format!(
+        "ptxrt: kernel {kernel} regs={} shared={} local={} max_threads={}{occupancy}",
+        l.regs, l.static_shared, l.local_bytes, l.max_threads
+    )
+}
+
+/// Print a kernel's limits when `PTXRT_NOTIFY` is set.
+pub fn limits(kernel: &str, threads: u32, l: &ptxrt_plugin_abi::FunctionLimits) {
+    if notify_enabled() {
+        eprintln!("{}", limits_line(kernel, threads, l));
+    }
 }
 
 /// The line of a launch (no newline).

@@ -3,7 +3,9 @@
 //! that is not positive means the default) and `__ptxrt_fit_block` (block
 //! sizes brought within 1024 threads, shrinking only the dimensions the
 //! kernel was not compiled for, workers first; rows wider than a warp at
-//! most 15, the named barriers a block has for them). Compiled with `cc` against
+//! most 15, the named barriers a block has for them), and
+//! `__ptxrt_fit_block_to` (within what a kernel's registers allow,
+//! `__ptxrt_kernel_threads`). Compiled with `cc` against
 //! the header alone and checked against the expected sizes stated here.
 
 use std::path::PathBuf;
@@ -17,6 +19,12 @@ static void fit(unsigned x, unsigned y, unsigned z, unsigned fixed) {
   __ptxrt_u32 b[3] = {x, y, z};
   __ptxrt_fit_block(b, fixed);
   printf("%u %u %u fixed %u -> %u %u %u\n", x, y, z, fixed, b[0], b[1], b[2]);
+}
+
+static void fit_to(unsigned x, unsigned y, unsigned z, unsigned fixed, unsigned most) {
+  __ptxrt_u32 b[3] = {x, y, z};
+  __ptxrt_fit_block_to(b, fixed, most);
+  printf("%u %u %u fixed %u to %u -> %u %u %u\n", x, y, z, fixed, most, b[0], b[1], b[2]);
 }
 
 int main(void) {
@@ -35,6 +43,11 @@ int main(void) {
   fit(64, 16, 1, 1);      /* rows of two warps: at most 15 */
   fit(64, 8, 4, 1);       /* 32 rows of two warps: 3 workers x 4 */
   fit(32, 16, 1, 1);      /* rows of one warp: no limit */
+  fit_to(1024, 1, 1, 0, 256);  /* vector_length(v) of 1024, 255 registers: 256 lanes */
+  fit_to(128, 8, 1, 1, 256);   /* 128 fixed lanes: num_workers(8) becomes 2 */
+  fit_to(1024, 1, 1, 1, 256);  /* fixed lanes are kept (the kernel was compiled for them) */
+  fit_to(96, 4, 1, 2, 256);    /* 4 fixed workers: lanes whole warps, 64 */
+  fit_to(128, 4, 1, 0, 0);     /* 0: unknown, 1024 */
   return 0;
 }
 "#;
@@ -53,6 +66,11 @@ const EXPECTED: &str = "7 7 12 2147483647
 64 16 1 fixed 1 -> 64 15 1
 64 8 4 fixed 1 -> 64 3 4
 32 16 1 fixed 1 -> 32 16 1
+1024 1 1 fixed 0 to 256 -> 256 1 1
+128 8 1 fixed 1 to 256 -> 128 2 1
+1024 1 1 fixed 1 to 256 -> 1024 1 1
+96 4 1 fixed 2 to 256 -> 64 4 1
+128 4 1 fixed 0 to 0 -> 128 4 1
 ";
 
 #[test]

@@ -1,9 +1,9 @@
 //! Modules: loading one device image (`module_load_data`), linking several
-//! relocatable images into one (`link_module`), kernel and global lookup and
-//! unloading.
+//! relocatable images into one (`link_module`), kernel and global lookup,
+//! a kernel's limits (`function_limits`) and unloading.
 //!
-//! Owns: the driver calls on modules and on the JIT linker (`cuModule*`,
-//! `cuLink*`), and the JIT log buffers whose text is appended to a failing
+//! Owns: the driver calls on modules, their functions and on the JIT linker
+//! (`cuModule*`, `cuFuncGetAttribute`, `cuOccupancy*`, `cuLink*`), and the JIT log buffers whose text is appended to a failing
 //! call's error (the error log names an undefined symbol and the input that
 //! refers to it). cust's `Linker` passes no log buffers, so the raw `cuLink*`
 //! calls are used.
@@ -11,7 +11,7 @@
 
 use crate::{check, entry, make_current, out, R};
 use cust::sys as cu;
-use ptxrt_plugin_abi::{LinkInput, LINK_INPUT_CUBIN, LINK_INPUT_PTX};
+use ptxrt_plugin_abi::{FunctionLimits, LinkInput, LINK_INPUT_CUBIN, LINK_INPUT_PTX};
 use std::borrow::Cow;
 use std::ffi::{c_char, c_uint, c_void, CStr, CString};
 use std::ptr;
@@ -305,6 +305,47 @@ pub(crate) unsafe extern "C" fn module_get_global(
         check(&format!("cuModuleGetGlobal({sym})"), r)?;
         *p = d;
         *bytes = n;
+        Ok(())
+    })
+}
+
+pub(crate) unsafe extern "C" fn function_limits(
+    dev: i32,
+    func: *mut c_void,
+    threads: u32,
+    limits: *mut FunctionLimits,
+) -> i32 {
+    entry(|| {
+        make_current(dev)?;
+        let limits = out(limits, "limits")?;
+        let f: cu::CUfunction = func.cast();
+        let attr = |a: cu::CUfunction_attribute, name: &str| -> R<i32> {
+            let mut v = 0;
+            // SAFETY: func came from module_get_function; out-pointer to a local.
+            check(&format!("cuFuncGetAttribute({name})"), unsafe {
+                cu::cuFuncGetAttribute(&mut v, a, f)
+            })?;
+            Ok(v)
+        };
+        use cu::CUfunction_attribute::*;
+        let mut l = FunctionLimits {
+            regs: attr(CU_FUNC_ATTRIBUTE_NUM_REGS, "NUM_REGS")?,
+            static_shared: attr(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, "SHARED_SIZE_BYTES")?,
+            local_bytes: attr(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, "LOCAL_SIZE_BYTES")?,
+            max_threads: attr(
+                CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                "MAX_THREADS_PER_BLOCK",
+            )?,
+            blocks_per_sm: 0,
+        };
+        if threads > 0 {
+            let threads = i32::try_from(threads).unwrap_or(i32::MAX);
+            // SAFETY: as above.
+            check("cuOccupancyMaxActiveBlocksPerMultiprocessor", unsafe {
+                cu::cuOccupancyMaxActiveBlocksPerMultiprocessor(&mut l.blocks_per_sm, f, threads, 0)
+            })?;
+        }
+        *limits = l;
         Ok(())
     })
 }

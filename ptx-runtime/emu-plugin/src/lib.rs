@@ -42,7 +42,8 @@ pub(crate) use memory::{
     memset_zero_async,
 };
 pub(crate) use module::{
-    launch, link_module, module_get_function, module_get_global, module_load_data, module_unload,
+    function_limits, launch, link_module, module_get_function, module_get_global, module_load_data,
+    module_unload,
 };
 pub(crate) use stream::{
     event_create, event_create_timed, event_destroy, event_elapsed, event_query, event_record,

@@ -7,12 +7,16 @@
 //! `PTXRT_EMU_RACECHECK=warn` mode each race found is one stderr line
 //! (`ptxrt-emu: warning: data race …`). Device printf goes to C's stdout.
 //!
-//! Owns: [`Modules`] and the module and launch entry points. May call: the
+//! A kernel's limits (`function_limits`) are the device's: no registers
+//! or shared memory limit a block, and an SM holds as many blocks as its
+//! threads allow.
+//!
+//! Owns: [`Modules`] and the module, function and launch entry points. May call: the
 //! crate root, [`crate::stream`], `ptxrt-simt`.
 
 use crate::stream::enqueue;
 use crate::{out, with_device, Device, R};
-use ptxrt_plugin_abi::{LinkInput, LINK_INPUT_SIMT};
+use ptxrt_plugin_abi::{FunctionLimits, LinkInput, LINK_INPUT_SIMT};
 use ptxrt_simt::{self as simt, Launch, Program};
 use std::collections::HashMap;
 use std::ffi::{c_char, c_void, CStr};
@@ -149,6 +153,34 @@ pub(crate) unsafe extern "C" fn module_get_function(
         let h = d.handle();
         d.modules.functions.insert(h, (module as usize, k));
         *func = h as *mut c_void;
+        Ok(())
+    })
+}
+
+pub(crate) unsafe extern "C" fn function_limits(
+    dev: i32,
+    func: *mut c_void,
+    threads: u32,
+    limits: *mut FunctionLimits,
+) -> i32 {
+    with_device(dev, "cuFuncGetAttribute", |d| {
+        let limits = out(limits, "limits")?;
+        if !d.modules.functions.contains_key(&(func as usize)) {
+            return Err("cuFuncGetAttribute: CUDA_ERROR_INVALID_HANDLE (emulated)".to_string());
+        }
+        let info = crate::info();
+        let per_sm = u32::try_from(info.max_threads_per_sm).unwrap_or(0);
+        let most = u32::try_from(info.max_threads_per_block).unwrap_or(0);
+        let blocks = match threads {
+            0 => 0,
+            t if t > most => 0,
+            t => (per_sm / t).max(1),
+        };
+        *limits = FunctionLimits {
+            max_threads: info.max_threads_per_block,
+            blocks_per_sm: i32::try_from(blocks).unwrap_or(i32::MAX),
+            ..FunctionLimits::NONE
+        };
         Ok(())
     })
 }

@@ -7,7 +7,7 @@
 //! checked calls ([`checked_calls!`]), used by core; each plugin's exports
 //! ([`export_entries!`]); a vtable of functions in scope ([`fns_in_scope!`],
 //! the built-in host device); the plugin ABI version; the plain-data types
-//! passed across ([`DeviceInfo`], [`LinkInput`]); what every plugin does
+//! passed across ([`DeviceInfo`], [`LinkInput`], [`FunctionLimits`]); what every plugin does
 //! alike ([`support`]: the per-thread last error, panics caught).
 //! May call: nothing but `core`/`std` (no dlopen here: the caller passes a
 //! symbol lookup function, so this crate links into both sides).
@@ -35,8 +35,10 @@ use std::fmt;
 /// version 5 the timing events of `PTXRT_TIME`: `event_create_timed` and
 /// `event_elapsed`; version 6 `DeviceInfo::code_kinds` (which device code
 /// a plugin loads: PTX and cubins, or the emulator's SIMT bytecode); version
-/// 7 `set_stack_size` (the per-thread stack of recursive device code).
-pub const PLUGIN_ABI_VERSION: u32 = 7;
+/// 7 `set_stack_size` (the per-thread stack of recursive device code);
+/// version 8 `function_limits` (a kernel's registers and shared memory,
+/// and the blocks of it an SM holds, for launches sized by occupancy).
+pub const PLUGIN_ABI_VERSION: u32 = 8;
 
 /// A host function run in stream order by `launch_host_func` (on a driver
 /// thread: it must not call the driver).
@@ -137,6 +139,40 @@ pub const LINK_INPUT_PTX: i32 = CODE_PTX as i32;
 pub const LINK_INPUT_CUBIN: i32 = CODE_CUBIN as i32;
 /// [`LinkInput::kind`] of SIMT bytecode.
 pub const LINK_INPUT_SIMT: i32 = CODE_SIMT as i32;
+
+/// What limits the launches of one kernel on one device, filled by
+/// `function_limits` (`cuFuncGetAttribute` and the driver's occupancy
+/// calculator).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FunctionLimits {
+    /// Registers a thread (`CU_FUNC_ATTRIBUTE_NUM_REGS`).
+    pub regs: i32,
+    /// Bytes of statically allocated shared memory a block
+    /// (`CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES`).
+    pub static_shared: i32,
+    /// Bytes of local memory a thread: spilled registers and private
+    /// arrays (`CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES`).
+    pub local_bytes: i32,
+    /// The most threads a block of the kernel may have on the device, beyond
+    /// which a launch fails (`CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK`).
+    pub max_threads: i32,
+    /// Blocks of the asked number of threads one SM holds at once
+    /// (`cuOccupancyMaxActiveBlocksPerMultiprocessor`); 0 when no block
+    /// size was asked or such a block cannot run.
+    pub blocks_per_sm: i32,
+}
+
+impl FunctionLimits {
+    /// Nothing known: every field 0.
+    pub const NONE: FunctionLimits = FunctionLimits {
+        regs: 0,
+        static_shared: 0,
+        local_bytes: 0,
+        max_threads: 0,
+        blocks_per_sm: 0,
+    };
+}
 
 /// One input of `link_module`: the code of one relocatable device image.
 #[repr(C)]
@@ -277,6 +313,12 @@ macro_rules! for_each_entry {
             /// work); `*set` = the limit now in force (the driver may round
             /// it up). A kernel whose stack ptxas sized gets at least that.
             fn set_stack_size(dev: i32, bytes: usize) -> (set: usize);
+            /// What limits launches of kernel `func` (from `module_get_function`)
+            /// on `dev`: its registers, shared and local memory and most
+            /// threads a block, and how many blocks of `threads` threads
+            /// (with no dynamic shared memory) an SM holds at once (`threads`
+            /// 0: `blocks_per_sm` is 0).
+            fn function_limits(dev: i32, func: *mut ::std::ffi::c_void, threads: u32) -> (limits: $crate::FunctionLimits);
         }
     };
 }
@@ -461,6 +503,9 @@ impl OutValue for *mut c_void {
 }
 impl OutValue for DeviceInfo {
     const ZERO: DeviceInfo = DeviceInfo::DEFAULT;
+}
+impl OutValue for FunctionLimits {
+    const ZERO: FunctionLimits = FunctionLimits::NONE;
 }
 
 /// Signature of `__ptxrt_plugin_last_error`: copy this thread's last error

@@ -295,16 +295,29 @@ impl Writer<'_> {
                 }
                 let name = self.module.kernels.get(*kernel).map(|k| &k.name);
                 let launch = name.zip(launch.as_ref()).map(|(name, plan)| {
-                    let mut block: [String; 3] = std::array::from_fn(|d| c_expr(&plan.block[d], id).to_c_arg());
+                    let mut site = expr::Site {
+                        id,
+                        image: IMAGE,
+                        kernel: name,
+                        threads: CExpr::atom("1"),
+                    };
+                    site.threads = c_expr(&expr::threads(&plan.block), &site);
+                    let mut block: [String; 3] =
+                        std::array::from_fn(|d| c_expr(&plan.block[d], &site).to_c_arg());
                     if let Some(fixed) = plan.fit {
                         out.line(&format!(
                             "__ptxrt_u32 __accc_b{id}[3] = {{{}, {}, {}}};",
                             block[0], block[1], block[2]
                         ));
-                        out.line(&format!("__ptxrt_fit_block(__accc_b{id}, {fixed}u);"));
-                        block = std::array::from_fn(|d| c_expr(&crate::ir::HostExpr::Block(d as u8), id).to_c_arg());
+                        out.line(&format!(
+                            "__ptxrt_fit_block_to(__accc_b{id}, {fixed}u, {});",
+                            site.kernel_threads().to_c_arg()
+                        ));
+                        let fitted = std::array::from_fn(|d| crate::ir::HostExpr::Block(d as u8));
+                        block = std::array::from_fn(|d| c_expr(&fitted[d], &site).to_c_arg());
+                        site.threads = c_expr(&expr::threads(&fitted), &site);
                     }
-                    let mut grid: [String; 3] = std::array::from_fn(|d| c_expr(&plan.grid[d], id).to_c_arg());
+                    let mut grid: [String; 3] = std::array::from_fn(|d| c_expr(&plan.grid[d], &site).to_c_arg());
                     // Reductions across gangs: scratch memory sized by the
                     // number of gangs.
                     if let Some(slots) = scratch {
