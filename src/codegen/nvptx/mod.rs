@@ -15,7 +15,8 @@
 //! (`ir::validate(m, true)` empty), whose indexed accesses it flattens
 //! first (`ir::flattened`); `fastmath.rs` relaxes single-precision math
 //! when [`Options::fast`] asks. May call: `ir`, and `analysis` for the
-//! [`ModuleInfo`] type it reads, `codegen::fastmath` for [`FastMath`].
+//! [`ModuleInfo`] type it reads and `own_memory`, `codegen::fastmath` for
+//! [`FastMath`].
 
 mod atomic;
 mod expr;
