@@ -13,20 +13,21 @@
 //! * `p` is [`Param::own`]: an array or a `restrict` pointer of the host
 //!   (a distinct C object, or memory the program promises only `p`
 //!   reaches);
-//! * every other pointer parameter is `own` too, or a host scalar received
-//!   by reference (its own object), or the reductions' scratch memory (the
-//!   runtime's, lent to this launch only): a plain pointer may point into
-//!   `p`'s array on the host, and the present table then gives it an
-//!   address inside `p`'s device copy. So is a pointer received by value
-//!   (`deviceptr`, `firstprivate`) or inside a struct received by value:
-//!   any parameter of pointer type or of a type holding bytes (a blob) but
-//!   a device address of an `own` kind makes the kernel's answer none;
+//! * every other pointer parameter is `own` too, or the reductions' scratch
+//!   memory (the runtime's, lent to this launch only): a plain pointer may
+//!   point into `p`'s array on the host, and the present table then gives
+//!   it an address inside `p`'s device copy. So may a pointer received by
+//!   value (`deviceptr`) or inside a struct received by value. (A host
+//!   scalar received by reference is its own object too, but the scheduled
+//!   IR does not tell it from a plain pointer: it makes the answer none.)
+//!   Any other pointer parameter, or a value parameter of pointer or blob
+//!   type, makes the kernel's answer none;
 //! * the kernel, and every device function it calls, makes no pointer
 //!   but by arithmetic on its parameters and locals: no load of a pointer
 //!   (an attached struct member, an array of pointers), no integer turned
-//!   into a pointer, no `declare` cell (a global's device address, which
-//!   a parameter of another object cannot reach but whose object the
-//!   cells of device functions do not name); pointers to locals and
+//!   into a pointer, no `declare` cell (a global's device address: its
+//!   object is another than the parameters', but a cell of a pointer
+//!   variable holds what that pointer points to); pointers to locals and
 //!   shared memory are the kernel's own.
 //!
 //! Distinct host objects map to disjoint device memory: the present table
@@ -49,13 +50,7 @@ pub fn own_memory(m: &Module, k: &Kernel) -> Vec<bool> {
         let ok = match p.mode {
             ParamMode::Scratch => true,
             ParamMode::Value => !matches!(ty, Type::Ptr(_) | Type::Blob { .. }),
-            // A host scalar by reference: a pointer to an arithmetic value.
-            ParamMode::DevicePtr => {
-                (p.own && names.insert(p.name.as_str()))
-                    || ty
-                        .pointee()
-                        .is_some_and(|t| matches!(t, Type::Int(_) | Type::Float(_)))
-            }
+            ParamMode::DevicePtr => p.own && names.insert(p.name.as_str()),
         };
         if !ok {
             return none;
