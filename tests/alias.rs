@@ -95,3 +95,80 @@ void f(int n) {
     let ll = emit(src, "--emit=llvm");
     assert!(!define(&ll).contains("noalias"), "{}", define(&ll));
 }
+
+/// NPB BT's line-solve step on distinct global arrays, as x_solve.c writes
+/// it out by hand: `r -= A rp`, `B -= A Cp` (5x5 blocks), then
+/// Gauss-Jordan on `B` applied to `C` and `r` in place. Each thread's
+/// blocks are `x[m][n][i]`.
+fn block_step() -> String {
+    let (p, c, r) = (
+        |m: usize, n: usize| format!("b[{m}][{n}][i]"),
+        |m: usize, n: usize| format!("c[{m}][{n}][i]"),
+        |m: usize| format!("r[{m}][i]"),
+    );
+    let mut s = String::from(
+        "double b[5][5][256], c[5][5][256], r[5][256], a[5][5][256], cp[5][5][256], rp[5][256];
+void f(void) {
+#pragma acc parallel loop copy(b, c, r) copyin(a, cp, rp)
+  for (int i = 0; i < 256; i++) {
+    double pivot, coeff;
+",
+    );
+    let line = |s: &mut String, l: String| s.push_str(&format!("    {l};\n"));
+    for m in 0..5 {
+        let sum: String = (0..5)
+            .map(|k| format!(" - a[{m}][{k}][i] * rp[{k}][i]"))
+            .collect();
+        line(&mut s, format!("{} = {}{sum}", r(m), r(m)));
+    }
+    for m in 0..5 {
+        for n in 0..5 {
+            let sum: String = (0..5)
+                .map(|k| format!(" - a[{n}][{k}][i] * cp[{k}][{m}][i]"))
+                .collect();
+            line(&mut s, format!("{} = {}{sum}", p(n, m), p(n, m)));
+        }
+    }
+    for n in 0..5 {
+        line(&mut s, format!("pivot = 1.00 / {}", p(n, n)));
+        for m in n + 1..5 {
+            line(&mut s, format!("{} = {} * pivot", p(n, m), p(n, m)));
+        }
+        for m in 0..5 {
+            line(&mut s, format!("{} = {} * pivot", c(n, m), c(n, m)));
+        }
+        line(&mut s, format!("{} = {} * pivot", r(n), r(n)));
+        for q in (0..5).filter(|&q| q != n) {
+            line(&mut s, format!("coeff = {}", p(q, n)));
+            for m in n + 1..5 {
+                line(
+                    &mut s,
+                    format!("{} = {} - coeff * {}", p(q, m), p(q, m), p(n, m)),
+                );
+            }
+            for m in 0..5 {
+                line(
+                    &mut s,
+                    format!("{} = {} - coeff * {}", c(q, m), c(q, m), c(n, m)),
+                );
+            }
+            line(&mut s, format!("{} = {} - coeff * {}", r(q), r(q), r(n)));
+        }
+    }
+    s.push_str("  }\n}\n");
+    s
+}
+
+/// Each value of the step is loaded once and each result stored once
+/// (110 loads: a, cp, b, c 25 each, rp and r 5; 55 stores: b, c 25, r 5),
+/// as nvcc does: the arrays are noalias, and GVN's scan reaches back over
+/// the whole block (`-memdep-block-scan-limit`, nvptx/mod.rs).
+#[test]
+fn a_block_solve_step_loads_and_stores_each_value_once() {
+    let ptx = emit(&block_step(), "--emit=ptx");
+    let (loads, stores) = (
+        ptx.matches("ld.global").count(),
+        ptx.matches("st.global").count(),
+    );
+    assert_eq!((loads, stores), (110, 55), "loads, stores");
+}
