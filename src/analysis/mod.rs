@@ -31,6 +31,9 @@
 //!   the lowered module (each kernel's plain pointers that no clause
 //!   maps), which `schedule::decide_data` reads before `schedule::prepare`
 //!   rewrites the kernels (this table is of the prepared module);
+//! * `noalias.rs` — the pointer parameters of a kernel no other pointer
+//!   of it reaches ([`own_memory`], asked of the scheduled kernel by the
+//!   NVPTX back end, whose `noalias` it is);
 //! * `private.rs` — per counted loop, the scalars of the code around it
 //!   (locals, and host scalars a kernel receives by reference) that its
 //!   body assigns before reading them in every iteration, assigns, reads;
@@ -55,6 +58,7 @@ pub mod body;
 pub mod contiguity;
 pub mod data_attrs;
 pub mod depend;
+mod noalias;
 mod poly;
 mod print;
 pub mod private;
@@ -64,6 +68,7 @@ pub mod sections;
 
 pub use access::{written_locals, Access};
 pub use contiguity::{IndexedAccess, LoopInfo, Stride, Use};
+pub use noalias::own_memory;
 pub use poly::Poly;
 pub use print::print_info;
 pub use reuse::Reuse;

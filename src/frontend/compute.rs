@@ -400,7 +400,7 @@ impl Walker<'_> {
         &mut self,
         s: &Node<Statement>,
         seg: &Node<Statement>,
-        (mut body, params, vars): Lowered,
+        (body, mut params, vars): Lowered,
         c: &Compute,
         region: Option<&[Visible]>,
     ) {
@@ -437,16 +437,10 @@ impl Walker<'_> {
         // What `schedule` says of the launch (after the loops' remarks,
         // `schedule::plan_levels`'s).
         self.out.remark(kloc.clone(), Remark::Launch { kernel });
-        // The dependence test's fact of the pointers: memory of their own.
-        if let Some(u) = &mut body.undecided {
-            u.noalias = params
-                .iter()
-                .zip(&vars)
-                .filter(|(p, v)| {
-                    p.mode == ParamMode::DevicePtr && self.host_kind(v) == HostKind::NoAlias
-                })
-                .map(|(p, _)| p.local)
-                .collect();
+        // The pointers' fact (the dependence test's, the back end's):
+        // memory of their own.
+        for (p, v) in params.iter_mut().zip(&vars) {
+            p.own = p.mode == ParamMode::DevicePtr && self.host_kind(v) == HostKind::NoAlias;
         }
         self.out.add_kernel(Kernel {
             name: format!(

@@ -41,7 +41,6 @@ impl Function {
         }
         block(&mut self.body, &at);
         if let Some(u) = &mut self.undecided {
-            u.noalias.iter_mut().for_each(at);
             u.named.iter_mut().for_each(|n| at(&mut n.private));
         }
         map

@@ -57,9 +57,6 @@ pub struct Function {
 /// themselves do not carry (recorded by lowering).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Undecided {
-    /// The pointer parameters whose memory is their own (arrays, `restrict`
-    /// pointers): the dependence test's `NoAlias` host variables.
-    pub noalias: Vec<LocalId>,
     /// The loops (by location) whose collapse is `collapse(force:n)` (their
     /// remark says so).
     pub forced: Vec<SrcLoc>,

@@ -29,6 +29,15 @@ pub struct Param {
     /// The local that holds it in the body.
     pub local: LocalId,
     pub mode: ParamMode,
+    /// A [`ParamMode::DevicePtr`] whose memory is its own (recorded by
+    /// lowering): the host variable is an array (not a parameter: C makes
+    /// those pointers) or a `restrict` pointer, so no other parameter that
+    /// is an array, a `restrict` pointer or a host scalar reaches its
+    /// memory (distinct objects map to disjoint device memory; `restrict`
+    /// is the program's promise). The dependence test's
+    /// `HostKind::NoAlias`; `analysis::own_memory` says when the back end
+    /// may tell LLVM (`noalias`). Text form: `deviceptr own`.
+    pub own: bool,
 }
 
 /// One launch dimension's size as the construct asks for it: known at

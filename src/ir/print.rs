@@ -174,15 +174,11 @@ fn print_function(out: &mut String, f: &DeviceFunction, m: &Module) {
 
 /// The locals that are not parameters, then the shared arrays; first,
 /// when its loops' levels are undecided, the `undecided` line with the
-/// facts the decision reads (`noalias(%2 %7) forced(at "f.c":3:5)
-/// outside(…) loose(…)`, each list only when not empty).
+/// facts the decision reads (`forced(at "f.c":3:5) outside(…) loose(…)`,
+/// each list only when not empty).
 fn print_locals(out: &mut String, f: &Function, params: &[LocalId]) {
     if let Some(u) = &f.undecided {
         let _ = write!(out, "  undecided");
-        if !u.noalias.is_empty() {
-            let ids: Vec<String> = u.noalias.iter().map(|l| l.to_string()).collect();
-            let _ = write!(out, " noalias({})", ids.join(" "));
-        }
         for (what, locs) in [
             ("forced", &u.forced),
             ("outside", &u.outside),
@@ -273,7 +269,8 @@ fn print_kernel(out: &mut String, k: &Kernel, m: &Module) {
             ParamMode::DevicePtr => "deviceptr",
             ParamMode::Scratch => "scratch",
         };
-        let _ = write!(out, "  param {} {}: {} {mode}", p.local, l.name, l.ty);
+        let own = if p.own { " own" } else { "" };
+        let _ = write!(out, "  param {} {}: {} {mode}{own}", p.local, l.name, l.ty);
         if p.name != l.name {
             let _ = write!(out, " host {}", quote(p.name.as_bytes()));
         }

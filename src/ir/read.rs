@@ -149,16 +149,10 @@ fn named<T: Copy, N: AsRef<str>>(all: &[T], word: &str, name: impl Fn(T) -> N) -
     all.iter().copied().find(|x| name(*x).as_ref() == word)
 }
 
-/// The facts after `undecided`: `noalias(%N …)`, `forced(at LOC, …)`,
-/// `outside(at LOC, …)`, each optional, in that order.
+/// The facts after `undecided`: `forced(at LOC, …)`, `outside(at LOC,
+/// …)`, `loose(at LOC, …)`, each optional, in that order.
 fn undecided(c: &mut Cursor) -> Result<Undecided> {
     let mut u = Undecided::default();
-    if c.tok("noalias(") {
-        while !c.tok(")") {
-            c.skip_ws();
-            u.noalias.push(LocalId(c.local_id()?));
-        }
-    }
     for (what, locs) in [
         ("forced(", &mut u.forced),
         ("outside(", &mut u.outside),
@@ -425,11 +419,16 @@ fn kernel(c: &mut Cursor, cells: &[Cell], names: &[&str]) -> Result<Kernel> {
             "deviceptr" => ParamMode::DevicePtr,
             w => return Err(c.error_at(mode_at, format!("unknown parameter mode '{w}'"))),
         };
+        let own = c.tok("own");
+        if own && mode != ParamMode::DevicePtr {
+            return Err(c.error_at(mode_at, "only a deviceptr parameter is 'own'".to_string()));
+        }
         let name = if c.tok("host") { c.quoted()? } else { lname };
         params.push(Param {
             name,
             local: LocalId(id),
             mode,
+            own,
         });
     }
     let body = body(c, locals, cells, names, &Type::Void)?;

@@ -199,6 +199,7 @@ mod tests {
                 name: n.to_string(),
                 local: p,
                 mode: ParamMode::DevicePtr,
+                own: false,
             });
             loads.push(ld);
         }

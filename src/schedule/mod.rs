@@ -186,6 +186,7 @@ pub fn schedule(m: &mut Module, _info: &ModuleInfo, target: &Target) -> Vec<Vec<
                 name: "(reduction scratch)".into(),
                 local,
                 mode: ParamMode::Scratch,
+                own: false,
             });
             k.scratch = st.layout();
             if let (Some((args, _)), Some(s)) = (host, k.scratch) {

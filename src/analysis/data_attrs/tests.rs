@@ -73,6 +73,7 @@ fn run(
             name: v.name.clone(),
             local: LocalId(i as u32),
             mode: mode.clone(),
+            own: false,
         })
         .collect();
     let facts: Vec<HostFacts> = vars.iter().map(|(_, v)| v.clone()).collect();

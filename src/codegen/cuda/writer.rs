@@ -8,7 +8,8 @@
 //! arrays, then the statements. A `While` is `while (cond)` when its step
 //! is empty, `for (; cond; step)` when the step is assignments, else a
 //! `while` whose body ends with the step after a label that its
-//! `continue`s jump to. May call: `ir`, `codegen::c`.
+//! `continue`s jump to. May call: `ir`, `codegen::c`, `analysis` (its
+//! facts: `ModuleInfo`, `own_memory`).
 
 use super::names::{reserved, Helper, HOST_PRELUDE};
 use super::types::{align_attr, blob_structs, c_type, collect_blobs, declare};
@@ -112,8 +113,9 @@ pub fn write_module(m: &Module, info: &ModuleInfo, o: &Options) -> Result<String
     for (i, k) in m.kernels.iter().enumerate() {
         note_blobs(&k.body, &mut blobs);
         let read_only: Vec<bool> = (0..k.params.len()).map(|p| info.read_only(i, p)).collect();
+        let own = crate::analysis::own_memory(m, k);
         let mut w = FnWriter::new(&shared, &k.body, &mut helpers);
-        let text = w.kernel(k, &read_only)?;
+        let text = w.kernel(k, &read_only, &own)?;
         bodies.push('\n');
         bodies.push_str(&text);
     }
@@ -409,15 +411,21 @@ impl<'a> FnWriter<'a> {
     }
 
     /// The text of kernel `k`; `read_only[i]`: nothing writes through
-    /// parameter `i`.
-    fn kernel(&mut self, k: &Kernel, read_only: &[bool]) -> Result<String, Error> {
+    /// parameter `i`; `own[i]`: no other pointer of the kernel reaches its
+    /// memory (`__restrict__` for nvcc, as the NVPTX back end's `noalias`).
+    fn kernel(&mut self, k: &Kernel, read_only: &[bool], own: &[bool]) -> Result<String, Error> {
         let mut params = vec![];
         for (i, p) in k.params.iter().enumerate() {
             let Some(l) = self.f.locals.get(p.local.0 as usize) else {
                 return internal("parameter bound to a missing local");
             };
             self.used[p.local.0 as usize] = true;
-            let mut d = declare(&l.ty, &self.names[p.local.0 as usize]);
+            let name = &self.names[p.local.0 as usize];
+            let mut d = if own.get(i).copied().unwrap_or(false) && !self.host() {
+                declare(&l.ty, &format!("__restrict__ {name}"))
+            } else {
+                declare(&l.ty, name)
+            };
             if read_only.get(i).copied().unwrap_or(false)
                 && p.mode == crate::ir::ParamMode::DevicePtr
             {

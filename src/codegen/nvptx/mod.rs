@@ -9,13 +9,15 @@
 //! miscompiles, rewritten); the target machine (triple `nvptx64-nvidia-cuda`,
 //! CPU = [`Options::arch`], data layout from the machine, PTX version chosen
 //! by LLVM for the arch — ISA 7.8 for `sm_90` with LLVM 22) and the pipeline
-//! (`default<On>`; none at `-O0`). `writer.rs` (module, kernels, statements)
+//! (`default<On>`; none at `-O0`; GVN's memory-dependence scan lengthened
+//! on LLVM's command line, `llvm_command_line`). `writer.rs` (module, kernels, statements)
 //! and `expr.rs` (expressions) translate; they make no decisions (the
 //! schedule and the front end have made them). Expects scheduled IR
 //! (`ir::validate(m, true)` empty), whose indexed accesses it flattens
 //! first (`ir::flattened`); `fastmath.rs` relaxes single-precision math
 //! when [`Options::fast`] asks. May call: `ir`, and `analysis` for the
-//! [`ModuleInfo`] type it reads, `codegen::fastmath` for [`FastMath`].
+//! [`ModuleInfo`] type it reads and `own_memory`, `codegen::fastmath` for
+//! [`FastMath`].
 
 mod atomic;
 mod expr;
@@ -101,7 +103,18 @@ fn valid_arch(arch: &str) -> bool {
 
 /// The NVPTX target machine for `o.arch` at `o.opt_level`.
 /// LLVM's command line, set once per process (LLVM keeps its options in
-/// globals): `sqrtf` correctly rounded, then the user's `-mllvm` options.
+/// globals): `sqrtf` correctly rounded, a longer memory-dependence scan,
+/// then the user's `-mllvm` options (the last of an option wins).
+///
+/// The scan: GVN looks for an earlier load or store of the same address
+/// at most `-memdep-block-scan-limit` instructions back in a block (100 by
+/// default), and stops there. A kernel body of straight-line 5x5 block
+/// arithmetic (NPB BT's line solves: a few thousand instructions, every
+/// value loaded several times between stores to other arrays) then keeps
+/// most of its reloads and overwritten stores: BT's `x_solve` block solve
+/// loads 154 values and stores 100 per step at 100, 110 and 55 (each
+/// value once, as nvcc's PTX) at 1000. The cost is compile time linear in
+/// the limit per load, only in blocks that long.
 ///
 /// `sqrtf` correctly rounded, as C (Annex F) and nvcc (`-prec-sqrt=true`)
 /// have it: libdevice's `__nv_sqrtf` asks `__nvvm_reflect("__CUDA_PREC_SQRT")`,
@@ -121,6 +134,7 @@ fn llvm_command_line(user: &[String]) -> Result<(), Error> {
         let mut args = vec![
             "accc".to_string(),
             "-nvvm-reflect-add=__CUDA_PREC_SQRT=1".to_string(),
+            "-memdep-block-scan-limit=1000".to_string(),
         ];
         args.extend(user.iter().cloned());
         let c: Vec<std::ffi::CString> = args

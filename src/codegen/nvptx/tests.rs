@@ -54,6 +54,7 @@ pub(super) fn param(name: &str, local: LocalId, mode: ParamMode) -> Param {
         name: name.into(),
         local,
         mode,
+        own: false,
     }
 }
 

@@ -8,7 +8,9 @@
 //!   parameters in [`Kernel::params`] order, `Value` ones of the local's type,
 //!   `DevicePtr` ones as pointers with `align` (the pointee's C alignment)
 //!   and `readonly` when nothing writes through them (the
-//!   `analysis::ModuleInfo`'s answer) — the host passes each
+//!   `analysis::ModuleInfo`'s answer), `noalias` when no other pointer of
+//!   the kernel reaches their memory (`analysis::own_memory`'s answer,
+//!   which says why that holds) — the host passes each
 //!   as a pointer to a value of that size (`cuLaunchKernel`);
 //! * each device function is an LLVM function of the default calling
 //!   convention, declared before any body is written (so calls and recursion
@@ -27,7 +29,8 @@
 //!   also sets on every function) and libdevice's functions are internalised
 //!   (`libdevice.rs`).
 //!
-//! May call: `ir`, `libdevice`.
+//! May call: `ir`, `libdevice`, `analysis` (its facts: `ModuleInfo`,
+//! `own_memory`).
 
 use super::{Error, Options};
 use crate::analysis::ModuleInfo;
@@ -103,7 +106,8 @@ pub fn translate<'c>(
     }
     for (i, k) in m.kernels.iter().enumerate() {
         let read_only: Vec<bool> = (0..k.params.len()).map(|p| info.read_only(i, p)).collect();
-        Writer::new(&shared, &k.body, None, Type::Void).kernel(k, &read_only)?;
+        let own = crate::analysis::own_memory(m, k);
+        Writer::new(&shared, &k.body, None, Type::Void).kernel(k, &read_only, &own)?;
     }
     if let Some(first) = math.take() {
         let Some(path) = &o.libdevice else {
@@ -292,8 +296,9 @@ impl<'a, 'c> Writer<'a, 'c> {
     }
 
     /// Declares the kernel function, then writes it as [`Self::body`];
-    /// `read_only[i]`: nothing writes through parameter `i`.
-    fn kernel(&mut self, k: &Kernel, read_only: &[bool]) -> Result<(), Error> {
+    /// `read_only[i]`: nothing writes through parameter `i`; `own[i]`: no
+    /// other pointer of the kernel reaches its memory (`noalias`).
+    fn kernel(&mut self, k: &Kernel, read_only: &[bool], own: &[bool]) -> Result<(), Error> {
         let mut params: Vec<BasicMetadataTypeEnum> = vec![];
         for p in &k.params {
             let Some(l) = self.f.locals.get(p.local.0 as usize) else {
@@ -322,6 +327,9 @@ impl<'a, 'c> Writer<'a, 'c> {
             func.add_attribute(at, self.attr("align", align));
             if read_only.get(i).copied().unwrap_or(false) {
                 func.add_attribute(at, self.attr("readonly", 0));
+            }
+            if own.get(i).copied().unwrap_or(false) {
+                func.add_attribute(at, self.attr("noalias", 0));
             }
         }
         self.func = Some(func);

@@ -455,6 +455,7 @@ impl<'a> Lower<'a> {
             name: name.to_string(),
             local,
             mode,
+            own: false,
         });
         self.vars.push(HostVar {
             name: name.to_string(),
@@ -479,6 +480,7 @@ impl<'a> Lower<'a> {
                     name: name.clone(),
                     local,
                     mode: ParamMode::Value,
+                    own: false,
                 });
                 self.vars.push(HostVar {
                     name,

@@ -398,8 +398,8 @@ fn undecided_levels_read_back() {
     let t = r#"module "u.c"
 
 kernel @k kernels "kernels" at u.c:2:9
-  param %0 a: ptr<f64> deviceptr
-  undecided noalias(%0) forced(at "u.c":3:5) outside(at "u.c":4:5, at "u.c":6:5) loose(at "u.c":4:5)
+  param %0 a: ptr<f64> deviceptr own
+  undecided forced(at "u.c":3:5) outside(at "u.c":4:5, at "u.c":6:5) loose(at "u.c":4:5)
   local %1 i: i32
 {
     loop ? %1 i = 0; < 8; += 1 at "u.c":3:5 {
@@ -409,11 +409,11 @@ kernel @k kernels "kernels" at u.c:2:9
     assert_eq!(round(t), t);
     let m = read_module(t).expect("reads");
     let u = m.kernels[0].body.undecided.as_deref().expect("undecided");
-    assert_eq!(u.noalias, [crate::ir::LocalId(0)]);
+    assert!(m.kernels[0].params[0].own);
     assert_eq!((u.forced.len(), u.outside[1].line), (1, 6));
     assert_eq!(u.loose.len(), 1);
     let decided = t.replace(
-        "  undecided noalias(%0) forced(at \"u.c\":3:5) outside(at \"u.c\":4:5, at \"u.c\":6:5) loose(at \"u.c\":4:5)\n",
+        "  undecided forced(at \"u.c\":3:5) outside(at \"u.c\":4:5, at \"u.c\":6:5) loose(at \"u.c\":4:5)\n",
         "",
     );
     let e = read_module(&decided).expect_err("'loop ?' in a decided body");

@@ -136,14 +136,9 @@ pub(super) fn kernels(
 }
 
 /// What the dependence test may assume of each parameter: value scalars
-/// and cells are host scalars; pointers are their own memory where the
-/// undecided facts say so (arrays, `restrict`), else may alias.
+/// and cells are host scalars; pointers are their own memory where
+/// lowering says so ([`Param::own`]: arrays, `restrict`), else may alias.
 fn host_kinds(f: &Function, scope: &Scope, params: &[Param]) -> HashMap<LocalId, HostKind> {
-    let noalias = f
-        .undecided
-        .as_ref()
-        .map(|u| u.noalias.clone())
-        .unwrap_or_default();
     params
         .iter()
         .map(|p| {
@@ -151,7 +146,7 @@ fn host_kinds(f: &Function, scope: &Scope, params: &[Param]) -> HashMap<LocalId,
             let kind = match p.mode {
                 ParamMode::Value if matches!(ty, Type::Int(_) | Type::Float(_)) => HostKind::Scalar,
                 ParamMode::DevicePtr if scope.holds(p.local) => HostKind::Scalar,
-                ParamMode::DevicePtr if noalias.contains(&p.local) => HostKind::NoAlias,
+                ParamMode::DevicePtr if p.own => HostKind::NoAlias,
                 _ => HostKind::MayAlias,
             };
             (p.local, kind)

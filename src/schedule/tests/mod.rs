@@ -91,6 +91,7 @@ fn module(body: Function, a: LocalId) -> Module {
                 name: "a".into(),
                 local: a,
                 mode: ParamMode::DevicePtr,
+                own: false,
             }],
             body,
             sizes: Default::default(),

@@ -15,7 +15,7 @@ static __device__ __forceinline__ void __accc_row_barrier(void)
 
 // kernels loop at tests/in/kernels_workers.c:6:13
 #line 6 "tests/in/kernels_workers.c"
-extern "C" __global__ void __launch_bounds__(32) __accc_f_0_l6_587abeba(int n, float *a)
+extern "C" __global__ void __launch_bounds__(32) __accc_f_0_l6_587abeba(int n, float *__restrict__ a)
 #line 20 "tests/in/kernels_workers.c.cu"
 {
     int i;
@@ -65,7 +65,7 @@ extern "C" __global__ void __launch_bounds__(32) __accc_f_0_l6_587abeba(int n, f
 
 // kernels loop at tests/in/kernels_workers.c:9:13
 #line 9 "tests/in/kernels_workers.c"
-extern "C" __global__ void __launch_bounds__(32) __accc_f_1_l9_587abeba(int n, float *a)
+extern "C" __global__ void __launch_bounds__(32) __accc_f_1_l9_587abeba(int n, float *__restrict__ a)
 #line 70 "tests/in/kernels_workers.c.cu"
 {
     int i;
@@ -115,7 +115,7 @@ extern "C" __global__ void __launch_bounds__(32) __accc_f_1_l9_587abeba(int n, f
 
 // kernels at tests/in/kernels_workers.c:12:13
 #line 12 "tests/in/kernels_workers.c"
-extern "C" __global__ void __launch_bounds__(512) __accc_f_2_l12_587abeba(int n, float *a)
+extern "C" __global__ void __launch_bounds__(512) __accc_f_2_l12_587abeba(int n, float *__restrict__ a)
 #line 120 "tests/in/kernels_workers.c.cu"
 {
     int i;

@@ -2,7 +2,7 @@
 
 // parallel loop at tests/in/nest_2d.c:5:13
 #line 5 "tests/in/nest_2d.c"
-extern "C" __global__ void __launch_bounds__(64) __accc_init_0_l5_feb2b5a9(int m, double (*u)[64])
+extern "C" __global__ void __launch_bounds__(64) __accc_init_0_l5_feb2b5a9(int m, double (*__restrict__ u)[64])
 #line 7 "tests/in/nest_2d.c.cu"
 {
     int i;

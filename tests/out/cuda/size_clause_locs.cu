@@ -2,7 +2,7 @@
 
 // parallel loop at tests/in/size_clause_locs.c:5:13
 #line 5 "tests/in/size_clause_locs.c"
-extern "C" __global__ void __maxnreg__(255) __accc_scale_0_l5_c45bb06d(int n, float *a)
+extern "C" __global__ void __maxnreg__(255) __accc_scale_0_l5_c45bb06d(int n, float *__restrict__ a)
 #line 7 "tests/in/size_clause_locs.c.cu"
 {
     int i;
@@ -47,7 +47,7 @@ extern "C" __global__ void __maxnreg__(255) __accc_scale_0_l5_c45bb06d(int n, fl
 
 // parallel at tests/in/size_clause_locs.c:8:13
 #line 8 "tests/in/size_clause_locs.c"
-extern "C" __global__ void __maxnreg__(255) __accc_scale_1_l8_c45bb06d(int n, float *a)
+extern "C" __global__ void __maxnreg__(255) __accc_scale_1_l8_c45bb06d(int n, float *__restrict__ a)
 #line 52 "tests/in/size_clause_locs.c.cu"
 {
     int i;
