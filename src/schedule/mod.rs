@@ -12,6 +12,7 @@
 //!   where several run the code (guards, broadcasts of captured values);
 //! * `seq.rs` — sequential loops (C semantics);
 //! * `build.rs` — the expression/statement builder both use;
+//! * `cache.rs` — the `cache` directive: the remark on each variable;
 //! * `tile.rs` — tiled and `gang(static:)` loops, and the sizes `tile(*)`
 //!   leaves to the schedule;
 //! * `levels.rs` — the `parallel` construct's loop levels (from each
@@ -60,6 +61,7 @@
 //! holds for any module that validated before.
 
 mod build;
+mod cache;
 mod data;
 pub mod demote;
 mod fences;
@@ -130,8 +132,9 @@ pub fn prepare(m: &mut Module) -> Prepared {
 /// module's side table (`analysis`), for the decisions of later steps that
 /// read it. Returns, by kernel, what it changed in the sizes the clauses
 /// give (the text of [`crate::ir::Remark::Launch`]).
-pub fn schedule(m: &mut Module, _info: &ModuleInfo, target: &Target) -> Vec<Vec<String>> {
+pub fn schedule(m: &mut Module, _info: &ModuleInfo, target: &Target) -> crate::ir::Notes {
     let mut notes = vec![];
+    let mut cache_notes = vec![];
     m.scheduled = true;
     for f in m.kernels.iter_mut().map(|k| &mut k.body) {
         answer_on_device(f, target);
@@ -168,6 +171,10 @@ pub fn schedule(m: &mut Module, _info: &ModuleInfo, target: &Target) -> Vec<Vec<
         let own = fences::own_locals(&k.body);
         let body = std::mem::take(&mut k.body.body);
         let mut st = RedState::new(target);
+        st.block_x = match launch.block[0] {
+            crate::ir::GridSize::Const(n) => Some(n),
+            _ => None,
+        };
         let one = crate::ir::GridSize::Const(1);
         // A block of one thread has no redundant threads to fence.
         let alone = launch.block.iter().all(|g| *g == one);
@@ -191,6 +198,7 @@ pub fn schedule(m: &mut Module, _info: &ModuleInfo, target: &Target) -> Vec<Vec<
                 args.push(HostArg::Scratch { slots: s.slots });
             }
         }
+        cache_notes.append(&mut st.cache_notes);
         while matches!(b.first(), Some(Stmt::Barrier(_))) {
             b.remove(0);
         }
@@ -211,15 +219,15 @@ pub fn schedule(m: &mut Module, _info: &ModuleInfo, target: &Target) -> Vec<Vec<
             own: &own,
             workers: true,
         };
-        f.body.body = block(
-            &mut f.body,
-            body,
-            here,
-            &mut RedState::new(target),
-            &mut Pending::default(),
-        );
+        let mut st = RedState::new(target);
+        st.in_routine = true;
+        f.body.body = block(&mut f.body, body, here, &mut st, &mut Pending::default());
+        cache_notes.append(&mut st.cache_notes);
     }
-    notes
+    crate::ir::Notes {
+        launch: notes,
+        cache: cache_notes,
+    }
 }
 
 /// Replaces each [`Special::OnDevice`] of `f` (`acc_on_device`) by the
@@ -471,6 +479,7 @@ fn stmt(f: &mut Function, s: Stmt, here: Here, st: &mut RedState, pending: &mut 
                 }),
                 Parallelism::Seq => None,
             };
+            cache::plan(e.f, &mut l, here.outer, here.workers, st, &body);
             match (lv, kinds) {
                 (Some(lv), Some(kinds)) => par::par_loop(&mut e, l, &kinds, lv, body, reduces),
                 // A parallel loop over a non-integer index cannot be counted;

@@ -347,6 +347,7 @@ impl Parser<'_, '_> {
             sizes,
             directive,
             c_form: None,
+            cache: vec![],
         })
     }
 

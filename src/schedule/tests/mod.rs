@@ -75,6 +75,7 @@ fn kernel(par: Parallelism, k: IntKind, cmp: LoopCmp, b: [i128; 3], skip_even: b
         sizes: None,
         directive: None,
         c_form: None,
+        cache: vec![],
         reductions: vec![],
     })];
     module(f, a)
@@ -429,6 +430,7 @@ fn collapsed_nest_visits_each_point_once() {
             sizes: None,
             directive: None,
             c_form: None,
+            cache: vec![],
             reductions: vec![],
         })];
         let m = scheduled(module(g, a));
@@ -494,6 +496,7 @@ fn tiled_and_chunked_loops_visit_each_point_once() {
         sizes: None,
         directive: None,
         c_form: None,
+        cache: vec![],
         reductions: vec![],
     };
     let want: Vec<i128> = {
@@ -627,6 +630,7 @@ fn fenced_loop(par: Parallelism) -> (String, Vec<usize>, usize, usize) {
         sizes: None,
         directive: None,
         c_form: None,
+        cache: vec![],
         reductions: vec![],
     })];
     let m = scheduled(module(f, a));

@@ -1,0 +1,67 @@
+// The `cache` directive: a 1-D stencil whose section becomes a shared-memory
+// tile (several rounds per gang: more iterations than the grid's threads),
+// a 2-D stencil over rows (a tile per row), and a matmul-like loop where the
+// directive heads a sequential inner loop (a hint left unused); the
+// results must equal plain cc's.
+#include <stdio.h>
+
+#define N 5000
+#define R 40
+#define C 70
+#define M 24
+
+static float a[N], b[N];
+static double u[R][C], v[R][C];
+static double x[M][M], y[M][M], z[M][M];
+
+int main(void) {
+    for (int i = 0; i < N; i++)
+        a[i] = (float)((i * 7) % 13) - 6.0f;
+    for (int r = 0; r < R; r++)
+        for (int c = 0; c < C; c++)
+            u[r][c] = (double)((r * 31 + c * 17) % 23);
+    for (int r = 0; r < M; r++)
+        for (int c = 0; c < M; c++) {
+            x[r][c] = (double)((r + 2 * c) % 5);
+            y[r][c] = (double)((3 * r + c) % 7);
+        }
+#pragma acc parallel loop gang vector num_gangs(4) vector_length(64) copyin(a) copyout(b)
+    for (int i = 1; i < N - 1; i++) {
+#pragma acc cache(a[i - 1:3])
+        b[i] = 0.25f * a[i - 1] + 0.5f * a[i] + 0.25f * a[i + 1];
+    }
+#pragma acc parallel loop gang copyin(u) copyout(v)
+    for (int r = 1; r < R - 1; r++) {
+#pragma acc loop vector
+        for (int c = 1; c < C - 1; c++) {
+#pragma acc cache(readonly: u[r][c - 1:3])
+            double s = u[r][c - 1] + u[r][c + 1];
+            v[r][c] = s + u[r - 1][c] + u[r + 1][c] - 4.0 * u[r][c];
+        }
+    }
+#pragma acc parallel loop gang vector copyin(x, y) copyout(z)
+    for (int r = 0; r < M; r++)
+        for (int c = 0; c < M; c++) {
+            double s = 0.0;
+#pragma acc loop seq
+            for (int k = 0; k < M; k++) {
+#pragma acc cache(x[r][k], y[k][c], s)
+                s += x[r][k] * y[k][c];
+            }
+            z[r][c] = s;
+        }
+    double sb = 0.0, sv = 0.0, sz = 0.0;
+    for (int i = 1; i < N - 1; i++)
+        sb += b[i] * (double)(i % 11);
+    for (int r = 1; r < R - 1; r++)
+        for (int c = 1; c < C - 1; c++)
+            sv += v[r][c] * (double)((r + c) % 5);
+    for (int r = 0; r < M; r++)
+        for (int c = 0; c < M; c++)
+            sz += z[r][c] * (double)(r - c);
+    printf("%.6e %.6e %.6e\n", sb, sv, sz);
+    printf("%.6e %.6e %.6e\n", (double)b[1], (double)b[N / 2], v[R / 2][C / 2]);
+    int ok = b[N - 2] == 0.25f * a[N - 3] + 0.5f * a[N - 2] + 0.25f * a[N - 1];
+    printf("%s\n", ok ? "PASS" : "FAIL");
+    return 0;
+}
