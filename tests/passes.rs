@@ -42,6 +42,9 @@ fn schedule(m: &mut Module, target: &accc::schedule::Target) -> Result<String, S
             out.push_str(&format!("; remark @{}: {n}\n", k.name));
         }
     }
+    for (at, n) in &notes.cache {
+        out.push_str(&format!("; remark {}:{}: {n}\n", at.line, at.col));
+    }
     Ok(out)
 }
 
