@@ -1,15 +1,16 @@
-//! The `cache` directive (OpenACC 3.3, 2.10), a hint: which variables
-//! could be shared-memory tiles (made in a later step), the way ipmacc
-//! makes them (`shared/seeds/ipmacc-openacc-to-cuda.txt`): each
+//! The `cache` directive (OpenACC 3.3, 2.10) as shared-memory tiles, the
+//! way ipmacc does it (`shared/seeds/ipmacc-openacc-to-cuda.txt`): each
 //! block loads the union of its threads' sections into a shared array,
 //! all its threads cooperating, meets at a barrier, and its accesses that
 //! provably fall inside the thread's section read the tile instead of
 //! global memory.
 //!
-//! Owns: [`plan`] (which variables of a loop's directive can become
-//! tiles, and the remark on each). May call: `ir`, `analysis::affine`.
+//! Owns: [`plan`] (which variables of a loop's directive become tiles, the
+//! remark on each, and the rewriting of the body's loads) and
+//! [`cached_loop`] (the loop over the block's rounds with the loads and
+//! barriers). May call: `ir`, `analysis::affine`, the schedule's builders.
 //!
-//! What can be cached: a section `a[c1]…[ck][e + lo : len]` at the top of a
+//! What is cached: a section `a[c1]…[ck][e + lo : len]` at the top of a
 //! loop partitioned across vector lanes along block x (and possibly gangs,
 //! not workers), not nested in a loop partitioned across threads, in a
 //! kernel without workers, with a step of 1 and no collapse or tile; `e`
@@ -23,45 +24,95 @@
 //! global. Everything else is left as the source has it, with a remark
 //! saying why.
 
+use super::build::Emit;
+use super::par::{count_all, set_var, start_stride, Levels};
 use super::reduce::RedState;
 use crate::analysis::affine::{affine, int_literal, Env};
-use crate::ir::{Block, Expr, ExprId, Function, LocalId, Loop, LoopCmp, Parallelism, Stmt, Type};
+use crate::ir::{
+    BarrierScope, BinOp, Block, CmpOp, Expr, ExprId, Function, IntKind, LocalId, Loop, LoopCmp,
+    Parallelism, Special, Stmt, Type,
+};
 
-/// Decides which variables of `l`'s `cache` directive could become tiles
-/// (a loop nested in loops partitioning the block dimensions `outer`, in
-/// a kernel with workers when `workers`) and notes the remark on each in
-/// `st`.
+/// The most shared memory the tiles of one loop may take (bytes).
+const MAX_TILE_BYTES: u64 = 32 * 1024;
+
+/// One variable made a tile.
+pub(super) struct Tile {
+    /// The address of the section's first element (at the loop's index).
+    first: ExprId,
+    /// Its element type.
+    elem: Type,
+    /// The shared array.
+    shared: u32,
+    /// The window of offsets from the section's start that the tile
+    /// holds, for every iteration of a round: `[lo, hi]`.
+    lo: i128,
+    hi: i128,
+}
+
+/// Decides which variables of `l`'s `cache` directive become tiles (a
+/// loop nested in loops partitioning the block dimensions `outer`, in a
+/// kernel with workers when `workers`), rewrites the loads of `body` that
+/// read them, and notes the remark on each in `st`.
 pub(super) fn plan(
-    f: &Function,
+    e: &mut Emit,
     l: &mut Loop,
     outer: [bool; 3],
     workers: bool,
     st: &mut RedState,
     body: &Block,
-) {
+) -> Vec<Tile> {
     let vars = std::mem::take(&mut l.cache);
     if vars.is_empty() {
-        return;
+        return vec![];
     }
-    let whole = loop_reason(f, l, outer, workers, st, body);
+    let whole = loop_reason(e.f, l, outer, workers, st, body);
+    let mut tiles = vec![];
+    let mut bytes = 0u64;
     for v in vars {
-        let why = match (&v.why, &whole, v.first) {
-            (Some(why), _, _) => why.clone(),
-            (None, Some(why), _) => why.clone(),
-            (None, None, None) => "not an array element".to_string(),
-            (None, None, Some(first)) => match section(f, l, body, first, &v.lengths, v.readonly) {
-                Ok(s) => format!(
-                    "shared-memory tiles are not made yet (its window [{}, {}] would serve {} loads)",
-                    s.lo,
-                    s.hi,
-                    s.loads.len()
-                ),
-                Err(why) => why,
-            },
+        let said = match (&v.why, &whole, v.first) {
+            (Some(why), _, _) => Err(why.clone()),
+            (None, Some(why), _) => Err(why.clone()),
+            (None, None, None) => Err("not an array element".to_string()),
+            (None, None, Some(first)) => section(e.f, l, body, first, &v.lengths, v.readonly)
+                .and_then(|s| {
+                    let rows = st.block_x.map_or(st.max_rows(), u64::from);
+                    let len = rows + u64::try_from(s.hi - s.lo).unwrap_or(u64::MAX);
+                    let size = len.saturating_mul(s.elem.size());
+                    if bytes + size > MAX_TILE_BYTES {
+                        return Err(format!(
+                            "its tile ({size} bytes) would not fit in shared memory"
+                        ));
+                    }
+                    bytes += size;
+                    Ok((s, len))
+                }),
         };
-        st.cache_notes
-            .push((v.loc, format!("'{}' is not cached: {why}", v.text)));
+        let text = match said {
+            Ok((s, len)) => {
+                let shared = e.f.shared.len() as u32;
+                e.f.shared.push(Type::Array(Box::new(s.elem.clone()), len));
+                for (load, d) in &s.loads {
+                    rewrite(e.f, *load, shared, d - s.lo);
+                }
+                tiles.push(Tile {
+                    first: s.first,
+                    elem: s.elem,
+                    shared,
+                    lo: s.lo,
+                    hi: s.hi,
+                });
+                format!(
+                    "'{}' cached in shared memory: a tile of {len} elements per gang, {} of the loop's loads read it",
+                    v.text,
+                    s.loads.len()
+                )
+            }
+            Err(why) => format!("'{}' is not cached: {why}", v.text),
+        };
+        st.cache_notes.push((v.loc, text));
     }
+    tiles
 }
 
 /// Why no variable of loop `l` can be a tile, if none can.
@@ -133,6 +184,8 @@ fn returns(b: &[Stmt]) -> bool {
 
 /// A section that can be a tile.
 struct Section {
+    first: ExprId,
+    elem: Type,
     lo: i128,
     hi: i128,
     /// The body's loads that read it, each with its offset from the
@@ -153,9 +206,10 @@ fn section(
     let Expr::Index(ix) = f.expr(first) else {
         return Err("not an array element".into());
     };
-    if !matches!(f.ty(first), Type::Ptr(_)) {
-        return Err("not an array element".into());
-    }
+    let elem = match f.ty(first) {
+        Type::Ptr(t) => (**t).clone(),
+        _ => return Err("not an array element".into()),
+    };
     let (Some((last, lead)), true) = (ix.subs.split_last(), ix.subs.len() == lengths.len()) else {
         return Err("not an array element".into());
     };
@@ -223,7 +277,13 @@ fn section(
         .filter(|(_, d, _)| (lo..=hi).contains(d))
         .map(|(x, d, _)| (x, d))
         .collect();
-    Ok(Section { lo, hi, loads })
+    Ok(Section {
+        first,
+        elem,
+        lo,
+        hi,
+        loads,
+    })
 }
 
 /// The locals block `b` assigns.
@@ -348,4 +408,144 @@ fn exprs(f: &Function, e: ExprId, every: bool, found: &mut impl FnMut(ExprId, Ex
     for c in f.children(e) {
         exprs(f, c, every, found);
     }
+}
+
+/// Makes load `load` read element `tid.x + at` of shared array `shared`.
+fn rewrite(f: &mut Function, load: ExprId, shared: u32, at: i128) {
+    let elem = f.ty(load).clone();
+    let base = f.add(Expr::SharedAddr(shared), elem.ptr_to());
+    let tid = f.add(
+        Expr::Special(Special::ThreadIdx(0)),
+        Type::Int(IntKind::U32),
+    );
+    let tid = f.add(Expr::Cast(tid), Type::U64);
+    let off = f.int(at, Type::U64);
+    let index = f.add(
+        Expr::Binary {
+            op: BinOp::Add,
+            lhs: tid,
+            rhs: off,
+        },
+        Type::U64,
+    );
+    let ptr = f.add(Expr::PtrAdd { base, index }, elem.ptr_to());
+    f.exprs[load.0 as usize] = Expr::Load(ptr);
+}
+
+/// Loop `l` (one level, step 1, over gangs and/or vector lanes along x)
+/// with its `tiles`, its body already scheduled and rewritten:
+///
+/// ```text
+/// init, limit, step, trip (as par_loop)
+/// kb = <the block's first iteration>; stride = <threads of the levels>
+/// while kb < trip {
+///     n = min(trip - kb, ntid.x)
+///     var = init + kb
+///     for each tile: at = <first>; t = tid.x
+///         while t < n + hi - lo { tile[t] = at[lo + t] } step { t += ntid.x }
+///     barrier
+///     k = kb + tid.x
+///     if k < trip { var = init + k; body }
+/// } step { barrier; kb += stride }
+/// ```
+///
+/// Every thread of the block runs every round (the barriers need them);
+/// `continue` in the body goes to the step, past the body, to the second
+/// barrier, which keeps the next round's loads from overwriting a tile
+/// another thread still reads.
+pub(super) fn cached_loop(
+    e: &mut Emit,
+    l: Loop,
+    kinds: &[IntKind],
+    lv: Levels,
+    body: Block,
+    tiles: Vec<Tile>,
+) {
+    let levels = count_all(e, l.var, l.init, l.cmp, l.limit, l.step, l.collapsed, kinds);
+    let Some(level) = levels.first() else {
+        return;
+    };
+    let (start, stride) = start_stride(e, lv);
+    let tid = e.special(Special::ThreadIdx(0));
+    let kb = e.bin(BinOp::Sub, start, tid);
+    let kb = e.hold("kb", kb);
+    let stride = e.hold("stride", stride);
+    let (kv, tv) = (e.read(kb), e.read(level.trip));
+    let cond = e.cmp(CmpOp::Lt, kv, tv);
+
+    let mut round = Emit::new(e.f);
+    let (tv, kv) = (round.read(level.trip), round.read(kb));
+    let left = round.bin(BinOp::Sub, tv, kv);
+    let ntid = round.special(Special::BlockDim(0));
+    let n = round.bin(BinOp::Min, left, ntid);
+    let n = round.hold("n", n);
+    let kv = round.read(kb);
+    let set = set_var(&mut round, level, kv);
+    round.out.push(set);
+    for t in &tiles {
+        let at = round.hold("tile.at", t.first);
+        let nv = round.read(n);
+        let extra = round.int(t.hi - t.lo, Type::U64);
+        let count = round.bin(BinOp::Add, nv, extra);
+        let count = round.hold("tile.n", count);
+        let tid = round.special(Special::ThreadIdx(0));
+        let k = round.hold("tile.t", tid);
+        let (kv, cv) = (round.read(k), round.read(count));
+        let more = round.cmp(CmpOp::Lt, kv, cv);
+        let mut copy = Emit::new(round.f);
+        let kv = copy.read(k);
+        let lo = copy.int(t.lo, Type::U64);
+        let from = copy.bin(BinOp::Add, kv, lo);
+        let av = copy.read(at);
+        let src = copy.f.add(
+            Expr::PtrAdd {
+                base: av,
+                index: from,
+            },
+            t.elem.ptr_to(),
+        );
+        let value = copy.f.add(Expr::Load(src), t.elem.clone());
+        let sh = copy.f.add(Expr::SharedAddr(t.shared), t.elem.ptr_to());
+        let kv = copy.read(k);
+        let dst = copy.f.add(
+            Expr::PtrAdd {
+                base: sh,
+                index: kv,
+            },
+            t.elem.ptr_to(),
+        );
+        copy.out.push(Stmt::Store { ptr: dst, value });
+        let copy = copy.out;
+        let by = round.special(Special::BlockDim(0));
+        round.while_step(more, copy, k, by);
+    }
+    round.out.push(Stmt::Barrier(BarrierScope::Block));
+    let (kv, tid) = (round.read(kb), round.special(Special::ThreadIdx(0)));
+    let k = round.bin(BinOp::Add, kv, tid);
+    let k = round.hold("k", k);
+    let (kv, tv) = (round.read(k), round.read(level.trip));
+    let mine = round.cmp(CmpOp::Lt, kv, tv);
+    let kv = round.read(k);
+    let mut then = vec![set_var(&mut round, level, kv)];
+    then.extend(body);
+    round.out.push(Stmt::If {
+        cond: mine,
+        then,
+        otherwise: vec![],
+        single: false,
+    });
+    let round = round.out;
+    let (kv, sv) = (e.read(kb), e.read(stride));
+    let next = e.bin(BinOp::Add, kv, sv);
+    e.out.push(Stmt::While {
+        cond,
+        body: round,
+        step: vec![
+            Stmt::Barrier(BarrierScope::Block),
+            Stmt::Assign {
+                local: kb,
+                value: next,
+            },
+        ],
+    });
 }

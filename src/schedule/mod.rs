@@ -12,7 +12,8 @@
 //!   where several run the code (guards, broadcasts of captured values);
 //! * `seq.rs` — sequential loops (C semantics);
 //! * `build.rs` — the expression/statement builder both use;
-//! * `cache.rs` — the `cache` directive: the remark on each variable;
+//! * `cache.rs` — the `cache` directive: the sections it turns into
+//!   shared-memory tiles of a vector loop, and the remark on each variable;
 //! * `tile.rs` — tiled and `gang(static:)` loops, and the sizes `tile(*)`
 //!   leaves to the schedule;
 //! * `levels.rs` — the `parallel` construct's loop levels (from each
@@ -479,8 +480,11 @@ fn stmt(f: &mut Function, s: Stmt, here: Here, st: &mut RedState, pending: &mut 
                 }),
                 Parallelism::Seq => None,
             };
-            cache::plan(e.f, &mut l, here.outer, here.workers, st, &body);
+            let tiles = cache::plan(&mut e, &mut l, here.outer, here.workers, st, &body);
             match (lv, kinds) {
+                (Some(lv), Some(kinds)) if !tiles.is_empty() => {
+                    cache::cached_loop(&mut e, l, &kinds, lv, body, tiles)
+                }
                 (Some(lv), Some(kinds)) => par::par_loop(&mut e, l, &kinds, lv, body, reduces),
                 // A parallel loop over a non-integer index cannot be counted;
                 // the front end rejects it, and here it runs sequentially.

@@ -77,6 +77,11 @@ impl RedState {
         }
     }
 
+    /// Threads a block has at most.
+    pub fn max_rows(&self) -> u64 {
+        self.rows
+    }
+
     /// The layout of the scratch memory, if any reduction needs it.
     pub fn layout(&self) -> Option<Scratch> {
         self.scratch.map(|_| Scratch {

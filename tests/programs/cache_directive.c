@@ -11,12 +11,16 @@
 #define M 24
 
 static float a[N], b[N];
+static int e[N], h[N];
 static double u[R][C], v[R][C];
 static double x[M][M], y[M][M], z[M][M];
 
 int main(void) {
-    for (int i = 0; i < N; i++)
+    for (int i = 0; i < N; i++) {
         a[i] = (float)((i * 7) % 13) - 6.0f;
+        e[i] = (i * 5) % 17 - 8;
+        h[i] = -1;
+    }
     for (int r = 0; r < R; r++)
         for (int c = 0; c < C; c++)
             u[r][c] = (double)((r * 31 + c * 17) % 23);
@@ -29,6 +33,16 @@ int main(void) {
     for (int i = 1; i < N - 1; i++) {
 #pragma acc cache(a[i - 1:3])
         b[i] = 0.25f * a[i - 1] + 0.5f * a[i] + 0.25f * a[i + 1];
+    }
+    // A `<=` loop, a `continue` after the loads every iteration runs, and
+    // loads after it (inside the window: from the tile) and under `?:`.
+#pragma acc parallel loop gang vector num_gangs(3) vector_length(32) copyin(e) copy(h)
+    for (int i = 2; i <= N - 3; i++) {
+#pragma acc cache(e[i - 2:5])
+        int t = e[i - 2] + e[i + 2];
+        if (i % 7 == 0)
+            continue;
+        h[i] = t * e[i + 1] + (i > 100 ? e[i - 1] : e[i]);
     }
 #pragma acc parallel loop gang copyin(u) copyout(v)
     for (int r = 1; r < R - 1; r++) {
@@ -51,6 +65,9 @@ int main(void) {
             z[r][c] = s;
         }
     double sb = 0.0, sv = 0.0, sz = 0.0;
+    long sh = 0;
+    for (int i = 0; i < N; i++)
+        sh += (long)h[i] * (i % 13 + 1);
     for (int i = 1; i < N - 1; i++)
         sb += b[i] * (double)(i % 11);
     for (int r = 1; r < R - 1; r++)
@@ -59,7 +76,7 @@ int main(void) {
     for (int r = 0; r < M; r++)
         for (int c = 0; c < M; c++)
             sz += z[r][c] * (double)(r - c);
-    printf("%.6e %.6e %.6e\n", sb, sv, sz);
+    printf("%.6e %.6e %.6e %ld\n", sb, sv, sz, sh);
     printf("%.6e %.6e %.6e\n", (double)b[1], (double)b[N / 2], v[R / 2][C / 2]);
     int ok = b[N - 2] == 0.25f * a[N - 3] + 0.5f * a[N - 2] + 0.25f * a[N - 1];
     printf("%s\n", ok ? "PASS" : "FAIL");
