@@ -236,9 +236,8 @@ fn section(
         return Err("the array or its leading subscripts change in the loop".into());
     }
     let base = ix.base;
-    let start = affine(f, &Env::new(), *last)
-        .filter(|a| a.coefficient(l.var) == Some(1))
-        .filter(|a| a.locals().all(|v| v == l.var || !assigned.contains(&v)))
+    let start = linear(f, *last, l.var, &invariant)
+        .filter(|a| a.coef == 1)
         .ok_or("the section does not start at the loop's index plus an invariant")?;
     if !readonly && writes(f, body, base) {
         return Err("the loop writes it (say 'readonly' if it does not)".into());
@@ -256,8 +255,8 @@ fn section(
         {
             return None;
         }
-        let a = affine(f, &Env::new(), *alast)?;
-        (a.variable_part() == start.variable_part()).then(|| a.k - start.k)
+        let a = linear(f, *alast, l.var, &invariant)?;
+        (a.coef == start.coef && same_terms(f, &a.terms, &start.terms)).then(|| a.k - start.k)
     };
     scan(f, body, true, &mut |load, addr, every| {
         if let Some(d) = offset(addr) {
@@ -284,6 +283,109 @@ fn section(
         hi,
         loads,
     })
+}
+
+/// A subscript as `coef·var + k + Σ ±term`: the loop's index times a
+/// constant, a constant, and subexpressions invariant in the loop (`j*m`
+/// in `a[j*m + i - 1]`), compared node for node.
+struct Linear {
+    coef: i128,
+    k: i128,
+    terms: Vec<(i128, ExprId)>,
+}
+
+/// Expression `e` as a [`Linear`] form over loop index `var`, its
+/// subexpressions without `var` terms when `invariant` holds for them;
+/// `None` when it is not one. Integer casts are taken as exact, as the
+/// dependence test takes them (subscripts do not wrap in programs with
+/// defined behaviour).
+fn linear(
+    f: &Function,
+    e: ExprId,
+    var: LocalId,
+    invariant: &dyn Fn(ExprId) -> bool,
+) -> Option<Linear> {
+    let sum = |a: Linear, b: Linear, sign: i128| -> Option<Linear> {
+        let mut terms = a.terms;
+        terms.extend(b.terms.into_iter().map(|(s, t)| (s * sign, t)));
+        Some(Linear {
+            coef: a.coef.checked_add(b.coef.checked_mul(sign)?)?,
+            k: a.k.checked_add(b.k.checked_mul(sign)?)?,
+            terms,
+        })
+    };
+    let scaled = |a: Linear, c: i128| -> Option<Linear> {
+        // Only a constant multiple of the index and constants; terms stay
+        // whole (`2*(j*m)` is one term of its own).
+        a.terms.is_empty().then_some(())?;
+        Some(Linear {
+            coef: a.coef.checked_mul(c)?,
+            k: a.k.checked_mul(c)?,
+            terms: vec![],
+        })
+    };
+    if let Some(v) = int_literal(f, e) {
+        return Some(Linear {
+            coef: 0,
+            k: v,
+            terms: vec![],
+        });
+    }
+    let sub = |x: ExprId| linear(f, x, var, invariant);
+    let form = match f.expr(e) {
+        Expr::Local(x) if *x == var => Some(Linear {
+            coef: 1,
+            k: 0,
+            terms: vec![],
+        }),
+        Expr::Cast(a) if f.ty(*a).is_int() && f.ty(e).is_int() => sub(*a),
+        Expr::Binary {
+            op: BinOp::Add,
+            lhs,
+            rhs,
+        } => sub(*lhs).zip(sub(*rhs)).and_then(|(a, b)| sum(a, b, 1)),
+        Expr::Binary {
+            op: BinOp::Sub,
+            lhs,
+            rhs,
+        } => sub(*lhs).zip(sub(*rhs)).and_then(|(a, b)| sum(a, b, -1)),
+        Expr::Binary {
+            op: BinOp::Mul,
+            lhs,
+            rhs,
+        } => match (int_literal(f, *lhs), int_literal(f, *rhs)) {
+            (Some(c), _) => sub(*rhs).and_then(|a| scaled(a, c)),
+            (_, Some(c)) => sub(*lhs).and_then(|a| scaled(a, c)),
+            _ => None,
+        },
+        Expr::Unary {
+            op: crate::ir::UnOp::Neg,
+            arg,
+        } => sub(*arg).and_then(|a| scaled(a, -1)),
+        _ => None,
+    };
+    form.or_else(|| {
+        invariant(e).then(|| Linear {
+            coef: 0,
+            k: 0,
+            terms: vec![(1, e)],
+        })
+    })
+}
+
+/// Whether two lists of signed terms hold the same terms (in any order).
+fn same_terms(f: &Function, a: &[(i128, ExprId)], b: &[(i128, ExprId)]) -> bool {
+    let mut left: Vec<&(i128, ExprId)> = b.iter().collect();
+    a.len() == b.len()
+        && a.iter().all(|(s, t)| {
+            match left.iter().position(|(s2, t2)| s == s2 && same(f, *t, *t2)) {
+                Some(i) => {
+                    left.remove(i);
+                    true
+                }
+                None => false,
+            }
+        })
 }
 
 /// The locals block `b` assigns.

@@ -13,6 +13,7 @@
 static float a[N], b[N];
 static int e[N], h[N];
 static double u[R][C], v[R][C];
+static float f2[R * C], g2[R * C];
 static double x[M][M], y[M][M], z[M][M];
 
 int main(void) {
@@ -23,7 +24,10 @@ int main(void) {
     }
     for (int r = 0; r < R; r++)
         for (int c = 0; c < C; c++)
+        {
             u[r][c] = (double)((r * 31 + c * 17) % 23);
+            f2[r * C + c] = (float)((r * 13 + c * 7) % 19);
+        }
     for (int r = 0; r < M; r++)
         for (int c = 0; c < M; c++) {
             x[r][c] = (double)((r + 2 * c) % 5);
@@ -53,6 +57,15 @@ int main(void) {
             v[r][c] = s + u[r - 1][c] + u[r + 1][c] - 4.0 * u[r][c];
         }
     }
+    // A flattened row: the section's start has an invariant term (r * C).
+#pragma acc parallel loop gang copyin(f2) copy(g2)
+    for (int r = 1; r < R - 1; r++) {
+#pragma acc loop vector
+        for (int c = 1; c < C - 1; c++) {
+#pragma acc cache(f2[r * C + c - 1:3])
+            g2[r * C + c] = 3.0f * f2[r * C + c - 1] + f2[r * C + c + 1] - f2[(r - 1) * C + c];
+        }
+    }
 #pragma acc parallel loop gang vector copyin(x, y) copyout(z)
     for (int r = 0; r < M; r++)
         for (int c = 0; c < M; c++) {
@@ -66,6 +79,9 @@ int main(void) {
         }
     double sb = 0.0, sv = 0.0, sz = 0.0;
     long sh = 0;
+    double sg = 0.0;
+    for (int k = 0; k < R * C; k++)
+        sg += g2[k] * (double)(k % 7 + 3);
     for (int i = 0; i < N; i++)
         sh += (long)h[i] * (i % 13 + 1);
     for (int i = 1; i < N - 1; i++)
@@ -76,7 +92,7 @@ int main(void) {
     for (int r = 0; r < M; r++)
         for (int c = 0; c < M; c++)
             sz += z[r][c] * (double)(r - c);
-    printf("%.6e %.6e %.6e %ld\n", sb, sv, sz, sh);
+    printf("%.6e %.6e %.6e %ld %.6e\n", sb, sv, sz, sh, sg);
     printf("%.6e %.6e %.6e\n", (double)b[1], (double)b[N / 2], v[R / 2][C / 2]);
     int ok = b[N - 2] == 0.25f * a[N - 3] + 0.5f * a[N - 2] + 0.25f * a[N - 1];
     printf("%s\n", ok ? "PASS" : "FAIL");

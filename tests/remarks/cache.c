@@ -71,6 +71,14 @@ int main(void)
 #pragma acc cache(g[i:1])
         b[i] = a[i];
     }
+#pragma acc parallel loop gang copyin(a) copyout(b)
+    for (int r = 0; r < 9; r++) {
+#pragma acc loop vector
+        for (int k = 1; k < 99; k++) {
+#pragma acc cache(a[r * 100 + k - 1:3])
+            b[r * 100 + k] = a[r * 100 + k - 1] + a[r * 100 + k + 1] + a[(r + 1) * 100 + k];
+        }
+    }
     smooth(b, a, n);
     return (int)(s + b[1] + c[2] + w[2][2]);
 }
@@ -115,3 +123,8 @@ int main(void)
 // expect-remark: 69: generating copyout(b)
 // expect-remark: 69: loop parallelized across gangs(grid.x) and vector(block.x=128)
 // expect-remark: 71: 'g[i:1]' is not cached: the loop does not use it
+// expect-remark: 74: generating copyin(a)
+// expect-remark: 74: generating copyout(b)
+// expect-remark: 74: loop parallelized across gangs(grid.x)
+// expect-remark: 76: loop parallelized across vector(block.x=128)
+// expect-remark: 78: 'a[r * 100 + k - 1:3]' cached in shared memory: a tile of 130 elements per gang, 2 of the loop's loads read it
