@@ -69,8 +69,11 @@ pub(super) fn plan(
     let whole = loop_reason(e.f, l, outer, workers, st, body);
     let mut tiles = vec![];
     let mut bytes = 0u64;
+    let mut done: Vec<String> = vec![];
     for v in vars {
+        let key: String = v.text.chars().filter(|c| !c.is_whitespace()).collect();
         let said = match (&v.why, &whole, v.first) {
+            _ if done.contains(&key) => Err("an earlier item names it".to_string()),
             (Some(why), _, _) => Err(why.clone()),
             (None, Some(why), _) => Err(why.clone()),
             (None, None, None) => Err("not an array element".to_string()),
@@ -90,6 +93,7 @@ pub(super) fn plan(
         };
         let text = match said {
             Ok((s, len)) => {
+                done.push(key);
                 let shared = e.f.shared.len() as u32;
                 e.f.shared.push(Type::Array(Box::new(s.elem.clone()), len));
                 for (load, d) in &s.loads {
@@ -224,7 +228,7 @@ fn section(
         return Err("only its last subscript may be a section of several elements".into());
     }
     let Some(len) = const_len(&lengths[lead.len()]).filter(|n| (1..=64).contains(n)) else {
-        return Err("the section's length is not an integer constant (1 to 64)".into());
+        return Err("the section's length is not an integer constant from 1 to 64".into());
     };
     let assigned = assigned(body);
     let invariant = |e: ExprId| {

@@ -24,7 +24,7 @@ int main(void)
         q.x[i] = 1;
 #pragma acc parallel loop copyin(a) copyout(b)
     for (int i = 1; i < n - 1; i++) {
-#pragma acc cache(a[i-1:3])
+#pragma acc cache(a[i-1:3], a[i - 1:3])
         b[i] = a[i - 1] + a[i] + a[i + 1];
     }
 #pragma acc parallel loop copy(c)
@@ -88,6 +88,7 @@ int main(void)
 // expect-remark: 25: generating copyout(b)
 // expect-remark: 25: loop parallelized across gangs(grid.x) and vector(block.x=128)
 // expect-remark: 27: 'a[i-1:3]' cached in shared memory: a tile of 130 elements per gang, 3 of the loop's loads read it
+// expect-remark: 27: 'a[i - 1:3]' is not cached: an earlier item names it
 // expect-remark: 30: generating copy(c)
 // expect-remark: 30: generating implicit copy(a)
 // expect-remark: 30: generating implicit copy(q)
@@ -102,7 +103,7 @@ int main(void)
 // expect-remark: 35: loop parallelized across gangs(grid.x)
 // expect-remark: 37: loop parallelized across vector(block.x=64)
 // expect-remark: 39: 'u[r][k - 1:3]' cached in shared memory: a tile of 66 elements per gang, 3 of the loop's loads read it
-// expect-remark: 39: 'a[k:m]' is not cached: the section's length is not an integer constant (1 to 64)
+// expect-remark: 39: 'a[k:m]' is not cached: the section's length is not an integer constant from 1 to 64
 // expect-remark: 43: generating copyin(a)
 // expect-remark: 43: generating copyout(b)
 // expect-remark: 43: loop parallelized across gangs(grid.x) and workers(block.y=32)
