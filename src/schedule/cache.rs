@@ -33,7 +33,8 @@ use crate::ir::{
     Parallelism, Special, Stmt, Type,
 };
 
-/// The most shared memory the tiles of one loop may take (bytes).
+/// The most static shared memory a kernel may hold with its tiles (bytes;
+/// the device allows 48 KiB).
 const MAX_TILE_BYTES: u64 = 32 * 1024;
 
 /// One variable made a tile.
@@ -68,7 +69,8 @@ pub(super) fn plan(
     }
     let whole = loop_reason(e.f, l, outer, workers, st, body);
     let mut tiles = vec![];
-    let mut bytes = 0u64;
+    // The kernel's shared memory so far (other loops' tiles, reductions').
+    let mut bytes: u64 = e.f.shared.iter().map(Type::size).sum();
     let mut done: Vec<String> = vec![];
     for v in vars {
         let key: String = v.text.chars().filter(|c| !c.is_whitespace()).collect();
