@@ -37,10 +37,13 @@ fn schedule(m: &mut Module, target: &accc::schedule::Target) -> Result<String, S
     let notes = accc::schedule::schedule(m, &info, target);
     valid(m, true, "output")?;
     let mut out = print_module(m);
-    for (k, said) in m.kernels.iter().zip(&notes) {
+    for (k, said) in m.kernels.iter().zip(&notes.launch) {
         for n in said {
             out.push_str(&format!("; remark @{}: {n}\n", k.name));
         }
+    }
+    for (at, n) in &notes.cache {
+        out.push_str(&format!("; remark {}:{}: {n}\n", at.line, at.col));
     }
     Ok(out)
 }

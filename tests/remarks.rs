@@ -93,3 +93,43 @@ fn remarks() {
         |p| check_remarks(p),
     );
 }
+
+/// The program test of the `cache` directive (`programs/cache_directive.c`,
+/// run against plain cc by every harness) goes through the shared-memory
+/// tiles: its four vector loops' sections are cached (so its answer checks
+/// them), its sequential loop's are not.
+#[test]
+fn cache_program_uses_shared_memory() {
+    let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    let mut cmd = accc();
+    cmd.current_dir(tests_dir())
+        .args(["-Minfo=accel", "-c", "programs/cache_directive.c", "-o"])
+        .arg(tmp.path().join("out.o"));
+    let r = run(cmd, tmp.path(), "accc", COMPILE_TIMEOUT);
+    assert!(
+        r.ok() && !panicked(&r.stderr),
+        "accc failed:\n{}",
+        tail(&r.stderr, 2000)
+    );
+    let cached: Vec<&str> = r
+        .stderr
+        .lines()
+        .filter(|l| l.contains("cached in shared memory"))
+        .collect();
+    let items = [
+        "'a[i - 1:3]'",
+        "'e[i - 2:5]'",
+        "'u[r][c - 1:3]'",
+        "'f2[r * 70 + c - 1:3]'",
+    ];
+    assert_eq!(cached.len(), items.len(), "remarks:\n{}", r.stderr);
+    for (line, item) in cached.iter().zip(items) {
+        assert!(line.contains(item), "{line} should name {item}");
+    }
+    assert!(
+        r.stderr
+            .contains("'x[r][k]' is not cached: the loop is not partitioned across vector lanes"),
+        "remarks:\n{}",
+        r.stderr
+    );
+}

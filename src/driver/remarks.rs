@@ -17,7 +17,7 @@ pub(super) fn print_remarks(
     args: &Args,
     remarks: &[(crate::ir::SrcLoc, crate::ir::Remark)],
     m: &crate::ir::Module,
-    notes: &[Vec<String>],
+    notes: &crate::ir::Notes,
 ) {
     if args.own.remarks {
         for (loc, text) in crate::ir::render_remarks(remarks, m, notes) {

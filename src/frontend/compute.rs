@@ -285,7 +285,12 @@ impl Walker<'_> {
             lower.region(seg, &c.region_reds, &c.region_privs)?;
         }
         let narrowed = lower.take_narrowed();
-        Ok((lower.finish(), narrowed))
+        let cached = lower.take_cache_remarks();
+        let lowered = lower.finish();
+        for (at, r) in cached {
+            self.out.remark(at, r);
+        }
+        Ok((lowered, narrowed))
     }
 
     /// `default(none)`: every variable the region uses needs a data

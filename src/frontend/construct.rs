@@ -62,6 +62,22 @@ impl Walker<'_> {
                 self.stmt_with(s, rest);
                 Ok(())
             }
+            // A hint for device loops: in a routine, its device version's
+            // (lowering); in host code, nothing to cache.
+            DirectiveKind::Cache { ref vars, .. } => {
+                if !self.place.in_routine() {
+                    for v in vars {
+                        let at = self.unit.pragma_loc(p, v.span.start);
+                        let why = format!(
+                            "'{}' is not cached: the 'cache' directive is not in a compute construct",
+                            v.text
+                        );
+                        self.out.remark(at, why.into());
+                    }
+                }
+                self.stmt_with(s, rest);
+                Ok(())
+            }
             // In a routine, loop directives belong to its device version.
             DirectiveKind::Loop if self.place.in_routine() => {
                 self.stmt_with(s, rest);
@@ -70,10 +86,6 @@ impl Walker<'_> {
             DirectiveKind::Loop => Err(Diagnostics::one(
                 Some(self.unit.pragma_loc(p, d.kind_span.start)),
                 "a 'loop' directive outside a compute construct (orphaned loop) is not supported yet",
-            )),
-            _ => Err(Diagnostics::one(
-                Some(self.unit.pragma_loc(p, d.kind_span.start)),
-                format!("the '{}' directive is not supported yet", d.kind.name()),
             )),
         };
         self.out.report(r);

@@ -80,11 +80,18 @@ impl Walker<'_> {
         dirs: &[usize],
         kind: ComputeKind,
     ) -> DResult<Vec<Cand<'a>>> {
-        // An atomic statement is not a loop (lowered where it is).
+        // An atomic statement is not a loop (lowered where it is), nor is
+        // a statement a `cache` directive heads (lowering checks where it
+        // is and records it on its loop).
         let dirs: Vec<usize> = dirs
             .iter()
             .copied()
-            .filter(|&i| !matches!(self.unit.dirs[i].kind, DirectiveKind::Atomic(_)))
+            .filter(|&i| {
+                !matches!(
+                    self.unit.dirs[i].kind,
+                    DirectiveKind::Atomic(_) | DirectiveKind::Cache { .. }
+                )
+            })
             .collect();
         let dirs = &dirs[..];
         for &i in dirs {

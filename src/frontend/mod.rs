@@ -22,6 +22,7 @@
 mod atomic;
 mod attach;
 mod attrs;
+mod cachedir;
 mod canon;
 mod clauses;
 mod compute;

@@ -33,6 +33,9 @@ pub struct Parsed<'a> {
     pub fn_defs: HashMap<String, &'a Node<FunctionDefinition>>,
     /// The `atomic` directives of the file, by statement start.
     pub atomics: HashMap<usize, AtomicSpec>,
+    /// The `cache` directives of the file, by the start of the statement
+    /// or declaration they head.
+    pub caches: HashMap<usize, Vec<super::cachedir::CacheDir>>,
     /// A short hash of the source file's name, part of every kernel name so
     /// kernels of different files never clash when their images are linked
     /// together (static functions of the same name and line).
@@ -74,6 +77,7 @@ impl<'a> Parsed<'a> {
             att,
             fn_defs,
             atomics: HashMap::new(),
+            caches: super::cachedir::specs(sm, pragmas, dirs, att),
             unit_tag: unit_tag(main_file),
             opaque_definitions,
         };

@@ -586,6 +586,9 @@ impl<'a> Walker<'a> {
         if let Some(at) = lower.take_narrowed() {
             self.out.remark(at, super::lower::NARROWED.into());
         }
+        for (at, r) in lower.take_cache_remarks() {
+            self.out.remark(at, r);
+        }
         let (body, _, _) = lower.finish();
         Ok((body, params))
     }

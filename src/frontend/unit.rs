@@ -83,10 +83,13 @@ pub fn translate(mut text: String, main_file: &str) -> DResult<Translated> {
         misplaced.extend(idx);
     }
     misplaced.retain(|&i| {
-        !matches!(
-            dirs[i].as_ref().map(|d| &d.kind),
-            Some(DirectiveKind::Routine(_)) | None
-        ) && !dirs[i].as_ref().is_some_and(|d| d.kind.is_standalone())
+        let kind = dirs[i].as_ref().map(|d| &d.kind);
+        // A `cache` directive may head a declaration (lowering checks it).
+        let heads_decl =
+            matches!(kind, Some(DirectiveKind::Cache { .. })) && !att.unattached.contains(&i);
+        !matches!(kind, Some(DirectiveKind::Routine(_)) | None)
+            && !kind.is_some_and(|k| k.is_standalone())
+            && !heads_decl
     });
     misplaced.sort();
     for &i in &misplaced {
@@ -107,6 +110,9 @@ pub fn translate(mut text: String, main_file: &str) -> DResult<Translated> {
                         "'#pragma acc {}' must be followed by a statement",
                         d.kind.name()
                     )
+                }
+                DirectiveKind::Cache { .. } => {
+                    "'#pragma acc cache' must be at the top of a loop body".to_string()
                 }
                 DirectiveKind::Routine(Some(_)) => continue, // stands alone
                 DirectiveKind::Routine(None) => "'#pragma acc routine' without a name must be followed by a function declaration or definition".to_string(),

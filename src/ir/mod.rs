@@ -28,6 +28,7 @@
 //! other than `Seq`; after it, every loop is sequential and parallel loops have
 //! become explicit thread-strided loops over [`Special`] registers.
 
+mod cache;
 mod compact;
 mod expr;
 mod flatten;
@@ -49,6 +50,7 @@ mod target;
 mod types;
 mod validate;
 
+pub use cache::CacheVar;
 pub use expr::{BinOp, CmpOp, Expr, ExprId, Literal, MathFunc, Special, UnOp};
 pub use flatten::{flatten_indices, flattened};
 pub use function::{Function, Local, LocalId, Named, Undecided};
@@ -63,7 +65,7 @@ pub use module::{
 pub use print::{print_expr, print_module, print_parallelism};
 pub use read::{read_module, ReadError};
 pub use reduce::{reducible, RedOp, RedPart, RedTarget, Reduction};
-pub use remark::{map_lines, render as render_remarks, Remark};
+pub use remark::{map_lines, render as render_remarks, Notes, Remark};
 pub use stmt::{
     broadcast_scope, broadcasts_in_rows, walk_stmts, AtomicOp, BarrierScope, Block, CForm, Loop,
     LoopCmp, LoopDirective, LoopHeader, LoopSizes, Parallelism, Stmt, SwitchArm,

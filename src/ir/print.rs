@@ -614,6 +614,9 @@ impl Printer<'_> {
         if let Some(d) = &l.directive {
             let _ = write!(out, "directive({}) ", print_directive(d));
         }
+        for c in &l.cache {
+            self.cache_var(out, c);
+        }
         let _ = write!(
             out,
             "at {}:{}:{} ",
@@ -621,6 +624,35 @@ impl Printer<'_> {
             l.loc.line,
             l.loc.col
         );
+    }
+
+    /// `cache(readonly "a[i-1:3]" at "f.c":4:19 first E len(3, _) why "…") `.
+    fn cache_var(&self, out: &mut String, c: &super::CacheVar) {
+        let ro = if c.readonly { "readonly " } else { "" };
+        let (text, file) = (quote(c.text.as_bytes()), quote(c.loc.file.as_bytes()));
+        let _ = write!(
+            out,
+            "cache({ro}{text} at {file}:{}:{}",
+            c.loc.line, c.loc.col
+        );
+        if let Some(first) = c.first {
+            let i64t = Type::Int(super::IntKind::I64);
+            let lens: Vec<String> = c
+                .lengths
+                .iter()
+                .map(|n| n.map_or("_".into(), |n| self.expr(n, Some(&i64t))))
+                .collect();
+            let _ = write!(
+                out,
+                " first {} len({})",
+                self.expr(first, None),
+                lens.join(", ")
+            );
+        }
+        if let Some(why) = &c.why {
+            let _ = write!(out, " why {}", quote(why.as_bytes()));
+        }
+        out.push_str(") ");
     }
 
     /// `reduction(+: %3 -> %2 s) `, with `parts(…)` unless the private is

@@ -3,7 +3,7 @@
 //! [`Remark`]s, and [`render`] writes their text once the module is
 //! scheduled (`vector(block.x)` becomes `vector(block.x=128)`).
 //!
-//! Owns: [`Remark`], [`render`], [`map_lines`]. May call: nothing outside
+//! Owns: [`Remark`], [`Notes`], [`render`], [`map_lines`]. May call: nothing outside
 //! `ir`.
 
 use super::host::{HostMap, MapKind};
@@ -40,6 +40,19 @@ pub enum Remark {
     ///
     /// [`HostPlan::data_of`]: super::host::HostPlan::data_of
     Maps { kernel: usize },
+    /// A variable of a `cache` directive (at `at`): what `schedule` did
+    /// with it ([`Notes::cache`]), or `otherwise` where it said nothing
+    /// (the loop became sequential code before it).
+    Cache { at: SrcLoc, otherwise: String },
+}
+
+/// What `schedule` says for the remarks: by kernel, what it changed in
+/// the launch sizes the clauses give (the text of [`Remark::Launch`]);
+/// by position, what it did with each `cache` variable it saw.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Notes {
+    pub launch: Vec<Vec<String>>,
+    pub cache: Vec<(SrcLoc, String)>,
 }
 
 impl From<String> for Remark {
@@ -98,7 +111,7 @@ impl Remark {
     pub fn push_str(&mut self, s: &str) {
         match self {
             Remark::Text(t) | Remark::Levels { rest: t, .. } => t.push_str(s),
-            Remark::Launch { .. } | Remark::Maps { .. } => {}
+            Remark::Launch { .. } | Remark::Maps { .. } | Remark::Cache { .. } => {}
         }
     }
 
@@ -120,6 +133,7 @@ impl Remark {
             Remark::Text(t) => t.clone(),
             Remark::Levels { par, rest, .. } => levels_text(*par, &[None, None, None], rest),
             Remark::Launch { .. } | Remark::Maps { .. } => String::new(),
+            Remark::Cache { otherwise, .. } => otherwise.clone(),
         }
     }
 }
@@ -189,11 +203,7 @@ pub fn map_lines(maps: &[HostMap]) -> Vec<String> {
 /// The text of `remarks` about module `m` (scheduled, or not: then no size
 /// is named), in their order; `notes`: what `schedule` said about each
 /// kernel's launch, by kernel (empty where it did not run).
-pub fn render(
-    remarks: &[(SrcLoc, Remark)],
-    m: &Module,
-    notes: &[Vec<String>],
-) -> Vec<(SrcLoc, String)> {
+pub fn render(remarks: &[(SrcLoc, Remark)], m: &Module, notes: &Notes) -> Vec<(SrcLoc, String)> {
     let mut out = vec![];
     for (loc, r) in remarks {
         match r {
@@ -209,9 +219,14 @@ pub fn render(
                 out.push((loc.clone(), levels_text(*par, &block, rest)));
             }
             Remark::Launch { kernel } => {
-                for n in notes.get(*kernel).into_iter().flatten() {
+                for n in notes.launch.get(*kernel).into_iter().flatten() {
                     out.push((loc.clone(), n.clone()));
                 }
+            }
+            Remark::Cache { at, otherwise } => {
+                let said = notes.cache.iter().find(|(l, _)| l == at);
+                let text = said.map_or(otherwise, |(_, t)| t);
+                out.push((loc.clone(), text.clone()));
             }
             Remark::Maps { kernel } => {
                 let maps = m.host.data_of(*kernel).map_or(&[][..], |c| &c.maps[..]);

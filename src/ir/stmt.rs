@@ -142,6 +142,9 @@ pub struct Loop {
     /// form, nor seen by the walks of a body ([`Stmt::blocks`]: the
     /// analyses before the decision see the counted loop).
     pub c_form: Option<Box<CForm>>,
+    /// The variables of the `cache` directive at the top of the body (a
+    /// hint: see [`CacheVar`]); `schedule` consumes them.
+    pub cache: Vec<super::cache::CacheVar>,
 }
 
 /// A `for` loop as C writes it: `init`, then while `cond` (after `head`,
@@ -263,6 +266,7 @@ impl Loop {
             sizes: None,
             directive: None,
             c_form: None,
+            cache: vec![],
         }
     }
 }

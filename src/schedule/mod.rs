@@ -12,6 +12,8 @@
 //!   where several run the code (guards, broadcasts of captured values);
 //! * `seq.rs` — sequential loops (C semantics);
 //! * `build.rs` — the expression/statement builder both use;
+//! * `cache.rs` — the `cache` directive: the sections it turns into
+//!   shared-memory tiles of a vector loop, and the remark on each variable;
 //! * `tile.rs` — tiled and `gang(static:)` loops, and the sizes `tile(*)`
 //!   leaves to the schedule;
 //! * `levels.rs` — the `parallel` construct's loop levels (from each
@@ -61,6 +63,7 @@
 //! holds for any module that validated before.
 
 mod build;
+mod cache;
 mod data;
 pub mod demote;
 mod fences;
@@ -131,8 +134,9 @@ pub fn prepare(m: &mut Module) -> Prepared {
 /// module's side table (`analysis`), for the decisions of later steps that
 /// read it. Returns, by kernel, what it changed in the sizes the clauses
 /// give (the text of [`crate::ir::Remark::Launch`]).
-pub fn schedule(m: &mut Module, _info: &ModuleInfo, target: &Target) -> Vec<Vec<String>> {
+pub fn schedule(m: &mut Module, _info: &ModuleInfo, target: &Target) -> crate::ir::Notes {
     let mut notes = vec![];
+    let mut cache_notes = vec![];
     m.scheduled = true;
     for f in m.kernels.iter_mut().map(|k| &mut k.body) {
         answer_on_device(f, target);
@@ -169,6 +173,10 @@ pub fn schedule(m: &mut Module, _info: &ModuleInfo, target: &Target) -> Vec<Vec<
         let own = fences::own_locals(&k.body);
         let body = std::mem::take(&mut k.body.body);
         let mut st = RedState::new(target);
+        st.block_x = match launch.block[0] {
+            crate::ir::GridSize::Const(n) => Some(n),
+            _ => None,
+        };
         let one = crate::ir::GridSize::Const(1);
         // A block of one thread has no redundant threads to fence.
         let alone = launch.block.iter().all(|g| *g == one);
@@ -193,6 +201,7 @@ pub fn schedule(m: &mut Module, _info: &ModuleInfo, target: &Target) -> Vec<Vec<
                 args.push(HostArg::Scratch { slots: s.slots });
             }
         }
+        cache_notes.append(&mut st.cache_notes);
         while matches!(b.first(), Some(Stmt::Barrier(_))) {
             b.remove(0);
         }
@@ -213,15 +222,15 @@ pub fn schedule(m: &mut Module, _info: &ModuleInfo, target: &Target) -> Vec<Vec<
             own: &own,
             workers: true,
         };
-        f.body.body = block(
-            &mut f.body,
-            body,
-            here,
-            &mut RedState::new(target),
-            &mut Pending::default(),
-        );
+        let mut st = RedState::new(target);
+        st.in_routine = true;
+        f.body.body = block(&mut f.body, body, here, &mut st, &mut Pending::default());
+        cache_notes.append(&mut st.cache_notes);
     }
-    notes
+    crate::ir::Notes {
+        launch: notes,
+        cache: cache_notes,
+    }
 }
 
 /// Replaces each [`Special::OnDevice`] of `f` (`acc_on_device`) by the
@@ -473,7 +482,11 @@ fn stmt(f: &mut Function, s: Stmt, here: Here, st: &mut RedState, pending: &mut 
                 }),
                 Parallelism::Seq => None,
             };
+            let tiles = cache::plan(&mut e, &mut l, here.outer, here.workers, st, &body);
             match (lv, kinds) {
+                (Some(lv), Some(kinds)) if !tiles.is_empty() => {
+                    cache::cached_loop(&mut e, l, &kinds, lv, body, tiles)
+                }
                 (Some(lv), Some(kinds)) => par::par_loop(&mut e, l, &kinds, lv, body, reduces),
                 // A parallel loop over a non-integer index cannot be counted;
                 // the front end rejects it, and here it runs sequentially.

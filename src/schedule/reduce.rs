@@ -56,6 +56,15 @@ pub(super) struct RedState {
     /// Counters and slot arrays of the scratch memory used so far.
     pub counters: u32,
     pub slots: u32,
+    /// Not the reductions': what the same walk carries for the `cache`
+    /// tiles (`schedule::cache`) — the block's threads along x when the
+    /// launch fixes them, whether the body is a routine's (whose caller
+    /// decides the block), the target is the host, and the remark on each
+    /// cache variable seen.
+    pub block_x: Option<u32>,
+    pub in_routine: bool,
+    pub host: bool,
+    pub cache_notes: Vec<(crate::ir::SrcLoc, String)>,
 }
 
 impl RedState {
@@ -63,8 +72,14 @@ impl RedState {
     pub fn new(target: &super::Target) -> RedState {
         RedState {
             rows: u64::from(target.max_threads_per_block()),
+            host: matches!(target, super::Target::Host(_)),
             ..RedState::default()
         }
+    }
+
+    /// Threads a block has at most.
+    pub fn max_rows(&self) -> u64 {
+        self.rows
     }
 
     /// The layout of the scratch memory, if any reduction needs it.

@@ -490,6 +490,7 @@ fn control_kernel(ty: IntKind) -> Kernel {
         sizes: None,
         directive: None,
         c_form: None,
+        cache: vec![],
         reductions: vec![],
     });
     // *out = arr[2] + x

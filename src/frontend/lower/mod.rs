@@ -24,6 +24,7 @@
 mod access;
 mod assign;
 mod atomic;
+mod cache;
 mod call;
 mod complex;
 mod expr;
@@ -224,6 +225,14 @@ pub struct Lower<'a> {
     /// Where the body first computes with `long double` (which the device
     /// does in double precision: a remark says so).
     narrowed: Option<SrcLoc>,
+    /// The `cache` directives of the file, by the statement or
+    /// declaration they head.
+    caches: &'a HashMap<usize, Vec<crate::frontend::cachedir::CacheDir>>,
+    /// The top of the loop body being lowered (where a `cache` directive
+    /// may be).
+    cache_top: Option<cache::Top>,
+    /// The remarks on the `cache` directives lowered.
+    cache_remarks: Vec<(SrcLoc, crate::ir::Remark)>,
 }
 
 impl<'a> Lower<'a> {
@@ -258,6 +267,9 @@ impl<'a> Lower<'a> {
             text: unit.text,
             elem_reds: vec![],
             narrowed: None,
+            caches: &unit.caches,
+            cache_top: None,
+            cache_remarks: vec![],
         }
     }
 
@@ -284,6 +296,11 @@ impl<'a> Lower<'a> {
     /// (once: the place is taken).
     pub fn take_narrowed(&mut self) -> Option<SrcLoc> {
         self.narrowed.take()
+    }
+
+    /// The remarks on the body's `cache` directives (taken).
+    pub fn take_cache_remarks(&mut self) -> Vec<(SrcLoc, crate::ir::Remark)> {
+        std::mem::take(&mut self.cache_remarks)
     }
 
     /// Finishes: the body with its statements, the kernel parameters and

@@ -22,6 +22,7 @@ use lang_c::span::{Node, Span};
 impl Lower<'_> {
     /// Lowers one statement.
     pub fn stmt(&mut self, s: &Node<Statement>) -> DResult<()> {
+        self.check_cache(s.span.start)?;
         let first = self.f.exprs.len();
         let r = match self.atomics.get(&s.span.start) {
             Some(spec) => self.atomic(&spec.clone(), s),
@@ -50,6 +51,7 @@ impl Lower<'_> {
     fn block_item(&mut self, item: &Node<BlockItem>) -> DResult<()> {
         match &item.node {
             BlockItem::Declaration(d) => {
+                self.check_cache(item.span.start)?;
                 let first = self.f.exprs.len();
                 let r = self.declaration(d);
                 self.locate_since(first, d.span);
@@ -424,7 +426,8 @@ impl Lower<'_> {
     ) -> DResult<()> {
         self.loop_depth += 1;
         self.break_depth += 1;
-        let r = self.in_block(|l| l.stmt(body));
+        let top = super::cache::Top::Plain(super::cache::top_of(body));
+        let r = self.cache_at(top, |l| l.in_block(|l| l.stmt(body)));
         self.loop_depth -= 1;
         self.break_depth -= 1;
         let ((), b) = r?;
@@ -726,27 +729,14 @@ impl Lower<'_> {
         // iteration of any loop (the scheduled loop's step advances to the
         // thread's next iteration).
         (self.loop_depth, self.break_depth) = (saved.0 + 1, saved.1 + 1);
-        let lowered = self.in_block(|l| {
-            if before.is_empty() && after.is_empty() {
-                return l.stmt(body);
-            }
-            l.push_scope();
-            let r = (|| {
-                for item in &before {
-                    l.block_item(item)?;
-                }
-                l.stmt(body)?;
-                for item in &after {
-                    l.block_item(item)?;
-                }
-                Ok(())
-            })();
-            l.pop_scope();
-            r
+        let top = super::cache::top_of(body);
+        let lowered = self.cache_at(super::cache::Top::Counted(top), |l| {
+            l.in_block(|l| Self::counted_body(l, body, &before, &after))
         });
         (self.loop_depth, self.break_depth) = saved;
         self.elem_reds.truncate(elems);
         let ((), body) = lowered?;
+        let cache = self.cache_vars(top)?;
         self.emit(Stmt::Loop(Loop {
             var: head.var,
             init: head.init,
@@ -763,8 +753,35 @@ impl Lower<'_> {
             sizes: Some(Box::new(spec.sizes.clone())),
             directive: spec.directive,
             c_form: c_form.map(Box::new),
+            cache,
         }));
         Ok(())
+    }
+
+    /// A counted loop's body: `body`, with the statements a forced
+    /// collapse runs around it.
+    fn counted_body(
+        l: &mut Self,
+        body: &Node<Statement>,
+        before: &[&Node<BlockItem>],
+        after: &[&Node<BlockItem>],
+    ) -> DResult<()> {
+        if before.is_empty() && after.is_empty() {
+            return l.stmt(body);
+        }
+        l.push_scope();
+        let r = (|| {
+            for item in before {
+                l.block_item(item)?;
+            }
+            l.stmt(body)?;
+            for item in after {
+                l.block_item(item)?;
+            }
+            Ok(())
+        })();
+        l.pop_scope();
+        r
     }
 }
 

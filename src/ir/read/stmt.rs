@@ -8,7 +8,7 @@ use super::cursor::{Cursor, Result};
 use super::{named, Parser, ATOMIC_OPS, LOOP_CMPS, RED_OPS};
 use crate::ir::print::{cmp_name, dim_name, op_name, red_name, scalar_parts};
 use crate::ir::{
-    BarrierScope, ExprId, LocalId, Loop, LoopDirective, LoopHeader, Parallelism, RedPart,
+    BarrierScope, CacheVar, ExprId, LocalId, Loop, LoopDirective, LoopHeader, Parallelism, RedPart,
     RedTarget, Reduction, SrcLoc, Stmt, SwitchArm, Type,
 };
 
@@ -323,6 +323,10 @@ impl Parser<'_, '_> {
         } else {
             None
         };
+        let mut cache = vec![];
+        while self.c.tok("cache") {
+            cache.push(self.cache_var()?);
+        }
         self.c.expect("at")?;
         let file = self.c.quoted()?;
         self.c.expect_here(":")?;
@@ -347,6 +351,52 @@ impl Parser<'_, '_> {
             sizes,
             directive,
             c_form: None,
+            cache,
+        })
+    }
+
+    /// `(readonly "TEXT" at "FILE":L:C first EXPR len(N | _, …) why
+    /// "WHY")` after `cache` (each part but the text and place optional).
+    fn cache_var(&mut self) -> Result<CacheVar> {
+        self.c.expect("(")?;
+        let readonly = self.c.tok("readonly");
+        let text = self.c.quoted()?;
+        self.c.expect("at")?;
+        let file = self.c.quoted()?;
+        self.c.expect_here(":")?;
+        let line = self.c.unsigned()?;
+        self.c.expect_here(":")?;
+        let col = self.c.unsigned()?;
+        let (mut first, mut lengths) = (None, vec![]);
+        if self.c.tok("first") {
+            first = Some(self.expr(None)?);
+            self.c.expect("len")?;
+            self.c.expect("(")?;
+            loop {
+                lengths.push(if self.c.tok("_") {
+                    None
+                } else {
+                    Some(self.expr(Some(&Type::Int(crate::ir::IntKind::I64)))?)
+                });
+                if self.c.tok(")") {
+                    break;
+                }
+                self.c.expect(",")?;
+            }
+        }
+        let why = if self.c.tok("why") {
+            Some(self.c.quoted()?)
+        } else {
+            None
+        };
+        self.c.expect(")")?;
+        Ok(CacheVar {
+            text,
+            loc: SrcLoc { file, line, col },
+            readonly,
+            first,
+            lengths,
+            why,
         })
     }
 

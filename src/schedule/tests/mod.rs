@@ -75,6 +75,7 @@ fn kernel(par: Parallelism, k: IntKind, cmp: LoopCmp, b: [i128; 3], skip_even: b
         sizes: None,
         directive: None,
         c_form: None,
+        cache: vec![],
         reductions: vec![],
     })];
     module(f, a)
@@ -430,6 +431,7 @@ fn collapsed_nest_visits_each_point_once() {
             sizes: None,
             directive: None,
             c_form: None,
+            cache: vec![],
             reductions: vec![],
         })];
         let m = scheduled(module(g, a));
@@ -495,6 +497,7 @@ fn tiled_and_chunked_loops_visit_each_point_once() {
         sizes: None,
         directive: None,
         c_form: None,
+        cache: vec![],
         reductions: vec![],
     };
     let want: Vec<i128> = {
@@ -628,6 +631,7 @@ fn fenced_loop(par: Parallelism) -> (String, Vec<usize>, usize, usize) {
         sizes: None,
         directive: None,
         c_form: None,
+        cache: vec![],
         reductions: vec![],
     })];
     let m = scheduled(module(f, a));
