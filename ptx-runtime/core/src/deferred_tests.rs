@@ -80,16 +80,31 @@ fn events() -> Vec<String> {
         .collect()
 }
 
+/// The global runtime over the fake, an image, and an array of 4 doubles
+/// present on the device (the fake's log cleared).
+fn present_array() -> (
+    std::sync::MutexGuard<'static, ()>,
+    *mut Image,
+    Box<[f64; 4]>,
+) {
+    let g = install(1);
+    let mut a = Box::new([1.0f64; 4]);
+    acc_copyin(a.as_mut_ptr().cast(), std::mem::size_of_val(&*a));
+    fake::calls();
+    (g, image(), a)
+}
+
+/// Take `a` off the device again.
+fn delete(a: &mut [f64; 4]) {
+    acc_delete(a.as_mut_ptr().cast(), std::mem::size_of_val(a));
+}
+
 #[test]
 fn constructs_whose_data_stays_present_do_not_wait() {
-    let _g = install(1);
-    let img = image();
-    let mut a = [1.0f64; 4];
-    let bytes = std::mem::size_of_val(&a);
-    acc_copyin(a.as_mut_ptr().cast(), bytes);
-    fake::calls();
+    let (_g, img, mut a) = present_array();
+    let bytes = std::mem::size_of_val(&*a);
     for line in [10, 20, 10] {
-        construct(img, &loc(line), &mut a, PRESENT, ASYNC_NONE);
+        construct(img, &loc(line), &mut *a, PRESENT, ASYNC_NONE);
     }
     assert_eq!(events(), ["kernel", "kernel", "kernel"], "no wait yet");
     // An acc_* routine observes the device: it waits first.
@@ -98,7 +113,7 @@ fn constructs_whose_data_stays_present_do_not_wait() {
     // Nothing is pending any more: no second wait.
     assert_eq!(acc_is_present(a.as_mut_ptr().cast(), bytes), 1);
     assert_eq!(events(), Vec::<String>::new());
-    acc_delete(a.as_mut_ptr().cast(), bytes);
+    delete(&mut a);
 }
 
 #[test]
@@ -114,36 +129,26 @@ fn a_copyout_waits_for_the_kernel_before_copying() {
 
 #[test]
 fn a_host_fallback_and_async_work_wait_first() {
-    let _g = install(1);
-    let img = image();
-    let mut a = [1.0f64; 4];
-    let bytes = std::mem::size_of_val(&a);
-    acc_copyin(a.as_mut_ptr().cast(), bytes);
-    fake::calls();
-    construct(img, &loc(40), &mut a, PRESENT, ASYNC_NONE);
+    let (_g, img, mut a) = present_array();
+    construct(img, &loc(40), &mut *a, PRESENT, ASYNC_NONE);
     assert_eq!(__ptxrt_use_device(0), 0);
     assert_eq!(events(), ["kernel", "sync null"]);
     // A construct on async queue 1 (a non-blocking stream): the pending
     // kernel is waited for before its work is queued.
-    construct(img, &loc(50), &mut a, PRESENT, ASYNC_NONE);
-    construct(img, &loc(60), &mut a, PRESENT, 1);
+    construct(img, &loc(50), &mut *a, PRESENT, ASYNC_NONE);
+    construct(img, &loc(60), &mut *a, PRESENT, 1);
     let ev = events();
     assert_eq!(&ev[..2], ["kernel", "sync null"], "{ev:?}");
-    acc_delete(a.as_mut_ptr().cast(), bytes);
+    delete(&mut a);
 }
 
 #[test]
 fn the_host_runs_ahead_by_a_few_kernels_only() {
-    let _g = install(1);
-    let img = image();
-    let mut a = [1.0f64; 4];
-    let bytes = std::mem::size_of_val(&a);
-    acc_copyin(a.as_mut_ptr().cast(), bytes);
-    fake::calls();
+    let (_g, img, mut a) = present_array();
     let every = mark_every(run_ahead());
     let n = 4 * every + 1;
     for _ in 0..n {
-        construct(img, &loc(70), &mut a, PRESENT, ASYNC_NONE);
+        construct(img, &loc(70), &mut *a, PRESENT, ASYNC_NONE);
     }
     // An event after every `every`-th launch; from the third event on, a
     // wait for the oldest (the host is then 2 * every launches ahead).
@@ -155,6 +160,6 @@ fn the_host_runs_ahead_by_a_few_kernels_only() {
         }
     }
     assert_eq!(events(), want);
-    acc_delete(a.as_mut_ptr().cast(), bytes);
+    delete(&mut a);
     assert_eq!(events(), ["sync null"]);
 }
