@@ -14,6 +14,7 @@ use crate::deferred::{mark_every, run_ahead};
 use crate::fake;
 use crate::launch::__ptxrt_launch;
 use crate::multi_device_tests::install;
+use crate::occupancy::{__ptxrt_kernel_gangs, __ptxrt_kernel_threads};
 use crate::runtime::__ptxrt_use_device;
 use ptxrt_plugin_abi::CODE_PTX;
 use std::ffi::{c_int, c_void};
@@ -41,7 +42,7 @@ const COPY: c_int = 0;
 const PRESENT: c_int = 4;
 
 /// One synchronous compute construct over `a` (`kind`): device test, data
-/// begin, launch, data end, as the compiler emits them.
+/// begin, launch sizes, launch, data end, as the compiler emits them.
 fn construct(img: *mut Image, at: &Loc, a: &mut [f64], kind: c_int, queue: c_int) {
     let maps = [Map {
         name: c"a".as_ptr(),
@@ -54,6 +55,10 @@ fn construct(img: *mut Image, at: &Loc, a: &mut [f64], kind: c_int, queue: c_int
     // SAFETY: valid location, maps, image and kernel name; no arguments.
     unsafe {
         let r = __ptxrt_data_begin(at, maps.as_ptr(), 1, ptr::null());
+        // Launch sizes from the kernel, as the host code asks them.
+        let threads = __ptxrt_kernel_threads(at, img, c"k".as_ptr()).min(32);
+        let gangs = __ptxrt_kernel_gangs(at, img, c"k".as_ptr(), 1000, 1, threads);
+        assert!(gangs >= 1);
         __ptxrt_launch(
             at,
             img,

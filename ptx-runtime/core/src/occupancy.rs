@@ -35,7 +35,7 @@ use crate::error::{fatal_at, guard};
 use crate::image;
 use crate::launch;
 use crate::notify;
-use crate::runtime::lock;
+use crate::runtime::lock_deferred;
 use ptxrt_plugin_abi::FunctionLimits;
 use std::collections::HashMap;
 use std::ffi::{c_char, c_void, CStr};
@@ -150,7 +150,9 @@ unsafe fn with_function<T>(
     // SAFETY: checked non-null; NUL-terminated (caller contract).
     let kernel = unsafe { CStr::from_ptr(kernel) };
     let kname = kernel.to_string_lossy().into_owned();
-    let mut rt = lock();
+    // A launch size queues nothing: the synchronous kernels before it go on
+    // running ([`crate::deferred`]).
+    let mut rt = lock_deferred();
     let (dev, images) = rt.active_with_images();
     if !dev.runs_kernels() {
         return host(dev);
