@@ -687,3 +687,18 @@ fn only_constructs_whose_kernel_prints_wait_at_their_end() {
         .collect();
     assert_eq!(waits, [false, true, true, false], "{host_c}");
 }
+
+/// accc identifies itself to the preprocessor, as nvc (`__NVCOMPILER`) and
+/// gcc (`__GNUC__`) do: `__ACCC__` is 1 next to `_OPENACC`.
+#[test]
+fn the_preprocessor_sees_accc() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let d = tmp.path();
+    std::fs::write(
+        d.join("m.c"),
+        "#if defined(__ACCC__) && __ACCC__ == 1 && defined(_OPENACC)\nint accc_here;\n#endif\n",
+    )
+    .expect("write m.c");
+    let pre = ok(d, &["-E", "m.c"]).stdout;
+    assert!(pre.contains("int accc_here;"), "{pre}");
+}

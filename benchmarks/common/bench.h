@@ -15,18 +15,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#ifdef _OPENACC
+#ifdef __ACCC__
 #include <openacc.h>
 #endif
 
-/* The clock, once the device has finished the work queued so far: a
+/* The clock, once the device has finished the work queued so far: accc's
  * synchronous compute construct may return before its kernel ends (accc
  * waits where the host next observes the device, as CUDA's launches do),
  * so reading the clock waits for it, as the CUDA references call
- * cudaDeviceSynchronize before theirs. */
+ * cudaDeviceSynchronize before theirs. (GCC's constructs wait at their end,
+ * and its acc_wait_all crashes before the device is initialised.) */
 static inline double bench_now(void)
 {
-#ifdef _OPENACC
+#ifdef __ACCC__
     acc_wait_all();
 #endif
     struct timespec t;

@@ -213,14 +213,16 @@ fn dep_flags(args: &Args, obj: &Path) -> Vec<String> {
     v
 }
 
-/// Preprocesses `src` with the host compiler (`-E -fopenacc`), writing its
+/// Preprocesses `src` with the host compiler (`-E -fopenacc`, `_OPENACC` and
+/// `__ACCC__` defined, as nvc defines `__NVCOMPILER`), writing its
 /// make dependencies as the `-M…` flags ask (`obj`: the object it makes).
 fn preprocess(tools: &Tools, args: &Args, src: &Path, obj: &Path) -> Result<String> {
     let mut cmd = Command::new(&tools.host_cc);
     cmd.arg("-E")
         .arg("-fopenacc")
         .arg("-U_OPENACC")
-        .arg(format!("-D_OPENACC={OPENACC_VERSION}"));
+        .arg(format!("-D_OPENACC={OPENACC_VERSION}"))
+        .arg("-D__ACCC__=1");
     if let Some(inc) = &tools.include_dir {
         cmd.arg("-isystem").arg(inc);
     }
