@@ -137,11 +137,13 @@ unsafe fn with_function<T>(
     host: impl FnOnce(&mut DeviceState) -> T,
     f: impl FnOnce(&mut DeviceState, *mut c_void, &str) -> T,
 ) -> T {
+    // (The location is read only to report an error: this runs at every
+    // construct.)
     // SAFETY: the compiler passes a valid __ptxrt_loc or null.
-    let loc = unsafe { SrcLoc::from_c(loc) };
+    let at = || unsafe { SrcLoc::from_c(loc) };
     if kernel.is_null() {
         fatal_at(
-            &loc,
+            &at(),
             "internal error: launch size without a kernel name",
             None,
             None,
@@ -149,7 +151,7 @@ unsafe fn with_function<T>(
     }
     // SAFETY: checked non-null; NUL-terminated (caller contract).
     let kernel = unsafe { CStr::from_ptr(kernel) };
-    let kname = kernel.to_string_lossy().into_owned();
+    let kname = kernel.to_string_lossy();
     // A launch size queues nothing: the synchronous kernels before it go on
     // running ([`crate::deferred`]).
     let mut rt = lock_deferred();
@@ -160,7 +162,7 @@ unsafe fn with_function<T>(
     // SAFETY: img per the caller's contract.
     match unsafe { image::function(dev, images, img, kernel) } {
         Ok(func) => f(dev, func, &kname),
-        Err(e) => fatal_at(&loc, "cannot load the kernel", Some(&kname), Some(&e)),
+        Err(e) => fatal_at(&at(), "cannot load the kernel", Some(&kname), Some(&e)),
     }
 }
 
