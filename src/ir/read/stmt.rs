@@ -327,12 +327,7 @@ impl Parser<'_, '_> {
         while self.c.tok("cache") {
             cache.push(self.cache_var()?);
         }
-        self.c.expect("at")?;
-        let file = self.c.quoted()?;
-        self.c.expect_here(":")?;
-        let line = self.c.unsigned()?;
-        self.c.expect_here(":")?;
-        let col = self.c.unsigned()?;
+        let loc = super::host::loc_at(&mut self.c)?;
         self.c.expect("{")?;
         let body = self.block()?;
         Ok(Loop {
@@ -347,7 +342,7 @@ impl Parser<'_, '_> {
             body,
             par,
             reductions,
-            loc: SrcLoc { file, line, col },
+            loc,
             sizes,
             directive,
             c_form: None,
@@ -361,12 +356,7 @@ impl Parser<'_, '_> {
         self.c.expect("(")?;
         let readonly = self.c.tok("readonly");
         let text = self.c.quoted()?;
-        self.c.expect("at")?;
-        let file = self.c.quoted()?;
-        self.c.expect_here(":")?;
-        let line = self.c.unsigned()?;
-        self.c.expect_here(":")?;
-        let col = self.c.unsigned()?;
+        let loc = super::host::loc_at(&mut self.c)?;
         let (mut first, mut lengths) = (None, vec![]);
         if self.c.tok("first") {
             first = Some(self.expr(None)?);
@@ -392,7 +382,7 @@ impl Parser<'_, '_> {
         self.c.expect(")")?;
         Ok(CacheVar {
             text,
-            loc: SrcLoc { file, line, col },
+            loc,
             readonly,
             first,
             lengths,
