@@ -327,7 +327,7 @@ impl Parser<'_, '_> {
         while self.c.tok("cache") {
             cache.push(self.cache_var()?);
         }
-        let loc = super::host::loc_at(&mut self.c)?;
+        let loc = super::host::loc_at(self.c)?;
         self.c.expect("{")?;
         let body = self.block()?;
         Ok(Loop {
@@ -356,7 +356,7 @@ impl Parser<'_, '_> {
         self.c.expect("(")?;
         let readonly = self.c.tok("readonly");
         let text = self.c.quoted()?;
-        let loc = super::host::loc_at(&mut self.c)?;
+        let loc = super::host::loc_at(self.c)?;
         let (mut first, mut lengths) = (None, vec![]);
         if self.c.tok("first") {
             first = Some(self.expr(None)?);
