@@ -37,7 +37,7 @@ pub(super) struct Cand<'a> {
 }
 
 /// The identifiers of an expression.
-fn idents(e: &Node<Expression>) -> Vec<String> {
+pub(super) fn idents(e: &Node<Expression>) -> Vec<String> {
     struct I(Vec<String>);
     impl<'ast> lang_c::visit::Visit<'ast> for I {
         fn visit_identifier(&mut self, i: &'ast Identifier, _: &'ast lang_c::span::Span) {

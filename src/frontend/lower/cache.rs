@@ -7,14 +7,14 @@
 //! loop).
 //!
 //! Owns: `Lower::cache_at`, `Lower::check_cache`, `Lower::cache_vars`.
-//! May call: `lower`'s expression lowering, `frontend::{cachedir, clauses}`.
+//! May call: `lower`'s expression lowering, `frontend::{cachedir, clauses, loops}`.
 
 use super::{Binding, Lower, Resolved};
 use crate::diag::{DResult, Diagnostics};
 use crate::directive::{Access, VarRef};
 use crate::frontend::cachedir::CacheDir;
 use crate::ir::{CacheVar, Remark, SrcLoc};
-use lang_c::ast::{BlockItem, Expression, Statement};
+use lang_c::ast::{BlockItem, Statement};
 use lang_c::span::{Node, Span};
 
 /// What a loop body's top is to the `cache` directive there.
@@ -145,7 +145,7 @@ impl Lower<'_> {
                     v.text
                 ));
             };
-            for name in identifiers(&e) {
+            for name in crate::frontend::loops::idents(&e) {
                 if !self.visible(&name) {
                     return err(format!("use of undeclared identifier '{name}'"));
                 }
@@ -257,17 +257,4 @@ impl Lower<'_> {
         }
         false
     }
-}
-
-/// The identifiers of expression `e`.
-fn identifiers(e: &Node<Expression>) -> Vec<String> {
-    struct I(Vec<String>);
-    impl<'ast> lang_c::visit::Visit<'ast> for I {
-        fn visit_identifier(&mut self, i: &'ast lang_c::ast::Identifier, _: &'ast Span) {
-            self.0.push(i.name.clone());
-        }
-    }
-    let mut v = I(vec![]);
-    lang_c::visit::Visit::visit_expression(&mut v, &e.node, &e.span);
-    v.0
 }
