@@ -58,7 +58,6 @@ use std::sync::{Mutex, MutexGuard, Once, OnceLock};
 struct Construct {
     loc: SrcLoc,
     kernel: String,
-    launches: u64,
 }
 
 /// How many synchronous kernels the host may run ahead of on one device
@@ -117,6 +116,15 @@ static PENDING: Mutex<Pending> = Mutex::new(Pending {
 /// Whether [`PENDING`] holds launches (read without the lock).
 static ANY: AtomicBool = AtomicBool::new(false);
 
+impl Pending {
+    /// The index of device `ordinal` of `plugin` in [`Pending::devices`].
+    fn device(&self, plugin: &'static Plugin, ordinal: i32) -> Option<usize> {
+        self.devices
+            .iter()
+            .position(|d| std::ptr::eq(d.plugin, plugin) && d.ordinal == ordinal)
+    }
+}
+
 fn pending() -> MutexGuard<'static, Pending> {
     PENDING.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -131,7 +139,7 @@ pub fn enabled() -> bool {
 
 /// Kernel `kernel` of the construct at `loc` was launched on the null
 /// stream of device `ordinal`; the host waits for it later ([`settle`]),
-/// or now for the launch [`RUN_AHEAD`] launches back.
+/// or now for an older one when it is too far ahead ([`run_ahead`]).
 pub fn defer(plugin: &'static Plugin, ordinal: i32, loc: &SrcLoc, kernel: &str) {
     static HOOKS: Once = Once::new();
     HOOKS.call_once(|| {
@@ -140,28 +148,20 @@ pub fn defer(plugin: &'static Plugin, ordinal: i32, loc: &SrcLoc, kernel: &str) 
         let _ = unsafe { atexit(settle_at_exit) };
     });
     let mut p = pending();
-    match p
+    // Each construct once, the last launched last.
+    if let Some(i) = p
         .constructs
         .iter()
         .position(|c| c.loc == *loc && c.kernel == kernel)
     {
-        Some(i) => {
-            let mut c = p.constructs.remove(i);
-            c.launches += 1;
-            p.constructs.push(c);
-        }
-        None => p.constructs.push(Construct {
-            loc: loc.clone(),
-            kernel: kernel.to_string(),
-            launches: 1,
-        }),
+        p.constructs.remove(i);
     }
+    p.constructs.push(Construct {
+        loc: loc.clone(),
+        kernel: kernel.to_string(),
+    });
     ANY.store(true, Ordering::SeqCst);
-    let d = match p
-        .devices
-        .iter()
-        .position(|d| std::ptr::eq(d.plugin, plugin) && d.ordinal == ordinal)
-    {
+    let d = match p.device(plugin, ordinal) {
         Some(i) => i,
         None => {
             p.devices.push(Device {
@@ -248,11 +248,7 @@ impl Device {
 /// work): destroy the events kept for it.
 pub fn forget(plugin: &'static Plugin, ordinal: i32) {
     let mut p = pending();
-    if let Some(i) = p
-        .devices
-        .iter()
-        .position(|d| std::ptr::eq(d.plugin, plugin) && d.ordinal == ordinal)
-    {
+    if let Some(i) = p.device(plugin, ordinal) {
         let d = p.devices.remove(i);
         for e in d.inflight.into_iter().chain(d.free) {
             // SAFETY: events of this device, not used after this.
@@ -308,7 +304,7 @@ fn wait_all(p: &mut Pending) -> Option<String> {
 
 /// The error line of a failure of the pending launches `cs` (the last
 /// launched last): the construct itself when there is one, else the last
-/// one and how many others.
+/// one and the others.
 fn failure_line(cs: &[Construct], device_error: &str) -> String {
     let Some(last) = cs.last() else {
         return error::one_line(&format!(
@@ -375,7 +371,6 @@ mod tests {
                 construct: "parallel loop".into(),
             },
             kernel: kernel.into(),
-            launches: 1,
         }
     }
 
