@@ -10,7 +10,8 @@
 //! on the host clock from the launch to its completion, an async one by
 //! device events around it on its queue ([`crate::timing`]).
 //! May call: [`crate::runtime`], [`crate::device`], [`crate::image`], [`crate::queue`],
-//! [`crate::error`], [`crate::notify`], [`crate::timing`], [`crate::deferred`].
+//! [`crate::error`], [`crate::notify`], [`crate::timing`], [`crate::deferred`],
+//! [`crate::occupancy`] (the gangs of `__ptxrt_default_gangs`).
 
 use crate::abi::{Image, Loc, SrcLoc};
 use crate::deferred;
@@ -24,23 +25,6 @@ use crate::queue::{self, Queue};
 use crate::runtime::{lock, lock_deferred};
 use crate::timing;
 use std::ffi::{c_char, c_int, c_void, CStr};
-
-/// Number of gangs for `trip` iterations in blocks of `block` threads: enough
-/// blocks to cover the loop, at most one full wave of resident blocks on the
-/// device (`sm_count` SMs of `max_threads_per_sm` threads; loops stride, so
-/// fewer blocks than iterations is correct), 65535 without device info. Never 0.
-pub fn default_gangs(trip: u64, block: u32, device: Option<(i32, i32)>) -> u32 {
-    let block = u64::from(block.max(1));
-    let needed = trip.div_ceil(block).max(1);
-    let cap = match device {
-        Some((sms, per_sm)) if sms > 0 && per_sm > 0 => {
-            let per_sm_blocks = (per_sm as u64 / block).max(1);
-            (sms as u64) * per_sm_blocks
-        }
-        _ => 65535,
-    };
-    needed.min(cap).clamp(1, i32::MAX as u64) as u32
-}
 
 /// The most blocks along grid x, y and z, and threads along block x, y, z
 /// and in all, that every NVIDIA GPU accepts.
@@ -79,7 +63,7 @@ pub extern "C" fn __ptxrt_default_gangs(trip: u64, block: u32) -> u32 {
         let dev = dev
             .runs_kernels()
             .then_some((dev.info.sm_count, dev.info.max_threads_per_sm));
-        default_gangs(trip, block, dev)
+        crate::occupancy::default_gangs(trip, block, dev)
     })
 }
 
@@ -321,14 +305,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn gangs_cover_small_loops() {
-        assert_eq!(default_gangs(1000, 128, Some((132, 2048))), 8);
-        assert_eq!(default_gangs(1, 128, Some((132, 2048))), 1);
-        assert_eq!(default_gangs(0, 128, Some((132, 2048))), 1);
-        assert_eq!(default_gangs(100, 0, None), 100);
-    }
-
-    #[test]
     fn geometry_checked() {
         assert_eq!(
             checked_geometry([70000, 70000, 1], [32, 32, 1]),
@@ -338,15 +314,5 @@ mod tests {
         assert!(checked_geometry([1, 1, 1], [32, 0, 1]).is_err());
         assert!(checked_geometry([1, 1, 1], [128, 16, 1]).is_err());
         assert!(checked_geometry([1, 1, 1], [1, 1, 65]).is_err());
-    }
-
-    #[test]
-    fn gangs_capped_at_one_wave() {
-        // H100: 132 SMs × 2048 threads; 256-thread blocks → 8 per SM.
-        assert_eq!(default_gangs(1 << 30, 256, Some((132, 2048))), 132 * 8);
-        // Blocks bigger than an SM's thread limit still get one per SM.
-        assert_eq!(default_gangs(1 << 30, 4096, Some((132, 2048))), 132);
-        assert_eq!(default_gangs(u64::MAX, 1, None), 65535);
-        assert_eq!(default_gangs(u64::MAX, 1, Some((0, 0))), 65535);
     }
 }

@@ -101,7 +101,7 @@ unsafe extern "C" fn device_info(dev: i32, out: *mut DeviceInfo) -> i32 {
         *d = s as c_char;
     }
     // A "multiprocessor" is a thread of one lane: the default grid
-    // (`launch::default_gangs`) is then one gang per thread.
+    // (`occupancy::default_gangs`) is then one gang per thread.
     let n = i32::try_from(threads()).unwrap_or(i32::MAX);
     i.sm_count = n;
     i.max_threads_per_sm = 1;

@@ -19,21 +19,21 @@
 //! The answers are cached per (device, function, block size) in the
 //! device's [`Cache`]: a launch costs no plugin call after the first of its
 //! size. A device that cannot say (the host device; a plugin call that
-//! fails) gets the sizes of [`crate::launch::default_gangs`] and the
+//! fails) gets the sizes of [`default_gangs`] (threads alone) and the
 //! largest block every GPU allows. [`model`] is an H100's occupancy
 //! calculator on a function's registers and shared memory, for the tests'
 //! fake device.
 //!
-//! Owns: [`Cache`], [`limits`], [`gangs`], [`threads_limit`], [`model`],
+//! Owns: [`Cache`], [`limits`], [`gangs`], [`default_gangs`],
+//! [`threads_limit`], [`model`],
 //! `__ptxrt_kernel_gangs`, `__ptxrt_kernel_threads`.
 //! May call: [`crate::runtime`], [`crate::device`], [`crate::image`],
-//! [`crate::launch`] (its default), [`crate::error`], [`crate::notify`].
+//! [`crate::error`], [`crate::notify`].
 
 use crate::abi::{Image, Loc, SrcLoc};
 use crate::device::DeviceState;
 use crate::error::{fatal_at, guard};
 use crate::image;
-use crate::launch;
 use crate::notify;
 use crate::runtime::lock_deferred;
 use ptxrt_plugin_abi::FunctionLimits;
@@ -89,6 +89,20 @@ pub fn gangs(trip: u64, per: u32, blocks_per_sm: u32, sms: u32) -> u32 {
     needed.min(wave).clamp(1, i32::MAX as u64) as u32
 }
 
+/// Gangs for `trip` iterations in blocks of `block` threads when only the
+/// device's threads are known (`sm_count` SMs of `max_threads_per_sm`
+/// threads: as many blocks an SM as its threads allow, at least one),
+/// 65535 without device info: [`gangs`] with that many blocks an SM. Never 0.
+pub fn default_gangs(trip: u64, block: u32, device: Option<(i32, i32)>) -> u32 {
+    let block = block.max(1);
+    match device {
+        Some((sms, per_sm)) if sms > 0 && per_sm > 0 => {
+            gangs(trip, block, (per_sm as u32 / block).max(1), sms as u32)
+        }
+        _ => gangs(trip, block, 65535, 1),
+    }
+}
+
 /// The most threads a block of a function with limits `l` may have (at
 /// most 1024, at least 1; 1024 when unknown).
 pub fn threads_limit(l: Option<&FunctionLimits>) -> u32 {
@@ -115,7 +129,7 @@ pub unsafe fn kernel_gangs(
     // SAFETY: per the caller.
     match unsafe { limits(dev, func, threads.max(1), kernel) } {
         Some(l) if l.blocks_per_sm > 0 && sms > 0 => gangs(trip, per, l.blocks_per_sm as u32, sms),
-        _ => launch::default_gangs(
+        _ => default_gangs(
             trip,
             per,
             Some((dev.info.sm_count, dev.info.max_threads_per_sm)),
@@ -193,7 +207,7 @@ pub unsafe extern "C" fn __ptxrt_kernel_gangs(
                 loc,
                 img,
                 kernel,
-                |_| launch::default_gangs(trip, per, None),
+                |_| default_gangs(trip, per, None),
                 // (func: from the device's module_get_function.)
                 |dev, func, name| kernel_gangs(dev, func, name, trip, per, threads),
             )

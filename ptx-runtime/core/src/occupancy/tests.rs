@@ -41,10 +41,10 @@ fn gangs_are_one_wave_of_resident_blocks() {
     assert_eq!(gangs(1000, 128, 16, 132), 8);
     assert_eq!(gangs(0, 128, 16, 132), 1);
     // A long loop: a wave. 255 registers hold 2 blocks of 128 an SM, where
-    // the SM's threads alone would hold 16 (`launch::default_gangs`).
+    // the SM's threads alone would hold 16 (`default_gangs`).
     let heavy = model(255, 0, 128, &H100).blocks_per_sm as u32;
     assert_eq!(gangs(1 << 30, 128, heavy, 132), 264);
-    assert_eq!(launch::default_gangs(1 << 30, 128, Some((132, 2048))), 2112);
+    assert_eq!(default_gangs(1 << 30, 128, Some((132, 2048))), 2112);
     // Shared memory: 4 blocks an SM.
     let shared = model(32, 48 * 1024, 128, &H100).blocks_per_sm as u32;
     assert_eq!(gangs(u64::MAX, 128, shared, 132), 528);
@@ -125,4 +125,22 @@ fn the_kernel_line() {
         notify::limits_line("k", 0, &l),
         "ptxrt: kernel k regs=255 shared=512 local=0 max_threads=256"
     );
+}
+
+#[test]
+fn gangs_cover_small_loops() {
+    assert_eq!(default_gangs(1000, 128, Some((132, 2048))), 8);
+    assert_eq!(default_gangs(1, 128, Some((132, 2048))), 1);
+    assert_eq!(default_gangs(0, 128, Some((132, 2048))), 1);
+    assert_eq!(default_gangs(100, 0, None), 100);
+}
+
+#[test]
+fn gangs_capped_at_one_wave() {
+    // H100: 132 SMs × 2048 threads; 256-thread blocks → 8 per SM.
+    assert_eq!(default_gangs(1 << 30, 256, Some((132, 2048))), 132 * 8);
+    // Blocks bigger than an SM's thread limit still get one per SM.
+    assert_eq!(default_gangs(1 << 30, 4096, Some((132, 2048))), 132);
+    assert_eq!(default_gangs(u64::MAX, 1, None), 65535);
+    assert_eq!(default_gangs(u64::MAX, 1, Some((0, 0))), 65535);
 }
