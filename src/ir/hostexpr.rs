@@ -140,6 +140,11 @@ pub struct LaunchPlan {
     pub fit: Option<u8>,
     /// Gangs along x, y, z.
     pub grid: [HostExpr; 3],
+    /// The host waits for the kernel at its construct's end even when
+    /// synchronous constructs otherwise leave it running (the runtime's
+    /// deferred waits): it prints, and the host sees that output without a
+    /// runtime call ([`crate::ir::Module::kernel_prints`]).
+    pub wait: bool,
 }
 
 impl fmt::Display for UserExpr {
@@ -178,7 +183,7 @@ impl fmt::Display for HostExpr {
 }
 
 impl fmt::Display for LaunchPlan {
-    /// `block=(…) [fit(fixed=N)] grid=(…)`.
+    /// `block=(…) [fit(fixed=N)] grid=(…) [wait]`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let [b0, b1, b2] = &self.block;
         write!(f, "block=({b0}, {b1}, {b2})")?;
@@ -186,6 +191,10 @@ impl fmt::Display for LaunchPlan {
             write!(f, " fit(fixed={fixed})")?;
         }
         let [g0, g1, g2] = &self.grid;
-        write!(f, " grid=({g0}, {g1}, {g2})")
+        write!(f, " grid=({g0}, {g1}, {g2})")?;
+        if self.wait {
+            write!(f, " wait")?;
+        }
+        Ok(())
     }
 }

@@ -14,7 +14,10 @@
 //!   kernel's blocks the device holds at once, by the driver's occupancy
 //!   calculator; the loop strides), every gang taking a block's worth of
 //!   iterations of a loop also partitioned over threads; along y and z, enough gangs to
-//!   cover the loop (at most 65535), 64 where its trip count is unknown.
+//!   cover the loop (at most 65535), 64 where its trip count is unknown;
+//! * a synchronous construct whose kernel prints waits for it at its end
+//!   (`__ptxrt_settle`): the runtime otherwise waits only where the host
+//!   next observes the device, and printed lines reach the host without it.
 //!
 //! Owns: [`plan`]. May call: `ir` only.
 
@@ -24,8 +27,9 @@ use crate::ir::{GridSize, HostExpr, Launch, LaunchPlan};
 /// construct is.
 const UNKNOWN_TRIP_GANGS: u32 = 64;
 
-/// The host's computation of `launch`.
-pub fn plan(launch: &Launch) -> LaunchPlan {
+/// The host's computation of `launch`; `prints`: the kernel prints, so
+/// its construct's end waits for it ([`LaunchPlan::wait`]).
+pub fn plan(launch: &Launch, prints: bool) -> LaunchPlan {
     let block: [HostExpr; 3] = std::array::from_fn(|d| size(&launch.block[d], d, &[]));
     let fixed = (0..3)
         .filter(|&d| matches!(launch.block[d], GridSize::Const(_)))
@@ -37,7 +41,12 @@ pub fn plan(launch: &Launch) -> LaunchPlan {
         None => block.clone(),
     };
     let grid = std::array::from_fn(|d| size(&launch.grid[d], d, &threads));
-    LaunchPlan { block, fit, grid }
+    LaunchPlan {
+        block,
+        fit,
+        grid,
+        wait: prints,
+    }
 }
 
 /// Launch dimension `dim`'s size `g`; `block`: the block's sizes (for the

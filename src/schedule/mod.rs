@@ -138,6 +138,7 @@ pub fn schedule(m: &mut Module, _info: &ModuleInfo, target: &Target) -> crate::i
     let mut notes = vec![];
     let mut cache_notes = vec![];
     m.scheduled = true;
+    let prints: Vec<bool> = (0..m.kernels.len()).map(|k| m.kernel_prints(k)).collect();
     for f in m.kernels.iter_mut().map(|k| &mut k.body) {
         answer_on_device(f, target);
     }
@@ -166,7 +167,7 @@ pub fn schedule(m: &mut Module, _info: &ModuleInfo, target: &Target) -> crate::i
             _ => None,
         });
         if let Some((_, plan)) = &mut host {
-            **plan = Some(Box::new(launch::plan(&launch)));
+            **plan = Some(Box::new(launch::plan(&launch, prints[ki])));
         }
         let one_thread = k.one_thread();
         single::resolve(&mut k.body, single::Performer::Kernel { one_thread });
@@ -270,7 +271,8 @@ fn specialize_kernel(k: &mut crate::ir::Kernel) {
     use crate::ir::{Literal, Special};
     // The sizes the host launches it with: what `schedule` gave its
     // compute construct, from the same geometry.
-    let Some(plan) = k.launch.as_ref().map(launch::plan) else {
+    // (Only the sizes are read: whether the host waits does not matter.)
+    let Some(plan) = k.launch.as_ref().map(|l| launch::plan(l, false)) else {
         return;
     };
     let block: Vec<Option<u32>> = plan.block.iter().map(|e| e.as_const()).collect();

@@ -294,6 +294,7 @@ impl Writer<'_> {
                     }
                 }
                 let name = self.module.kernels.get(*kernel).map(|k| &k.name);
+                let wait = launch.as_ref().is_some_and(|p| p.wait);
                 let launch = name.zip(launch.as_ref()).map(|(name, plan)| {
                     let mut site = expr::Site {
                         id,
@@ -359,7 +360,7 @@ impl Writer<'_> {
                     ));
                     // Its output reaches the host without a runtime call:
                     // the construct's end waits for it.
-                    if asyncs.is_sync() && self.module.kernel_prints(*kernel) {
+                    if asyncs.is_sync() && wait {
                         out.line("__ptxrt_settle();");
                     }
                 }

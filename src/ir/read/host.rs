@@ -158,7 +158,7 @@ pub(super) fn loc_at(c: &mut Cursor) -> Result<SrcLoc> {
     Ok(SrcLoc { file, line, col })
 }
 
-/// `block=(…) [fit(fixed=N)] grid=(…)` (after `host`).
+/// `block=(…) [fit(fixed=N)] grid=(…) [wait]` (after `launch`).
 pub(super) fn launch_plan(c: &mut Cursor) -> Result<LaunchPlan> {
     c.expect("block")?;
     c.expect("=")?;
@@ -176,7 +176,13 @@ pub(super) fn launch_plan(c: &mut Cursor) -> Result<LaunchPlan> {
     c.expect("grid")?;
     c.expect("=")?;
     let grid = expr3(c)?;
-    Ok(LaunchPlan { block, fit, grid })
+    let wait = c.tok("wait");
+    Ok(LaunchPlan {
+        block,
+        fit,
+        grid,
+        wait,
+    })
 }
 
 /// `(a, b, c)` of host expressions.
