@@ -172,3 +172,45 @@ fn a_block_solve_step_loads_and_stores_each_value_once() {
     );
     assert_eq!((loads, stores), (110, 55), "loads, stores");
 }
+
+/// Rows of a variable-length array (NPB SP's `lhspX[5][nz + 1][…][…]`):
+/// the store to row 4 cannot touch row 3 (C: subscripts stay in their
+/// dimensions), so `a[3][k][i]`, stored, is not loaded again.
+const VLA_ROWS: &str = "void f(int nz, int n) {
+  double a[5][nz + 1][64];
+#pragma acc parallel loop copy(a)
+  for (int i = 0; i < 64; i++)
+    for (int k = 0; k < n; k++) {
+      a[3][k][i] = 2.0 * a[3][k][i];
+      a[4][k][i] = 3.0 * a[4][k][i];
+      a[2][k][i] = a[3][k][i] + a[4][k][i] * a[1][k][i];
+    }
+}
+";
+
+#[test]
+fn rows_of_a_variable_length_array_are_kept_apart() {
+    let ll = emit(VLA_ROWS, "--emit=llvm");
+    assert!(ll.contains("!alias.scope"), "{ll}");
+    let ptx = emit(VLA_ROWS, "--emit=ptx");
+    // Per iteration a[3], a[4], a[1] are loaded once each and a[3], a[4],
+    // a[2] stored (LLVM unrolls the loop: count the ratio): a[3] and a[4]
+    // are not loaded again after their stores.
+    let (ld, st) = (
+        ptx.matches("ld.global").count(),
+        ptx.matches("st.global").count(),
+    );
+    assert!(st > 0 && ld == st, "{ld} loads, {st} stores:\n{ptx}");
+}
+
+#[test]
+fn a_row_chosen_by_a_variable_may_be_any_row() {
+    // `a[m]` may be row 3: its store forces the reload of a[3][k][i].
+    let src = VLA_ROWS.replace("a[4][k][i] = 3.0", "a[n % 5][k][i] = 3.0");
+    let ptx = emit(&src, "--emit=ptx");
+    let (ld, st) = (
+        ptx.matches("ld.global").count(),
+        ptx.matches("st.global").count(),
+    );
+    assert!(st > 0 && ld > st, "{ld} loads, {st} stores:\n{ptx}");
+}

@@ -34,6 +34,10 @@
 //! * `noalias.rs` — the pointer parameters of a kernel no other pointer
 //!   of it reaches ([`own_memory`], asked of the scheduled kernel by the
 //!   NVPTX back end, whose `noalias` it is);
+//! * `parts.rs` — the rows of one array a kernel's accesses keep apart
+//!   (constant leading subscripts that differ: [`disjoint_parts`], asked
+//!   of the scheduled kernel by the NVPTX back end, whose scoped `noalias`
+//!   metadata it is);
 //! * `private.rs` — per counted loop, the scalars of the code around it
 //!   (locals, and host scalars a kernel receives by reference) that its
 //!   body assigns before reading them in every iteration, assigns, reads;
@@ -59,6 +63,7 @@ pub mod contiguity;
 pub mod data_attrs;
 pub mod depend;
 mod noalias;
+mod parts;
 mod poly;
 mod print;
 pub mod private;
@@ -69,6 +74,7 @@ pub mod sections;
 pub use access::{written_locals, Access};
 pub use contiguity::{IndexedAccess, LoopInfo, Stride, Use};
 pub use noalias::own_memory;
+pub use parts::{disjoint_parts, Parts};
 pub use poly::Poly;
 pub use print::print_info;
 pub use reuse::Reuse;

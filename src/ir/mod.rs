@@ -67,8 +67,9 @@ pub use read::{read_module, ReadError};
 pub use reduce::{reducible, RedOp, RedPart, RedTarget, Reduction};
 pub use remark::{map_lines, render as render_remarks, Notes, Remark};
 pub use stmt::{
-    broadcast_scope, broadcasts_in_rows, walk_stmts, AtomicOp, BarrierScope, Block, CForm, Loop,
-    LoopCmp, LoopDirective, LoopHeader, LoopSizes, Parallelism, Stmt, SwitchArm,
+    assigned_locals, broadcast_scope, broadcasts_in_rows, walk_stmts, AtomicOp, BarrierScope,
+    Block, CForm, Loop, LoopCmp, LoopDirective, LoopHeader, LoopSizes, Parallelism, Stmt,
+    SwitchArm,
 };
 pub use target::{Gpu, HostCpu, Target};
 pub use types::{FloatKind, IntKind, Type};

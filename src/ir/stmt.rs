@@ -579,6 +579,24 @@ pub struct SwitchArm {
     pub body: Block,
 }
 
+/// The locals block `b` assigns (with repeats): by `Assign`, as a call's
+/// result, an atomic's old value or a broadcast. Not loop indices.
+pub fn assigned_locals(b: &[Stmt]) -> Vec<LocalId> {
+    let mut out = vec![];
+    walk_stmts(b, &mut |s| match s {
+        Stmt::Assign { local, .. } => out.push(*local),
+        Stmt::Call {
+            result: Some(r), ..
+        } => out.push(*r),
+        Stmt::AtomicRmw { old: Some(o), .. } => out.push(*o),
+        Stmt::AtomicCas { old, ok, .. } => out.extend([*old, *ok]),
+        Stmt::AtomicLoad { dst, .. } => out.push(*dst),
+        Stmt::Broadcast { value, .. } => out.push(*value),
+        _ => {}
+    });
+    out
+}
+
 /// Calls `f` on every statement of `b` and of the blocks nested in it, in
 /// pre-order (a loop before its body).
 pub fn walk_stmts(b: &[Stmt], f: &mut impl FnMut(&Stmt)) {

@@ -232,7 +232,7 @@ fn section(
     let Some(len) = const_len(&lengths[lead.len()]).filter(|n| (1..=64).contains(n)) else {
         return Err("the section's length is not an integer constant from 1 to 64".into());
     };
-    let assigned = assigned(body);
+    let assigned = crate::ir::assigned_locals(body);
     let invariant = |e: ExprId| {
         let mut used = vec![];
         f.locals_read(e, &mut used);
@@ -392,23 +392,6 @@ fn same_terms(f: &Function, a: &[(i128, ExprId)], b: &[(i128, ExprId)]) -> bool 
                 None => false,
             }
         })
-}
-
-/// The locals block `b` assigns.
-fn assigned(b: &[Stmt]) -> Vec<LocalId> {
-    let mut out = vec![];
-    crate::ir::walk_stmts(b, &mut |s| match s {
-        Stmt::Assign { local, .. } => out.push(*local),
-        Stmt::Call {
-            result: Some(r), ..
-        } => out.push(*r),
-        Stmt::AtomicRmw { old: Some(o), .. } => out.push(*o),
-        Stmt::AtomicCas { old, ok, .. } => out.extend([*old, *ok]),
-        Stmt::AtomicLoad { dst, .. } => out.push(*dst),
-        Stmt::Broadcast { value, .. } => out.push(*value),
-        _ => {}
-    });
-    out
 }
 
 /// Whether expression `e` loads from memory.

@@ -81,7 +81,11 @@ impl<'c> Writer<'_, 'c> {
             Expr::Load(p) => {
                 let ptr = self.ptr(*p)?;
                 let t = self.ty(ty)?;
-                llvm(self.b.build_load(t, ptr, "ld"))?
+                let v = llvm(self.b.build_load(t, ptr, "ld"))?;
+                if let Some(ld) = v.as_instruction_value() {
+                    self.rows.mark(self.ctx, *p, ld)?;
+                }
+                v
             }
             Expr::PtrAdd { base, index } => {
                 let Some(pointee) = ty.pointee() else {

@@ -19,6 +19,7 @@
 //! [`ModuleInfo`] type it reads and `own_memory`, `codegen::fastmath` for
 //! [`FastMath`].
 
+mod alias;
 mod atomic;
 mod expr;
 mod fastmath;
@@ -201,8 +202,14 @@ fn with_module<T>(
 ) -> Result<T, Error> {
     let tm = target_machine(o)?;
     let ctx = Context::create();
+    // Before flattening: the rows are read from the subscripts.
+    let parts: Vec<_> = m
+        .kernels
+        .iter()
+        .map(|k| crate::analysis::disjoint_parts(&k.body))
+        .collect();
     let flat = crate::ir::flattened(m);
-    let module = writer::translate(&ctx, &flat, info, &tm, o)?;
+    let module = writer::translate(&ctx, &flat, info, &parts, &tm, o)?;
     if o.opt_level > 0 {
         let passes = format!("default<O{}>", o.opt_level.min(3));
         module

@@ -12,6 +12,9 @@
 //!   the kernel reaches their memory (`analysis::own_memory`'s answer,
 //!   which says why that holds) — the host passes each
 //!   as a pointer to a value of that size (`cuLaunchKernel`);
+//! * a kernel's loads and stores of rows of one array that
+//!   `analysis::disjoint_parts` keeps apart carry scoped `noalias`
+//!   metadata (`alias.rs`): one domain per array, one scope per row;
 //! * each device function is an LLVM function of the default calling
 //!   convention, declared before any body is written (so calls and recursion
 //!   resolve), with the linkage its [`Linkage`] says: internal, external
@@ -30,10 +33,10 @@
 //!   (`libdevice.rs`).
 //!
 //! May call: `ir`, `libdevice`, `analysis` (its facts: `ModuleInfo`,
-//! `own_memory`).
+//! `own_memory`, `Parts`).
 
 use super::{Error, Options};
-use crate::analysis::ModuleInfo;
+use crate::analysis::{ModuleInfo, Parts};
 use crate::ir::{
     Block, DeviceFunction, Function, Kernel, Linkage, Module, ParamMode, Stmt, ThreadBound, Type,
 };
@@ -67,6 +70,7 @@ pub fn translate<'c>(
     ctx: &'c Context,
     m: &Module,
     info: &ModuleInfo,
+    parts: &[Parts],
     tm: &TargetMachine,
     o: &Options,
 ) -> Result<inkwell::module::Module<'c>, Error> {
@@ -107,7 +111,11 @@ pub fn translate<'c>(
     for (i, k) in m.kernels.iter().enumerate() {
         let read_only: Vec<bool> = (0..k.params.len()).map(|p| info.read_only(i, p)).collect();
         let own = crate::analysis::own_memory(m, k);
-        Writer::new(&shared, &k.body, None, Type::Void).kernel(k, &read_only, &own)?;
+        let mut w = Writer::new(&shared, &k.body, None, Type::Void);
+        if let Some(p) = parts.get(i) {
+            w.rows = super::alias::Rows::new(ctx, &k.name, p);
+        }
+        w.kernel(k, &read_only, &own)?;
     }
     if let Some(first) = math.take() {
         let Some(path) = &o.libdevice else {
@@ -190,6 +198,8 @@ pub(super) struct Writer<'a, 'c> {
     pub contract: bool,
     /// [`Options::fast`]: which single-precision math is relaxed.
     pub fast: super::FastMath,
+    /// The scoped `noalias` metadata of the kernel's row accesses.
+    pub rows: super::alias::Rows<'c>,
 }
 
 /// The LLVM type of an IR type (pointers are generic, address space 0).
@@ -253,6 +263,7 @@ impl<'a, 'c> Writer<'a, 'c> {
             math: s.math,
             contract: s.contract,
             fast: s.fast,
+            rows: super::alias::Rows::default(),
         }
     }
 
@@ -408,7 +419,8 @@ impl<'a, 'c> Writer<'a, 'c> {
             Stmt::Store { ptr, value } => {
                 let p = self.ptr(*ptr)?;
                 let v = self.expr(*value)?;
-                llvm(self.b.build_store(p, v))?;
+                let st = llvm(self.b.build_store(p, v))?;
+                self.rows.mark(self.ctx, *ptr, st)?;
             }
             Stmt::If {
                 cond,
