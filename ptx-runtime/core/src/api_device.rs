@@ -157,7 +157,9 @@ pub extern "C" fn acc_get_num_devices(devicetype: c_int) -> c_int {
 pub(crate) fn set_device_type(at: &SrcLoc, devicetype: c_int, origin: impl FnOnce() -> String) {
     let sel = match devicetype {
         ACC_DEVICE_CURRENT => return,
-        ACC_DEVICE_NVIDIA | ACC_DEVICE_NOT_HOST => Selected::Nvidia { origin: origin() },
+        ACC_DEVICE_NVIDIA | ACC_DEVICE_NOT_HOST => Selected::Nvidia {
+            origin: origin().into(),
+        },
         ACC_DEVICE_DEFAULT => Selected::Default,
         t => match host_selection(t) {
             Some(sel) => sel,
@@ -349,7 +351,7 @@ pub(crate) fn init(at: &SrcLoc, args: &str, devicetype: c_int, dev_num: Option<c
     match rt.open(n) {
         Ok(_) if kind == Kind::Nvidia && devicetype != ACC_DEVICE_CURRENT => {
             icv::set_device_type(Selected::Nvidia {
-                origin: origin(at, args),
+                origin: origin(at, args).into(),
             });
         }
         Ok(_) => {}

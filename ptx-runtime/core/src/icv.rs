@@ -12,7 +12,7 @@
 
 use crate::error::fatal;
 use std::cell::Cell;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// The device type the program asked for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,7 +26,8 @@ pub enum Selected {
     /// thread); reported as `acc_device_multicore`.
     Multicore,
     /// NVIDIA device required; `origin` says who asked ("ACC_DEVICE_TYPE=nvidia").
-    Nvidia { origin: String },
+    /// Shared, not owned: the selection is read (cloned) at every construct.
+    Nvidia { origin: Arc<str> },
 }
 
 impl Selected {
@@ -43,7 +44,7 @@ pub fn parse_device_type(v: &str) -> Result<Selected, String> {
         "host" => Ok(Selected::Host),
         "multicore" => Ok(Selected::Multicore),
         "nvidia" | "not_host" => Ok(Selected::Nvidia {
-            origin: format!("ACC_DEVICE_TYPE={}", v.trim()),
+            origin: format!("ACC_DEVICE_TYPE={}", v.trim()).into(),
         }),
         _ => Err(format!(
             "ACC_DEVICE_TYPE={v} is not a device type accc knows (host, multicore, nvidia, not_host, default)"

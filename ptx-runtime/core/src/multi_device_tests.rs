@@ -225,7 +225,7 @@ fn init_shutdown_and_set_directives() {
         assert_eq!(acc_get_default_async(), 3);
         match icv::device_type() {
             Selected::Nvidia { origin } => {
-                assert_eq!(origin, "set device_type(nvidia) device_num(1) at t.c:3")
+                assert_eq!(&*origin, "set device_type(nvidia) device_num(1) at t.c:3")
             }
             s => panic!("{s:?}"),
         }
