@@ -48,6 +48,9 @@ OpenACC switches of other compilers (accepted):
   -gpu=nofma, -Mnofma            no floating-point contraction in device code: a * b + c is
                                  rounded twice (-gpu=fma, -Mfma: fused into one fma, the default,
                                  as nvcc and nvc do; the last of these switches wins)
+  -gpu=lineinfo, -lineinfo       line numbers in the device code (PTX .loc, the cubin's line
+                                 table: compute-sanitizer and cuda-gdb name source lines);
+                                 -g gives them too, with the device code still optimised
   -gpu=fastmath                  fast single-precision math in device code only (nvcc's
                                  -use_fast_math): approximate division, reciprocal, sqrtf and
                                  1/sqrtf, denormals flushed to zero, __expf-style expf, logf,
@@ -209,6 +212,9 @@ pub struct Args {
     /// sets the parts it names, in command-line order. The `-f` switches
     /// and `-Ofast` are also the host compiler's.
     pub fast_math: FastMath,
+    /// `-gpu=lineinfo`, `-lineinfo`: line information in the device code
+    /// alone (`-g` gives it too: [`Args::line_info`]).
+    pub lineinfo: bool,
 }
 
 /// Options taking a separate argument.
@@ -261,6 +267,12 @@ impl Args {
             .rev()
             .find(|f| f.starts_with("-g") && !f.starts_with("-gpu"))
             .is_some_and(|f| f != "-g0")
+    }
+
+    /// Line information in the device code: `-g`, `-gpu=lineinfo`,
+    /// `-lineinfo`.
+    pub fn line_info(&self) -> bool {
+        self.lineinfo || self.debug_info()
     }
 }
 
@@ -363,6 +375,8 @@ pub fn parse(argv: &[String]) -> Result<Args, String> {
             lang_c = matches!(l, "c" | "c-header" | "cpp-output");
         } else if arg.starts_with("-I") || arg.starts_with("-D") || arg.starts_with("-U") {
             a.cpp_flags.push(arg.clone());
+        } else if arg == "-lineinfo" {
+            a.lineinfo = true;
         } else if arg.starts_with("-l")
             || arg.starts_with("-L")
             || arg.starts_with("-Wl,")
@@ -459,6 +473,9 @@ pub fn parse(argv: &[String]) -> Result<Args, String> {
             }
             if g.split(',').any(|o| o == "fastmath") {
                 a.fast_math = FastMath::ALL;
+            }
+            if g.split(',').any(|o| o == "lineinfo") {
+                a.lineinfo = true;
             }
         } else if arg == "-fdiagnostics-color" || arg == "-fdiagnostics-color=always" {
             a.colour = Colour::Always;
