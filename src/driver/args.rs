@@ -48,9 +48,8 @@ OpenACC switches of other compilers (accepted):
   -gpu=nofma, -Mnofma            no floating-point contraction in device code: a * b + c is
                                  rounded twice (-gpu=fma, -Mfma: fused into one fma, the default,
                                  as nvcc and nvc do; the last of these switches wins)
-  -gpu=lineinfo, -lineinfo       line numbers in the device code (PTX .loc, the cubin's line
-                                 table: compute-sanitizer and cuda-gdb name source lines);
-                                 -g gives them too, with the device code still optimised
+  -gpu=lineinfo, -lineinfo       source line numbers in the (optimised) device code, for
+                                 compute-sanitizer, cuda-gdb and Nsight (-g gives them too)
   -gpu=fastmath                  fast single-precision math in device code only (nvcc's
                                  -use_fast_math): approximate division, reciprocal, sqrtf and
                                  1/sqrtf, denormals flushed to zero, __expf-style expf, logf,
@@ -212,8 +211,7 @@ pub struct Args {
     /// sets the parts it names, in command-line order. The `-f` switches
     /// and `-Ofast` are also the host compiler's.
     pub fast_math: FastMath,
-    /// `-gpu=lineinfo`, `-lineinfo`: line information in the device code
-    /// alone (`-g` gives it too: [`Args::line_info`]).
+    /// `-gpu=lineinfo`, `-lineinfo` (see [`Args::line_info`]).
     pub lineinfo: bool,
 }
 
@@ -259,20 +257,16 @@ fn own_takes_value(arg: &str) -> bool {
 }
 
 impl Args {
-    /// `-g` (any level but `-g0`): debug information, and line numbers in
-    /// the device code nvcc makes.
-    pub fn debug_info(&self) -> bool {
-        self.cc_flags
-            .iter()
-            .rev()
-            .find(|f| f.starts_with("-g") && !f.starts_with("-gpu"))
-            .is_some_and(|f| f != "-g0")
-    }
-
-    /// Line information in the device code: `-g`, `-gpu=lineinfo`,
-    /// `-lineinfo`.
+    /// Line numbers in the device code: `-gpu=lineinfo`, `-lineinfo`, or
+    /// `-g` (any level but `-g0`; the host compiler's debug information).
     pub fn line_info(&self) -> bool {
-        self.lineinfo || self.debug_info()
+        self.lineinfo
+            || self
+                .cc_flags
+                .iter()
+                .rev()
+                .find(|f| f.starts_with("-g") && !f.starts_with("-gpu"))
+                .is_some_and(|f| f != "-g0")
     }
 }
 
@@ -474,9 +468,7 @@ pub fn parse(argv: &[String]) -> Result<Args, String> {
             if g.split(',').any(|o| o == "fastmath") {
                 a.fast_math = FastMath::ALL;
             }
-            if g.split(',').any(|o| o == "lineinfo") {
-                a.lineinfo = true;
-            }
+            a.lineinfo |= g.split(',').any(|o| o == "lineinfo");
         } else if arg == "-fdiagnostics-color" || arg == "-fdiagnostics-color=always" {
             a.colour = Colour::Always;
             a.cc_flags.push(arg.clone());
