@@ -66,7 +66,8 @@ OpenACC switches of other compilers (accepted):
 
 Environment: ACCC_HOST_CC (host compiler, default cc), ACCC_PTXAS, ACCC_LIBDEVICE,
 ACCC_INCLUDE, ACCC_NVCC (nvcc for --backend=cuda; else nvcc on PATH); at run time ACC_DEVICE_TYPE, ACC_DEVICE_NUM, PTXRT_NOTIFY=1 (one line per
-launch and transfer), PTXRT_TIME=1 (a profile per construct at exit), PTXRT_DEBUG=1.";
+launch and transfer), PTXRT_TIME=1 (a profile per construct at exit), PTXRT_DEBUG=1
+(or nvc's NV_ACC_NOTIFY=1|2|3, NV_ACC_TIME=1, NV_ACC_DEBUG=1).";
 
 /// accc's own options (everything else on the command line is a cc flag).
 #[derive(Parser, Debug, Default)]
