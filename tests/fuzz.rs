@@ -394,6 +394,7 @@ fn compile(text: &str) -> Result<Outcome, String> {
                 llvm_options: Vec::new(),
                 fma: true,
                 fast: Default::default(),
+                line_info: false,
             };
             nvptx::write_ptx(&t.module, &accc::analysis::analyze(&t.module), &opts)
                 .map_err(|e| format!("codegen failed: {e}"))?;

@@ -32,6 +32,9 @@ fn bash(script: &Path, args: &[&str], dir: &Path, tag: &str, limit: Duration) ->
         "PTXRT_NOTIFY",
         "PTXRT_DEBUG",
         "PTXRT_TIME",
+        "NV_ACC_NOTIFY",
+        "NV_ACC_DEBUG",
+        "NV_ACC_TIME",
     ] {
         cmd.env_remove(v);
     }

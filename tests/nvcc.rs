@@ -302,39 +302,29 @@ fn cuda_c_maps_loops_and_statements_to_their_lines() {
     assert_eq!(at("tmp = (double)i * 0.5"), Some(9), "loop body:\n{cuda}");
 }
 
-/// With `-g`, nvcc's PTX locates code at the loops' and the body's lines
-/// of tests/in/nest_2d.c (`.loc` of the source file).
+/// With `-g` and with `-gpu=lineinfo`, nvcc's PTX locates code at the
+/// loops' and the body's lines of tests/in/nest_2d.c (`.loc` of the source
+/// file).
 #[test]
 fn nvcc_line_info_names_the_users_lines() {
     let Some(nvcc) = nvcc("nvcc_line_info_names_the_users_lines") else {
         return;
     };
-    let ptx = stdout_of(accc().current_dir(root()).env("ACCC_NVCC", &nvcc).args([
-        "--emit=ptx",
-        "--backend=cuda",
-        "-g",
-        "tests/in/nest_2d.c",
-    ]));
-    let file = ptx
-        .lines()
-        .filter_map(|l| l.trim().strip_prefix(".file"))
-        .find(|l| l.trim_end().ends_with("tests/in/nest_2d.c\""))
-        .and_then(|l| l.split_whitespace().next())
-        .unwrap_or_else(|| panic!("no .file for nest_2d.c:\n{ptx}"))
-        .to_string();
-    let lines: std::collections::BTreeSet<u32> = ptx
-        .lines()
-        .filter_map(|l| l.trim().strip_prefix(".loc"))
-        .filter_map(|l| {
-            let mut w = l.split_whitespace();
-            (w.next() == Some(file.as_str())).then(|| w.next()?.parse().ok())?
-        })
-        .collect();
-    for want in [6, 8, 9] {
-        assert!(
-            lines.contains(&want),
-            "no .loc {file} {want} (got {lines:?}):\n{ptx}"
-        );
+    for flag in ["-g", "-gpu=lineinfo"] {
+        let ptx = stdout_of(accc().current_dir(root()).env("ACCC_NVCC", &nvcc).args([
+            "--emit=ptx",
+            "--backend=cuda",
+            flag,
+            "tests/in/nest_2d.c",
+        ]));
+        let lines = common::ptx_loc_lines(&ptx, "tests/in/nest_2d.c")
+            .unwrap_or_else(|| panic!("{flag}: no .file for nest_2d.c:\n{ptx}"));
+        for want in [6, 8, 9] {
+            assert!(
+                lines.contains(&want),
+                "{flag}: no .loc at line {want} (got {lines:?}):\n{ptx}"
+            );
+        }
     }
 }
 

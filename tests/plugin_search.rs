@@ -83,6 +83,9 @@ fn exec(exe: &Path, arg: &str, env: &[(&str, &str)]) -> Run {
         "PTXRT_NOTIFY",
         "PTXRT_DEBUG",
         "PTXRT_TIME",
+        "NV_ACC_NOTIFY",
+        "NV_ACC_DEBUG",
+        "NV_ACC_TIME",
         "LD_LIBRARY_PATH",
     ] {
         cmd.env_remove(v);

@@ -132,7 +132,9 @@ fn run_ok(cmd: &mut Command) -> Output {
 fn image_c(source: &str, ptx: &str, cubin: bool) -> String {
     let relocatable = true; // the pair calls across images
     let cubin = match (cubin, tool("ACCC_PTXAS", "ptxas")) {
-        (true, Some(p)) => Some(ptxas::assemble(ptx, ARCH, &p, relocatable).expect("ptxas -c")),
+        (true, Some(p)) => {
+            Some(ptxas::assemble(ptx, ARCH, &p, relocatable, false).expect("ptxas -c"))
+        }
         _ => None,
     };
     let mut code = vec![Code {
@@ -225,7 +227,7 @@ fn pair_assembles_with_ptxas_c_and_links_with_nvlink() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut files = Vec::new();
     for (name, ptx) in [("add_one", ADD_ONE_PTX), ("kernel", KERNEL_PTX)] {
-        let cubin = ptxas::assemble(ptx, ARCH, &ptxas_exe, true).expect("ptxas -c");
+        let cubin = ptxas::assemble(ptx, ARCH, &ptxas_exe, true, false).expect("ptxas -c");
         let f = dir.path().join(format!("{name}.cubin"));
         fs::write(&f, cubin).expect("write cubin");
         files.push(f);

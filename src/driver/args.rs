@@ -48,6 +48,8 @@ OpenACC switches of other compilers (accepted):
   -gpu=nofma, -Mnofma            no floating-point contraction in device code: a * b + c is
                                  rounded twice (-gpu=fma, -Mfma: fused into one fma, the default,
                                  as nvcc and nvc do; the last of these switches wins)
+  -gpu=lineinfo, -lineinfo       source line numbers in the (optimised) device code, for
+                                 compute-sanitizer, cuda-gdb and Nsight (-g gives them too)
   -gpu=fastmath                  fast single-precision math in device code only (nvcc's
                                  -use_fast_math): approximate division, reciprocal, sqrtf and
                                  1/sqrtf, denormals flushed to zero, __expf-style expf, logf,
@@ -64,7 +66,8 @@ OpenACC switches of other compilers (accepted):
 
 Environment: ACCC_HOST_CC (host compiler, default cc), ACCC_PTXAS, ACCC_LIBDEVICE,
 ACCC_INCLUDE, ACCC_NVCC (nvcc for --backend=cuda; else nvcc on PATH); at run time ACC_DEVICE_TYPE, ACC_DEVICE_NUM, PTXRT_NOTIFY=1 (one line per
-launch and transfer), PTXRT_TIME=1 (a profile per construct at exit), PTXRT_DEBUG=1.";
+launch and transfer), PTXRT_TIME=1 (a profile per construct at exit), PTXRT_DEBUG=1
+(or nvc's NV_ACC_NOTIFY=1|2|3, NV_ACC_TIME=1, NV_ACC_DEBUG=1).";
 
 /// accc's own options (everything else on the command line is a cc flag).
 #[derive(Parser, Debug, Default)]
@@ -209,6 +212,8 @@ pub struct Args {
     /// sets the parts it names, in command-line order. The `-f` switches
     /// and `-Ofast` are also the host compiler's.
     pub fast_math: FastMath,
+    /// `-gpu=lineinfo`, `-lineinfo` (see [`Args::line_info`]).
+    pub lineinfo: bool,
 }
 
 /// Options taking a separate argument.
@@ -253,14 +258,16 @@ fn own_takes_value(arg: &str) -> bool {
 }
 
 impl Args {
-    /// `-g` (any level but `-g0`): debug information, and line numbers in
-    /// the device code nvcc makes.
-    pub fn debug_info(&self) -> bool {
-        self.cc_flags
-            .iter()
-            .rev()
-            .find(|f| f.starts_with("-g") && !f.starts_with("-gpu"))
-            .is_some_and(|f| f != "-g0")
+    /// Line numbers in the device code: `-gpu=lineinfo`, `-lineinfo`, or
+    /// `-g` (any level but `-g0`; the host compiler's debug information).
+    pub fn line_info(&self) -> bool {
+        self.lineinfo
+            || self
+                .cc_flags
+                .iter()
+                .rev()
+                .find(|f| f.starts_with("-g") && !f.starts_with("-gpu"))
+                .is_some_and(|f| f != "-g0")
     }
 }
 
@@ -363,6 +370,8 @@ pub fn parse(argv: &[String]) -> Result<Args, String> {
             lang_c = matches!(l, "c" | "c-header" | "cpp-output");
         } else if arg.starts_with("-I") || arg.starts_with("-D") || arg.starts_with("-U") {
             a.cpp_flags.push(arg.clone());
+        } else if arg == "-lineinfo" {
+            a.lineinfo = true;
         } else if arg.starts_with("-l")
             || arg.starts_with("-L")
             || arg.starts_with("-Wl,")
@@ -460,6 +469,7 @@ pub fn parse(argv: &[String]) -> Result<Args, String> {
             if g.split(',').any(|o| o == "fastmath") {
                 a.fast_math = FastMath::ALL;
             }
+            a.lineinfo |= g.split(',').any(|o| o == "lineinfo");
         } else if arg == "-fdiagnostics-color" || arg == "-fdiagnostics-color=always" {
             a.colour = Colour::Always;
             a.cc_flags.push(arg.clone());

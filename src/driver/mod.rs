@@ -480,6 +480,7 @@ fn device(
         llvm_options: args.llvm_options.clone(),
         fma: args.fma,
         fast: args.fast_math,
+        line_info: args.line_info(),
     };
     if args.target == Target::Multicore && emit != Some("ir") {
         return multicore::device(m, &info, file, emit, out, opts);
@@ -514,11 +515,12 @@ fn device(
     let assemble = |ptx: &str, ptxas: Option<&std::path::Path>| -> Result<Option<Vec<u8>>> {
         match ptxas {
             Some(ptxas) => Ok(Some(
-                nvptx::ptxas::assemble(ptx, &opts.arch, ptxas, relocatable).map_err(|e| {
-                    anyhow!(
+                nvptx::ptxas::assemble(ptx, &opts.arch, ptxas, relocatable, opts.line_info)
+                    .map_err(|e| {
+                        anyhow!(
                         "{file}: internal compiler error: ptxas rejected the generated PTX: {e}"
                     )
-                })?,
+                    })?,
             )),
             None if std::env::var_os("ACCC_REQUIRE_PTXAS").is_some_and(|v| v != "0") => {
                 bail!("ACCC_REQUIRE_PTXAS is set but ptxas was not found (set ACCC_PTXAS or run scripts/setup.sh)")
@@ -539,7 +541,7 @@ fn device(
             let flags = cuda::nvcc::Flags {
                 arch: opts.arch.clone(),
                 opt_level: opts.opt_level,
-                line_info: args.debug_info(),
+                line_info: args.line_info(),
                 relocatable,
                 fma: opts.fma,
                 fast: opts.fast,

@@ -5,7 +5,7 @@
 //! IR is the easy path).
 
 use super::expr::{Expr, ExprId, Literal};
-use super::stmt::Block;
+use super::stmt::{Block, Stmt};
 use super::types::Type;
 use super::SrcLoc;
 
@@ -229,14 +229,35 @@ impl Function {
     /// Gives the expressions from arena index `first` on that have no
     /// source position `loc`: the front end the position of the statement
     /// they were lowered from, the schedule that of the loop whose control
-    /// code it wrote. Back ends that map code to lines read them (the CUDA
-    /// writer's `#line`); the NVPTX back end does not.
+    /// code it wrote. Back ends that map code to lines read them through
+    /// [`Function::stmt_loc`] (the CUDA writer's `#line`, the NVPTX back
+    /// end's line table with `-g`).
     pub fn locate_since(&mut self, first: usize, loc: &SrcLoc) {
         for l in self.expr_locs.iter_mut().skip(first) {
             if l.is_none() {
                 *l = Some(loc.clone());
             }
         }
+    }
+
+    /// The source position of statement `s`: the first located expression
+    /// of its expression trees (in [`Stmt::roots`] order, each tree
+    /// depth-first); `None` for a statement of no located expression (the
+    /// back ends then keep the position of the statement it is in).
+    pub fn stmt_loc(&self, s: &Stmt) -> Option<&SrcLoc> {
+        let mut todo: Vec<ExprId> = s.roots();
+        todo.reverse();
+        while let Some(e) = todo.pop() {
+            if let Some(Some(l)) = self.expr_locs.get(e.0 as usize) {
+                return Some(l);
+            }
+            if (e.0 as usize) < self.exprs.len() {
+                let mut c = self.children(e);
+                c.reverse();
+                todo.extend(c);
+            }
+        }
+        None
     }
 
     /// The locals an expression tree reads (or takes the address of).

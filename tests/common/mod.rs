@@ -350,3 +350,25 @@ pub fn check_golden(expected: &Path, got: &str, bless: bool, what: &str) -> Resu
         )),
     }
 }
+
+/// The source lines PTX `ptx` locates code at in the file whose name ends
+/// with `file` (its `.file N "…file"` and `.loc N line col` directives);
+/// `None` when no `.file` names it.
+pub fn ptx_loc_lines(ptx: &str, file: &str) -> Option<std::collections::BTreeSet<u32>> {
+    let quoted = format!("{file}\"");
+    let index = ptx
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix(".file"))
+        .find(|l| l.trim_end().ends_with(&quoted))
+        .and_then(|l| l.split_whitespace().next())?
+        .to_string();
+    Some(
+        ptx.lines()
+            .filter_map(|l| l.trim().strip_prefix(".loc"))
+            .filter_map(|l| {
+                let mut w = l.split_whitespace();
+                (w.next() == Some(index.as_str())).then(|| w.next()?.parse().ok())?
+            })
+            .collect(),
+    )
+}

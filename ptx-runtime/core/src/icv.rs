@@ -37,9 +37,16 @@ impl Selected {
     }
 }
 
-/// Parse an `ACC_DEVICE_TYPE` value.
+/// Parse an `ACC_DEVICE_TYPE` value: a device type as nvc spells it, in
+/// any case (`NVIDIA`, `host`, `Multicore`), or as the `acc_device_t`
+/// constant of `openacc.h` (`acc_device_nvidia`).
 pub fn parse_device_type(v: &str) -> Result<Selected, String> {
-    match v.trim().to_ascii_lowercase().as_str() {
+    let lower = v.trim().to_ascii_lowercase();
+    let name = lower
+        .strip_prefix("acc_device_")
+        .filter(|n| !n.is_empty())
+        .unwrap_or(&lower);
+    match name {
         "" | "default" => Ok(Selected::Default),
         "host" => Ok(Selected::Host),
         "multicore" => Ok(Selected::Multicore),
@@ -47,7 +54,7 @@ pub fn parse_device_type(v: &str) -> Result<Selected, String> {
             origin: format!("ACC_DEVICE_TYPE={}", v.trim()).into(),
         }),
         _ => Err(format!(
-            "ACC_DEVICE_TYPE={v} is not a device type accc knows (host, multicore, nvidia, not_host, default)"
+            "ACC_DEVICE_TYPE={v} is not a device type accc knows (host, multicore, nvidia, not_host, default; any case, also as acc_device_nvidia...)"
         )),
     }
 }
@@ -164,6 +171,39 @@ mod tests {
         assert!(parse_device_type("radeon")
             .unwrap_err()
             .contains("ACC_DEVICE_TYPE=radeon"));
+    }
+
+    /// nvc's spellings: any case, and the `acc_device_t` constants.
+    #[test]
+    fn device_types_as_nvc_spells_them() {
+        for (v, want) in [
+            ("Host", Selected::Host),
+            ("acc_device_host", Selected::Host),
+            ("ACC_DEVICE_HOST", Selected::Host),
+            ("Multicore", Selected::Multicore),
+            ("acc_device_multicore", Selected::Multicore),
+            ("acc_device_default", Selected::Default),
+        ] {
+            assert_eq!(parse_device_type(v), Ok(want), "{v}");
+        }
+        for v in [
+            "nvidia",
+            "Nvidia",
+            " NVIDIA ",
+            "acc_device_nvidia",
+            "acc_device_not_host",
+        ] {
+            assert_eq!(
+                parse_device_type(v),
+                Ok(Selected::Nvidia {
+                    origin: format!("ACC_DEVICE_TYPE={}", v.trim())
+                }),
+                "{v}"
+            );
+        }
+        for bad in ["acc_device_radeon", "acc_device_", "nvidia0"] {
+            assert!(parse_device_type(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -12,7 +12,8 @@
 //! the program ended) is counted, not timed: its time cell says `-`
 //! (nothing of the row's was timed) or ends in `*` (part of it was).
 //!
-//! Owns: the switch (`PTXRT_TIME`, read once: [`enabled`]), the records
+//! Owns: the switch (`PTXRT_TIME`, or nvc's `NV_ACC_TIME` when it is not
+//! set: [`VARIABLES`], read once: [`enabled`]), the records
 //! ([`Profile`], one per process behind the leaf lock [`PROFILE`]) and the
 //! table's format. Lock order: [`PROFILE`] is a leaf: taken with or without
 //! the runtime lock, never held while calling anything else.
@@ -314,10 +315,14 @@ pub fn force(on: bool) {
     FORCE.with(|f| f.set(on));
 }
 
-/// Whether `PTXRT_TIME` is on (read once).
+/// The variables that switch the profile on, accc's first (it wins when
+/// both are set).
+pub const VARIABLES: [&str; 2] = ["PTXRT_TIME", "NV_ACC_TIME"];
+
+/// Whether `PTXRT_TIME` (or `NV_ACC_TIME`) is on (read once).
 pub fn enabled() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
-    let on = *ON.get_or_init(|| crate::notify::flag("PTXRT_TIME"));
+    let on = *ON.get_or_init(|| crate::notify::alias_flag(&VARIABLES, &crate::notify::process_env));
     #[cfg(test)]
     let on = on || FORCE.with(std::cell::Cell::get);
     on

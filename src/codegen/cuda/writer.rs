@@ -331,23 +331,6 @@ impl<'a> FnWriter<'a> {
         }
     }
 
-    /// The first source location in the expression trees of `s`.
-    fn loc_of(&self, s: &Stmt) -> Option<SrcLoc> {
-        let mut todo: Vec<ExprId> = s.roots();
-        todo.reverse();
-        while let Some(e) = todo.pop() {
-            if let Some(Some(l)) = self.f.expr_locs.get(e.0 as usize) {
-                return Some(l.clone());
-            }
-            if (e.0 as usize) < self.f.exprs.len() {
-                let mut c = self.f.children(e);
-                c.reverse();
-                todo.extend(c);
-            }
-        }
-        None
-    }
-
     /// The text of a function with signature `head`: its locals but the
     /// `params`, its shared arrays, its statements.
     fn function(
@@ -546,7 +529,11 @@ impl<'a> FnWriter<'a> {
     /// loop's control code), else that of the statement it is in (code the
     /// compiler wrote inside a located statement), else the generated text.
     fn stmt(&mut self, s: &Stmt) -> Result<(), Error> {
-        let loc = self.loc_of(s).or_else(|| self.enclosing.clone());
+        let loc = self
+            .f
+            .stmt_loc(s)
+            .cloned()
+            .or_else(|| self.enclosing.clone());
         self.mark(loc.as_ref());
         let outer = std::mem::replace(&mut self.enclosing, loc);
         let r = self.stmt_at(s);

@@ -24,6 +24,7 @@ mod atomic;
 mod expr;
 mod fastmath;
 mod libdevice;
+mod lines;
 pub mod ptxas;
 mod ptxas_bugs;
 pub use ptxas_bugs::avoid_ptxas_bugs;
@@ -59,6 +60,10 @@ pub struct Options {
     /// Relaxed single-precision math (`-gpu=fastmath`, `-ffast-math`,
     /// `-Mfprelaxed`; `fastmath.rs` says how): off by default, as nvcc.
     pub fast: FastMath,
+    /// Line information (`-g`, `-gpu=lineinfo`): `.file`/`.loc` in the PTX
+    /// mapping the code to the user's source lines (`lines.rs`); ptxas then
+    /// needs `-lineinfo` to keep them in the cubin.
+    pub line_info: bool,
 }
 
 /// A back-end failure (an internal error, or a missing tool).

@@ -12,8 +12,16 @@ use std::path::Path;
 use std::process::Command;
 
 /// Assembles `ptx` for `arch` with the ptxas at `ptxas`; returns the cubin,
-/// relocatable (`ptxas -c`) when `relocatable` is set.
-pub fn assemble(ptx: &str, arch: &str, ptxas: &Path, relocatable: bool) -> Result<Vec<u8>, Error> {
+/// relocatable (`ptxas -c`) when `relocatable` is set, with the PTX's line
+/// information (`.loc`) in its line table when `line_info` is
+/// (`ptxas -lineinfo`; without it ptxas drops them).
+pub fn assemble(
+    ptx: &str,
+    arch: &str,
+    ptxas: &Path,
+    relocatable: bool,
+    line_info: bool,
+) -> Result<Vec<u8>, Error> {
     let dir = tempfile::Builder::new()
         .prefix("accc-ptxas")
         .tempdir()
@@ -26,6 +34,9 @@ pub fn assemble(ptx: &str, arch: &str, ptxas: &Path, relocatable: bool) -> Resul
     cmd.arg(format!("-arch={arch}")).arg("-O3");
     if relocatable {
         cmd.arg("-c");
+    }
+    if line_info {
+        cmd.arg("-lineinfo");
     }
     let r = cmd
         .arg("-o")
@@ -65,12 +76,15 @@ mod tests {
             return;
         };
         for ptx in [ADD_ONE, KERNEL] {
-            let cubin = assemble(ptx, "sm_90", &p, true).unwrap();
+            let cubin = assemble(ptx, "sm_90", &p, true, false).unwrap();
             assert_eq!(elf_type(&cubin), 1);
         }
         // Without -c: an executable cubin, and a call it cannot resolve fails.
-        assert_eq!(elf_type(&assemble(ADD_ONE, "sm_90", &p, false).unwrap()), 2);
-        let e = assemble(KERNEL, "sm_90", &p, false)
+        assert_eq!(
+            elf_type(&assemble(ADD_ONE, "sm_90", &p, false, false).unwrap()),
+            2
+        );
+        let e = assemble(KERNEL, "sm_90", &p, false, false)
             .unwrap_err()
             .to_string();
         assert!(e.contains("Unresolved extern function 'add_one'"), "{e}");

@@ -33,6 +33,7 @@ pub(super) fn options(opt_level: u8) -> Options {
         llvm_options: Vec::new(),
         fma: true,
         fast: Default::default(),
+        line_info: false,
     }
 }
 
@@ -42,8 +43,8 @@ pub(super) fn ptx(m: &Module, o: &Options) -> String {
     let ptx = write_ptx(m, &analyze(m), o).unwrap_or_else(|e| panic!("{e}\n{}", print_module(m)));
     assert!(ptx.contains(".target sm_90"), "{ptx}");
     if let Some(p) = tool("ACCC_PTXAS", "bin/ptxas") {
-        let cubin =
-            ptxas::assemble(&ptx, "sm_90", &p, false).unwrap_or_else(|e| panic!("{e}\n{ptx}"));
+        let cubin = ptxas::assemble(&ptx, "sm_90", &p, false, o.line_info)
+            .unwrap_or_else(|e| panic!("{e}\n{ptx}"));
         assert!(cubin.starts_with(b"\x7fELF"));
     }
     ptx

@@ -35,10 +35,12 @@
 //! May call: `ir`, `libdevice`, `analysis` (its facts: `ModuleInfo`,
 //! `own_memory`, `Parts`).
 
+use super::lines::{Lines, Scope};
 use super::{Error, Options};
 use crate::analysis::{ModuleInfo, Parts};
 use crate::ir::{
-    Block, DeviceFunction, Function, Kernel, Linkage, Module, ParamMode, Stmt, ThreadBound, Type,
+    Block, DeviceFunction, Function, Kernel, Linkage, Module, ParamMode, SrcLoc, Stmt, ThreadBound,
+    Type,
 };
 use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::basic_block::BasicBlock;
@@ -78,6 +80,9 @@ pub fn translate<'c>(
     module.set_triple(&tm.get_triple());
     module.set_data_layout(&tm.get_target_data().get_data_layout());
     let math: Cell<Option<String>> = Cell::new(None);
+    let lines = o
+        .line_info
+        .then(|| Lines::new(ctx, &module, &m.source, o.opt_level > 0));
     let mut fns = vec![];
     for f in &m.functions {
         fns.push(declare_function(ctx, &module, f)?);
@@ -101,11 +106,12 @@ pub fn translate<'c>(
         math: &math,
         contract: o.fma,
         fast: o.fast,
+        lines: lines.as_ref(),
     };
     for (f, &func) in m.functions.iter().zip(&fns) {
         if f.linkage != Linkage::Import {
             let params: Vec<u32> = f.params.iter().map(|p| p.0).collect();
-            Writer::new(&shared, &f.body, Some(func), f.ret.clone()).body(&params)?;
+            Writer::new(&shared, &f.body, Some(func), f.ret.clone()).body(&params, &f.loc)?;
         }
     }
     for (i, k) in m.kernels.iter().enumerate() {
@@ -116,6 +122,9 @@ pub fn translate<'c>(
             w.rows = super::alias::Rows::new(ctx, &k.name, p);
         }
         w.kernel(k, &read_only, &own)?;
+    }
+    if let Some(l) = &lines {
+        l.finish();
     }
     if let Some(first) = math.take() {
         let Some(path) = &o.libdevice else {
@@ -165,6 +174,7 @@ struct Shared<'a, 'c> {
     math: &'a Cell<Option<String>>,
     contract: bool,
     fast: super::FastMath,
+    lines: Option<&'a Lines<'c>>,
 }
 
 /// Translation state for one kernel or device function.
@@ -200,6 +210,12 @@ pub(super) struct Writer<'a, 'c> {
     pub fast: super::FastMath,
     /// The scoped `noalias` metadata of the kernel's row accesses.
     pub rows: super::alias::Rows<'c>,
+    /// [`Options::line_info`]: the module's line information, the
+    /// function's scope in it, and the location of the statement being
+    /// written (`lines.rs`).
+    pub lines: Option<&'a Lines<'c>>,
+    pub scope: Option<Scope>,
+    pub here: Option<inkwell::llvm_sys::prelude::LLVMMetadataRef>,
 }
 
 /// The LLVM type of an IR type (pointers are generic, address space 0).
@@ -264,6 +280,9 @@ impl<'a, 'c> Writer<'a, 'c> {
             contract: s.contract,
             fast: s.fast,
             rows: super::alias::Rows::default(),
+            lines: s.lines,
+            scope: None,
+            here: None,
         }
     }
 
@@ -274,13 +293,14 @@ impl<'a, 'c> Writer<'a, 'c> {
 
     /// Allocates the locals of the function being written, stores the
     /// parameters (the locals numbered `params`, in order) and translates
-    /// the body.
-    fn body(&mut self, params: &[u32]) -> Result<(), Error> {
+    /// the body; `loc`: where the function is.
+    fn body(&mut self, params: &[u32], loc: &SrcLoc) -> Result<(), Error> {
         let Some(func) = self.func else {
             return internal("no function to write");
         };
         let entry = self.ctx.append_basic_block(func, "entry");
         self.b.position_at_end(entry);
+        self.begin_lines(func, loc);
         for (i, l) in self.f.locals.iter().enumerate() {
             let t = self.ty(&l.ty)?;
             let a = llvm(self.b.build_alloca(t, &format!("l{i}.{}", l.name)))?;
@@ -345,7 +365,7 @@ impl<'a, 'c> Writer<'a, 'c> {
         }
         self.func = Some(func);
         let params: Vec<u32> = k.params.iter().map(|p| p.local.0).collect();
-        self.body(&params)
+        self.body(&params, &k.loc)
     }
 
     /// An enum attribute by name.
@@ -410,7 +430,15 @@ impl<'a, 'c> Writer<'a, 'c> {
         self.int(e)
     }
 
+    /// One statement, at its source line when there is line information.
     fn stmt(&mut self, s: &Stmt) -> Result<(), Error> {
+        let outer = self.enter(s);
+        let r = self.stmt_at(s);
+        self.leave(outer);
+        r
+    }
+
+    fn stmt_at(&mut self, s: &Stmt) -> Result<(), Error> {
         match s {
             Stmt::Assign { local, value } => {
                 let v = self.expr(*value)?;

@@ -80,6 +80,9 @@ pub fn run(exe: &Path, arg: &str, env: &[(&str, &str)]) -> Output {
         "PTXRT_NOTIFY",
         "PTXRT_DEBUG",
         "PTXRT_TIME",
+        "NV_ACC_NOTIFY",
+        "NV_ACC_DEBUG",
+        "NV_ACC_TIME",
         "LD_LIBRARY_PATH",
     ] {
         c.env_remove(v);
