@@ -196,7 +196,7 @@ mod tests {
             assert_eq!(
                 parse_device_type(v),
                 Ok(Selected::Nvidia {
-                    origin: format!("ACC_DEVICE_TYPE={}", v.trim())
+                    origin: format!("ACC_DEVICE_TYPE={}", v.trim()).into()
                 }),
                 "{v}"
             );
