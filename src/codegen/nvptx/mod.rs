@@ -110,7 +110,21 @@ fn valid_arch(arch: &str) -> bool {
 /// The NVPTX target machine for `o.arch` at `o.opt_level`.
 /// LLVM's command line, set once per process (LLVM keeps its options in
 /// globals): `sqrtf` correctly rounded, a longer memory-dependence scan,
-/// then the user's `-mllvm` options (the last of an option wins).
+/// loads scheduled ahead of the stores they do not alias, then the user's
+/// `-mllvm` options (the last of an option wins).
+///
+/// Loads ahead of stores: NVPTX's instruction selection schedules a block
+/// in source order and chains every load to the stores before it, so a
+/// `seq` loop body that loads, computes and stores one value after the
+/// other (NPB SP's Thomas sweeps, LU's and BT's block solves) issues each
+/// load only after the previous store, and ptxas, which cannot tell global
+/// addresses apart, keeps that order: one memory latency per value. The
+/// DAG combiner's alias analysis (`-combiner-global-alias-analysis`, which
+/// reads `noalias` parameters and the scoped metadata of `alias.rs`) drops
+/// the chains between accesses that cannot alias, and the ILP list
+/// scheduler (`-pre-RA-sched=list-ilp`) then issues the loads of a block
+/// together. Measured on the H100 (NPB class B, one run): SP 2.54 → 2.19 s,
+/// BT 2.08 → 1.93 s, the others unchanged.
 ///
 /// The scan: GVN looks for an earlier load or store of the same address
 /// at most `-memdep-block-scan-limit` instructions back in a block (100 by
@@ -141,6 +155,8 @@ fn llvm_command_line(user: &[String]) -> Result<(), Error> {
             "accc".to_string(),
             "-nvvm-reflect-add=__CUDA_PREC_SQRT=1".to_string(),
             "-memdep-block-scan-limit=1000".to_string(),
+            "-combiner-global-alias-analysis".to_string(),
+            "-pre-RA-sched=list-ilp".to_string(),
         ];
         args.extend(user.iter().cloned());
         let c: Vec<std::ffi::CString> = args
