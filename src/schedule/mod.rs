@@ -69,6 +69,7 @@ pub mod demote;
 mod fences;
 pub mod geometry;
 mod inherit;
+mod interchange;
 pub mod kernels;
 mod launch;
 pub mod levels;

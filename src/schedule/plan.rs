@@ -115,7 +115,11 @@ pub fn plan_levels(m: &mut Module) -> DResult<Vec<(Option<usize>, SrcLoc, Remark
         }
         let mut remarks = match k.kind {
             ComputeKind::Serial => serial(&mut k.body),
-            ComputeKind::Parallel => parallel(&mut k.body, Outer::default())?,
+            ComputeKind::Parallel => {
+                let mut r = parallel(&mut k.body, Outer::default())?;
+                r.extend(super::interchange::contiguous_lanes(&mut k.body));
+                r
+            }
             ComputeKind::Kernels => {
                 let scope = Scope::of_kernel(k);
                 let params: Vec<_> = k.params.clone();
