@@ -10,7 +10,7 @@
 //! on the host clock from the launch to its completion, an async one by
 //! device events around it on its queue ([`crate::timing`]).
 //! May call: [`crate::runtime`], [`crate::device`], [`crate::image`], [`crate::queue`],
-//! [`crate::error`], [`crate::notify`], [`crate::timing`], [`crate::deferred`],
+//! [`crate::error`], [`crate::timing`], [`crate::deferred`],
 //! [`crate::occupancy`] (the gangs of `__ptxrt_default_gangs`),
 //! [`crate::prof`] (enqueue_launch start and end events around the
 //! launch call: the end means the launch was queued, not that it ran).
@@ -20,7 +20,6 @@ use crate::deferred;
 use crate::device::DeviceState;
 use crate::error::{fatal_at, guard, Failure};
 use crate::image;
-use crate::notify;
 use crate::plugin::Plugin;
 use crate::prof;
 use crate::profile::Op;
@@ -201,11 +200,6 @@ pub unsafe extern "C" fn __ptxrt_launch(
                 Ok(f) => f,
                 Err(e) => fatal_at(&loc, "cannot load the kernel", Some(&kname), Some(&e)),
             };
-            let queued = match q {
-                Queue::Sync => None,
-                Queue::Id(n) => Some(n),
-            };
-            notify::launch(&kname, &loc, grid, block, queued);
             id = dev.id();
             pl = prof::Launch {
                 kernel: &kname,

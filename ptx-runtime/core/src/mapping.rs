@@ -9,11 +9,12 @@
 //! Every construct and API routine goes through these functions (data,
 //! compute, enter/exit data, update, host_data, declare, `acc_*`). They
 //! return [`Failure`]s; the caller reports them with its construct and
-//! variable. [`Site`] says, for `PTXRT_NOTIFY` lines and `PTXRT_TIME`
-//! records, where a transfer comes from (built lazily: nothing is formatted
-//! unless notification is on); every transfer the program asks for
-//! (clauses, update, `acc_*` copies) goes through [`upload`] / [`download`],
-//! which print the line, time the copy and record it.
+//! variable. [`Site`] says, for the profiling events (and so
+//! `PTXRT_NOTIFY`'s lines) and `PTXRT_TIME` records, where a transfer comes
+//! from (its name built lazily: nothing is formatted unless a client takes
+//! the event); every transfer the program asks for (clauses, update,
+//! `acc_*` copies) goes through [`upload`] / [`download`], which emit its
+//! enqueue events, time the copy and record it.
 //!
 //! Rules (2.6.7, 2.7.2): a range is present while its structured or dynamic
 //! count is nonzero; `acc_map_data` and global declares set the dynamic count
@@ -48,17 +49,15 @@
 //! where the actions happen (not on a device that shares memory, where
 //! nothing is allocated or copied).
 //! May call: [`crate::present`], [`crate::devmem`] (through the device
-//! state), [`crate::error`], [`crate::notify`], [`crate::timing`],
+//! state), [`crate::error`], [`crate::timing`],
 //! [`crate::prof`].
 
 use crate::abi::SrcLoc;
 use crate::device::DeviceState;
 use crate::error::Failure;
-use crate::notify;
 use crate::present::{Attachment, Entry, Lookup, Owner, INFINITE};
 use crate::prof;
 use crate::profile::Op;
-use crate::queue::Queue;
 use crate::timing;
 use std::ffi::c_void;
 
@@ -138,16 +137,9 @@ impl<'a> Site<'a> {
     }
 }
 
-/// The async queue `dev`'s work goes to (`None`: synchronous).
-fn queue_of(dev: &DeviceState) -> Option<u32> {
-    match dev.queue {
-        Queue::Sync => None,
-        Queue::Id(n) => Some(n),
-    }
-}
-
 /// Copy `bytes` from host `src` to device `dst` on the device's queue, for
-/// `site`: its `PTXRT_NOTIFY` line, the copy, its `PTXRT_TIME` record.
+/// `site`: its profiling events (`PTXRT_NOTIFY`'s line), the copy, its
+/// `PTXRT_TIME` record.
 ///
 /// # Safety
 /// `src` must be readable for `bytes` bytes (until the queue gets there,
@@ -164,7 +156,6 @@ pub unsafe fn upload(
         unsafe { shared_copy(dst as usize as *mut c_void, src, bytes) };
         return Ok(());
     }
-    notify::transfer("upload", site.name, bytes, site.loc, queue_of(dev));
     let op = Op::ToDevice(bytes as u64);
     let ev = site.event(dev, src as usize, dst, bytes);
     let tool = ev.data(prof::ev::ENQUEUE_UPLOAD_START, std::ptr::null_mut());
@@ -194,7 +185,6 @@ pub unsafe fn download(
         unsafe { shared_copy(dst, src as usize as *const c_void, bytes) };
         return Ok(());
     }
-    notify::transfer("download", site.name, bytes, site.loc, queue_of(dev));
     let op = Op::ToHost(bytes as u64);
     let ev = site.event(dev, dst as usize, src, bytes);
     let tool = ev.data(prof::ev::ENQUEUE_DOWNLOAD_START, std::ptr::null_mut());

@@ -14,6 +14,10 @@
 //! linked with, found with `dlsym(RTLD_DEFAULT)`), the `atexit` hook of
 //! `acc_ev_runtime_shutdown`, and the emitters ([`data`], [`launch`],
 //! [`other`], [`error`]) the runtime calls where the events happen.
+//! `PTXRT_NOTIFY`'s launch and transfer lines are a built-in client
+//! ([`crate::notify`], called at enqueue_launch_start,
+//! enqueue_upload_start and enqueue_download_start, before the tools'
+//! callbacks).
 //!
 //! Registration (5.3): `acc_reg` adds a callback to an event (registering
 //! it again counts: it is still called once per event, and takes as many
@@ -39,8 +43,8 @@
 //! `async` and `async_queue` are the same number (accc's queue n is the
 //! async value n), `acc_async_sync` (-2) for synchronous work.
 //! May call: [`crate::abi`] (source locations), [`crate::device`] (which
-//! device a state is), [`crate::queue`] (the queue type), libc (dlopen,
-//! dlsym, atexit).
+//! device a state is), [`crate::queue`] (the queue type), [`crate::notify`]
+//! (its built-in client), libc (dlopen, dlsym, atexit).
 
 use crate::abi::SrcLoc;
 use crate::device::{DeviceId, DeviceState};
@@ -67,16 +71,27 @@ struct Registry {
     lists: Vec<Vec<Entry>>,
     /// Bit e: event e disabled as a whole (bit 0: every event).
     off: u64,
+    /// Events the runtime's own clients take ([`NOTIFY_EVENTS`]); not
+    /// affected by the tools' toggles.
+    builtin: u64,
 }
 
 static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
     lists: Vec::new(),
     off: 0,
+    builtin: 0,
 });
 
-/// Bit e set: event e has an enabled callback (the one check an emitter
-/// makes when no tool is there).
+/// Bit e set: event e has an enabled callback or a built-in client (the
+/// one check an emitter makes when no tool is there).
 static MASK: AtomicU64 = AtomicU64::new(0);
+/// Bit e set: event e has an enabled callback of a tool.
+static TOOLS: AtomicU64 = AtomicU64::new(0);
+
+/// The events of `PTXRT_NOTIFY`'s lines ([`crate::notify`], a built-in
+/// client): the start of each launch, upload and download.
+const NOTIFY_EVENTS: u64 =
+    1 << ev::ENQUEUE_LAUNCH_START | 1 << ev::ENQUEUE_UPLOAD_START | 1 << ev::ENQUEUE_DOWNLOAD_START;
 
 thread_local! {
     /// `acc_toggle_per_thread` switches of this thread: (event or 0 for
@@ -103,7 +118,7 @@ impl Registry {
     }
 
     /// The mask of events with an enabled callback.
-    fn mask(&self) -> u64 {
+    fn tools(&self) -> u64 {
         if self.off & 1 != 0 {
             return 0;
         }
@@ -112,6 +127,13 @@ impl Registry {
             .enumerate()
             .filter(|(e, l)| self.off & (1 << e) == 0 && l.iter().any(|x| x.enabled))
             .fold(0, |m, (e, _)| m | 1 << e)
+    }
+
+    /// Publish the masks ([`MASK`], [`TOOLS`]).
+    fn publish(&self) {
+        let tools = self.tools();
+        TOOLS.store(tools, Ordering::Relaxed);
+        MASK.store(tools | self.builtin, Ordering::Relaxed);
     }
 }
 
@@ -162,7 +184,7 @@ fn change(e: c_int, cb: Option<Callback>, how: c_int, on: bool) {
         }
         _ => {}
     }
-    MASK.store(r.mask(), Ordering::Relaxed);
+    r.publish();
 }
 
 /// `void acc_prof_register(acc_event_t, acc_prof_callback, acc_register_t)`.
@@ -276,6 +298,11 @@ fn load_tool(name: &str) -> Result<(), String> {
 pub fn init() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
+        if crate::notify::notify_enabled() {
+            let mut r = registry();
+            r.builtin |= NOTIFY_EVENTS;
+            r.publish();
+        }
         if let Ok(v) = std::env::var("ACC_PROFLIB") {
             for name in proflib_names(&v) {
                 if let Err(why) = load_tool(name) {
@@ -326,6 +353,16 @@ pub fn wants(e: c_int) -> bool {
 #[inline]
 pub fn any() -> bool {
     MASK.load(Ordering::Relaxed) != 0
+}
+
+/// Whether a tool has an enabled callback for event `e`.
+fn tools_want(e: c_int) -> bool {
+    TOOLS.load(Ordering::Relaxed) & (1 << e) != 0
+}
+
+/// The async queue of `ctx` (`None`: synchronous), for `PTXRT_NOTIFY`.
+fn queue_of(ctx: &Ctx) -> Option<u32> {
+    u32::try_from(ctx.async_).ok()
 }
 
 /// Where and on what an event happens.
@@ -550,6 +587,20 @@ pub fn data(e: c_int, ctx: &Ctx, d: &Data, tool: *mut c_void) -> *mut c_void {
     if !wants(e) {
         return tool;
     }
+    if let (Some(loc), true) = (ctx.loc, crate::notify::notify_enabled()) {
+        match e {
+            ev::ENQUEUE_UPLOAD_START => {
+                crate::notify::transfer("upload", d.name, d.bytes, loc, queue_of(ctx))
+            }
+            ev::ENQUEUE_DOWNLOAD_START => {
+                crate::notify::transfer("download", d.name, d.bytes, loc, queue_of(ctx))
+            }
+            _ => {}
+        }
+    }
+    if !tools_want(e) {
+        return tool;
+    }
     let name = CString::new((d.name)()).ok();
     let info = EventInfo {
         data: DataEventInfo {
@@ -579,6 +630,12 @@ pub struct Launch<'a> {
 /// A launch event (enqueue_launch start/end).
 pub fn launch(e: c_int, ctx: &Ctx, l: &Launch, tool: *mut c_void) -> *mut c_void {
     if !wants(e) {
+        return tool;
+    }
+    if let (Some(loc), ev::ENQUEUE_LAUNCH_START) = (ctx.loc, e) {
+        crate::notify::launch(l.kernel, loc, l.grid, l.block, queue_of(ctx));
+    }
+    if !tools_want(e) {
         return tool;
     }
     let name = CString::new(l.kernel).ok();
@@ -701,6 +758,6 @@ pub fn reset() {
     let mut r = registry();
     r.lists.clear();
     r.off = 0;
-    MASK.store(0, Ordering::Relaxed);
+    r.publish();
     THREAD_OFF.with(|t| t.borrow_mut().clear());
 }
