@@ -336,7 +336,10 @@ pub unsafe extern "C" fn __ptxrt_data_begin(
             deferred::settle();
         }
         let dev = rt.current();
-        let (compute, ctx) = (prof::is_compute(&loc), prof::Ctx::on(&loc, dev.id(), queue));
+        let (compute, ctx) = (
+            prof::any() && prof::is_compute(&loc),
+            prof::Ctx::on(&loc, dev.id(), queue),
+        );
         let span =
             compute.then(|| prof::Span::start(prof::ev::COMPUTE_CONSTRUCT_START, &ctx, false));
         let enter = prof::Span::start(prof::ev::ENTER_DATA_START, &ctx, compute);
@@ -370,7 +373,7 @@ pub unsafe extern "C" fn __ptxrt_data_end(region: *mut c_void) {
         }
         // SAFETY: made by Box::into_raw in __ptxrt_data_begin.
         let mut region = unsafe { Box::from_raw(region.cast::<Region>()) };
-        let compute = prof::is_compute(&region.loc);
+        let compute = prof::any() && prof::is_compute(&region.loc);
         let ctx = prof::Ctx::on(&region.loc, region.device, region.queue);
         let exit = prof::Span::start(prof::ev::EXIT_DATA_START, &ctx, compute);
         {
