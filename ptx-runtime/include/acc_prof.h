@@ -19,9 +19,9 @@
  *
  * Callbacks run on the thread that caused the event, in the order they were
  * registered (end events: the reverse order). The runtime may hold its own
- * lock while it calls data and launch callbacks: a callback must not call
- * OpenACC routines other than acc_prof_register, acc_prof_unregister,
- * acc_prof_lookup, acc_get_device_type and acc_get_device_num.
+ * lock while it calls callbacks: a callback must not call OpenACC routines
+ * other than acc_prof_register, acc_prof_unregister and acc_prof_lookup
+ * (acc_prof_info gives the device type and number).
  * acc_ev_error (OpenACC 3.2) is called once, before the runtime stops the
  * program on an error (exit status 1, its error line printed after the
  * callbacks return), so a tool can write its own report. */

@@ -199,9 +199,10 @@ pub extern "C" fn acc_prof_unregister(event: c_int, cb: Option<Callback>, how: c
     crate::error::guard(|| change(event, cb, how, false))
 }
 
-/// `acc_query_fn acc_prof_lookup(const char *name)`: the runtime routines
-/// a tool may look up by name (this runtime has no inquiry routines of
-/// its own: the names of the profiling and device routines), else null.
+/// `acc_query_fn acc_prof_lookup(const char *name)`: the routines a tool
+/// may look up by name (this runtime has no inquiry routines of its own:
+/// the three routines of the interface, which a callback may call), else
+/// null.
 ///
 /// # Safety
 /// `name` is null or NUL-terminated.
@@ -219,8 +220,6 @@ pub unsafe extern "C" fn acc_prof_lookup(name: *const c_char) -> QueryFn {
             b"acc_prof_register" => acc_prof_register as *const (),
             b"acc_prof_unregister" => acc_prof_unregister as *const (),
             b"acc_prof_lookup" => acc_prof_lookup as *const (),
-            b"acc_get_device_type" => crate::api_device::acc_get_device_type as *const (),
-            b"acc_get_device_num" => crate::api_device::acc_get_device_num as *const (),
             _ => return None,
         };
         Some(std::mem::transmute::<*const (), unsafe extern "C" fn()>(f))
