@@ -173,3 +173,69 @@ fn error_callback_runs_before_the_program_stops() {
     );
     assert!(!r.stdout.contains("not reached"));
 }
+
+const API_PROGRAM: &str = r#"#include <acc_prof.h>
+#include <stdio.h>
+static void cb(acc_prof_info *p, acc_event_info *e, acc_api_info *a)
+{
+  (void)a;
+  int data = (p->event_type >= acc_ev_create && p->event_type <= acc_ev_free) ||
+             (p->event_type >= acc_ev_enqueue_upload_start &&
+              p->event_type <= acc_ev_enqueue_download_end);
+  fprintf(stderr, "ev %d construct %d line %d file %d var %d bytes %lu async %ld\n",
+          p->event_type, e->other_event.parent_construct, p->line_no, p->src_file != 0,
+          data && e->data_event.var_name != 0, data ? e->data_event.bytes : 0ul, p->async);
+}
+void acc_register_library(acc_prof_reg reg, acc_prof_reg unreg, acc_prof_lookup_func lookup)
+{
+  (void)unreg;
+  (void)lookup;
+  for (int e = acc_ev_create; e < acc_ev_last; e++)
+    reg((acc_event_t)e, cb, acc_reg);
+}
+int main(void)
+{
+  static float x[64];
+  acc_copyin(x, sizeof x);
+  acc_update_self_async(x, sizeof x, 3);
+  acc_wait(3);
+  acc_delete(x, sizeof x);
+  return 0;
+}
+"#;
+
+/// The data routines' events: enter_data, update and exit_data pairs
+/// around their data events, as a runtime routine (no file, line or
+/// variable name), with the async queue of the `_async` form.
+#[test]
+fn api_routines_events() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("api.c");
+    std::fs::write(&src, API_PROGRAM).unwrap();
+    let exe = build(&src, dir.path(), "api");
+    let r = run_with(&exe, dir.path(), "api", &[], true);
+    assert!(r.ok(), "{}: {}", r.describe_status(), r.stderr);
+    let got: Vec<&str> = r.stderr.lines().filter(|l| l.starts_with("ev ")).collect();
+    let ev = |e: i32, bytes: u32, q: i32| {
+        format!("ev {e} construct 15 line 0 file 0 var 0 bytes {bytes} async {q}")
+    };
+    let want = [
+        ev(10, 0, -2),
+        ev(8, 256, -2),
+        ev(20, 256, -2),
+        ev(21, 256, -2),
+        ev(6, 256, -2),
+        ev(11, 0, -2),
+        ev(14, 0, 3),
+        ev(22, 256, 3),
+        ev(23, 256, 3),
+        ev(15, 0, 3),
+        ev(24, 0, 3),
+        ev(25, 0, 3),
+        ev(12, 0, -2),
+        ev(7, 256, -2),
+        ev(9, 256, -2),
+        ev(13, 0, -2),
+    ];
+    assert_eq!(got, want, "{}", r.stderr);
+}

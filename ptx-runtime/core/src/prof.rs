@@ -572,7 +572,9 @@ fn dispatch(
 
 /// What a data event is about.
 pub struct Data<'a> {
-    /// The item as written (called only when a callback is there).
+    /// The item as written (called only when a client takes the event;
+    /// `var_name` is null for the work of an API routine, whose variable
+    /// is not known).
     pub name: &'a dyn Fn() -> String,
     pub bytes: usize,
     pub host: usize,
@@ -600,7 +602,11 @@ pub fn data(e: c_int, ctx: &Ctx, d: &Data, tool: *mut c_void) -> *mut c_void {
     if !tools_want(e) {
         return tool;
     }
-    let name = CString::new((d.name)()).ok();
+    // (An API routine's site names its arguments, not a variable.)
+    let name = ctx
+        .loc
+        .filter(|l| !l.file.is_empty())
+        .and_then(|_| CString::new((d.name)()).ok());
     let info = EventInfo {
         data: DataEventInfo {
             event_type: e,
