@@ -728,11 +728,12 @@ pub fn error_code(line: &str) -> c_int {
 /// The error event, before the runtime stops the program with `line`
 /// (once: an error inside a callback does not call them again).
 pub fn error(loc: Option<&SrcLoc>, line: &str) {
-    static ONCE: Once = Once::new();
-    if !wants(ev::ERROR) {
+    // (Not a Once: an error inside a callback must not wait for itself.)
+    static CALLED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if !wants(ev::ERROR) || CALLED.swap(true, Ordering::SeqCst) {
         return;
     }
-    ONCE.call_once(|| {
+    {
         let msg = CString::new(line.replace('\0', " ")).ok();
         let info = EventInfo {
             error: ErrorEventInfo {
@@ -754,7 +755,7 @@ pub fn error(loc: Option<&SrcLoc>, line: &str) {
             std::mem::size_of::<ErrorEventInfo>(),
             std::ptr::null_mut(),
         );
-    });
+    }
 }
 
 /// Forget every registration (tests).
