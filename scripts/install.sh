@@ -5,7 +5,7 @@
 #   PREFIX/lib/libptxrt.a           the runtime every accc program links
 #   PREFIX/lib/libptxrt-cuda.so     the CUDA plugin the runtime dlopens
 #   PREFIX/lib/libptxrt-emu.so      the emulated device (PTXRT_PLUGIN=..., accc -gpu=emu)
-#   PREFIX/include/openacc.h, ptxrt.h
+#   PREFIX/include/openacc.h, acc_prof.h, ptxrt.h
 #   PREFIX/lib/accc/ptxas, libdevice.10.bc   (when scripts/setup.sh fetched them)
 #
 # Usage: scripts/install.sh --prefix DIR [--profile release|debug] [--no-build]
@@ -50,7 +50,7 @@ install -m 755 "$out/accc" "$prefix/bin/accc"
 install -m 644 "$out/libptxrt.a" "$prefix/lib/libptxrt.a"
 install -m 755 "$out/libptxrt_cuda.so" "$prefix/lib/libptxrt-cuda.so"
 install -m 755 "$out/libptxrt_emu.so" "$prefix/lib/libptxrt-emu.so"
-install -m 644 "$ROOT/ptx-runtime/include/openacc.h" "$ROOT/ptx-runtime/include/ptxrt.h" "$prefix/include/"
+install -m 644 "$ROOT/ptx-runtime/include/openacc.h" "$ROOT/ptx-runtime/include/acc_prof.h" "$ROOT/ptx-runtime/include/ptxrt.h" "$prefix/include/"
 pip="$ROOT/.tools/pip/nvidia/cu13"
 [ -x "$pip/bin/ptxas" ] && install -m 755 "$pip/bin/ptxas" "$prefix/lib/accc/ptxas"
 [ -f "$pip/nvvm/libdevice/libdevice.10.bc" ] && install -m 644 "$pip/nvvm/libdevice/libdevice.10.bc" "$prefix/lib/accc/libdevice.10.bc"

@@ -653,13 +653,19 @@ fn host_compile(tools: &Tools, args: &Args, file: &str, host_c: &str, out: &Path
 /// The C of the link-time record of the plugin's directory: a constructor
 /// that tells libptxrt where accc's lib dir (and so `libptxrt-cuda.so`)
 /// was when the program was linked, so that every program accc links finds
-/// the plugin, whether or not its own files hold device code.
+/// the plugin, whether or not its own files hold device code. It also
+/// hands the runtime the program's own `acc_register_library` (a tool
+/// linked into the program, OpenACC 3.3 5.3.1), through a weak reference:
+/// null when the program has none.
 fn plugin_dir_c(lib: &Path) -> String {
     format!(
-        "/* accc: where the device plugin was when this program was linked. */\n\
+        "/* accc: where the device plugin was when this program was linked,\n\
+         \x20  and the program's OpenACC tool library, if it has one. */\n\
          extern void __ptxrt_register_plugin_dir(const char *dir);\n\
+         extern void __ptxrt_register_tool(void (*)(void *, void *, void *));\n\
+         extern void acc_register_library(void *, void *, void *) __attribute__((weak));\n\
          __attribute__((constructor)) static void __accc_plugin_dir(void)\n\
-         {{\n  __ptxrt_register_plugin_dir({});\n}}\n",
+         {{\n  __ptxrt_register_plugin_dir({});\n  __ptxrt_register_tool(acc_register_library);\n}}\n",
         host::c_str(&lib.to_string_lossy())
     )
 }

@@ -76,7 +76,7 @@ fn test(routine: &str, what: &str, dev: DeviceId, q: Option<u32>) -> c_int {
 
 /// The host waits for queue `w` (`None`: every queue) of device `dev`.
 fn host_wait(routine: &str, what: &str, dev: DeviceId, w: Option<u32>) {
-    if let Err(f) = host_wait_unlocked(dev, w) {
+    if let Err(f) = host_wait_unlocked(&SrcLoc::routine(routine), dev, w) {
         report(&SrcLoc::routine(routine), what, &f);
     }
 }
@@ -461,7 +461,7 @@ pub unsafe extern "C" fn __ptxrt_wait(loc: *const Loc, a: *const Async) {
             let list = queue::wait_list(a).unwrap_or_else(|f| fail(f));
             drop(rt);
             for w in list.unwrap_or_default() {
-                if let Err(f) = host_wait_unlocked(DeviceId::Nvidia(wdev), w) {
+                if let Err(f) = host_wait_unlocked(&loc, DeviceId::Nvidia(wdev), w) {
                     fail(f);
                 }
             }

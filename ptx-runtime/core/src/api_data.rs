@@ -23,13 +23,15 @@
 //! [`mapping::upload`] / [`mapping::download`]: its `PTXRT_NOTIFY` line and
 //! `PTXRT_TIME` record name the routine.
 //! May call: [`crate::runtime`], [`crate::device`], [`crate::mapping`], [`crate::queue`],
-//! [`crate::error`].
+//! [`crate::error`], [`crate::prof`] (enter_data, exit_data and update start
+//! and end events around the data routines, as around their directives).
 
 use crate::abi::SrcLoc;
 use crate::device::{DeviceId, DeviceState};
 use crate::error::{guard, report, Failure};
 use crate::mapping::{self, IfAbsent, Ref, Site};
 use crate::present::Lookup;
+use crate::prof;
 use crate::queue::{self, Queue, ASYNC_SYNC};
 use crate::runtime::lock;
 use std::ffi::{c_int, c_void};
@@ -87,9 +89,26 @@ fn enter(
             copyin,
             zero: false,
         };
-        mapping::acquire(dev, site, h as usize, bytes, action, Ref::Dynamic)?;
+        paired(dev, site, prof::ev::ENTER_DATA_START, |dev| {
+            mapping::acquire(dev, site, h as usize, bytes, action, Ref::Dynamic)
+        })?;
         Ok(device_of(dev, h))
     })
+}
+
+/// `work` between the profiling interface's start event `start` and its
+/// end (`start + 1`), as the routine of `site`.
+fn paired<T>(
+    dev: &mut DeviceState,
+    site: &Site,
+    start: i32,
+    work: impl FnOnce(&mut DeviceState) -> T,
+) -> T {
+    let ctx = prof::Ctx::of(site.loc, dev);
+    let span = prof::Span::start(start, &ctx, false);
+    let r = work(dev);
+    span.end(start + 1, &ctx, false);
+    r
 }
 
 /// acc_copyout / acc_delete, finalize and async forms.
@@ -103,15 +122,17 @@ fn exit(
 ) {
     let args = range_args(h, bytes);
     run(routine, &args, async_arg, |dev, site| {
-        mapping::release(
-            dev,
-            site,
-            h as usize,
-            bytes,
-            Ref::Dynamic,
-            finalize,
-            copyout,
-        )
+        paired(dev, site, prof::ev::EXIT_DATA_START, |dev| {
+            mapping::release(
+                dev,
+                site,
+                h as usize,
+                bytes,
+                Ref::Dynamic,
+                finalize,
+                copyout,
+            )
+        })
     })
 }
 
@@ -119,7 +140,9 @@ fn exit(
 fn update(routine: &str, h: *mut c_void, bytes: usize, to_device: bool, async_arg: c_int) {
     let args = range_args(h, bytes);
     run(routine, &args, async_arg, |dev, site| {
-        mapping::update(dev, site, h as usize, bytes, to_device, false)
+        paired(dev, site, prof::ev::UPDATE_START, |dev| {
+            mapping::update(dev, site, h as usize, bytes, to_device, false)
+        })
     })
 }
 

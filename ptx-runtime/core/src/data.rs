@@ -15,9 +15,15 @@
 //! region begun on a device that shares the program's memory (the host
 //! device: nothing to undo). There data clauses do nothing and `deviceptr`
 //! returns its argument.
+//! Profiling events ([`crate::prof`]): a compute construct's region is
+//! compute_construct_start … end, with implicit enter_data and exit_data
+//! pairs around its clauses; a data construct's, enter_data at begin and
+//! exit_data at end. A synchronous compute construct's end event waits
+//! for its kernels only when a callback is registered for it.
 //! May call: [`crate::runtime`], [`crate::device`], [`crate::mapping`], [`crate::rows`],
 //! [`crate::abi`], [`crate::error`], [`crate::deferred`] (a synchronous
-//! construct's begin and end leave the kernels before them running).
+//! construct's begin and end leave the kernels before them running),
+//! [`crate::prof`].
 
 use crate::abi::{
     cstr_or, slice_of, Async, Loc, Map, MapKind, SrcLoc, MAP_ALWAYSIN, MAP_ALWAYSOUT, MAP_BLOCK,
@@ -27,6 +33,7 @@ use crate::deferred;
 use crate::device::{DeviceId, DeviceState};
 use crate::error::{fatal_at, guard, report, Failure};
 use crate::mapping::{self, Acquired, IfAbsent, Located, Ref, Site, Target};
+use crate::prof;
 use crate::queue::{self, Queue};
 use crate::rows;
 use crate::runtime::{lock, lock_deferred};
@@ -289,6 +296,9 @@ pub struct Region {
     /// The queue of its `async` clause: its end goes there too.
     queue: Queue,
     holds: Vec<Hold>,
+    /// The profiling interface's compute_construct_start (a compute
+    /// construct's region) or enter_data_start `tool_info`.
+    span: Option<prof::Span>,
 }
 
 impl Region {
@@ -326,17 +336,26 @@ pub unsafe extern "C" fn __ptxrt_data_begin(
             deferred::settle();
         }
         let dev = rt.current();
+        let (compute, ctx) = (
+            prof::any() && prof::is_compute(&loc),
+            prof::Ctx::on(&loc, dev.id(), queue),
+        );
+        let span =
+            compute.then(|| prof::Span::start(prof::ev::COMPUTE_CONSTRUCT_START, &ctx, false));
+        let enter = prof::Span::start(prof::ev::ENTER_DATA_START, &ctx, compute);
         let holds = match queue::run(dev, queue, |dev| begin(dev, &loc, maps)) {
             Ok(h) => h,
             Err((i, f)) => report(&loc, &maps[i].name_str(), &f),
         };
+        enter.end(prof::ev::ENTER_DATA_END, &ctx, compute);
         let region = Region {
-            loc,
             names: maps.iter().map(|m| m.name).collect(),
             device: dev.id(),
             epoch: dev.epoch,
             queue,
             holds,
+            span,
+            loc,
         };
         Box::into_raw(Box::new(region)).cast::<c_void>()
     })
@@ -353,22 +372,35 @@ pub unsafe extern "C" fn __ptxrt_data_end(region: *mut c_void) {
             return;
         }
         // SAFETY: made by Box::into_raw in __ptxrt_data_begin.
-        let region = unsafe { Box::from_raw(region.cast::<Region>()) };
-        let mut rt = match region.queue {
-            // Copies to the host and frees settle (crate::devmem).
-            Queue::Sync => lock_deferred(),
-            Queue::Id(_) => lock(),
-        };
-        // The device was shut down since (and maybe opened again): nothing to undo.
-        let Some(dev) = rt.get(region.device).filter(|d| d.epoch == region.epoch) else {
-            return;
-        };
-        let name = |i: usize| region.name(i);
-        let r = queue::run(dev, region.queue, |dev| {
-            end(dev, &region.loc, &region.holds, &name)
-        });
-        if let Err((i, f)) = r {
-            report(&region.loc, &region.name(i), &f);
+        let mut region = unsafe { Box::from_raw(region.cast::<Region>()) };
+        let compute = prof::any() && prof::is_compute(&region.loc);
+        let ctx = prof::Ctx::on(&region.loc, region.device, region.queue);
+        let exit = prof::Span::start(prof::ev::EXIT_DATA_START, &ctx, compute);
+        {
+            let mut rt = match region.queue {
+                // Copies to the host and frees settle (crate::devmem).
+                Queue::Sync => lock_deferred(),
+                Queue::Id(_) => lock(),
+            };
+            // The device was shut down since (and maybe opened again): nothing to undo.
+            if let Some(dev) = rt.get(region.device).filter(|d| d.epoch == region.epoch) {
+                let name = |i: usize| region.name(i);
+                let r = queue::run(dev, region.queue, |dev| {
+                    end(dev, &region.loc, &region.holds, &name)
+                });
+                if let Err((i, f)) = r {
+                    report(&region.loc, &region.name(i), &f);
+                }
+            }
+        }
+        exit.end(prof::ev::EXIT_DATA_END, &ctx, compute);
+        if let Some(span) = region.span.take() {
+            // The construct's end means its kernels are done only when a
+            // tool asks for it (else they stay deferred: crate::deferred).
+            if prof::wants(prof::ev::COMPUTE_CONSTRUCT_END) && region.queue == Queue::Sync {
+                deferred::settle();
+            }
+            span.end(prof::ev::COMPUTE_CONSTRUCT_END, &ctx, false);
         }
     })
 }

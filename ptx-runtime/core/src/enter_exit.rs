@@ -15,7 +15,8 @@
 //! stay present. The async
 //! arguments select a queue ([`crate::queue`]); the work is done on it.
 //! May call: [`crate::runtime`], [`crate::device`], [`crate::mapping`], [`crate::data`] (item
-//! kinds), [`crate::queue`], [`crate::abi`], [`crate::error`].
+//! kinds), [`crate::queue`], [`crate::abi`], [`crate::error`], [`crate::prof`]
+//! (enter_data / exit_data start and end events around the items).
 
 use crate::abi::{
     slice_of, Async, Loc, Map, MapKind, SrcLoc, MAP_ALWAYSOUT, MAP_BLOCK, MAP_NO_EXTENT,
@@ -24,6 +25,7 @@ use crate::data::{acquire_section, attach_hint, item_action, kind_of, section_of
 use crate::device::DeviceState;
 use crate::error::{guard, report, Failure};
 use crate::mapping::{self, Located, Ref, Site, Target};
+use crate::prof;
 use crate::queue;
 use crate::runtime::lock;
 use std::ffi::c_int;
@@ -156,7 +158,10 @@ pub unsafe extern "C" fn __ptxrt_enter_data(
         let mut rt = lock();
         let q = queue::prepare(&mut rt, &loc, a);
         let dev = rt.current();
+        let ctx = prof::Ctx::on(&loc, dev.id(), q);
+        let span = prof::Span::start(prof::ev::ENTER_DATA_START, &ctx, false);
         let r = queue::run(dev, q, |dev| enter(dev, &loc, maps));
+        span.end(prof::ev::ENTER_DATA_END, &ctx, false);
         if let Err((i, f)) = r {
             report(&loc, &maps[i].name_str(), &f);
         }
@@ -183,7 +188,10 @@ pub unsafe extern "C" fn __ptxrt_exit_data(
         let mut rt = lock();
         let q = queue::prepare(&mut rt, &loc, a);
         let dev = rt.current();
+        let ctx = prof::Ctx::on(&loc, dev.id(), q);
+        let span = prof::Span::start(prof::ev::EXIT_DATA_START, &ctx, false);
         let r = queue::run(dev, q, |dev| exit(dev, &loc, maps, finalize != 0));
+        span.end(prof::ev::EXIT_DATA_END, &ctx, false);
         if let Err((i, f)) = r {
             report(&loc, &maps[i].name_str(), &f);
         }

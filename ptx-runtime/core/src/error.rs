@@ -12,8 +12,10 @@
 //! ([`exiting_on_error`]: the exit report must not wait for the runtime
 //! lock, which the failing thread may hold).
 //! A hook set by [`crate::deferred`] ([`set_blame`]) is asked first, so an
-//! error inherited from a kernel still running names that kernel.
-//! May call: [`crate::abi`] only.
+//! error inherited from a kernel still running names that kernel. Before
+//! the line is printed, the tools' `acc_ev_error` callbacks run
+//! ([`crate::prof::error`]), with the line as the error message.
+//! May call: [`crate::abi`], [`crate::prof`] (the error event).
 
 use crate::abi::SrcLoc;
 use std::io::Write;
@@ -105,14 +107,20 @@ pub fn set_blame(hook: fn() -> Option<String>) {
     let _ = BLAME.set(hook);
 }
 
-fn die(line: &str) -> ! {
+fn die(loc: Option<&SrcLoc>, line: &str) -> ! {
     let earlier = BLAME.get().and_then(|blame| blame());
-    die_line(earlier.as_deref().unwrap_or(line))
+    stop(loc, earlier.as_deref().unwrap_or(line))
 }
 
 /// Stop the program with the error line `line` as it is.
 pub fn die_line(line: &str) -> ! {
+    stop(None, line)
+}
+
+/// The tools' error callbacks, then the line, then exit status 1.
+fn stop(loc: Option<&SrcLoc>, line: &str) -> ! {
     EXITING.store(true, Ordering::SeqCst);
+    crate::prof::error(loc.filter(|l| !l.file.is_empty()), line);
     let mut err = std::io::stderr().lock();
     let _ = writeln!(err, "{line}");
     let _ = err.flush();
@@ -121,12 +129,12 @@ pub fn die_line(line: &str) -> ! {
 
 /// Stop the program with an error at a construct.
 pub fn fatal_at(loc: &SrcLoc, what: &str, variable: Option<&str>, device_error: Option<&str>) -> ! {
-    die(&format_at(loc, what, variable, device_error))
+    die(Some(loc), &format_at(loc, what, variable, device_error))
 }
 
 /// Stop the program with an error that has no construct (environment, API).
 pub fn fatal(what: &str) -> ! {
-    die(&one_line(&format!("accc runtime: error: {what}")))
+    die(None, &one_line(&format!("accc runtime: error: {what}")))
 }
 
 /// Run the body of an extern "C" function; a panic becomes a fatal error.

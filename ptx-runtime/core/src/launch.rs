@@ -10,21 +10,24 @@
 //! on the host clock from the launch to its completion, an async one by
 //! device events around it on its queue ([`crate::timing`]).
 //! May call: [`crate::runtime`], [`crate::device`], [`crate::image`], [`crate::queue`],
-//! [`crate::error`], [`crate::notify`], [`crate::timing`], [`crate::deferred`],
-//! [`crate::occupancy`] (the gangs of `__ptxrt_default_gangs`).
+//! [`crate::error`], [`crate::timing`], [`crate::deferred`],
+//! [`crate::occupancy`] (the gangs of `__ptxrt_default_gangs`),
+//! [`crate::prof`] (enqueue_launch start and end events around the
+//! launch call: the end means the launch was queued, not that it ran).
 
 use crate::abi::{Image, Loc, SrcLoc};
 use crate::deferred;
 use crate::device::DeviceState;
 use crate::error::{fatal_at, guard, Failure};
 use crate::image;
-use crate::notify;
 use crate::plugin::Plugin;
+use crate::prof;
 use crate::profile::Op;
 use crate::queue::{self, Queue};
 use crate::runtime::{lock, lock_deferred};
 use crate::timing;
 use std::ffi::{c_char, c_int, c_void, CStr};
+use std::ptr::null_mut;
 
 /// The most blocks along grid x, y and z, and threads along block x, y, z
 /// and in all, that every NVIDIA GPU accepts.
@@ -174,6 +177,7 @@ pub unsafe extern "C" fn __ptxrt_launch(
                 "kernel launch failed (grid=({grid_x},{grid_y},{grid_z}) block=({block_x},{block_y},{block_z}) shared={shared_bytes})"
             )
         };
+        let (id, pl);
         let after = {
             // A synchronous launch queues behind the kernels not waited
             // for; an async one settles them (its stream is not ordered
@@ -196,11 +200,12 @@ pub unsafe extern "C" fn __ptxrt_launch(
                 Ok(f) => f,
                 Err(e) => fatal_at(&loc, "cannot load the kernel", Some(&kname), Some(&e)),
             };
-            let queued = match q {
-                Queue::Sync => None,
-                Queue::Id(n) => Some(n),
+            id = dev.id();
+            pl = prof::Launch {
+                kernel: &kname,
+                grid,
+                block,
             };
-            notify::launch(&kname, &loc, grid, block, queued);
             if !dev.async_queues() {
                 // The plugin's launch runs the kernel (the multicore
                 // device: on host threads) and its queues are synchronous:
@@ -231,6 +236,8 @@ pub unsafe extern "C" fn __ptxrt_launch(
                         )
                     }
                 };
+                let ctx = prof::Ctx::on(&loc, id, q);
+                let tool = prof::launch(prof::ev::ENQUEUE_LAUNCH_START, &ctx, &pl, null_mut());
                 let (launched, started) = match q {
                     Queue::Sync => {
                         let started = timing::clock();
@@ -238,6 +245,7 @@ pub unsafe extern "C" fn __ptxrt_launch(
                     }
                     Queue::Id(_) => (timing::measure(dev, q, &loc, Op::Kernel, go), None),
                 };
+                prof::launch(prof::ev::ENQUEUE_LAUNCH_END, &ctx, &pl, tool);
                 if let Err(e) = launched {
                     fatal_at(&loc, &what(), Some(&kname), Some(&e));
                 }
@@ -258,6 +266,8 @@ pub unsafe extern "C" fn __ptxrt_launch(
         };
         match after {
             After::Run(plugin, ordinal, func) => {
+                let ctx = prof::Ctx::on(&loc, id, q);
+                let tool = prof::launch(prof::ev::ENQUEUE_LAUNCH_START, &ctx, &pl, null_mut());
                 let started = timing::clock();
                 // SAFETY: as for the launch above; a synchronous launch
                 // (null stream) of a device whose launches complete in the
@@ -276,6 +286,7 @@ pub unsafe extern "C" fn __ptxrt_launch(
                 if let Err(e) = launched {
                     fatal_at(&loc, &what(), Some(&kname), Some(&e));
                 }
+                prof::launch(prof::ev::ENQUEUE_LAUNCH_END, &ctx, &pl, tool);
                 timing::kernel_done(&loc, started);
             }
             After::Wait(plugin, ordinal, started) => {

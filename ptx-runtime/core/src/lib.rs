@@ -56,6 +56,9 @@
 //! * [`device_directives`] — `__ptxrt_init`, `__ptxrt_shutdown`,
 //!   `__ptxrt_set`: the init, shutdown and set directives.
 //! * [`notify`] — `PTXRT_NOTIFY` / `PTXRT_DEBUG` lines.
+//! * [`prof`] — the OpenACC profiling and error-callback interface
+//!   (`acc_prof.h`): the callback registry, `ACC_PROFLIB`, the events;
+//!   [`prof_abi`] its C types.
 //! * [`profile`] — the `PTXRT_TIME` records per construct and the table
 //!   printed at exit.
 //! * [`timing`] — measuring kernels and transfers for [`profile`] (host
@@ -92,6 +95,8 @@ pub mod occupancy;
 pub mod pipeline;
 pub mod plugin;
 pub mod present;
+pub mod prof;
+pub mod prof_abi;
 pub mod profile;
 pub mod queue;
 pub mod ring;
@@ -114,5 +119,7 @@ mod fake;
 mod mapping_tests;
 #[cfg(test)]
 mod multi_device_tests;
+#[cfg(test)]
+mod prof_tests;
 #[cfg(test)]
 mod profile_tests;

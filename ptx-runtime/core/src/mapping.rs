@@ -9,11 +9,12 @@
 //! Every construct and API routine goes through these functions (data,
 //! compute, enter/exit data, update, host_data, declare, `acc_*`). They
 //! return [`Failure`]s; the caller reports them with its construct and
-//! variable. [`Site`] says, for `PTXRT_NOTIFY` lines and `PTXRT_TIME`
-//! records, where a transfer comes from (built lazily: nothing is formatted
-//! unless notification is on); every transfer the program asks for
-//! (clauses, update, `acc_*` copies) goes through [`upload`] / [`download`],
-//! which print the line, time the copy and record it.
+//! variable. [`Site`] says, for the profiling events (and so
+//! `PTXRT_NOTIFY`'s lines) and `PTXRT_TIME` records, where a transfer comes
+//! from (its name built lazily: nothing is formatted unless a client takes
+//! the event); every transfer the program asks for (clauses, update,
+//! `acc_*` copies) goes through [`upload`] / [`download`], which emit its
+//! enqueue events, time the copy and record it.
 //!
 //! Rules (2.6.7, 2.7.2): a range is present while its structured or dynamic
 //! count is nonzero; `acc_map_data` and global declares set the dynamic count
@@ -43,16 +44,20 @@
 //! on such a device, so a section not in the table is present at its own
 //! address ([`translate`], [`is_present`]; a `present` clause maps it to
 //! itself), and no section is "partly present" there.
+//! The profiling interface's data events ([`crate::prof`]: alloc, create,
+//! enqueue_upload/download start and end, delete, free) are emitted here,
+//! where the actions happen (not on a device that shares memory, where
+//! nothing is allocated or copied).
 //! May call: [`crate::present`], [`crate::devmem`] (through the device
-//! state), [`crate::error`], [`crate::notify`], [`crate::timing`].
+//! state), [`crate::error`], [`crate::timing`],
+//! [`crate::prof`].
 
 use crate::abi::SrcLoc;
 use crate::device::DeviceState;
 use crate::error::Failure;
-use crate::notify;
 use crate::present::{Attachment, Entry, Lookup, Owner, INFINITE};
+use crate::prof;
 use crate::profile::Op;
-use crate::queue::Queue;
 use crate::timing;
 use std::ffi::c_void;
 
@@ -96,16 +101,45 @@ pub struct Site<'a> {
     pub name: &'a dyn Fn() -> String,
 }
 
-/// The async queue `dev`'s work goes to (`None`: synchronous).
-fn queue_of(dev: &DeviceState) -> Option<u32> {
-    match dev.queue {
-        Queue::Sync => None,
-        Queue::Id(n) => Some(n),
+/// A data event of a site: where, on what, about which bytes.
+pub struct SiteEvent<'a> {
+    ctx: prof::Ctx<'a>,
+    data: prof::Data<'a>,
+}
+
+impl SiteEvent<'_> {
+    /// Emit event `e` (with `tool` from its start event): the `tool_info` left.
+    pub fn data(&self, e: i32, tool: *mut c_void) -> *mut c_void {
+        prof::data(e, &self.ctx, &self.data, tool)
+    }
+}
+
+impl<'a> Site<'a> {
+    /// The profiling interface's view of `bytes` at host `host` and device
+    /// `device` of `dev`, for this site.
+    pub fn event(
+        &self,
+        dev: &DeviceState,
+        host: usize,
+        device: u64,
+        bytes: usize,
+    ) -> SiteEvent<'a> {
+        SiteEvent {
+            ctx: prof::Ctx::of(self.loc, dev),
+            data: prof::Data {
+                name: self.name,
+                bytes,
+                host,
+                device,
+                implicit: false,
+            },
+        }
     }
 }
 
 /// Copy `bytes` from host `src` to device `dst` on the device's queue, for
-/// `site`: its `PTXRT_NOTIFY` line, the copy, its `PTXRT_TIME` record.
+/// `site`: its profiling events (`PTXRT_NOTIFY`'s line), the copy, its
+/// `PTXRT_TIME` record.
 ///
 /// # Safety
 /// `src` must be readable for `bytes` bytes (until the queue gets there,
@@ -122,12 +156,15 @@ pub unsafe fn upload(
         unsafe { shared_copy(dst as usize as *mut c_void, src, bytes) };
         return Ok(());
     }
-    notify::transfer("upload", site.name, bytes, site.loc, queue_of(dev));
     let op = Op::ToDevice(bytes as u64);
-    timing::measure(dev, dev.queue, site.loc, op, |dev| {
+    let ev = site.event(dev, src as usize, dst, bytes);
+    let tool = ev.data(prof::ev::ENQUEUE_UPLOAD_START, std::ptr::null_mut());
+    let r = timing::measure(dev, dev.queue, site.loc, op, |dev| {
         // SAFETY: per the caller.
         unsafe { dev.to_device(dst, src, bytes) }
-    })
+    });
+    ev.data(prof::ev::ENQUEUE_UPLOAD_END, tool);
+    r
 }
 
 /// Copy `bytes` from device `src` to host `dst` on the device's queue, for
@@ -148,12 +185,15 @@ pub unsafe fn download(
         unsafe { shared_copy(dst, src as usize as *const c_void, bytes) };
         return Ok(());
     }
-    notify::transfer("download", site.name, bytes, site.loc, queue_of(dev));
     let op = Op::ToHost(bytes as u64);
-    timing::measure(dev, dev.queue, site.loc, op, |dev| {
+    let ev = site.event(dev, dst as usize, src, bytes);
+    let tool = ev.data(prof::ev::ENQUEUE_DOWNLOAD_START, std::ptr::null_mut());
+    let r = timing::measure(dev, dev.queue, site.loc, op, |dev| {
         // SAFETY: per the caller.
         unsafe { dev.to_host(dst, src, bytes) }
-    })
+    });
+    ev.data(prof::ev::ENQUEUE_DOWNLOAD_END, tool);
+    r
 }
 
 /// A copy on a device that shares the program's memory: none when a range
@@ -279,6 +319,8 @@ fn create(
             .map_err(|why| internal(format!("present table: {why:?}")));
     }
     let d = dev.alloc(bytes)?;
+    let ev = site.event(dev, host, d, bytes);
+    ev.data(prof::ev::ALLOC, std::ptr::null_mut());
     let mut filled = Ok(());
     if zero {
         filled = dev.zero(d, bytes);
@@ -297,6 +339,7 @@ fn create(
         let _ = dev.free(d);
         return Err(internal(format!("present table: {why:?}")));
     }
+    ev.data(prof::ev::CREATE, std::ptr::null_mut());
     refresh_cells(dev, host, host.saturating_add(bytes))
 }
 
@@ -355,10 +398,18 @@ pub fn remove_range(
     if let Some((h, n)) = copyout {
         copy_out(dev, site, h, n, e.device_of(h))?;
     }
+    let ev = (!dev.shares_memory())
+        .then(|| site.event(dev, e.host_begin, e.device, e.host_end - e.host_begin));
+    if let Some(ev) = &ev {
+        ev.data(prof::ev::DELETE, std::ptr::null_mut());
+    }
     dev.present.remove(key);
     refresh_cells(dev, e.host_begin, e.host_end)?;
     if e.owner == Owner::Runtime {
         dev.free(e.device)?;
+        if let Some(ev) = &ev {
+            ev.data(prof::ev::FREE, std::ptr::null_mut());
+        }
     }
     Ok(())
 }

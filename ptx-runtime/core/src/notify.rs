@@ -28,7 +28,12 @@
 //! (The kernel line: what limits a kernel's launches, once per kernel and
 //! block size the runtime asks the driver about.)
 //!
-//! ` async(n)` ends the line of work queued on async queue n.
+//! ` async(n)` ends the line of work queued on async queue n. The launch
+//! and transfer lines are a client of the profiling interface
+//! ([`crate::prof`] calls [`launch`] and [`transfer`] at its
+//! enqueue_launch_start, enqueue_upload_start and enqueue_download_start
+//! events); the kernel line is not an OpenACC event ([`crate::occupancy`]
+//! prints it).
 //! May call: nothing else in the crate.
 
 use crate::abi::SrcLoc;

@@ -46,6 +46,7 @@
 //! [`crate::timing`] / [`crate::profile`] (device opened, exit report
 //! armed, timings read at shutdown and exit).
 
+use crate::abi::SrcLoc;
 use crate::declare::{self, Declares};
 use crate::device::{DeviceId, DeviceState};
 use crate::error::{fatal, guard, Failure};
@@ -53,7 +54,7 @@ use crate::icv::{self, Selected};
 use crate::image::Images;
 use crate::notify;
 use crate::plugin::{self, Plugin};
-use crate::queue;
+use crate::queue::{self, Queue};
 use crate::timing;
 use std::ffi::{c_char, c_int, CStr};
 use std::path::PathBuf;
@@ -218,7 +219,12 @@ impl Runtime {
             self.devices.resize_with(i + 1, || Slot::NotTried);
         }
         if let Slot::NotTried = self.devices[i] {
-            self.devices[i] = match self.open_device(ordinal) {
+            crate::prof::init();
+            let ctx = crate::prof::Ctx::device(ordinal);
+            let span = crate::prof::Span::start(crate::prof::ev::DEVICE_INIT_START, &ctx, true);
+            let opened = self.open_device(ordinal);
+            span.end(crate::prof::ev::DEVICE_INIT_END, &ctx, true);
+            self.devices[i] = match opened {
                 Ok(mut d) => {
                     crate::profile::device_opened(ordinal, &d.info.name_str());
                     declare::establish(&mut d, &self.declares);
@@ -391,7 +397,11 @@ impl Runtime {
             .and_then(|i| self.devices.get_mut(i))
         {
             if let Slot::Open(d) = slot {
+                let ctx = crate::prof::Ctx::device(ordinal);
+                let span =
+                    crate::prof::Span::start(crate::prof::ev::DEVICE_SHUTDOWN_START, &ctx, false);
                 d.close();
+                span.end(crate::prof::ev::DEVICE_SHUTDOWN_END, &ctx, false);
             }
             if !matches!(slot, Slot::Failed(_)) {
                 *slot = Slot::NotTried;
@@ -411,7 +421,7 @@ impl Runtime {
 /// without holding the runtime lock (other threads go on queueing work),
 /// then the device takes back what completed work held. A device not open
 /// has nothing to wait for, nor has the host (its queues are synchronous).
-pub fn host_wait_unlocked(id: DeviceId, w: Option<u32>) -> Result<(), Failure> {
+pub fn host_wait_unlocked(loc: &SrcLoc, id: DeviceId, w: Option<u32>) -> Result<(), Failure> {
     let (d, streams) = {
         let mut rt = lock();
         let Some(dev) = rt.get(id) else {
@@ -419,7 +429,12 @@ pub fn host_wait_unlocked(id: DeviceId, w: Option<u32>) -> Result<(), Failure> {
         };
         (dev.dev(), queue::streams_to_wait(dev, w))
     };
-    if let Err((q, e)) = queue::wait_streams(d, &streams) {
+    let q = w.map_or(Queue::Sync, Queue::Id);
+    let ctx = crate::prof::Ctx::on(loc, id, q);
+    let span = crate::prof::Span::start(crate::prof::ev::WAIT_START, &ctx, false);
+    let waited = queue::wait_streams(d, &streams);
+    span.end(crate::prof::ev::WAIT_END, &ctx, false);
+    if let Err((q, e)) = waited {
         return Err(match lock().get(id) {
             Some(dev) => dev.queues.failed(q, e),
             None => Failure::with(format!("async queue {q} failed"), e),
@@ -492,6 +507,7 @@ fn open_or_host<'a>(
 #[no_mangle]
 pub unsafe extern "C" fn __ptxrt_register_plugin_dir(dir: *const c_char) {
     guard(|| {
+        crate::prof::init();
         if dir.is_null() {
             return;
         }

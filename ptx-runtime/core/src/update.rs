@@ -8,12 +8,13 @@
 //! `use_device`). On a device that shares the program's memory (the host
 //! device) both do nothing / return their argument.
 //! May call: [`crate::runtime`], [`crate::device`], [`crate::mapping`], [`crate::queue`],
-//! [`crate::abi`], [`crate::error`].
+//! [`crate::abi`], [`crate::error`], [`crate::prof`] (update start and end events).
 
 use crate::abi::{cstr_or, slice_of, Async, Loc, SrcLoc, Update, UPDATE_BLOCK};
 use crate::device::DeviceState;
 use crate::error::{guard, report, Failure};
 use crate::mapping::{self, Located, Site};
+use crate::prof;
 use crate::queue;
 use crate::runtime::lock;
 use std::ffi::{c_char, c_int, c_void};
@@ -70,7 +71,10 @@ pub unsafe extern "C" fn __ptxrt_update(
         let mut rt = lock();
         let q = queue::prepare(&mut rt, &loc, a);
         let dev = rt.current();
+        let ctx = prof::Ctx::on(&loc, dev.id(), q);
+        let span = prof::Span::start(prof::ev::UPDATE_START, &ctx, false);
         let r = queue::run(dev, q, |dev| update(dev, &loc, items, if_present != 0));
+        span.end(prof::ev::UPDATE_END, &ctx, false);
         if let Err((i, f)) = r {
             report(&loc, &items[i].name_str(), &f);
         }
