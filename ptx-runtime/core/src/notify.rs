@@ -110,11 +110,13 @@ fn process_switches() -> Switches {
     *S.get_or_init(|| switches(&process_env))
 }
 
-fn launches_enabled() -> bool {
+/// Whether launch lines are printed (`PTXRT_NOTIFY`, `NV_ACC_NOTIFY` bit 1).
+pub fn launches_enabled() -> bool {
     process_switches().launches
 }
 
-fn transfers_enabled() -> bool {
+/// Whether transfer lines are printed (`PTXRT_NOTIFY`, `NV_ACC_NOTIFY` bit 2).
+pub fn transfers_enabled() -> bool {
     process_switches().transfers
 }
 

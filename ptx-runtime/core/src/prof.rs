@@ -297,7 +297,7 @@ fn load_tool(name: &str) -> Result<(), String> {
 pub fn init() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
-        if crate::notify::notify_enabled() {
+        if crate::notify::launches_enabled() || crate::notify::transfers_enabled() {
             let mut r = registry();
             r.builtin |= NOTIFY_EVENTS;
             r.publish();
@@ -588,7 +588,7 @@ pub fn data(e: c_int, ctx: &Ctx, d: &Data, tool: *mut c_void) -> *mut c_void {
     if !wants(e) {
         return tool;
     }
-    if let (Some(loc), true) = (ctx.loc, crate::notify::notify_enabled()) {
+    if let (Some(loc), true) = (ctx.loc, crate::notify::transfers_enabled()) {
         match e {
             ev::ENQUEUE_UPLOAD_START => {
                 crate::notify::transfer("upload", d.name, d.bytes, loc, queue_of(ctx))
