@@ -148,18 +148,19 @@ pub fn defer(plugin: &'static Plugin, ordinal: i32, loc: &SrcLoc, kernel: &str) 
         let _ = unsafe { atexit(settle_at_exit) };
     });
     let mut p = pending();
-    // Each construct once, the last launched last.
-    if let Some(i) = p
-        .constructs
-        .iter()
-        .position(|c| c.loc == *loc && c.kernel == kernel)
-    {
-        p.constructs.remove(i);
+    // Each construct once, the last launched last (moved there, not copied
+    // again: a loop of constructs launches the same few over and over).
+    let same = |c: &Construct| c.loc == *loc && c.kernel == kernel;
+    match p.constructs.iter().position(same) {
+        Some(i) => {
+            let n = p.constructs.len();
+            p.constructs[i..n].rotate_left(1);
+        }
+        None => p.constructs.push(Construct {
+            loc: loc.clone(),
+            kernel: kernel.to_string(),
+        }),
     }
-    p.constructs.push(Construct {
-        loc: loc.clone(),
-        kernel: kernel.to_string(),
-    });
     ANY.store(true, Ordering::SeqCst);
     let d = match p.device(plugin, ordinal) {
         Some(i) => i,

@@ -111,9 +111,16 @@ thread_local! {
 
 /// The calling thread's device type.
 pub fn device_type() -> Selected {
-    DEVICE_TYPE
-        .with(|t| t.borrow().clone())
-        .unwrap_or_else(|| env().device_type.clone())
+    with_device_type(Selected::clone)
+}
+
+/// `f` of the calling thread's device type, without copying it (asked at
+/// every construct). `f` must not set the device type.
+pub fn with_device_type<T>(f: impl FnOnce(&Selected) -> T) -> T {
+    DEVICE_TYPE.with(|t| match &*t.borrow() {
+        Some(s) => f(s),
+        None => f(&env().device_type),
+    })
 }
 
 /// Set the calling thread's device type.

@@ -180,6 +180,10 @@ pub fn missing_code(img: &Image, info: &DeviceInfo) -> String {
 struct Loaded {
     module: usize,
     functions: HashMap<String, usize>,
+    /// The functions by the address of the name the launch passes (a
+    /// static string of the program), with the name's bytes to check:
+    /// found without reading the name as UTF-8 and hashing it.
+    by_name_ptr: HashMap<usize, (Box<[u8]>, usize)>,
 }
 
 impl Loaded {
@@ -187,6 +191,7 @@ impl Loaded {
         Loaded {
             module,
             functions: HashMap::new(),
+            by_name_ptr: HashMap::new(),
         }
     }
 
@@ -197,15 +202,24 @@ impl Loaded {
         ordinal: i32,
         kernel: &CStr,
     ) -> Result<*mut c_void, String> {
+        let at = kernel.as_ptr() as usize;
+        if let Some((bytes, f)) = self.by_name_ptr.get(&at) {
+            if **bytes == *kernel.to_bytes() {
+                return Ok(*f as *mut c_void);
+            }
+        }
         let name = kernel.to_string_lossy();
-        if let Some(f) = self.functions.get(name.as_ref()) {
-            return Ok(*f as *mut c_void);
+        if let Some(&f) = self.functions.get(name.as_ref()) {
+            self.by_name_ptr.insert(at, (kernel.to_bytes().into(), f));
+            return Ok(f as *mut c_void);
         }
         // SAFETY: the module was loaded (or linked) on this device.
         let f = unsafe {
             plugin.module_get_function(ordinal, self.module as *mut c_void, kernel.as_ptr())
         }?;
         self.functions.insert(name.into_owned(), f as usize);
+        self.by_name_ptr
+            .insert(at, (kernel.to_bytes().into(), f as usize));
         Ok(f)
     }
 }

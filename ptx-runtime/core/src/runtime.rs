@@ -374,11 +374,12 @@ impl Runtime {
 
     /// [`Runtime::active`] with the registered images (to load modules).
     pub fn active_with_images(&mut self) -> (&mut DeviceState, &Images) {
-        let id = match icv::device_type() {
-            Selected::Multicore if self.images.has_host_code() => DeviceId::Multicore,
+        let host_code = self.images.has_host_code();
+        let id = icv::with_device_type(|t| match t {
+            Selected::Multicore if host_code => DeviceId::Multicore,
             t if t.on_host() => DeviceId::Host,
             _ => DeviceId::Nvidia(icv::device_num()),
-        };
+        });
         let Runtime {
             devices,
             host,
