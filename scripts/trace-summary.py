@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Summarise a trace written by an accc program run with PTXRT_TRACE=out.json.
 
-    python3 scripts/trace-summary.py out.json
+    python3 scripts/trace-summary.py out.json [--phases] [--best-phase]
 
 The trace (Chrome trace-event JSON) has host rows (process "host", one row
 per thread: constructs, data entry and exit, transfers, launches, waits, as
@@ -27,6 +27,14 @@ times). Printed:
   in which a copy runs while a kernel runs (on another queue: one queue
   runs its work in order), as a fraction of all copy time; 100% means every
   copy was hidden under kernel time, as benchmarks/overlap aims for.
+
+With --phases, the same overlap per phase: the run cut at the end of each
+host wait (`#pragma acc wait`, acc_wait_all, ...), so that each timed
+section of a benchmark that waits at its end (benchmarks/common/bench.h)
+is one phase; a line for each phase whose device work used two queues or
+more. With --best-phase, only the window of the phase that hid the most copy
+time, as "START END" in ms since the first span (for trace-timeline.py
+--window).
 
 Only the standard library is used.
 """
@@ -135,16 +143,11 @@ def summarise(path, out=sys.stdout):
         file=out,
     )
 
-    kernels = union((e["ts"], e["ts"] + e["dur"]) for e in device_spans if e.get("cat") == "kernel")
-    copies = union(
-        (e["ts"], e["ts"] + e["dur"]) for e in device_spans if e.get("cat") in ("upload", "download")
-    )
-    copy_time = length(copies)
-    hidden = length(intersect(copies, kernels))
+    copy_time, hidden, kern = overlap_of(device_spans)
     if copy_time > 0:
         print(
             "overlap: %s of %s copy time under kernels (%.1f%%); kernels %s"
-            % (fmt_ms(hidden), fmt_ms(copy_time), 100.0 * hidden / copy_time, fmt_ms(length(kernels))),
+            % (fmt_ms(hidden), fmt_ms(copy_time), 100.0 * hidden / copy_time, fmt_ms(kern)),
             file=out,
         )
     else:
@@ -152,11 +155,80 @@ def summarise(path, out=sys.stdout):
     return 0
 
 
+def overlap_of(device_spans):
+    """(copy time, hidden copy time, kernel time) of device spans."""
+    kernels = union((e["ts"], e["ts"] + e["dur"]) for e in device_spans if e.get("cat") == "kernel")
+    copies = union(
+        (e["ts"], e["ts"] + e["dur"]) for e in device_spans if e.get("cat") in ("upload", "download")
+    )
+    return length(copies), length(intersect(copies, kernels)), length(kernels)
+
+
+def phases(spans):
+    """The phases of the run: (start, end, device spans starting in it),
+    cut at the end of each host wait range."""
+    cuts = sorted(e["ts"] + e["dur"] for e in spans if e["pid"] == 0 and e.get("cat") == "wait")
+    start = min(e["ts"] for e in spans)
+    end = max(e["ts"] + e["dur"] for e in spans)
+    bounds = [start] + [c for c in cuts if start < c < end] + [end]
+    device = sorted((e for e in spans if e["pid"] != 0), key=lambda e: e["ts"])
+    out, i = [], 0
+    for a, b in zip(bounds, bounds[1:]):
+        mine = []
+        while i < len(device) and device[i]["ts"] < b:
+            mine.append(device[i])
+            i += 1
+        if mine:
+            out.append((a, b, mine))
+    return out
+
+
+def print_phases(path, best_only, out=sys.stdout):
+    _, _, spans = load(path)
+    if not spans:
+        return 1
+    t0 = min(e["ts"] for e in spans)
+    best = None
+    lines = []
+    for a, b, mine in phases(spans):
+        queues = {(e["pid"], e["tid"]) for e in mine}
+        if len(queues) < 2:
+            continue
+        copy, hidden, kern = overlap_of(mine)
+        if best is None or hidden > best[0]:
+            best = (hidden, a, b)
+        lines.append(
+            "phase %10.3f..%10.3f ms: %d queues, kernels %s, copies %s, hidden %s (%.1f%%)"
+            % ((a - t0) / 1e3, (b - t0) / 1e3, len(queues), fmt_ms(kern), fmt_ms(copy), fmt_ms(hidden),
+               100.0 * hidden / copy if copy else 0.0)
+        )
+    if best_only:
+        if best is None:
+            return 1
+        print("%.3f %.3f" % ((best[1] - t0) / 1e3, (best[2] - t0) / 1e3), file=out)
+        return 0
+    print("", file=out)
+    print("phases with work on two queues or more: %d" % len(lines), file=out)
+    for l in lines[:60]:
+        print(l, file=out)
+    if len(lines) > 60:
+        print("... %d more" % (len(lines) - 60), file=out)
+    return 0
+
+
 def main(argv):
-    if len(argv) != 2 or argv[1] in ("-h", "--help"):
+    args = argv[1:]
+    flags = {a for a in args if a.startswith("--")}
+    files = [a for a in args if not a.startswith("--")]
+    if len(files) != 1 or "-h" in args or "--help" in flags or flags - {"--phases", "--best-phase"}:
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    return summarise(argv[1])
+    if "--best-phase" in flags:
+        return print_phases(files[0], True)
+    rc = summarise(files[0])
+    if rc == 0 and "--phases" in flags:
+        rc = print_phases(files[0], False)
+    return rc
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Draw a trace written with PTXRT_TRACE=out.json as a PNG timeline.
 
-    python3 scripts/trace-timeline.py out.json [timeline.png]
+    python3 scripts/trace-timeline.py out.json [timeline.png] [--window START END]
 
 One row per host thread and per device queue (host threads first, then each
 device's default queue and async queues), time in milliseconds from the
@@ -10,7 +10,9 @@ rows; compute constructs, data entry and exit, updates, launches, transfers
 and waits on the host rows, where nested ranges are drawn as thinner bars
 inside the range that holds them. Needs matplotlib (as benchmarks/report.py:
 without it, one line says so and the exit status is 3). The default output
-is the trace's name with -timeline.png.
+is the trace's name with -timeline.png. --window draws only the spans that
+overlap [START, END] (ms since the first span), e.g. the phase that
+`trace-summary.py --best-phase` prints.
 """
 
 import json
@@ -57,8 +59,12 @@ def depths(spans):
     return out
 
 
-def draw(path, png):
+def draw(path, png, window=None):
     procs, threads, spans = load(path)
+    if spans and window:
+        first = min(e["ts"] for e in spans)
+        lo, hi = first + window[0] * 1000.0, first + window[1] * 1000.0
+        spans = [e for e in spans if e["ts"] <= hi and e["ts"] + e["dur"] >= lo]
     if not spans:
         print("trace-timeline.py: %s has no spans" % path, file=sys.stderr)
         return 1
@@ -117,12 +123,22 @@ def draw(path, png):
 
 
 def main(argv):
-    if len(argv) not in (2, 3) or argv[1] in ("-h", "--help"):
+    args = argv[1:]
+    window = None
+    if "--window" in args:
+        i = args.index("--window")
+        try:
+            window = (float(args[i + 1]), float(args[i + 2]))
+        except (IndexError, ValueError):
+            print(__doc__.strip(), file=sys.stderr)
+            return 2
+        del args[i : i + 3]
+    if len(args) not in (1, 2) or args[0] in ("-h", "--help"):
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    path = argv[1]
-    png = argv[2] if len(argv) == 3 else os.path.splitext(path)[0] + "-timeline.png"
-    return draw(path, png)
+    path = args[0]
+    png = args[1] if len(args) == 2 else os.path.splitext(path)[0] + "-timeline.png"
+    return draw(path, png, window)
 
 
 if __name__ == "__main__":
