@@ -51,6 +51,19 @@ int InitializeInjectionNvtx2(nvtx_get_export_table get)
     unsigned size = 0;
     if (!cb || cb->struct_size < sizeof *cb || !cb->get_module_function_table)
         return 0;
+    /* As strict tools do: every module's table, of its size, or no attaching. */
+    static const unsigned sizes[] = {0, 16, 9, 15, 7, 16, 7};
+    for (int m = 1; m <= 6; m++) {
+        nvtx_table t = NULL;
+        unsigned n = 0;
+        if (!cb->get_module_function_table(m, &t, &n) || !t || n != sizes[m] || t[0] || t[n])
+            return 0;
+        for (unsigned i = 1; i < n; i++)
+            if (!t[i])
+                return 0;
+    }
+    if (cb->get_module_function_table(7, &table, &size))
+        return 0;
     if (!cb->get_module_function_table(MODULE_CORE, &table, &size) || !table ||
         size <= CORE_RANGE_POP)
         return 0;

@@ -17,8 +17,9 @@
 //! header-only implementation does it: `dlopen` the library
 //! `NVTX_INJECTION64_PATH` names, call its
 //! `InitializeInjectionNvtx2(nvtxGetExportTable)`, and the tool fills in
-//! the core module's function table (slots `RangePushA`, `RangePop`)
-//! through the export table's `GetModuleFunctionTable`. When neither is
+//! the modules' function tables (of which the core's `RangePushA` and
+//! `RangePop` slots are used) through the export table's
+//! `GetModuleFunctionTable`. When neither is
 //! there (or the tool fills neither slot), nothing happens: the ranges
 //! cost one cached check.
 //!
@@ -100,11 +101,16 @@ fn load_library() -> Option<Api> {
 // NVTX 3's injection protocol (nvtxDetail/nvtxTypes.h, nvtxImpl.h).
 const ETID_CALLBACKS: u32 = 1;
 const ETID_VERSIONINFO: u32 = 3;
-const CB_MODULE_CORE: c_int = 1;
+const CB_MODULE_CORE: usize = 1;
 const CBID_CORE_RANGE_PUSH_A: usize = 9;
 const CBID_CORE_RANGE_POP: usize = 11;
-/// Slots of the core module (`NVTX_CBID_CORE_SIZE`).
-const CBID_CORE_SIZE: usize = 16;
+/// Slots of each module (`NVTX_CBID_<module>_SIZE`), by module: core,
+/// CUDA, OpenCL, CUDA runtime, core 2 (domains), sync. Every table is
+/// offered, as NVTX 3 does, since a tool may decline to attach when one
+/// it fills is missing; only the core's push and pop are used.
+const MODULE_SIZES: [usize; 7] = [0, 16, 9, 15, 7, 16, 7];
+/// The largest module.
+const MAX_SIZE: usize = 16;
 const NVTX_VERSION: u32 = 3;
 
 type FnPtr = Option<unsafe extern "C" fn()>;
@@ -126,17 +132,17 @@ struct ExportVersion {
     set_injection_nvtx_version: unsafe extern "C" fn(u32),
 }
 
-/// The core module's slots the tool writes its functions into, and the
-/// table of their addresses it is given (slot 0 unused, a null after the
-/// last, as NVTX 3's own table).
-struct CoreSlots {
-    slots: [FnPtr; CBID_CORE_SIZE],
-    table: [*mut FnPtr; CBID_CORE_SIZE + 1],
+/// Each module's slots the tool writes its functions into, and the tables
+/// of their addresses it is given (slot 0 unused, a null after the last,
+/// as NVTX 3's own tables).
+struct Slots {
+    slots: [[FnPtr; MAX_SIZE]; 7],
+    tables: [[*mut FnPtr; MAX_SIZE + 1]; 7],
 }
 
-static mut CORE: CoreSlots = CoreSlots {
-    slots: [None; CBID_CORE_SIZE],
-    table: [std::ptr::null_mut(); CBID_CORE_SIZE + 1],
+static mut CORE: Slots = Slots {
+    slots: [[None; MAX_SIZE]; 7],
+    tables: [[std::ptr::null_mut(); MAX_SIZE + 1]; 7],
 };
 
 unsafe extern "C" fn get_module_function_table(
@@ -144,15 +150,19 @@ unsafe extern "C" fn get_module_function_table(
     out_table: *mut *const *mut FnPtr,
     out_size: *mut c_uint,
 ) -> c_int {
-    if module != CB_MODULE_CORE {
+    let Some(&size) = usize::try_from(module)
+        .ok()
+        .and_then(|m| MODULE_SIZES.get(m))
+        .filter(|&&s| s > 0)
+    else {
         return 0;
-    }
-    // SAFETY: CORE's table was filled before the tool was called (one
+    };
+    // SAFETY: the tables were filled before the tool was called (one
     // thread: under the OnceLock of `api`); out pointers are the tool's.
     unsafe {
-        let table = std::ptr::addr_of!(CORE.table).cast::<*mut FnPtr>();
+        let table = std::ptr::addr_of!(CORE.tables[module as usize]).cast::<*mut FnPtr>();
         if !out_size.is_null() {
-            *out_size = CBID_CORE_SIZE as c_uint;
+            *out_size = size as c_uint;
         }
         if !out_table.is_null() {
             *out_table = table;
@@ -200,18 +210,18 @@ fn load_injection() -> Option<Api> {
         if init.is_null() {
             return None;
         }
-        let core = &mut *std::ptr::addr_of_mut!(CORE);
-        for i in 1..CBID_CORE_SIZE {
-            core.table[i] = std::ptr::addr_of_mut!(core.slots[i]);
+        let all = &mut *std::ptr::addr_of_mut!(CORE);
+        for (m, &size) in MODULE_SIZES.iter().enumerate() {
+            for i in 1..size {
+                all.tables[m][i] = std::ptr::addr_of_mut!(all.slots[m][i]);
+            }
         }
         let init = std::mem::transmute::<*mut c_void, InitFn>(init);
         if init(get_export_table) == 0 {
             return None;
         }
-        let (push, pop) = (
-            core.slots[CBID_CORE_RANGE_PUSH_A]?,
-            core.slots[CBID_CORE_RANGE_POP]?,
-        );
+        let core = &all.slots[CB_MODULE_CORE];
+        let (push, pop) = (core[CBID_CORE_RANGE_PUSH_A]?, core[CBID_CORE_RANGE_POP]?);
         Some(Api {
             push: std::mem::transmute::<unsafe extern "C" fn(), PushFn>(push),
             pop: std::mem::transmute::<unsafe extern "C" fn(), PopFn>(pop),
