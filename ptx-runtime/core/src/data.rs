@@ -397,7 +397,7 @@ pub unsafe extern "C" fn __ptxrt_data_end(region: *mut c_void) {
         if let Some(span) = region.span.take() {
             // The construct's end means its kernels are done only when a
             // tool asks for it (else they stay deferred: crate::deferred).
-            if prof::wants(prof::ev::COMPUTE_CONSTRUCT_END) && region.queue == Queue::Sync {
+            if prof::tools_want(prof::ev::COMPUTE_CONSTRUCT_END) && region.queue == Queue::Sync {
                 deferred::settle();
             }
             span.end(prof::ev::COMPUTE_CONSTRUCT_END, &ctx, false);

@@ -287,7 +287,7 @@ pub unsafe extern "C" fn __ptxrt_launch(
                     fatal_at(&loc, &what(), Some(&kname), Some(&e));
                 }
                 prof::launch(prof::ev::ENQUEUE_LAUNCH_END, &ctx, &pl, tool);
-                timing::kernel_done(&loc, started);
+                timing::kernel_done(&loc, id, started);
             }
             After::Wait(plugin, ordinal, started) => {
                 // SAFETY: the legacy default stream of the device.
@@ -295,7 +295,7 @@ pub unsafe extern "C" fn __ptxrt_launch(
                 {
                     fatal_at(&loc, "kernel execution failed", Some(&kname), Some(&e));
                 }
-                timing::kernel_done(&loc, started);
+                timing::kernel_done(&loc, id, started);
             }
         }
     })

@@ -61,6 +61,9 @@
 //!   [`prof_abi`] its C types.
 //! * [`profile`] — the `PTXRT_TIME` records per construct and the table
 //!   printed at exit.
+//! * [`ranges`] — the range clients of [`prof`]: NVTX ranges ([`nvtx`],
+//!   `PTXRT_NVTX`) and the host rows of the trace ([`trace`],
+//!   `PTXRT_TRACE`: the Chrome trace-event file of host and device work).
 //! * [`timing`] — measuring kernels and transfers for [`profile`] (host
 //!   clock, device events around async work), the exit report.
 //!
@@ -91,6 +94,7 @@ pub mod link;
 pub mod mapping;
 pub mod multicore;
 pub mod notify;
+pub mod nvtx;
 pub mod occupancy;
 pub mod pipeline;
 pub mod plugin;
@@ -99,12 +103,14 @@ pub mod prof;
 pub mod prof_abi;
 pub mod profile;
 pub mod queue;
+pub mod ranges;
 pub mod ring;
 pub mod rows;
 pub mod runtime;
 pub mod stack;
 pub mod staging;
 pub mod timing;
+pub mod trace;
 pub mod update;
 
 #[cfg(test)]

@@ -410,7 +410,9 @@ fn attach_and_detach_pointer_members() {
 fn attach_targets_null_sections_and_errors() {
     let mut dev = fake::device();
     let l = loc();
-    let data = [0u32; 8];
+    // On the heap: on the stack it may lie just past `holder`, whose end a
+    // pointer may point at while holder's range is present.
+    let data = Box::new([0u32; 8]);
     let mut holder: [*const u32; 2] = [data.as_ptr(), ptr::null()];
     let base = holder.as_mut_ptr();
     let (h0, h1) = (base as usize, base.wrapping_add(1) as usize);

@@ -17,7 +17,9 @@
 //! `PTXRT_NOTIFY`'s launch and transfer lines are a built-in client
 //! ([`crate::notify`], called at enqueue_launch_start,
 //! enqueue_upload_start and enqueue_download_start, before the tools'
-//! callbacks).
+//! callbacks), and so are the ranges of `PTXRT_NVTX` and `PTXRT_TRACE`
+//! ([`crate::ranges`], called at every start and end of a construct,
+//! transfer, launch and wait, before the tools' callbacks).
 //!
 //! Registration (5.3): `acc_reg` adds a callback to an event (registering
 //! it again counts: it is still called once per event, and takes as many
@@ -302,6 +304,12 @@ pub fn init() {
             r.builtin |= NOTIFY_EVENTS;
             r.publish();
         }
+        crate::trace::init();
+        if crate::ranges::wanted() != 0 {
+            let mut r = registry();
+            r.builtin |= crate::ranges::wanted();
+            r.publish();
+        }
         if let Ok(v) = std::env::var("ACC_PROFLIB") {
             for name in proflib_names(&v) {
                 if let Err(why) = load_tool(name) {
@@ -355,7 +363,7 @@ pub fn any() -> bool {
 }
 
 /// Whether a tool has an enabled callback for event `e`.
-fn tools_want(e: c_int) -> bool {
+pub fn tools_want(e: c_int) -> bool {
     TOOLS.load(Ordering::Relaxed) & (1 << e) != 0
 }
 
@@ -599,6 +607,7 @@ pub fn data(e: c_int, ctx: &Ctx, d: &Data, tool: *mut c_void) -> *mut c_void {
             _ => {}
         }
     }
+    crate::ranges::event(e, ctx, &crate::ranges::What::Data(d));
     if !tools_want(e) {
         return tool;
     }
@@ -640,6 +649,7 @@ pub fn launch(e: c_int, ctx: &Ctx, l: &Launch, tool: *mut c_void) -> *mut c_void
     if let (Some(loc), ev::ENQUEUE_LAUNCH_START) = (ctx.loc, e) {
         crate::notify::launch(l.kernel, loc, l.grid, l.block, queue_of(ctx));
     }
+    crate::ranges::event(e, ctx, &crate::ranges::What::Launch(l));
     if !tools_want(e) {
         return tool;
     }
@@ -670,6 +680,7 @@ pub fn other_with(e: c_int, ctx: &Ctx, implicit: bool, tool: *mut c_void) -> *mu
     if !wants(e) {
         return tool;
     }
+    crate::ranges::event(e, ctx, &crate::ranges::What::Other);
     let info = EventInfo {
         other: OtherEventInfo {
             event_type: e,

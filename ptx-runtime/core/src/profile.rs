@@ -13,7 +13,8 @@
 //! (nothing of the row's was timed) or ends in `*` (part of it was).
 //!
 //! Owns: the switch (`PTXRT_TIME`, or nvc's `NV_ACC_TIME` when it is not
-//! set: [`VARIABLES`], read once: [`enabled`]), the records
+//! set: [`VARIABLES`], read once: [`table_enabled`]; `PTXRT_TRACE` also
+//! turns the measures on: [`enabled`]), the records
 //! ([`Profile`], one per process behind the leaf lock [`PROFILE`]) and the
 //! table's format. Lock order: [`PROFILE`] is a leaf: taken with or without
 //! the runtime lock, never held while calling anything else.
@@ -319,17 +320,27 @@ pub fn force(on: bool) {
 /// both are set).
 pub const VARIABLES: [&str; 2] = ["PTXRT_TIME", "NV_ACC_TIME"];
 
-/// Whether `PTXRT_TIME` (or `NV_ACC_TIME`) is on (read once).
+/// Whether work is measured: `PTXRT_TIME` (or `NV_ACC_TIME`) is on, or
+/// the trace ([`crate::trace`], whose device rows are these measures).
 pub fn enabled() -> bool {
-    static ON: OnceLock<bool> = OnceLock::new();
-    let on = *ON.get_or_init(|| crate::notify::alias_flag(&VARIABLES, &crate::notify::process_env));
+    let on = table_enabled() || crate::trace::enabled();
     #[cfg(test)]
     let on = on || FORCE.with(std::cell::Cell::get);
     on
 }
 
+/// Whether `PTXRT_TIME` (or `NV_ACC_TIME`) is on: the table at exit (read
+/// once).
+pub fn table_enabled() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| crate::notify::alias_flag(&VARIABLES, &crate::notify::process_env))
+}
+
 /// Device `ordinal` (named `name`) was opened.
 pub fn device_opened(ordinal: i32, name: &str) {
+    if crate::trace::enabled() {
+        crate::trace::device_named(ordinal, name);
+    }
     if enabled() {
         profile().device(ordinal, name);
     }

@@ -146,7 +146,7 @@ fn async_launches_are_read_at_a_test_and_at_shutdown() {
 
     // A synchronous launch: host clock from launch to completion.
     let l2 = at("p4.c", 20, "kernels");
-    timing::kernel_done(&l2, timing::clock());
+    timing::kernel_done(&l2, crate::device::DeviceId::Nvidia(0), timing::clock());
     assert_eq!(counts(profile::row_of(&l2).unwrap().kernels), (1, 0, 1));
 }
 

@@ -22,7 +22,13 @@
 //! driver's own exit handlers would have run first). Nothing here takes the
 //! runtime lock: every function is given the device it works on.
 //!
-//! Off (`PTXRT_TIME` unset, the usual case) nothing here makes an event or
+//! With `PTXRT_TRACE` ([`crate::trace`]) the same measures are on and each
+//! also becomes a span of the trace's device rows: an async pair at its
+//! device times, converted to the host clock by the device's calibration
+//! event ([`Timing`]'s, recorded and waited for once, at the first async
+//! measure); synchronous work at its host times.
+//!
+//! Off (`PTXRT_TIME` and `PTXRT_TRACE` unset, the usual case) nothing here makes an event or
 //! reads a clock: each entry point checks one cached flag.
 //!
 //! Owns: [`Timing`] (a device's pending event pairs and its pool of timed
@@ -30,11 +36,11 @@
 //! hook.
 //! May call: [`crate::device`] (the device state it is given, never the
 //! runtime lock), [`crate::plugin`] (through the device state),
-//! [`crate::queue`] (streams), [`crate::profile`].
+//! [`crate::queue`] (streams), [`crate::profile`], [`crate::trace`].
 
 use crate::abi::SrcLoc;
-use crate::device::Dev;
 use crate::device::DeviceState;
+use crate::device::{Dev, DeviceId};
 use crate::profile::{self, Key, Op};
 use crate::queue::Queue;
 use std::ffi::{c_int, c_void};
@@ -54,6 +60,8 @@ struct Pending {
     end: usize,
     key: Key,
     op: Op,
+    /// The async queue.
+    queue: u32,
 }
 
 /// A device's timing state.
@@ -63,6 +71,9 @@ pub struct Timing {
     free: Vec<usize>,
     /// Pairs recorded around async work, not read yet.
     pending: Vec<Pending>,
+    /// The trace's calibration: a timed event and the host time it had
+    /// completed by.
+    calib: Option<(usize, crate::trace::Calibration)>,
 }
 
 impl Timing {
@@ -87,6 +98,7 @@ impl Timing {
         for p in self.pending.drain(..) {
             self.free.extend([p.start, p.end]);
         }
+        self.free.extend(self.calib.take().map(|(e, _)| e));
         for e in self.free.drain(..) {
             // SAFETY: timed events of this device, destroyed once (drained).
             let _ = unsafe { d.plugin.event_destroy(d.ordinal, e as *mut c_void) };
@@ -106,6 +118,31 @@ fn mark(dev: &mut DeviceState, q: u32) -> Option<usize> {
             dev.timing.free.push(e);
             None
         }
+    }
+}
+
+/// The trace's calibration of `dev`: a timed event recorded on the legacy
+/// default stream and waited for, and the host time then (made once).
+fn calibrate(dev: &mut DeviceState) {
+    if dev.timing.calib.is_some() || !crate::trace::enabled() {
+        return;
+    }
+    let d = dev.dev();
+    let Some(e) = dev.timing.event(d) else {
+        return;
+    };
+    // SAFETY: a timed event of this device, the legacy default stream.
+    let done = unsafe {
+        d.plugin
+            .event_record(d.ordinal, e as *mut c_void, std::ptr::null_mut())
+            .and_then(|()| d.plugin.event_synchronize(d.ordinal, e as *mut c_void))
+    };
+    match done {
+        Ok(()) => {
+            let host_us = crate::trace::now_us();
+            dev.timing.calib = Some((e, crate::trace::Calibration { host_us }));
+        }
+        Err(_) => dev.timing.free.push(e),
     }
 }
 
@@ -133,10 +170,12 @@ pub fn measure<T, E>(
             let r = work(dev);
             if r.is_ok() {
                 profile::record(loc, op, Some(ms_since(t)));
+                host_span(dev.id(), loc, op, t);
             }
             r
         }
         Queue::Id(n) => {
+            calibrate(dev);
             let start = mark(dev, n);
             let r = work(dev);
             match (&r, start) {
@@ -150,6 +189,7 @@ pub fn measure<T, E>(
                                 end,
                                 key,
                                 op,
+                                queue: n,
                             });
                             if dev.timing.pending.len() >= SETTLE_AT {
                                 settle(dev, false);
@@ -172,11 +212,22 @@ pub fn clock() -> Option<Instant> {
     profile::enabled().then(Instant::now)
 }
 
-/// A synchronous kernel of the construct at `loc`, launched at `started`
-/// ([`clock`]), has completed.
-pub fn kernel_done(loc: &SrcLoc, started: Option<Instant>) {
+/// A synchronous kernel of the construct at `loc` on device `id`,
+/// launched at `started` ([`clock`]), has completed.
+pub fn kernel_done(loc: &SrcLoc, id: DeviceId, started: Option<Instant>) {
     if let Some(t) = started {
         profile::record(loc, Op::Kernel, Some(ms_since(t)));
+        host_span(id, loc, Op::Kernel, t);
+    }
+}
+
+/// The trace's span of synchronous work `op` of `loc` on `id`, from `t`
+/// until now.
+fn host_span(id: DeviceId, loc: &SrcLoc, op: Op, t: Instant) {
+    if crate::trace::enabled() {
+        let ts = crate::trace::us_at(t);
+        let dur = crate::trace::now_us() - ts;
+        crate::trace::device_span(id, None, &Key::of(loc), op, ts, dur);
     }
 }
 
@@ -212,6 +263,7 @@ pub fn settle(dev: &mut DeviceState, wait: bool) {
                         .event_elapsed(d.ordinal, p.start as *mut c_void, end)
                 };
                 if let Ok(ms) = ms {
+                    trace_pair(dev, &p, f64::from(ms));
                     times.push((p.key, p.op, f64::from(ms)));
                 }
             }
@@ -221,6 +273,24 @@ pub fn settle(dev: &mut DeviceState, wait: bool) {
     }
     dev.timing.pending = keep;
     profile::record_times(&times);
+}
+
+/// The trace's span of the completed pair `p` (`ms` from start to end),
+/// placed on the host clock by the device's calibration.
+fn trace_pair(dev: &DeviceState, p: &Pending, ms: f64) {
+    let Some((calib, c)) = dev.timing.calib.filter(|_| crate::trace::enabled()) else {
+        return;
+    };
+    let d = dev.dev();
+    // SAFETY: timed events of this device, both completed.
+    let to_start = unsafe {
+        d.plugin
+            .event_elapsed(d.ordinal, calib as *mut c_void, p.start as *mut c_void)
+    };
+    if let Ok(to_start) = to_start {
+        let (ts, dur) = c.span(f64::from(to_start), ms);
+        crate::trace::device_span(dev.id(), Some(p.queue), &p.key, p.op, ts, dur);
+    }
 }
 
 /// Shutdown of `dev` (after it was synchronised): read every pending pair,
@@ -266,6 +336,9 @@ extern "C" fn report_at_exit() {
             if let Some(settle_all) = SETTLE_ALL.get() {
                 settle_all();
             }
+        }
+        if !profile::table_enabled() {
+            return;
         }
         let text = profile::report();
         let mut err = std::io::stderr().lock();
