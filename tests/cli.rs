@@ -43,20 +43,7 @@ fn project() -> tempfile::TempDir {
     tmp
 }
 
-/// Runs accc with `args` in `dir`; must succeed (with no panic).
-fn ok(dir: &Path, args: &[&str]) -> Run {
-    let mut cmd = accc();
-    cmd.current_dir(dir).args(args);
-    let r = run(cmd, dir, "accc", COMPILE_TIMEOUT);
-    assert!(!panicked(&r.stderr), "accc panicked:\n{}", r.stderr);
-    assert!(
-        r.ok(),
-        "accc {args:?}: {}\n{}",
-        r.describe_status(),
-        r.stderr
-    );
-    r
-}
+use common::accc_ok as ok;
 
 /// Runs accc with `args` in `dir`; must fail with exit status 1, no panic.
 fn fails(dir: &Path, args: &[&str]) -> Run {

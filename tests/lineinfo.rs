@@ -8,9 +8,8 @@
 
 mod common;
 
-use common::{accc, panicked, run, Run, COMPILE_TIMEOUT, RUN_TIMEOUT};
+use common::{run, RUN_TIMEOUT};
 use std::collections::BTreeSet;
-use std::path::Path;
 use std::process::Command;
 
 const PROG: &str = r#"#include <stdio.h>
@@ -49,20 +48,7 @@ fn project() -> tempfile::TempDir {
     tmp
 }
 
-/// Runs accc with `args` in `dir`; must succeed (with no panic).
-fn ok(dir: &Path, args: &[&str]) -> Run {
-    let mut cmd = accc();
-    cmd.current_dir(dir).args(args);
-    let r = run(cmd, dir, "accc", COMPILE_TIMEOUT);
-    assert!(!panicked(&r.stderr), "accc panicked:\n{}", r.stderr);
-    assert!(
-        r.ok(),
-        "accc {args:?}: {}\n{}",
-        r.describe_status(),
-        r.stderr
-    );
-    r
-}
+use common::accc_ok as ok;
 
 /// Each spelling of line information gives the kernel `.loc` lines of the
 /// source file, every one within the construct (its directive to the

@@ -11,7 +11,6 @@ mod common;
 
 use common::{accc, emu, panicked, run, Run, COMPILE_TIMEOUT, RUN_TIMEOUT};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 const PROG: &str = r#"#include <stdio.h>
 int main(void)
@@ -56,12 +55,7 @@ fn build() -> (tempfile::TempDir, PathBuf) {
 /// `env` says otherwise) with `env`; it must print the right answer.
 fn run_with(exe: &Path, env: &[(&str, &str)]) -> Run {
     let dir = exe.parent().unwrap();
-    let mut cmd = Command::new(exe);
-    for v in VARIABLES {
-        cmd.env_remove(v);
-    }
-    cmd.env("PTXRT_PLUGIN", emu::plugin().unwrap())
-        .env("ACC_DEVICE_TYPE", "nvidia");
+    let mut cmd = emu::command(exe, &VARIABLES);
     for (k, v) in env {
         cmd.env(k, v);
     }

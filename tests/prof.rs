@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::{accc, emu, host_cc, run, tests_dir, Run, RUN_TIMEOUT};
+use common::{emu, run, tests_dir, Run, RUN_TIMEOUT};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -20,50 +20,24 @@ fn include_dir() -> PathBuf {
 
 /// Builds `tool` (a C file) as a shared library in `dir`.
 fn shared_tool(tool: &Path, dir: &Path) -> PathBuf {
-    let so = dir.join("libtool.so");
-    let out = Command::new(host_cc())
-        .args(["-shared", "-fPIC", "-O1", "-I"])
-        .arg(include_dir())
-        .arg(tool)
-        .arg("-o")
-        .arg(&so)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    so
+    let inc = include_dir();
+    common::shared_library(tool, dir, "libtool.so", &["-I".as_ref(), inc.as_os_str()])
 }
 
 /// Builds `src` with accc into `dir`/`name`.
 fn build(src: &Path, dir: &Path, name: &str) -> PathBuf {
-    let exe = dir.join(name);
-    let out = accc()
-        .args(["-O2", "-gpu=emu"])
-        .arg(src)
-        .arg("-o")
-        .arg(&exe)
-        .arg("-lm")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    exe
+    emu::build(dir, src, name, &["-lm"])
 }
 
 /// Runs `exe` with `env`, on the emulated device when `emulated`.
 fn run_with(exe: &Path, dir: &Path, tag: &str, env: &[(&str, &str)], emulated: bool) -> Run {
-    let mut cmd = Command::new(exe);
-    cmd.env_remove("ACC_DEVICE_TYPE").env_remove("ACC_PROFLIB");
-    if emulated {
-        cmd.env("PTXRT_PLUGIN", emu::plugin().unwrap())
-            .env("ACC_DEVICE_TYPE", "nvidia");
-    }
+    let mut cmd = if emulated {
+        emu::command(exe, &["ACC_DEVICE_TYPE", "ACC_PROFLIB"])
+    } else {
+        let mut c = Command::new(exe);
+        c.env_remove("ACC_DEVICE_TYPE").env_remove("ACC_PROFLIB");
+        c
+    };
     cmd.envs(env.iter().copied());
     run(cmd, dir, tag, RUN_TIMEOUT)
 }

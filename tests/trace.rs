@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::{accc, emu, host_cc, run, tests_dir, Run, RUN_TIMEOUT};
+use common::{emu, run, tests_dir, Run, RUN_TIMEOUT};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -245,40 +245,22 @@ const L_WAIT: u32 = 27;
 /// Builds `src` with accc (with the emulated device's code) into `dir`,
 /// from a copy there, so that locations name the file as `trace_async.c`.
 fn build(src: &Path, dir: &Path) -> PathBuf {
-    let exe = dir.join("prog");
     let name = src.file_name().unwrap();
     std::fs::copy(src, dir.join(name)).unwrap();
-    let out = accc()
-        .current_dir(dir)
-        .args(["-O2", "-gpu=emu"])
-        .arg(name)
-        .arg("-o")
-        .arg(&exe)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    exe
+    emu::build(dir, Path::new(name), "prog", &[])
 }
 
 /// Runs `exe` on the emulated device with `env`.
 fn run_emu(exe: &Path, dir: &Path, tag: &str, env: &[(&str, &str)]) -> Run {
-    let mut cmd = Command::new(exe);
-    for v in [
+    let clear = [
         "ACC_DEVICE_TYPE",
         "PTXRT_TRACE",
         "PTXRT_NVTX",
         "NVTX_INJECTION64_PATH",
         "PTXRT_TIME",
-    ] {
-        cmd.env_remove(v);
-    }
-    cmd.env("PTXRT_PLUGIN", emu::plugin().unwrap())
-        .env("ACC_DEVICE_TYPE", "nvidia")
-        .envs(env.iter().copied());
+    ];
+    let mut cmd = emu::command(exe, &clear);
+    cmd.envs(env.iter().copied());
     run(cmd, dir, tag, RUN_TIMEOUT)
 }
 
@@ -482,18 +464,11 @@ fn nvtx_without_a_library_changes_nothing() {
 fn nvtx_injection_tool_sees_balanced_named_ranges() {
     let dir = tempfile::tempdir().unwrap();
     let exe = build(&tests_dir().join(SRC), dir.path());
-    let so = dir.path().join("libnvtx_tool.so");
-    let out = Command::new(host_cc())
-        .args(["-shared", "-fPIC", "-O1"])
-        .arg(tests_dir().join("trace/nvtx_tool.c"))
-        .arg("-o")
-        .arg(&so)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let so = common::shared_library(
+        &tests_dir().join("trace/nvtx_tool.c"),
+        dir.path(),
+        "libnvtx_tool.so",
+        &[],
     );
     // Attached as Nsight Systems attaches: no PTXRT_NVTX needed.
     let r = run_emu(

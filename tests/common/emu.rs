@@ -31,6 +31,37 @@ pub fn plugin() -> Result<PathBuf, String> {
     ))
 }
 
+/// `exe` as a command for the emulated device (`PTXRT_PLUGIN` the
+/// emulator, `ACC_DEVICE_TYPE=nvidia`), with none of the variables `clear`
+/// inherited from the test's environment.
+pub fn command(exe: &Path, clear: &[&str]) -> Command {
+    let mut cmd = Command::new(exe);
+    for v in clear {
+        cmd.env_remove(v);
+    }
+    let plugin = plugin().unwrap_or_else(|e| panic!("{e}"));
+    cmd.env("PTXRT_PLUGIN", plugin)
+        .env("ACC_DEVICE_TYPE", "nvidia");
+    cmd
+}
+
+/// Builds `src` (a path, or a name relative to `dir`) with
+/// `accc -O2 -gpu=emu` and `extra`, run in `dir`, into `dir`/`exe`; panics
+/// with accc's messages when that fails.
+pub fn build(dir: &Path, src: &Path, exe: &str, extra: &[&str]) -> PathBuf {
+    let out = dir.join(exe);
+    let mut cmd = Command::new(accc_bin());
+    cmd.current_dir(dir)
+        .args(["-O2", "-gpu=emu"])
+        .arg(src)
+        .arg("-o")
+        .arg(&out)
+        .args(extra);
+    let r = run(cmd, dir, "accc", super::COMPILE_TIMEOUT);
+    assert!(r.ok(), "accc {}: {}", src.display(), r.stderr);
+    out
+}
+
 /// What a run on the emulated device must give.
 pub struct Expect<'a> {
     /// The exit status.

@@ -372,3 +372,39 @@ pub fn ptx_loc_lines(ptx: &str, file: &str) -> Option<std::collections::BTreeSet
             .collect(),
     )
 }
+
+/// Runs accc with `args` in `dir`; it must succeed, with no panic.
+pub fn accc_ok(dir: &Path, args: &[&str]) -> Run {
+    let mut cmd = accc();
+    cmd.current_dir(dir).args(args);
+    let r = run(cmd, dir, "accc", COMPILE_TIMEOUT);
+    assert!(!panicked(&r.stderr), "accc panicked:\n{}", r.stderr);
+    assert!(
+        r.ok(),
+        "accc {args:?}: {}\n{}",
+        r.describe_status(),
+        r.stderr
+    );
+    r
+}
+
+/// Builds the C file `src` with the host compiler as the shared library
+/// `dir`/`name` (`extra`: more flags, e.g. include folders); panics with
+/// the compiler's messages when that fails.
+pub fn shared_library(src: &Path, dir: &Path, name: &str, extra: &[&std::ffi::OsStr]) -> PathBuf {
+    let so = dir.join(name);
+    let out = Command::new(host_cc())
+        .args(["-shared", "-fPIC", "-O1"])
+        .args(extra)
+        .arg(src)
+        .arg("-o")
+        .arg(&so)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", host_cc()));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    so
+}
