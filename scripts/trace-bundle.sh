@@ -34,7 +34,7 @@ cp tests/programs/trace_async.c "$WORK/"
 (cd "$WORK" && "$ACCC" -O3 trace_async.c -o "$OUT/bin/trace_async")
 strip "$OUT/bin/overlap" "$OUT/bin/trace_async"
 cp "$PLUGIN" "$OUT/bin/libptxrt-cuda.so"
-cp scripts/trace-summary.py scripts/trace-timeline.py "$OUT/"
+cp scripts/trace-summary.py scripts/trace-timeline.py scripts/tracefile.py "$OUT/"
 
 cat >"$OUT/run.sh" <<'EOF'
 #!/usr/bin/env bash

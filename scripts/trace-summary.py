@@ -39,8 +39,9 @@ time, as "START END" in ms since the first span (for trace-timeline.py
 Only the standard library is used.
 """
 
-import json
 import sys
+
+from tracefile import load  # scripts/tracefile.py (the script's folder is on sys.path)
 
 
 def union(intervals):
@@ -74,20 +75,6 @@ def intersect(a, b):
     return out
 
 
-def load(path):
-    with open(path, encoding="utf-8") as f:
-        data = json.load(f)
-    events = data["traceEvents"] if isinstance(data, dict) else data
-    procs, threads, spans = {}, {}, []
-    for e in events:
-        ph = e.get("ph")
-        if ph == "M" and e.get("name") == "process_name":
-            procs[e["pid"]] = e["args"]["name"]
-        elif ph == "M" and e.get("name") == "thread_name":
-            threads[(e["pid"], e["tid"])] = e["args"]["name"]
-        elif ph == "X":
-            spans.append(e)
-    return procs, threads, spans
 
 
 def fmt_ms(us):

@@ -15,9 +15,10 @@ overlap [START, END] (ms since the first span), e.g. the phase that
 `trace-summary.py --best-phase` prints.
 """
 
-import json
 import os
 import sys
+
+from tracefile import load  # scripts/tracefile.py (the script's folder is on sys.path)
 
 COLOURS = {
     "kernel": "#2ca02c",
@@ -32,19 +33,6 @@ COLOURS = {
 }
 
 
-def load(path):
-    with open(path, encoding="utf-8") as f:
-        data = json.load(f)
-    events = data["traceEvents"] if isinstance(data, dict) else data
-    procs, threads, spans = {}, {}, []
-    for e in events:
-        if e.get("ph") == "M" and e.get("name") == "process_name":
-            procs[e["pid"]] = e["args"]["name"]
-        elif e.get("ph") == "M" and e.get("name") == "thread_name":
-            threads[(e["pid"], e["tid"])] = e["args"]["name"]
-        elif e.get("ph") == "X":
-            spans.append(e)
-    return procs, threads, spans
 
 
 def depths(spans):
