@@ -19,7 +19,10 @@
 //! their ranges move.
 //!
 //! Conditions: worker-only over vector-only (no gang level in either), no
-//! `collapse`, `tile`, `gang(static:)`, reduction or `cache` on either,
+//! `collapse`, `tile`, `gang(static:)`, reduction clause or `cache` on
+//! either (an implicit reduction the nest's loops take over from an outer
+//! gang reduction is still combined over the same iterations: it may
+//! interchange),
 //! the vector loop's bounds free of the worker index, and strictly more of
 //! the body's indexed accesses contiguous (innermost subscript `±1` times
 //! the index, the other index absent) in the worker index than in the

@@ -115,11 +115,7 @@ pub fn plan_levels(m: &mut Module) -> DResult<Vec<(Option<usize>, SrcLoc, Remark
         }
         let mut remarks = match k.kind {
             ComputeKind::Serial => serial(&mut k.body),
-            ComputeKind::Parallel => {
-                let mut r = parallel(&mut k.body, Outer::default())?;
-                r.extend(super::interchange::contiguous_lanes(&mut k.body));
-                r
-            }
+            ComputeKind::Parallel => parallel(&mut k.body, Outer::default())?,
             ComputeKind::Kernels => {
                 let scope = Scope::of_kernel(k);
                 let params: Vec<_> = k.params.clone();
@@ -143,6 +139,11 @@ pub fn plan_levels(m: &mut Module) -> DResult<Vec<(Option<usize>, SrcLoc, Remark
                 }
             }
             remarks.extend(promoted);
+        }
+        // After the promotion, which may give the nest's loops reductions
+        // (then they keep their indices).
+        if k.kind == ComputeKind::Parallel {
+            remarks.extend(super::interchange::contiguous_lanes(&mut k.body));
         }
         out.extend(
             remarks

@@ -4,7 +4,8 @@
 // Every (k, j, i) must still run exactly once, with each loop's own
 // bounds (the ranges differ, and the vector loop's depends on the gang
 // index); a triangular nest (the vector bounds use the worker index) and
-// a nest with a reduction keep their mapping. Printed: checksums and the
+// a nest with a reduction clause on its vector loop keep their mapping;
+// a gang reduction the inner loops take over does not stop it. Printed: checksums and the
 // number of cells each nest wrote, against plain C.
 #include <stdio.h>
 
@@ -25,8 +26,8 @@ int main(void)
                 a[k][i][j] = 0;
                 hits[k][i][j] = 0;
             }
-    double total = 0;
-#pragma acc data copy(a, hits, total) copyin(b, c)
+    double total = 0, total2 = 0;
+#pragma acc data copy(a, hits, total, total2) copyin(b, c)
     {
 #pragma acc parallel loop gang num_workers(4) vector_length(32)
         for (int k = 0; k < NK; k++) {
@@ -61,6 +62,18 @@ int main(void)
                 total += s;
             }
         }
+        // A gang reduction updated inside the nest: the worker and vector
+        // loops take it over (implicit reductions) and still interchange;
+        // the sum is over the same iterations.
+#pragma acc parallel loop gang num_workers(4) vector_length(32) reduction(+:total2)
+        for (int k = 0; k < NK; k++) {
+#pragma acc loop worker
+            for (int j = 0; j < NJ; j++) {
+#pragma acc loop vector
+                for (int i = 0; i < NI; i++)
+                    total2 += a[k][i][j] * (1 + j % 3);
+            }
+        }
     }
     /* The check: the first nest on the host, and every count. */
     int ok = 1;
@@ -83,6 +96,7 @@ int main(void)
             }
     printf("checksum %.6f\n", sum);
     printf("reduction %.6f\n", total);
+    printf("promoted reduction %.6f\n", total2);
     printf("cells written once %ld\n", cells);
     printf("triangle cells %ld\n", tri);
     printf("%s\n", ok ? "PASS" : "FAIL");
