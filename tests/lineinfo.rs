@@ -139,7 +139,9 @@ fn line_info_programs_build_and_host_lines_stay_the_users() {
             if let Some(rest) = l.strip_prefix("# ") {
                 let mut w = rest.split_whitespace();
                 let n: u32 = w.next()?.parse().ok()?;
-                line = (w.next() == Some("\"p.c\"")).then(|| n - 1);
+                line = (w.next() == Some("\"p.c\""))
+                    .then(|| n.checked_sub(1))
+                    .flatten();
                 return None;
             }
             line = line.map(|n| n + 1);
