@@ -1,6 +1,7 @@
 //! The benchmark reports: a results.tsv fixture becomes benchmarks/report.py's
 //! table with the right ratios and failure cells, and PTXRT_TIME profiles of
-//! the two code generators become benchmarks/kernels.py's per-construct table.
+//! the two code generators become benchmarks/kernels.py's per-construct table,
+//! and an NPB results table becomes benchmarks/npb_figure.py's rows.
 
 use std::process::Command;
 
@@ -116,5 +117,38 @@ fn kernel_table_from_profiles() {
     assert!(
         !text.contains("t.c:10 data") && !text.contains("acc_copyin"),
         "{text}"
+    );
+}
+
+#[test]
+fn npb_figure_rows_sorted_by_accc_over_cuda() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let md = dir.path().join("npb.md");
+    std::fs::write(
+        &md,
+        "# NPB\n\ntext\n\n\
+         | bench | class | accc now (s) | CUDA (s) | accc/CUDA now | GCC 12 (s) |\n\
+         |---|---|---|---|---|---|\n\
+         | BT | B | 2.00 | 1.00 | 0.50 | 12.0 |\n\
+         | CG | B | 0.40 | 0.36 | 0.90 | does not verify |\n\
+         | EP | C | 2.00 | 0.08 | 0.04 | - |\n\
+         \n| bench | class | other table |\n|---|---|---|\n| XX | B | 1 |\n",
+    )
+    .expect("write fixture");
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benchmarks/npb_figure.py");
+    let out = Command::new("python3")
+        .arg(&script)
+        .arg("--rows")
+        .arg(&md)
+        .output()
+        .expect("python3");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "CG B 0.90 0.4 0.36 -\nBT B 0.50 2 1 12\nEP C 0.04 2 0.08 -\n"
     );
 }
