@@ -257,3 +257,21 @@ fn loads_are_scheduled_ahead_of_the_stores_they_do_not_alias() {
     ));
     assert!(ours < source, "{ours} switches, {source} in source order");
 }
+
+#[test]
+fn rows_a_constant_stride_apart_get_no_scopes() {
+    // LLVM tells `a[3][i]` from `a[1][i]` itself; the rule is not used, so
+    // the flat walk `a[0][k]` over all rows (outside C's rule, common in
+    // old code) stays correct.
+    let src = "double a[4][64];
+void f(void) {
+#pragma acc parallel loop copy(a)
+  for (int i = 0; i < 64; i++) {
+    a[3][i] = 2.0 * a[1][i];
+    for (int k = 0; k < 256; k++) a[0][k] += a[3][i];
+  }
+}
+";
+    let ll = emit(src, "--emit=llvm");
+    assert!(!ll.contains("!alias.scope"), "{ll}");
+}

@@ -24,6 +24,9 @@
 //! `a[3][k][i]` just stored. The NVPTX back end turns [`Parts`] into
 //! LLVM's scoped `noalias` metadata.
 //!
+//! Only arrays whose rows are a run-time stride apart take part: rows a
+//! constant stride apart LLVM tells apart without the rule.
+//!
 //! What counts as one array: accesses over one base that keeps its value
 //! in the whole function (a parameter or local no statement assigns and
 //! whose address is not taken, or a local array's own address), with the
@@ -203,6 +206,14 @@ fn array_key(
                 ExtentKey::Dyn(form)
             }
         });
+    }
+    // Rows a constant stride apart LLVM tells apart itself (the same
+    // variable offsets plus different constants) without assuming the
+    // subscripts in range: the rule is used only where it must be, so a
+    // program that walks a fixed-size array flat (`a[0][k]` for every k,
+    // outside C's rule but common) is compiled as it always was.
+    if rows.is_none() && !extents.iter().any(|e| matches!(e, ExtentKey::Dyn(_))) {
+        return None;
     }
     let key = ArrayKey {
         base,
