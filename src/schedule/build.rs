@@ -48,6 +48,13 @@ impl<'f> Emit<'f> {
     }
 
     /// `op(a, b)` in the type of `a`.
+    /// `ptradd(base, index)`: the address `index` elements past `base`, of
+    /// `base`'s pointer type.
+    pub fn ptr_add(&mut self, base: ExprId, index: ExprId) -> ExprId {
+        let ty = self.f.ty(base).clone();
+        self.f.add(Expr::PtrAdd { base, index }, ty)
+    }
+
     pub fn bin(&mut self, op: BinOp, a: ExprId, b: ExprId) -> ExprId {
         let ty = self.f.ty(a).clone();
         self.f.add(Expr::Binary { op, lhs: a, rhs: b }, ty)

@@ -588,23 +588,11 @@ pub(super) fn cached_loop(
         let lo = copy.int(t.lo, Type::U64);
         let from = copy.bin(BinOp::Add, kv, lo);
         let av = copy.read(at);
-        let src = copy.f.add(
-            Expr::PtrAdd {
-                base: av,
-                index: from,
-            },
-            t.elem.ptr_to(),
-        );
+        let src = copy.ptr_add(av, from);
         let value = copy.f.add(Expr::Load(src), t.elem.clone());
         let sh = copy.f.add(Expr::SharedAddr(t.shared), t.elem.ptr_to());
         let kv = copy.read(k);
-        let dst = copy.f.add(
-            Expr::PtrAdd {
-                base: sh,
-                index: kv,
-            },
-            t.elem.ptr_to(),
-        );
+        let dst = copy.ptr_add(sh, kv);
         copy.out.push(Stmt::Store { ptr: dst, value });
         let copy = copy.out;
         let by = round.special(Special::BlockDim(0));
