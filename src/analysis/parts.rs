@@ -35,7 +35,7 @@
 //! and a constant leading one take part; every other access gets no
 //! claim, and may alias anything, as before.
 
-use super::affine::{affine, int_literal, Affine, Env};
+use super::affine::{affine, Affine, Env};
 use crate::ir::{assigned_locals, Expr, ExprId, Extent, Function, Index, LocalId, Type};
 use std::collections::{HashMap, HashSet};
 
@@ -251,12 +251,10 @@ fn scaled(f: &Function, e: ExprId) -> Option<(i128, Affine)> {
     Some((c, affine(f, &Env::new(), x)?))
 }
 
-/// The value of an integer constant subscript (through integer casts).
+/// The value of an integer expression that is a constant (a literal,
+/// through integer casts).
 fn constant(f: &Function, e: ExprId) -> Option<i128> {
-    match f.expr(e) {
-        Expr::Cast(inner) if f.ty(*inner).is_int() => constant(f, *inner),
-        _ => int_literal(f, e),
-    }
+    affine(f, &Env::new(), e)?.as_const()
 }
 
 #[cfg(test)]
