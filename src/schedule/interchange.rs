@@ -4,8 +4,7 @@
 //! headers, so that consecutive vector lanes (one warp) take consecutive
 //! elements.
 //!
-//! Owns: [`contiguous_lanes`]. May call: `ir`, `analysis::contiguity` (the
-//! strides of the body's accesses in each loop index).
+//! Owns: [`contiguous_lanes`]. May call: `ir`, `analysis::affine`.
 //!
 //! NPB SP's `x_solve` fills `lhsp[m][k][i][j]` in a nest `loop worker` over
 //! `j`, `loop vector` over `i`: a warp's 32 lanes take 32 values of `i`,
@@ -29,45 +28,31 @@
 //! the index, the other index absent) in the worker index than in the
 //! vector index.
 
-use crate::analysis::contiguity::{self, LoopInfo, Stride};
-use crate::ir::{ExprId, Function, LocalId, Loop, Module, Parallelism, Remark, SrcLoc, Stmt};
-use std::collections::HashSet;
+use crate::analysis::affine::{affine, Env};
+use crate::ir::{
+    walk_stmts, Expr, ExprId, Function, LocalId, Loop, Parallelism, Remark, SrcLoc, Stmt,
+};
 
 /// Interchanges the worker–vector nests of `f` (a `parallel` construct's
 /// kernel, levels decided) whose accesses are contiguous in the worker
 /// index; a remark at each worker loop interchanged.
 pub fn contiguous_lanes(f: &mut Function) -> Vec<(SrcLoc, Remark)> {
-    // The facts of every counted loop, in the pre-order `visit` meets them
-    // (interchanging keeps the loops where they are).
-    let loops = contiguity::loops(&Module::default(), f);
     let mut body = std::mem::take(&mut f.body);
     let mut out = vec![];
-    visit(f, &loops, &mut 0, &mut body, &mut out);
+    visit(f, &mut body, &mut out);
     f.body = body;
     out
 }
 
-/// `next`: the pre-order number of the next loop of `b`.
-fn visit(
-    f: &Function,
-    loops: &[LoopInfo],
-    next: &mut usize,
-    b: &mut [Stmt],
-    out: &mut Vec<(SrcLoc, Remark)>,
-) {
+fn visit(f: &Function, b: &mut [Stmt], out: &mut Vec<(SrcLoc, Remark)>) {
     for s in b.iter_mut() {
         if let Stmt::Loop(w) = s {
-            let here = *next;
-            *next += 1;
-            let facts = (loops.get(here), loops.get(here + 1));
-            if let (Some(wf), Some(vf)) = facts {
-                if let Some(said) = try_interchange(f, w, wf, vf) {
-                    out.push((w.loc.clone(), Remark::from(said)));
-                }
+            if let Some(said) = try_interchange(f, w) {
+                out.push((w.loc.clone(), Remark::from(said)));
             }
         }
         for inner in s.blocks_mut() {
-            visit(f, loops, next, inner, out);
+            visit(f, inner, out);
         }
     }
 }
@@ -92,9 +77,7 @@ fn plain(l: &Loop, worker: bool, vector: bool) -> bool {
         && l.c_form.is_none()
 }
 
-/// `wf`, `vf`: the facts of `w` and of the loop after it in pre-order
-/// (its body's loop, when it is a nest).
-fn try_interchange(f: &Function, w: &mut Loop, wf: &LoopInfo, vf: &LoopInfo) -> Option<String> {
+fn try_interchange(f: &Function, w: &mut Loop) -> Option<String> {
     if !plain(w, true, false) {
         return None;
     }
@@ -112,8 +95,7 @@ fn try_interchange(f: &Function, w: &mut Loop, wf: &LoopInfo, vf: &LoopInfo) -> 
     if uses_w(v.init) || uses_w(v.limit) || uses_w(v.step) {
         return None;
     }
-    let (in_w, all) = contiguous(wf, w.var);
-    let (in_v, _) = contiguous(vf, v.var);
+    let (in_w, in_v, all) = contiguity(f, &v.body, w.var, v.var);
     if in_w <= in_v {
         return None;
     }
@@ -133,17 +115,30 @@ fn try_interchange(f: &Function, w: &mut Loop, wf: &LoopInfo, vf: &LoopInfo) -> 
     ))
 }
 
-/// Of the indexed accesses of loop `l`'s body (each once, though a
-/// compound assignment reads and writes it): how many are contiguous in
-/// index `v`, and how many there are.
-fn contiguous(l: &LoopInfo, v: LocalId) -> (usize, usize) {
-    let k = l.vars.iter().position(|x| *x == v);
-    let mut seen = HashSet::new();
-    let mut n = 0;
-    for a in &l.accesses {
-        if seen.insert(a.expr) && k.is_some_and(|k| a.strides.get(k) == Some(&Stride::Contiguous)) {
-            n += 1;
+/// Of the indexed accesses of `body`: how many are contiguous in `a`, how
+/// many in `b`, and how many there are.
+fn contiguity(f: &Function, body: &[Stmt], a: LocalId, b: LocalId) -> (usize, usize, usize) {
+    let mut roots = vec![];
+    walk_stmts(body, &mut |s| roots.extend(s.roots()));
+    let mut seen = std::collections::HashSet::new();
+    let (mut in_a, mut in_b, mut all) = (0, 0, 0);
+    let mut stack = roots;
+    while let Some(e) = stack.pop() {
+        if !seen.insert(e) {
+            continue;
         }
+        if let Expr::Index(ix) = f.expr(e) {
+            all += 1;
+            if let Some(form) = ix.subs.last().and_then(|&s| affine(f, &Env::new(), s)) {
+                let (ca, cb) = (form.coef(a), form.coef(b));
+                if ca.abs() == 1 && cb == 0 {
+                    in_a += 1;
+                } else if cb.abs() == 1 && ca == 0 {
+                    in_b += 1;
+                }
+            }
+        }
+        stack.extend(f.children(e));
     }
-    (n, seen.len())
+    (in_a, in_b, all)
 }
